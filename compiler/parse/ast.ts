@@ -1,0 +1,352 @@
+// The AST of `.svc` module files. Plain data: every node is JSON-serializable and
+// carries the span of the source text it came from, so golden tests can snapshot it
+// and every diagnostic can point at the exact characters.
+
+/** A point in a source file. `line` and `column` are 1-based; `offset` is 0-based. */
+export interface Position {
+  offset: number;
+  line: number;
+  column: number;
+}
+
+/** A range of source text; `end` is exclusive. The file is known from the enclosing ModuleFile. */
+export interface Span {
+  start: Position;
+  end: Position;
+}
+
+export interface Ident {
+  name: string;
+  span: Span;
+}
+
+export interface ModuleFile {
+  kind: "ModuleFile";
+  /** Path of the file as given to the parser (relative to the project root). */
+  file: string;
+  /** The `module <name>` header; null when it is missing (a diagnostic says so). */
+  module: Ident | null;
+  decls: Decl[];
+  span: Span;
+}
+
+export type Decl = ResourceDecl | QueryDecl | ActionDecl | RouteDecl | WebhookDecl;
+
+interface DeclBase {
+  /** Text of the `///` doc comments right above the declaration, joined by "\n"; null if none. */
+  doc: string | null;
+  span: Span;
+}
+
+// ---------------------------------------------------------------- resources
+
+export type TypeName = "id" | "text" | "int" | "float" | "bool" | "timestamp" | "json" | "enum";
+
+export interface TypeRef {
+  kind: "TypeRef";
+  /** The type keyword as written; the analyzer rejects names outside TypeName. */
+  name: Ident;
+  /** Members of `enum(a, b, c)`; empty for other types. */
+  values: Ident[];
+  /** `T?` */
+  nullable: boolean;
+  span: Span;
+}
+
+export interface FieldDecl {
+  kind: "Field";
+  doc: string | null;
+  name: Ident;
+  type: TypeRef;
+  default: Expr | null;
+  span: Span;
+}
+
+export interface IndexColumn {
+  name: Ident;
+  desc: boolean;
+  span: Span;
+}
+
+export interface IndexDecl {
+  kind: "Index";
+  unique: boolean;
+  columns: IndexColumn[];
+  span: Span;
+}
+
+export interface ResourceDecl extends DeclBase {
+  kind: "Resource";
+  name: Ident;
+  fields: FieldDecl[];
+  indexes: IndexDecl[];
+}
+
+// ---------------------------------------------------------------- queries
+
+export interface Param {
+  kind: "Param";
+  name: Ident;
+  type: TypeRef;
+  default: Expr | null;
+  span: Span;
+}
+
+/** One `@name` occurrence inside SQL text. */
+export interface SqlParamRef {
+  name: string;
+  /** Span of `@name` including the `@`. */
+  span: Span;
+}
+
+/** SQL between `{` and `}`, kept verbatim. */
+export interface SqlBody {
+  kind: "Sql";
+  /** The exact source text between the braces (braces excluded). */
+  text: string;
+  /** Span of `text` in the file: offsets inside `text` map to `span.start.offset + i`. */
+  span: Span;
+  params: SqlParamRef[];
+}
+
+export interface QueryDecl extends DeclBase {
+  kind: "Query";
+  name: Ident;
+  params: Param[];
+  one: boolean;
+  sql: SqlBody;
+}
+
+// ---------------------------------------------------------------- actions
+
+export type Requires =
+  | { kind: "auth"; span: Span }
+  | { kind: "role"; role: StringLit; span: Span };
+
+export interface ActionDecl extends DeclBase {
+  kind: "Action";
+  name: Ident;
+  params: Param[];
+  requires: Requires | null;
+  body: Block;
+}
+
+export interface Block {
+  kind: "Block";
+  stmts: Stmt[];
+  span: Span;
+}
+
+export type Stmt = LetStmt | IfStmt | FailStmt | ReturnStmt | ExprStmt | SqlStmt;
+
+export interface LetStmt {
+  kind: "Let";
+  name: Ident;
+  value: Expr;
+  span: Span;
+}
+
+export interface IfStmt {
+  kind: "If";
+  cond: Expr;
+  then: Block;
+  /** `else { … }` is a Block; `else if …` is an IfStmt; null when there is no else. */
+  else: Block | IfStmt | null;
+  span: Span;
+}
+
+export interface FailStmt {
+  kind: "Fail";
+  /** `fail 404 "…"`; null means the default (400). */
+  status: IntLit | null;
+  message: Expr;
+  span: Span;
+}
+
+export interface ReturnStmt {
+  kind: "Return";
+  value: Expr | null;
+  span: Span;
+}
+
+export interface ExprStmt {
+  kind: "ExprStmt";
+  expr: Expr;
+  span: Span;
+}
+
+export interface SqlStmt {
+  kind: "SqlStmt";
+  sql: SqlBody;
+  span: Span;
+}
+
+// ---------------------------------------------------------------- expressions
+
+export type Expr =
+  | StringLit
+  | IntLit
+  | FloatLit
+  | BoolLit
+  | NullLit
+  | NameExpr
+  | MemberExpr
+  | ObjectExpr
+  | ArrayExpr
+  | BinaryExpr
+  | UnaryExpr
+  | CallExpr
+  | RecordOpExpr;
+
+export interface StringLit {
+  kind: "String";
+  /** The decoded value (escapes `\" \\ \n \t` resolved). */
+  value: string;
+  span: Span;
+}
+export interface IntLit {
+  kind: "Int";
+  value: number;
+  span: Span;
+}
+export interface FloatLit {
+  kind: "Float";
+  value: number;
+  span: Span;
+}
+export interface BoolLit {
+  kind: "Bool";
+  value: boolean;
+  span: Span;
+}
+export interface NullLit {
+  kind: "Null";
+  span: Span;
+}
+export interface NameExpr {
+  kind: "Name";
+  name: string;
+  span: Span;
+}
+export interface MemberExpr {
+  kind: "Member";
+  object: Expr;
+  property: Ident;
+  span: Span;
+}
+export interface ObjectEntry {
+  key: Ident;
+  value: Expr;
+  span: Span;
+}
+export interface ObjectExpr {
+  kind: "Object";
+  entries: ObjectEntry[];
+  span: Span;
+}
+export interface ArrayExpr {
+  kind: "Array";
+  items: Expr[];
+  span: Span;
+}
+
+export type BinaryOp = "or" | "and" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "+" | "-" | "*" | "/";
+
+export interface BinaryExpr {
+  kind: "Binary";
+  op: BinaryOp;
+  left: Expr;
+  right: Expr;
+  span: Span;
+}
+export interface UnaryExpr {
+  kind: "Unary";
+  op: "not" | "-";
+  operand: Expr;
+  span: Span;
+}
+
+/** `name: value` (named, for query calls) or a bare `value` (positional, for built-ins). */
+export interface CallArg {
+  name: Ident | null;
+  value: Expr;
+  span: Span;
+}
+export interface CallExpr {
+  kind: "Call";
+  callee: Ident;
+  args: CallArg[];
+  span: Span;
+}
+
+/** `get R(key)`, `insert R { … }`, `update R(key) { … }`, `delete R(key)`. */
+export interface RecordOpExpr {
+  kind: "RecordOp";
+  op: "get" | "insert" | "update" | "delete";
+  resource: Ident;
+  /** The key expression; null for insert. */
+  key: Expr | null;
+  /** The field values; null for get and delete. */
+  fields: ObjectEntry[] | null;
+  span: Span;
+}
+
+// ---------------------------------------------------------------- routes and webhooks
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+export interface RouteDecl extends DeclBase {
+  kind: "Route";
+  /** As written; the analyzer rejects methods outside HttpMethod. */
+  method: Ident;
+  path: StringLit;
+  target: Ident;
+}
+
+export interface WebhookDecl extends DeclBase {
+  kind: "Webhook";
+  name: Ident;
+  /** `key: value` lines in source order; the analyzer checks which keys are known. */
+  fields: ObjectEntry[];
+}
+
+// ---------------------------------------------------------------- route files (app/api/**/route.svc)
+
+export interface RouteFile {
+  kind: "RouteFile";
+  /** Path of the file as given to the parser (relative to the project root). */
+  file: string;
+  blocks: MethodBlock[];
+  span: Span;
+}
+
+/** `GET { … }`, or `POST start_task { … }` (a named block, chosen by `?handler=start_task`). */
+export interface MethodBlock {
+  kind: "MethodBlock";
+  /** As written; the analyzer rejects methods outside HttpMethod. */
+  method: Ident;
+  /** Null for the method's default block. */
+  name: Ident | null;
+  steps: RouteStep[];
+  span: Span;
+}
+
+export type RouteStep = DataStep | RedirectStep;
+
+/** `query M.q { … }`, `invoke M.a { … }`, `fetch M.q { … }`. */
+export interface DataStep {
+  kind: "DataStep";
+  op: "query" | "invoke" | "fetch";
+  module: Ident;
+  target: Ident;
+  /** The `{ k: expr }` entries, in source order. */
+  args: ObjectEntry[];
+  span: Span;
+}
+
+/** `redirect expr`. */
+export interface RedirectStep {
+  kind: "Redirect";
+  to: Expr;
+  span: Span;
+}

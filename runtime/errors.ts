@@ -1,0 +1,32 @@
+// One error type for everything that becomes an HTTP answer. Its message goes to the
+// client as `{ok: false, error}`; anything that is not an HttpError becomes a 500
+// "internal error" and its details go only to the log.
+
+export class HttpError extends Error {
+  readonly status: number;
+  /** Extra response headers, e.g. `Allow` on a 405. */
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(status: number, message: string, options?: { cause?: unknown; headers?: Record<string, string> }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "HttpError";
+    this.status = status;
+    this.headers = options?.headers;
+  }
+}
+
+/** Thrown by a `fail` statement in an action; rolls the action's transaction back. */
+export class Fail extends HttpError {
+  constructor(status: number, message: string) {
+    super(status, message);
+    this.name = "Fail";
+  }
+}
+
+/** The server cannot start: a destructive schema difference, a bad flag, a missing credential. */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StartupError";
+  }
+}
