@@ -1,0 +1,130 @@
+// svc.toml, key by key (LANGUAGE.md §1): the readers that accept each key's values.
+
+import { configCodes } from "../../diagnostics/codes/config.js";
+import { formatPath, integer, mapOf, oneOf, strings, table, text } from "./readers.js";
+import type { ReadContext, Reader, StringCheck } from "./readers.js";
+import type { TomlPath } from "./locate.js";
+import { BACKENDS, LOG_LEVELS } from "./schema.js";
+import type { CredentialRef, CredentialSource } from "./schema.js";
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** setTimeout's largest delay: a longer timeout would fire at once. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+/** More threads than this is surely a typo, not a machine. */
+const MAX_WORKERS = 1024;
+
+export const listenAddress: StringCheck = (value) => {
+  const m = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(value);
+  return m && Number(m[1]) <= 65535
+    ? null
+    : { expected: "an address and port (host:port)", hint: "e.g. 127.0.0.1:8080, 0.0.0.0:80 or [::1]:8080" };
+};
+
+export const corsOrigin: StringCheck = (value) => {
+  if (value === "*") return null;
+  const url = parseUrl(value);
+  if (url && (url.protocol === "http:" || url.protocol === "https:") && url.origin === value) return null;
+  const hint =
+    url && url.origin !== "null" && value.startsWith(url.origin)
+      ? `an origin has no path: ${url.origin}`
+      : "e.g. https://example.com, or * for any origin";
+  return { expected: "an origin (scheme://host[:port]) or *", hint };
+};
+
+export const httpUrl: StringCheck = (value) => {
+  const url = parseUrl(value);
+  return url && (url.protocol === "http:" || url.protocol === "https:")
+    ? null
+    : { expected: "an http:// or https:// URL" };
+};
+
+/** Module folder patterns: `*` stands for any part of one path segment; `**` is not supported. */
+export const moduleGlob: StringCheck = (value) =>
+  value.split(/[\\/]/).some((segment) => segment.includes("**"))
+    ? {
+        expected: "a folder or a pattern with * inside one path segment",
+        hint: "list each level, e.g. modules/* or modules/*/*",
+      }
+    : null;
+
+const envName: StringCheck = (value) =>
+  IDENTIFIER.test(value) ? null : { expected: "an environment variable name", hint: "letters, digits and _" };
+
+const identifier: StringCheck = (value) =>
+  IDENTIFIER.test(value)
+    ? null
+    : { expected: "a credential name", hint: "letters, digits and _, not starting with a digit" };
+
+function parseUrl(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
+const sourceFields = table({ env: text(envName), file: text() }, 'a table such as { env = "VAR" }');
+
+/** `NAME = { env = "VAR" }` or `NAME = { file = "/path" }`: exactly one of the two. */
+export const credentialSource: Reader<CredentialSource> = (ctx, value, path) => {
+  const read = sourceFields(ctx, value, path);
+  if (read === undefined) return undefined;
+  const raw = value as Record<string, unknown>;
+  const given = ["env", "file"].filter((key) => Object.hasOwn(raw, key));
+  // Keys other than env and file were reported as unknown; "names no source" would say it twice.
+  if (given.length === 0 && Object.keys(raw).length > 0) return undefined;
+  if (given.length !== 1) {
+    ctx.diagnostics.push(
+      configCodes.credentialSource.at(ctx.file, ctx.index.best(path), formatPath(path), given.length === 2),
+    );
+    return undefined;
+  }
+  if (read.env !== undefined) return { env: read.env };
+  if (read.file !== undefined) return { file: read.file };
+  return undefined;
+};
+
+function credentialName(ctx: ReadContext, key: string, path: TomlPath): boolean {
+  if (IDENTIFIER.test(key)) return true;
+  ctx.diagnostics.push(configCodes.badCredentialName.at(ctx.file, ctx.index.key(path) ?? ctx.index.best(path), key));
+  return false;
+}
+
+/** `{ credential = "name" }`; `example` is how the hint writes the whole key. */
+function credentialRef(example: string): Reader<CredentialRef> {
+  const fields = table({ credential: text(identifier) }, 'a table such as { credential = "name" }');
+  return (ctx, value, path) => {
+    const read = fields(ctx, value, path);
+    if (read === undefined) return undefined;
+    if (read.credential !== undefined) return { credential: read.credential };
+    if (!Object.hasOwn(value as Record<string, unknown>, "credential")) {
+      ctx.diagnostics.push(
+        configCodes.missingKey.at(ctx.file, ctx.index.best(path), formatPath(path), "credential", example),
+      );
+    }
+    return undefined;
+  };
+}
+
+export const SERVER_FIELDS = {
+  listen: text(listenAddress),
+  cors_origin: text(corsOrigin),
+  read_timeout_ms: integer(1, MAX_TIMEOUT_MS),
+  write_timeout_ms: integer(1, MAX_TIMEOUT_MS),
+  max_body_size: integer(1, Number.MAX_SAFE_INTEGER),
+  workers: integer(1, MAX_WORKERS),
+  log_level: oneOf(LOG_LEVELS),
+};
+
+/** The whole file. */
+export const svcToml = table({
+  project: table({ name: text(), version: text() }),
+  modules: table({ dirs: strings(moduleGlob) }),
+  app: table({ dir: text() }),
+  database: table({ backend: oneOf(BACKENDS), url: text() }),
+  server: table(SERVER_FIELDS),
+  credentials: mapOf(credentialSource, credentialName),
+  auth: table({ bearer: credentialRef('bearer = { credential = "api_tokens" }') }),
+  deploy: table({ url: text(httpUrl), token: credentialRef('token = { credential = "deploy_token" }') }),
+});

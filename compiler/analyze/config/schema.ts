@@ -1,0 +1,60 @@
+// The shape of svc.toml once read: every key LANGUAGE.md §1 lists, with its defaults.
+// Keys keep the spelling users write in svc.toml so a reader can map one to the other.
+
+import type { Backend } from "../model.js";
+import type { LogLevel } from "../../../runtime/types.js";
+
+export type { Backend, LogLevel };
+
+export const BACKENDS = ["sqlite", "postgres", "mysql", "tidb"] as const satisfies readonly Backend[];
+export const LOG_LEVELS = ["error", "warn", "info", "debug", "trace"] as const satisfies readonly LogLevel[];
+
+/** Where a credential's value comes from: an environment variable or a file. */
+export type CredentialSource = { env: string } | { file: string };
+
+/** A reference to a credential declared under [credentials]. */
+export interface CredentialRef {
+  credential: string;
+}
+
+export interface ServerConfig {
+  listen?: string;
+  cors_origin?: string;
+  read_timeout_ms?: number;
+  write_timeout_ms?: number;
+  max_body_size?: number;
+  workers?: number;
+  log_level?: LogLevel;
+}
+
+export interface ProjectConfig {
+  /** `name` is filled by discovery with the project folder's name when svc.toml leaves it out. */
+  project: { name?: string; version: string };
+  /** Globs of module folders, relative to the project root. */
+  modules: { dirs: string[] };
+  /** Folder of pages and route files, relative to the project root. */
+  app: { dir: string };
+  database: { backend?: Backend; url?: string };
+  server: ServerConfig;
+  credentials: Record<string, CredentialSource>;
+  auth: { bearer?: CredentialRef };
+  deploy: { url?: string; token?: CredentialRef };
+}
+
+export const DEFAULT_VERSION = "0.1.0";
+export const DEFAULT_MODULE_DIRS: readonly string[] = ["modules/*"];
+export const DEFAULT_APP_DIR = "app";
+
+/** The configuration of a project whose svc.toml is empty (or which has none: --module, --app). */
+export function defaultConfig(): ProjectConfig {
+  return {
+    project: { version: DEFAULT_VERSION },
+    modules: { dirs: [...DEFAULT_MODULE_DIRS] },
+    app: { dir: DEFAULT_APP_DIR },
+    database: {},
+    server: {},
+    credentials: {},
+    auth: {},
+    deploy: {},
+  };
+}
