@@ -1,0 +1,48 @@
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import type { SqlBody } from "../../parse/ast.js";
+import type { ColumnModel, Dialect, ParamModel } from "../model.js";
+
+// Each database engine checks SQL behind this one interface (sqlc keeps one engine per
+// folder behind one Parser). Today only SQLite checks; another engine is a new folder.
+
+export interface SqlCheckInput {
+  /** For diagnostics. */
+  file: string;
+  /** From the AST. */
+  body: SqlBody;
+  /** Names and types the SQL may bind (`@name`). */
+  params: ParamModel[];
+  /** query: a declared `query` (typed result columns); statement: an action's `sql { … }`. */
+  kind: "query" | "statement";
+  /** e.g. "list_tasks", for messages. */
+  name: string;
+}
+
+export interface SqlCheckResult {
+  /** Result columns of a query; empty for a statement or SQL that does not prepare. */
+  columns: ColumnModel[];
+  /** The resource whose fields, in order, are exactly the columns (e.g. `SELECT * FROM task`). */
+  rowResource: string | null;
+  /** True when the statement only reads; false as well when it does not prepare. */
+  readonly: boolean;
+  diagnostics: Diagnostic[];
+}
+
+/** A table the engine refused to create at start-up; the caller places it on the resource's declaration. */
+export interface RejectedTable {
+  resource: string;
+  message: string;
+}
+
+export interface SqlChecker {
+  readonly dialect: Dialect;
+  /** Tables the engine refused at start-up (see `sqlCodes.tableRejected`); empty when all were created. */
+  readonly rejectedTables: readonly RejectedTable[];
+  check(input: SqlCheckInput): SqlCheckResult;
+  dispose(): void;
+}
+
+/** How messages name the SQL's owner: "query `list_tasks`" or "the `sql { … }` of action `purge`". */
+export function describeOwner(input: Pick<SqlCheckInput, "kind" | "name">): string {
+  return input.kind === "query" ? `query \`${input.name}\`` : `the \`sql { … }\` of action \`${input.name}\``;
+}
