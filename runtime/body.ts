@@ -1,0 +1,146 @@
+// Reads a POST/PUT body into call arguments, within `--max-body-size`. A declared
+// Content-Length over the limit is refused before reading a byte; a chunked body is
+// counted as it streams and reading stops at the limit (nothing past it is buffered).
+// Refusals that leave body bytes unread close the connection (`Connection: close`) so
+// Node does not go on reading the rest of a huge body to reuse the socket.
+
+import type { IncomingMessage } from "node:http";
+import { HttpError } from "./errors.js";
+import { parseUrlEncoded } from "./query-string.js";
+import { JsonProblem, MAX_JSON_DEPTH, parseClientJson } from "./safe-json.js";
+import type { CallInput } from "./types.js";
+
+const CLOSE = { Connection: "close" } as const;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+type BodyKind = "json" | "form";
+
+/** Reads and parses the request body. Throws HttpError 400/413/415 for a body it refuses. */
+export async function readBody(req: IncomingMessage, maxBodySize: number): Promise<CallInput> {
+  const length = req.headers["content-length"];
+  const hasBody = length !== undefined ? length !== "0" : req.headers["transfer-encoding"] !== undefined;
+  if (!hasBody) return { args: Object.create(null), text: false };
+  if (length !== undefined && Number(length) > maxBodySize) throw tooLarge(maxBodySize);
+
+  const kind = bodyKind(req.headers["content-type"]);
+  const raw = await readRaw(req, maxBodySize);
+  if (raw.length === 0) return { args: Object.create(null), text: kind === "form" };
+  const text = decodeUtf8(raw);
+  return kind === "form"
+    ? { args: parseUrlEncoded(text, "form body"), text: true }
+    : { args: parseJsonArgs(text), text: false };
+}
+
+/** The media type decides the parser; anything else with a body is a 415 (LANGUAGE §3). */
+function bodyKind(header: string | undefined): BodyKind {
+  // Fast path: what JSON clients almost always send.
+  if (header === "application/json") return "json";
+  if (header === undefined || header.length === 0) {
+    throw new HttpError(
+      415,
+      "a request body needs a Content-Type: application/json or application/x-www-form-urlencoded",
+      { headers: CLOSE },
+    );
+  }
+  const semicolon = header.indexOf(";");
+  const media = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+  const kind: BodyKind | null =
+    media === "application/json" || (media.startsWith("application/") && media.endsWith("+json"))
+      ? "json"
+      : media === "application/x-www-form-urlencoded"
+        ? "form"
+        : null;
+  if (kind === null) {
+    throw new HttpError(
+      415,
+      `unsupported Content-Type "${media}"; send application/json or application/x-www-form-urlencoded`,
+      { headers: CLOSE },
+    );
+  }
+  if (semicolon !== -1) checkCharset(header.slice(semicolon + 1));
+  return kind;
+}
+
+/** Only UTF-8 is accepted (RFC 8259 §8.1 requires it for JSON; forms follow the page's encoding, ours is UTF-8). */
+function checkCharset(params: string): void {
+  for (const param of params.split(";")) {
+    const eq = param.indexOf("=");
+    if (eq === -1 || param.slice(0, eq).trim().toLowerCase() !== "charset") continue;
+    let value = param
+      .slice(eq + 1)
+      .trim()
+      .toLowerCase();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    if (value !== "utf-8" && value !== "utf8") {
+      throw new HttpError(415, `unsupported charset "${value}"; send UTF-8`, { headers: CLOSE });
+    }
+  }
+}
+
+function readRaw(req: IncomingMessage, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = (): void => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > max) {
+        cleanup();
+        // Stop pulling from the socket; the 413 goes out with Connection: close.
+        req.pause();
+        reject(tooLarge(max));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error): void => {
+      cleanup();
+      reject(new HttpError(400, "request body could not be read", { cause: err, headers: CLOSE }));
+    };
+    const onClose = (): void => {
+      cleanup();
+      reject(new HttpError(400, "request body ended before it was complete", { headers: CLOSE }));
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
+}
+
+function tooLarge(max: number): HttpError {
+  return new HttpError(413, `request body is larger than ${max} bytes`, { headers: CLOSE });
+}
+
+function decodeUtf8(raw: Buffer): string {
+  try {
+    return utf8.decode(raw);
+  } catch {
+    throw new HttpError(400, "request body is not valid UTF-8");
+  }
+}
+
+function parseJsonArgs(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = parseClientJson(text);
+  } catch (err) {
+    if (!(err instanceof JsonProblem)) throw err;
+    if (err.kind === "malformed") throw new HttpError(400, "malformed JSON body");
+    if (err.kind === "too-deep") throw new HttpError(400, `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    throw new HttpError(400, `JSON body has a ${err.message}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new HttpError(400, "JSON body must be an object of arguments");
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,63 @@
+// The response envelope (LANGUAGE §3, SERVICE §2 and §7): `{"ok":true,"data":…}` or
+// `{"ok":false,"error":"…"}`. An HttpError keeps its status, message and headers; any
+// other error is a 500 whose details go only to the log.
+
+import type { ServerResponse } from "node:http";
+import { HttpError } from "./errors.js";
+import type { Logger } from "./log.js";
+
+const JSON_TYPE = "application/json; charset=utf-8";
+const INTERNAL = '{"ok":false,"error":"internal error"}';
+
+/**
+ * Data that is already JSON text. An endpoint may return one (made by a typed serializer
+ * the generator emitted) to skip JSON.stringify of the result.
+ */
+export class RawJson {
+  readonly json: string;
+
+  constructor(json: string) {
+    this.json = json;
+  }
+}
+
+/** Hot path: writes `{"ok":true,"data":<json>}` where `json` is already serialized. */
+export function sendData(res: ServerResponse, json: string, status = 200): void {
+  sendJson(res, status, '{"ok":true,"data":' + json + "}");
+}
+
+/** Writes `{"ok":true,"data":…}`; `undefined` data is sent as null. */
+export function sendOk(res: ServerResponse, data: unknown): void {
+  if (data instanceof RawJson) {
+    sendData(res, data.json);
+    return;
+  }
+  sendData(res, JSON.stringify(data) ?? "null");
+}
+
+/**
+ * Writes the error envelope for `err`. `context` is logged with a 500 so the log line
+ * can be matched to the request.
+ */
+export function sendError(res: ServerResponse, err: unknown, log: Logger, context?: Record<string, unknown>): void {
+  if (err instanceof HttpError) {
+    if (log.enabled("debug")) log.debug("request failed", { ...context, status: err.status, error: err.message });
+    sendJson(res, err.status, JSON.stringify({ ok: false, error: err.message }), err.headers);
+    return;
+  }
+  log.error("internal error", { ...context, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  sendJson(res, 500, INTERNAL);
+}
+
+/** Writes a complete JSON response; when headers already went out, the only honest thing left is to cut the connection. */
+export function sendJson(res: ServerResponse, status: number, body: string, headers?: Record<string, string>): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (headers !== undefined) {
+    for (const name of Object.keys(headers)) res.setHeader(name, headers[name]);
+  }
+  res.writeHead(status, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(body) });
+  res.end(body);
+}

@@ -1,0 +1,19 @@
+// The runtime's public surface: what generated servers (and svc-server / svc dev) import.
+// Argument checks come as one namespace so generated validators read
+// `arg.int(a.limit, "limit", t)` without colliding with argument names.
+
+export type * from "./types.js";
+export { HttpError, Fail, StartupError } from "./errors.js";
+export * as arg from "./args.js";
+export type { ArgCheck } from "./args.js";
+export { newId, createIdGenerator, isUlid, ulidTime, type IdGenerator } from "./ids.js";
+export { now } from "./time.js";
+export { parseTimestamp } from "./timestamp.js";
+export { RawJson, sendData, sendOk, sendError } from "./envelope.js";
+export { createLogger, Logger, LOG_LEVELS, requestIdFrom, type LogFields, type LogSink } from "./log.js";
+export { parseServerArgs, parseListen, helpText, BUILTIN_DEFAULTS } from "./options.js";
+export { Router, type MatchResult } from "./router.js";
+export { createServer } from "./server.js";
+export { main, start, isEntry, type RunningServer, type MainHooks, type OpenDatabase } from "./main.js";
+export { trim, lower, upper, len, concat, member } from "./builtins.js";
+export { notNull, oneOf, oneOfOrNull, toBool, fromJson, toJson } from "./record.js";

@@ -1,0 +1,66 @@
+// application/x-www-form-urlencoded, as used by query strings and HTML form posts
+// (WHATWG URL standard, "application/x-www-form-urlencoded parsing"), with stricter
+// rules than the standard: every argument is a single value, so a repeated key or a
+// PHP-style list key (`a[]`, `a[b]`) is a 400 naming the argument, and a broken
+// %-escape is a 400 rather than being passed through.
+
+import { HttpError } from "./errors.js";
+
+const PLUS = 43; // +
+const PERCENT = 37; // %
+
+/**
+ * Parses `a=1&b=2` (without the leading `?`) into a null-prototype record of strings.
+ * `where` names the source in error messages: "query string" or "form body".
+ */
+export function parseUrlEncoded(input: string, where: string): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  let start = 0;
+  while (start <= input.length) {
+    let end = input.indexOf("&", start);
+    if (end === -1) end = input.length;
+    if (end > start) addPair(out, input, start, end, where);
+    start = end + 1;
+  }
+  return out;
+}
+
+/** Parses a request's query string (the part after `?`). */
+export function parseQueryString(query: string): Record<string, string> {
+  return parseUrlEncoded(query, "query string");
+}
+
+function addPair(out: Record<string, string>, input: string, start: number, end: number, where: string): void {
+  const eq = input.indexOf("=", start);
+  const hasValue = eq !== -1 && eq < end;
+  const key = decodeComponent(input.slice(start, hasValue ? eq : end), where);
+  const value = hasValue ? decodeComponent(input.slice(eq + 1, end), where) : "";
+  const bracket = key.indexOf("[");
+  if (bracket !== -1) {
+    const name = key.slice(0, bracket);
+    throw new HttpError(400, `argument "${name}" given as a list or object in the ${where}; pass one value`);
+  }
+  if (key in out) {
+    throw new HttpError(400, `argument "${key}" given more than once in the ${where}`);
+  }
+  out[key] = value;
+}
+
+function decodeComponent(raw: string, where: string): string {
+  let needsPlus = false;
+  let needsPercent = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === PLUS) needsPlus = true;
+    else if (c === PERCENT) needsPercent = true;
+  }
+  // Fast path: most keys and values need no decoding at all.
+  if (!needsPlus && !needsPercent) return raw;
+  const spaced = needsPlus ? raw.replaceAll("+", " ") : raw;
+  if (!needsPercent) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    throw new HttpError(400, `bad %-escape in the ${where}`);
+  }
+}

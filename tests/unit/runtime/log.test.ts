@@ -1,0 +1,99 @@
+import { describe, test, expect } from "@jest/globals";
+import { Logger, requestIdFrom } from "../../../runtime/log.js";
+import { memoryLogger } from "./helpers.js";
+
+describe("logger", () => {
+  test("JSON lines with time, level, msg and fields", () => {
+    const { log, lines } = memoryLogger("info");
+    log.info("listening", { address: "127.0.0.1:1" });
+    const [line] = lines();
+    expect(line).toEqual({ time: expect.any(String), level: "info", msg: "listening", address: "127.0.0.1:1" });
+    expect(Date.parse(line.time as string)).not.toBeNaN();
+  });
+
+  test("filtered by level: error < warn < info < debug < trace", () => {
+    const { log, lines } = memoryLogger("warn");
+    log.error("e");
+    log.warn("w");
+    log.info("i");
+    log.debug("d");
+    log.trace("t");
+    expect(lines().map((l) => l.msg)).toEqual(["e", "w"]);
+    expect(log.enabled("warn")).toBe(true);
+    expect(log.enabled("info")).toBe(false);
+  });
+
+  test("fields cannot overwrite time, level or msg; errors keep their stack", () => {
+    const { log, lines } = memoryLogger("info");
+    log.info("m", { level: "fake", msg: "fake", cause: new Error("boom") });
+    const [line] = lines();
+    expect(line.level).toBe("info");
+    expect(line.msg).toBe("m");
+    expect((line.cause as { message: string; stack: string }).message).toBe("boom");
+    expect((line.cause as { stack: string }).stack).toContain("log.test");
+  });
+
+  test("a field that cannot be serialized does not lose the line", () => {
+    const { log, lines } = memoryLogger("info");
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    log.info("still here", { cycle, big: 1n });
+    const [line] = lines();
+    expect(line.msg).toBe("still here");
+    expect(typeof line.log_error).toBe("string");
+  });
+
+  test("the per-request line at info", () => {
+    const { log, lines } = memoryLogger("info");
+    log.request({ requestId: "abc", method: "GET", path: '/a"b', status: 200, durationMs: 1.23456 });
+    expect(lines()[0]).toEqual({
+      time: expect.any(String),
+      level: "info",
+      msg: "request",
+      request_id: "abc",
+      method: "GET",
+      path: '/a"b',
+      status: 200,
+      duration_ms: 1.23,
+    });
+  });
+
+  test("request lines are skipped below info", () => {
+    const { log, lines } = memoryLogger("warn");
+    log.request({ requestId: "abc", method: "GET", path: "/", status: 200, durationMs: 1 });
+    expect(lines()).toEqual([]);
+  });
+
+  test("lines of one tick go out in one write; errors go out at once", async () => {
+    const writes: string[] = [];
+    const log = new Logger("info", (chunk) => writes.push(chunk));
+    log.info("a");
+    log.info("b");
+    expect(writes).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toHaveLength(1);
+    expect(writes[0].split("\n").filter(Boolean)).toHaveLength(2);
+    log.error("now");
+    expect(writes).toHaveLength(2);
+  });
+});
+
+describe("request ids", () => {
+  test("a sane incoming X-Request-Id is kept", () => {
+    expect(requestIdFrom("abc-123_X.y")).toBe("abc-123_X.y");
+    expect(requestIdFrom("a".repeat(128))).toBe("a".repeat(128));
+  });
+
+  test("anything else gets a fresh id", () => {
+    for (const bad of ["a".repeat(129), "has space", 'quote"', "", "é", undefined, ["a", "b"]]) {
+      const id = requestIdFrom(bad);
+      expect(id).not.toBe(bad);
+      expect(id).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
+    }
+  });
+
+  test("fresh ids are unique", () => {
+    const ids = new Set(Array.from({ length: 1000 }, () => requestIdFrom(undefined)));
+    expect(ids.size).toBe(1000);
+  });
+});

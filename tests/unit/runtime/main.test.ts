@@ -1,0 +1,237 @@
+import { describe, test, expect, beforeAll, afterAll } from "@jest/globals";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createNetServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { request } from "undici";
+import { StartupError } from "../../../runtime/errors.js";
+import { start, type RunningServer } from "../../../runtime/main.js";
+import type { ServerSpec, StatementSpec, TableSpec } from "../../../runtime/types.js";
+import { endpoint, MemoryDatabase, spec } from "./helpers.js";
+
+const tables: TableSpec[] = [{ name: "task", ddl: {} }];
+const statements: StatementSpec[] = [{ name: "task.get", sql: { sqlite: { text: "SELECT 1", slots: [] } } }];
+
+/** A gate the slow endpoint waits on, so a test can hold a request in flight. */
+let releaseSlow: () => void = () => undefined;
+
+const testSpec: ServerSpec = spec({
+  tables,
+  statements,
+  staticRoutes: [
+    { method: "GET", path: "/api/t:hello", endpoint: endpoint("t.hello", "query", async () => "hi") },
+    {
+      method: "GET",
+      path: "/api/t:slow",
+      endpoint: endpoint("t.slow", "query", () => new Promise((done) => (releaseSlow = () => done("finally")))),
+    },
+  ],
+});
+
+function startTest(
+  db: MemoryDatabase,
+  argv: string[] = ["--listen", "127.0.0.1:0"],
+): { running: Promise<RunningServer>; lines: () => Record<string, unknown>[] } {
+  let text = "";
+  const running = start(testSpec, argv, {
+    openDatabase: async () => db,
+    env: {},
+    handleSignals: false,
+    logSink: (c) => (text += c),
+  });
+  return {
+    running,
+    lines: () =>
+      text
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
+}
+
+describe("start", () => {
+  test("migrates, prepares, listens, logs the address, serves, and closes the database on close", async () => {
+    const db = new MemoryDatabase();
+    const { running, lines } = startTest(db);
+    const server = await running;
+    expect(db.migrated).toBe(tables);
+    expect(db.prepared).toBe(statements);
+    expect(server.address).toBe(`127.0.0.1:${server.port}`);
+    expect(server.port).toBeGreaterThan(0);
+    const res = await request(`http://${server.address}/api/t:hello`);
+    expect(await res.body.json()).toEqual({ ok: true, data: "hi" });
+    await server.close();
+    expect(db.closed).toBe(true);
+    expect(server.server.listening).toBe(false);
+    server.log.flush();
+    const msgs = lines().map((l) => l.msg);
+    expect(lines().find((l) => l.msg === "listening")).toMatchObject({ level: "info", address: server.address });
+    expect(msgs).toContain("request");
+    expect(msgs[msgs.length - 1]).toBe("stopped");
+  });
+
+  test("close lets an in-flight request finish, refuses new connections, and drops idle keep-alive ones", async () => {
+    const db = new MemoryDatabase();
+    const server = await startTest(db).running;
+    const base = `http://${server.address}`;
+    // A kept-alive idle connection must not hold the shutdown up.
+    await (await request(`${base}/api/t:hello`)).body.dump();
+    const inFlight = request(`${base}/api/t:slow`);
+    await new Promise((r) => setTimeout(r, 50));
+    const closed = server.close();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(db.closed).toBe(false);
+    await expect(request(`${base}/api/t:hello`, { reset: true })).rejects.toThrow();
+    releaseSlow();
+    const res = await inFlight;
+    expect(res.statusCode).toBe(200);
+    expect(res.headers.connection).toBe("close");
+    expect(await res.body.json()).toEqual({ ok: true, data: "finally" });
+    const started = Date.now();
+    await closed;
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(db.closed).toBe(true);
+  });
+
+  test("without a database hook it opens --db through db/open.js", async () => {
+    const server = await start(spec({}), ["--listen", "127.0.0.1:0", "--db", ":memory:", "--log-level", "error"], {
+      env: {},
+      handleSignals: false,
+    });
+    try {
+      expect(server.db.dialect).toBe("sqlite");
+      const res = await request(`http://${server.address}/health`);
+      expect(await res.body.json()).toMatchObject({ status: "ok" });
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("a bad flag is a StartupError and the database is never opened", async () => {
+    const db = new MemoryDatabase();
+    await expect(startTest(db, ["--log-level", "loud"]).running).rejects.toThrow(StartupError);
+    expect(db.migrated).toBeNull();
+  });
+
+  test("a failed migration closes the database and stops the start", async () => {
+    const db = new MemoryDatabase();
+    db.migrate = async () => {
+      throw new StartupError('table "task": column "title" was dropped');
+    };
+    await expect(startTest(db).running).rejects.toThrow('column "title" was dropped');
+    expect(db.closed).toBe(true);
+  });
+
+  test("a port in use is a StartupError naming the address", async () => {
+    const blocker = createNetServer();
+    await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const db = new MemoryDatabase();
+      await expect(startTest(db, ["--listen", `127.0.0.1:${port}`]).running).rejects.toThrow(
+        `cannot listen on 127.0.0.1:${port}: the address is in use`,
+      );
+      expect(db.closed).toBe(true);
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
+describe("main as a process", () => {
+  let dir: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "svc-runtime-main-"));
+    const mainUrl = new URL("../../../runtime/main.js", import.meta.url).href;
+    writeFileSync(join(dir, "package.json"), '{"type":"module"}\n');
+    writeFileSync(
+      join(dir, "server.js"),
+      `import { main, isEntry } from ${JSON.stringify(mainUrl)};
+const db = {
+  dialect: "sqlite",
+  async all() { return []; }, async one() { return null; }, async run() { return 0; },
+  async migrate() {}, prepare() {}, async transaction(fn) { return fn(this); }, async ping() {},
+  async close() { process.stdout.write("db closed\\n"); },
+};
+const spec = { name: "demo", version: "0.0.1", tables: [], statements: [], staticRoutes: [], paramRoutes: [], defaults: {} };
+process.stdout.write("entry " + isEntry(import.meta.url) + "\\n");
+if (isEntry(import.meta.url)) {
+  const running = await main(spec, process.argv.slice(2), { openDatabase: async () => db });
+  process.stdout.write("ready " + running.port + "\\n");
+}
+`,
+    );
+    writeFileSync(join(dir, "importer.js"), 'import "./server.js";\nprocess.stdout.write("imported\\n");\n');
+  });
+
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function run(
+    script: string,
+    args: string[],
+    onStdout?: (text: string, kill: (s: NodeJS.Signals) => void) => void,
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((done, fail) => {
+      const child = spawn(process.execPath, [join(dir, script), ...args], {
+        cwd: dir,
+        env: { ...process.env, SVC_LISTEN: "" },
+      });
+      let stdout = "";
+      let stderr = "";
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        fail(new Error(`child did not exit: ${stdout} ${stderr}`));
+      }, 15000);
+      child.stdout.on("data", (d: Buffer) => {
+        stdout += d.toString();
+        onStdout?.(stdout, (s) => child.kill(s));
+      });
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.on("exit", (code) => {
+        clearTimeout(timer);
+        done({ code, stdout, stderr });
+      });
+    });
+  }
+
+  test("a StartupError prints its message without a stack and exits 1", async () => {
+    const { code, stderr } = await run("server.js", ["--listen", "127.0.0.1:99999"]);
+    expect(code).toBe(1);
+    expect(stderr).toBe('demo: --listen: port "99999" is not a number from 0 to 65535\n');
+  });
+
+  test("--help prints the flags and exits 0", async () => {
+    const { code, stdout } = await run("server.js", ["--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("Usage: demo [flags]");
+    expect(stdout).toContain("--max-body-size <bytes>");
+  });
+
+  test.each(["SIGTERM", "SIGINT"] as const)("%s shuts down gracefully: database closed, exit 0", async (signal) => {
+    let sent = false;
+    const { code, stdout } = await run("server.js", ["--listen", "127.0.0.1:0"], (out, kill) => {
+      if (!sent && out.includes("ready ")) {
+        sent = true;
+        kill(signal);
+      }
+    });
+    expect(code).toBe(0);
+    expect(stdout).toContain('"msg":"listening"');
+    expect(stdout).toContain(`"signal":"${signal}"`);
+    expect(stdout).toContain("db closed");
+    expect(stdout).toContain('"msg":"stopped"');
+  });
+
+  test("isEntry is true for the script node runs, with or without its extension, and false when imported", async () => {
+    expect((await run("server.js", ["--help"])).stdout).toContain("entry true");
+    expect((await run("server", ["--help"])).stdout).toContain("entry true");
+    const imported = await run("importer.js", []);
+    expect(imported.stdout).toBe("entry false\nimported\n");
+    expect(imported.code).toBe(0);
+  });
+});
