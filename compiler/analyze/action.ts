@@ -1,0 +1,171 @@
+import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
+import type { ActionDecl, Block, IfStmt, SqlBody, Stmt } from "../parse/ast.js";
+import { ExprAnalyzer } from "./expr.js";
+import type { ActionModel, IrExpr, IrStmt, ParamModel, Requirement, ValueType } from "./model.js";
+import { analyzeParams } from "./params.js";
+import { type ModuleScope, Scope } from "./scope.js";
+import { UNKNOWN, describe, isNullable, scalar, withNullable } from "./shared/types.js";
+import { bindParams } from "./sql/params.js";
+
+const FAIL_STATUSES = [400, 401, 403, 404, 409, 422];
+
+/** An action: parameters, `requires`, and its body lowered to typed, resolved statements. */
+export function analyzeAction(decl: ActionDecl, m: ModuleScope, hasAuth: boolean): ActionModel {
+  const params = analyzeParams(decl.params, m.file, m.reporter);
+  let requires: Requirement | null = null;
+  if (decl.requires) {
+    if (!hasAuth) m.reporter.add(codes.requiresWithoutAuth.at(m.file, decl.requires.span));
+    requires = decl.requires.kind === "auth" ? { kind: "auth" } : { kind: "role", role: decl.requires.role.value };
+  }
+  const lowering = new BodyLowering(m, decl.name.name);
+  const scope = Scope.forParams(params, paramType);
+  const body = lowering.block(decl.body, scope);
+  return {
+    module: m.module,
+    name: decl.name.name,
+    doc: decl.doc,
+    params,
+    requires,
+    body,
+    returns: lowering.returnType(),
+  };
+}
+
+export function paramType(p: ParamModel): ValueType {
+  return scalar(p.type, p.nullable, p.enumValues);
+}
+
+class BodyLowering {
+  private readonly exprs: ExprAnalyzer;
+  private readonly returns: ValueType[] = [];
+  private sqlCount = 0;
+
+  constructor(
+    private readonly m: ModuleScope,
+    private readonly action: string,
+  ) {
+    this.exprs = new ExprAnalyzer(m);
+  }
+
+  /** The declared result: the type every `return` agrees on, nullable if any may be null. */
+  returnType(): ValueType {
+    const typed = this.returns.filter((t) => t.kind !== "null");
+    if (typed.length === 0) return { kind: "null" };
+    const first = typed[0];
+    const same = typed.every((t) => JSON.stringify(withNullable(t, false)) === JSON.stringify(withNullable(first, false)));
+    if (!same) return UNKNOWN;
+    const nullable = this.returns.some((t) => isNullable(t));
+    return withNullable(first, nullable);
+  }
+
+  block(b: Block, parent: Scope): IrStmt[] {
+    const scope = parent.child();
+    const out: IrStmt[] = [];
+    let ended = false;
+    for (const s of b.stmts) {
+      if (ended) {
+        this.m.reporter.add(codes.unreachable.at(this.m.file, s.span));
+        break;
+      }
+      out.push(...this.stmt(s, scope));
+      ended = s.kind === "Return" || s.kind === "Fail";
+    }
+    return out;
+  }
+
+  private stmt(s: Stmt, scope: Scope): IrStmt[] {
+    switch (s.kind) {
+      case "Let": {
+        if (scope.lookup(s.name.name)) {
+          this.m.reporter.add(codes.letShadows.at(this.m.file, s.name.span, s.name.name));
+        }
+        const value = this.exprs.expr(s.value, scope);
+        scope.define(s.name.name, { kind: "local", type: value.type });
+        return [{ kind: "let", name: s.name.name, value }];
+      }
+      case "If":
+        return [this.ifStmt(s, scope)];
+      case "Fail": {
+        let status = 400;
+        if (s.status) {
+          if (FAIL_STATUSES.includes(s.status.value)) status = s.status.value;
+          else this.m.reporter.add(codes.failStatus.at(this.m.file, s.status.span, s.status.value));
+        }
+        const message = this.exprs.expr(s.message, scope);
+        this.exprs.expect(message, scalar("text"), "the message of `fail`", s.message.span);
+        return [{ kind: "fail", status, message }];
+      }
+      case "Return": {
+        const value = s.value ? this.exprs.expr(s.value, scope) : null;
+        this.returns.push(value?.type ?? { kind: "null" });
+        return [{ kind: "return", value }];
+      }
+      case "ExprStmt":
+        return [{ kind: "expr", expr: this.exprs.expr(s.expr, scope) }];
+      case "SqlStmt":
+        return [this.sql(s.sql, scope)];
+    }
+  }
+
+  private ifStmt(s: IfStmt, scope: Scope): IrStmt {
+    const cond = this.exprs.expr(s.cond, scope);
+    this.exprs.expect(cond, scalar("bool"), "the condition of `if`", s.cond.span);
+    const test = this.exprs.nullTest(s.cond);
+
+    const thenScope = scope.child();
+    if (test && !test.isNull) this.narrow(thenScope, test.name);
+    const then = this.block(s.then, thenScope);
+
+    const elseScope = scope.child();
+    if (test && test.isNull) this.narrow(elseScope, test.name);
+    const otherwise = s.else === null ? [] : s.else.kind === "Block" ? this.block(s.else, elseScope) : [this.ifStmt(s.else, elseScope)];
+
+    // `if x == null { fail … }`: below the if, x is not null.
+    if (test && test.isNull && exits(then)) this.narrow(scope, test.name);
+    if (test && !test.isNull && s.else !== null && exits(otherwise)) this.narrow(scope, test.name);
+    return { kind: "if", cond, then, else: otherwise };
+  }
+
+  private narrow(scope: Scope, name: string): void {
+    const b = scope.lookup(name);
+    if (b) scope.define(name, { kind: b.kind, type: withNullable(b.type, false) });
+  }
+
+  /** `sql { … }`: checked like a query, with the action's variables as its parameters. */
+  private sql(body: SqlBody, scope: Scope): IrStmt {
+    const args: IrExpr[] = [];
+    const params: ParamModel[] = [];
+    for (const name of new Set(body.params.map((p) => p.name))) {
+      const b = scope.lookup(name);
+      if (!b) continue; // the checker reports an unknown @name
+      if (b.type.kind !== "scalar" && b.type.kind !== "null" && b.type.kind !== "unknown") {
+        const ref = body.params.find((p) => p.name === name)!;
+        this.m.reporter.add(codes.sqlVariableType.at(this.m.file, ref.span, name, describe(b.type)));
+      }
+      const t = b.type.kind === "scalar" ? b.type : { type: "text" as const, enumValues: [], nullable: true };
+      params.push({ name, type: t.type, enumValues: t.enumValues, nullable: t.nullable, default: undefined, required: !t.nullable });
+    }
+    const checked = this.m.checker.check({ file: this.m.file, body, params, kind: "statement", name: this.action });
+    this.m.reporter.addAll(checked.diagnostics);
+    const bound = bindParams(body);
+    for (const name of bound.args) {
+      const b = scope.lookup(name);
+      args.push(b ? { kind: b.kind, name, type: b.type } : { kind: "literal", value: null, type: UNKNOWN });
+    }
+    const name = `${this.m.module}.${this.action}.sql${++this.sqlCount}`;
+    this.m.statements.set(name, {
+      name,
+      sql: { source: body.text.trim(), args: bound.args, dialects: bound.dialects, readonly: checked.readonly },
+    });
+    return { kind: "sql", statement: name, args };
+  }
+}
+
+/** Does this statement list always leave the action (return or fail on every path)? */
+function exits(stmts: IrStmt[]): boolean {
+  const last = stmts[stmts.length - 1];
+  if (!last) return false;
+  if (last.kind === "return" || last.kind === "fail") return true;
+  if (last.kind === "if") return exits(last.then) && exits(last.else);
+  return false;
+}

@@ -1,0 +1,213 @@
+import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
+import { sqlCodes } from "../diagnostics/codes/sql.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Decl, ModuleFile, Span } from "../parse/ast.js";
+import { analyzeAction } from "./action.js";
+import type { ProjectConfig } from "./config/schema.js";
+import type {
+  ActionModel,
+  Model,
+  QueryModel,
+  ResourceModel,
+  RouteModel,
+  ServerDefaults,
+  StatementModel,
+  WebhookModel,
+} from "./model.js";
+import { analyzeQuery } from "./query.js";
+import { analyzeResource } from "./resource.js";
+import { type LocatedRoute, analyzeRoute, checkRouteTable } from "./route.js";
+import type { ModuleScope } from "./scope.js";
+import { Reporter, place } from "./shared/context.js";
+import { allTableDdl } from "./sql/ddl/index.js";
+import { createSqliteChecker } from "./sql/sqlite/check.js";
+import { analyzeWebhook } from "./webhook.js";
+
+/** The parsed files of one module folder. */
+export interface ParsedModuleDir {
+  dir: string;
+  files: ModuleFile[];
+}
+
+export interface AnalyzeInput {
+  name: string;
+  version: string;
+  mode: Model["mode"];
+  config: ProjectConfig;
+  modules: ParsedModuleDir[];
+  sources: string[];
+}
+
+interface ModuleDecls {
+  name: string;
+  decls: { decl: Decl; file: string }[];
+}
+
+/**
+ * Resolve every name, type every expression, check every SQL statement against the
+ * declared resources, and hand back one plain model. Never throws on bad input:
+ * problems are diagnostics, and the model is as complete as the input allows.
+ */
+export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagnostic[] } {
+  const r = new Reporter();
+  const modules = groupModules(input.modules, r);
+
+  // Resources first: every query and action of every module may use any table.
+  const resources: ResourceModel[] = [];
+  const resourceSeen = new Map<string, string>();
+  const resourceDecls = new Map<string, { file: string; span: Span }>();
+  for (const m of modules) {
+    for (const { decl, file } of m.decls) {
+      if (decl.kind !== "Resource") continue;
+      const other = resourceSeen.get(decl.name.name);
+      if (other) {
+        r.add(codes.duplicateDeclaration.at(file, decl.name.span, "resource", decl.name.name, other));
+        continue;
+      }
+      resourceSeen.set(decl.name.name, place(file, decl.name.span));
+      resourceDecls.set(decl.name.name, { file, span: decl.name.span });
+      const shape = analyzeResource(m.name, decl, file, r);
+      resources.push({ ...shape, ddl: allTableDdl(shape) });
+    }
+  }
+  const resourceMap = new Map(resources.map((x) => [x.name, x]));
+
+  const checker = createSqliteChecker(resources);
+  for (const t of checker.rejectedTables) {
+    const at = resourceDecls.get(t.resource);
+    if (at) r.add(sqlCodes.tableRejected.at(at.file, at.span, t.resource, t.message));
+  }
+  const queries: QueryModel[] = [];
+  const actions: ActionModel[] = [];
+  const statements = new Map<string, StatementModel>();
+  const routes: RouteModel[] = [];
+  /** Routes and webhook paths together, in declaration order, for the one route-table check. */
+  const claims: LocatedRoute[] = [];
+  const webhooks: WebhookModel[] = [];
+  const hasAuth = input.config.auth.bearer !== undefined;
+  try {
+    for (const m of modules) {
+      checkEndpointNames(m, r);
+      const moduleQueries = new Map<string, QueryModel>();
+      for (const { decl, file } of m.decls) {
+        if (decl.kind !== "Query" || moduleQueries.has(decl.name.name)) continue;
+        const q = analyzeQuery(m.name, decl, file, r, checker);
+        moduleQueries.set(q.name, q);
+        queries.push(q);
+      }
+      const moduleActions = new Map<string, ActionModel>();
+      for (const { decl, file } of m.decls) {
+        if (decl.kind !== "Action" || moduleActions.has(decl.name.name) || moduleQueries.has(decl.name.name)) continue;
+        const scope: ModuleScope = {
+          module: m.name,
+          file,
+          resources: resourceMap,
+          queries: moduleQueries,
+          statements,
+          checker,
+          reporter: r,
+        };
+        const a = analyzeAction(decl, scope, hasAuth);
+        moduleActions.set(a.name, a);
+        actions.push(a);
+      }
+      for (const { decl, file } of m.decls) {
+        if (decl.kind === "Route") {
+          const route = analyzeRoute(m.name, decl, file, { actions: moduleActions, queries: moduleQueries }, r);
+          if (route) {
+            routes.push(route);
+            claims.push({ route, file, span: decl.span });
+          }
+        } else if (decl.kind === "Webhook") {
+          const hook = analyzeWebhook(m.name, decl, file, moduleActions, r);
+          if (hook) {
+            webhooks.push(hook);
+            claims.push({ route: webhookRoute(hook), file, span: decl.span });
+          }
+        }
+      }
+    }
+  } finally {
+    checker.dispose();
+  }
+  checkRouteTable(claims, r);
+
+  const model: Model = {
+    name: input.name,
+    version: input.version,
+    mode: input.mode,
+    sources: [...input.sources].sort(),
+    modules: modules.map((m) => m.name),
+    resources,
+    queries,
+    actions,
+    statements: [...statements.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    routes,
+    webhooks,
+    defaults: serverDefaults(input.config),
+  };
+  return { model, diagnostics: r.diagnostics };
+}
+
+/** A webhook claims `POST <path>` like a route does; this lets one check see both. */
+function webhookRoute(w: WebhookModel): RouteModel {
+  return {
+    module: w.module,
+    method: "POST",
+    path: w.path,
+    segments: w.path === "/" ? [] : w.path.slice(1).split("/"),
+    target: w.handler,
+    source: w.source,
+  };
+}
+
+/** Module name per folder: every file of a folder must name the same module, and no two folders one name. */
+function groupModules(dirs: ParsedModuleDir[], r: Reporter): ModuleDecls[] {
+  const out: ModuleDecls[] = [];
+  const byName = new Map<string, { dir: string; span: Span; file: string }>();
+  for (const dir of dirs) {
+    const named = dir.files.find((f) => f.module !== null);
+    if (!named?.module) continue; // the parser reported the missing header
+    const name = named.module.name;
+    const other = byName.get(name);
+    if (other) {
+      r.add(codes.duplicateDeclaration.at(named.file, named.module.span, "module", name, `${other.file}:${other.span.start.line}:${other.span.start.column}`));
+      continue;
+    }
+    byName.set(name, { dir: dir.dir, span: named.module.span, file: named.file });
+    const decls: ModuleDecls["decls"] = [];
+    for (const f of dir.files) {
+      if (f.module && f.module.name !== name) {
+        r.add(codes.moduleNameMismatch.at(f.file, f.module.span, f.module.name, name));
+        continue;
+      }
+      for (const decl of f.decls) decls.push({ decl, file: f.file });
+    }
+    out.push({ name, decls });
+  }
+  return out;
+}
+
+/** Queries and actions share one namespace: both are endpoints at `/api/<module>:<name>`. */
+function checkEndpointNames(m: ModuleDecls, r: Reporter): void {
+  const seen = new Map<string, string>();
+  const resources = new Map<string, string>();
+  for (const { decl, file } of m.decls) {
+    if (decl.kind === "Route") continue;
+    const names = decl.kind === "Resource" ? resources : seen;
+    const kind = decl.kind.toLowerCase();
+    const other = names.get(decl.name.name);
+    if (other) r.add(codes.duplicateDeclaration.at(file, decl.name.span, kind, decl.name.name, other));
+    else names.set(decl.name.name, place(file, decl.name.span));
+  }
+}
+
+function serverDefaults(c: ProjectConfig): ServerDefaults {
+  const d: ServerDefaults = {};
+  if (c.server.listen !== undefined) d.listen = c.server.listen;
+  if (c.database.backend !== undefined) d.backend = c.database.backend;
+  if (c.database.url !== undefined) d.db = c.database.url;
+  if (c.server.max_body_size !== undefined) d.maxBodySize = c.server.max_body_size;
+  if (c.server.log_level !== undefined) d.logLevel = c.server.log_level;
+  return d;
+}

@@ -1,0 +1,147 @@
+import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
+import type { Expr, FieldDecl, ResourceDecl, TypeRef } from "../parse/ast.js";
+import type { DefaultValue, FieldModel, IndexModel, Literal, ResourceModel, ScalarType } from "./model.js";
+import type { Reporter } from "./shared/context.js";
+import { closest } from "./shared/names.js";
+import { SCALAR_TYPES } from "./shared/types.js";
+
+/** A resource without its DDL: the SQL phase renders DDL per dialect from this. */
+export type ResourceShape = Omit<ResourceModel, "ddl">;
+
+export function analyzeResource(module: string, decl: ResourceDecl, file: string, r: Reporter): ResourceShape {
+  const fields: FieldModel[] = [];
+  const seen = new Set<string>();
+  for (const f of decl.fields) {
+    if (seen.has(f.name.name)) {
+      r.add(codes.duplicateField.at(file, f.name.span, f.name.name));
+      continue;
+    }
+    seen.add(f.name.name);
+    const field = analyzeField(f, file, r);
+    if (field) fields.push(field);
+  }
+
+  const keys = fields.filter((f) => f.type === "id");
+  if (keys.length !== 1) r.add(codes.resourceKey.at(file, decl.name.span, decl.name.name, keys.length));
+
+  const indexes: IndexModel[] = [];
+  for (const idx of decl.indexes) {
+    let ok = true;
+    for (const c of idx.columns) {
+      if (!seen.has(c.name.name)) {
+        r.add(codes.unknownIndexColumn.at(file, c.name.span, c.name.name, decl.name.name, closest(c.name.name, seen)));
+        ok = false;
+      }
+    }
+    if (!ok) continue;
+    const columns = idx.columns.map((c) => ({ name: c.name.name, desc: c.desc }));
+    const suffix = idx.unique ? "key" : "idx";
+    indexes.push({ name: [decl.name.name, ...columns.map((c) => c.name), suffix].join("_"), unique: idx.unique, columns });
+  }
+
+  return {
+    module,
+    name: decl.name.name,
+    doc: decl.doc,
+    primaryKey: keys[0]?.name ?? "id",
+    fields,
+    indexes,
+  };
+}
+
+function analyzeField(f: FieldDecl, file: string, r: Reporter): FieldModel | null {
+  const type = resolveType(f.type, file, r);
+  if (!type) return null;
+  const field: FieldModel = {
+    name: f.name.name,
+    type: type.type,
+    enumValues: type.enumValues,
+    nullable: f.type.nullable,
+    default: null,
+    doc: f.doc,
+  };
+  if (f.default) field.default = fieldDefault(f.name.name, field, f.default, file, r);
+  return field;
+}
+
+/** Resolve a written type to a scalar type; reports and returns null when it is not one. */
+export function resolveType(t: TypeRef, file: string, r: Reporter): { type: ScalarType; enumValues: string[] } | null {
+  const name = t.name.name;
+  if (!(SCALAR_TYPES as readonly string[]).includes(name)) {
+    r.add(codes.unknownType.at(file, t.name.span, name, closest(name, SCALAR_TYPES)));
+    return null;
+  }
+  const type = name as ScalarType;
+  if (type !== "enum") return { type, enumValues: [] };
+  const values = t.values.map((v) => v.name);
+  if (values.length === 0) {
+    r.add(codes.enumWithoutValues.at(file, t.span, "an enum needs at least one value"));
+    return null;
+  }
+  const dup = values.find((v, i) => values.indexOf(v) !== i);
+  if (dup !== undefined) {
+    r.add(codes.enumWithoutValues.at(file, t.span, `enum value \`${dup}\` is listed twice`));
+    return null;
+  }
+  return { type, enumValues: values };
+}
+
+function fieldDefault(name: string, field: FieldModel, e: Expr, file: string, r: Reporter): DefaultValue | null {
+  if (e.kind === "Call" && e.callee.name === "now" && e.args.length === 0) {
+    if (field.type === "timestamp") return { kind: "now" };
+    r.add(codes.badDefault.at(file, e.span, name, expectedLiteral(field)));
+    return null;
+  }
+  const value = literalDefault(field, e);
+  if (value === undefined) {
+    r.add(codes.badDefault.at(file, e.span, name, expectedLiteral(field)));
+    return null;
+  }
+  return { kind: "value", value };
+}
+
+/**
+ * The literal value of a default expression when it fits the declared scalar type;
+ * `undefined` when it does not. Shared by resource fields and action/query parameters.
+ */
+export function literalDefault(t: { type: ScalarType; enumValues: string[]; nullable: boolean }, e: Expr): Literal | undefined {
+  switch (e.kind) {
+    case "Null":
+      return t.nullable ? null : undefined;
+    case "String":
+      if (t.type === "enum") return t.enumValues.includes(e.value) ? e.value : undefined;
+      if (t.type === "timestamp") return Number.isNaN(Date.parse(e.value)) ? undefined : new Date(e.value).toISOString();
+      return t.type === "text" || t.type === "id" || t.type === "json" ? e.value : undefined;
+    case "Int":
+      return t.type === "int" || t.type === "float" || t.type === "json" ? e.value : undefined;
+    case "Float":
+      return t.type === "float" || t.type === "json" ? e.value : undefined;
+    case "Bool":
+      return t.type === "bool" || t.type === "json" ? e.value : undefined;
+    case "Unary":
+      if (e.op === "-" && (e.operand.kind === "Int" || e.operand.kind === "Float")) {
+        const v = literalDefault(t, e.operand);
+        return typeof v === "number" ? -v : undefined;
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+function expectedLiteral(f: { type: ScalarType; enumValues: string[] }): string {
+  switch (f.type) {
+    case "enum":
+      return `one of ${f.enumValues.map((v) => `"${v}"`).join(", ")}`;
+    case "timestamp":
+      return "an ISO-8601 string or now()";
+    case "int":
+      return "an integer";
+    case "float":
+      return "a number";
+    case "bool":
+      return "true or false";
+    default:
+      return `a ${f.type} literal`;
+  }
+}

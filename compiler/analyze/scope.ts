@@ -1,0 +1,53 @@
+import type { ParamModel, QueryModel, ResourceModel, StatementModel, ValueType } from "./model.js";
+import type { Reporter } from "./shared/context.js";
+import type { SqlChecker } from "./sql/dialect.js";
+
+/** What an action body can see: its module's declarations, its parameters and its variables. */
+export interface ModuleScope {
+  module: string;
+  file: string;
+  resources: ReadonlyMap<string, ResourceModel>;
+  queries: ReadonlyMap<string, QueryModel>;
+  /** Statements made for record operations and `sql` blocks, shared across actions by name. */
+  statements: Map<string, StatementModel>;
+  checker: SqlChecker;
+  reporter: Reporter;
+}
+
+export interface Binding {
+  kind: "param" | "local";
+  type: ValueType;
+}
+
+/**
+ * Lexical scope of one block. Narrowing (`if x == null { fail … }` makes `x` non-null
+ * below) is recorded as a shadowing binding of the same name with a narrower type.
+ */
+export class Scope {
+  private readonly names = new Map<string, Binding>();
+
+  constructor(private readonly parent: Scope | null) {}
+
+  static forParams(params: ParamModel[], paramType: (p: ParamModel) => ValueType): Scope {
+    const s = new Scope(null);
+    for (const p of params) s.names.set(p.name, { kind: "param", type: paramType(p) });
+    return s;
+  }
+
+  lookup(name: string): Binding | undefined {
+    return this.names.get(name) ?? this.parent?.lookup(name);
+  }
+
+  define(name: string, binding: Binding): void {
+    this.names.set(name, binding);
+  }
+
+  /** Every visible name, for "did you mean" hints. */
+  visible(): string[] {
+    return [...new Set([...(this.parent?.visible() ?? []), ...this.names.keys()])];
+  }
+
+  child(): Scope {
+    return new Scope(this);
+  }
+}

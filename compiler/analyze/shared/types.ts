@@ -1,0 +1,88 @@
+import type { ScalarType, ValueType } from "../model.js";
+
+export const SCALAR_TYPES: readonly ScalarType[] = ["id", "text", "int", "float", "bool", "timestamp", "json", "enum"];
+
+export function scalar(type: ScalarType, nullable = false, enumValues: string[] = []): ValueType {
+  return { kind: "scalar", type, enumValues, nullable };
+}
+
+export const NULL_TYPE: ValueType = { kind: "null" };
+export const UNKNOWN: ValueType = { kind: "unknown" };
+
+export function isNullable(t: ValueType): boolean {
+  switch (t.kind) {
+    case "scalar":
+    case "row":
+    case "queryRow":
+      return t.nullable;
+    case "null":
+    case "unknown":
+      return true;
+    default:
+      return false;
+  }
+}
+
+export function withNullable(t: ValueType, nullable: boolean): ValueType {
+  switch (t.kind) {
+    case "scalar":
+    case "row":
+    case "queryRow":
+      return { ...t, nullable };
+    default:
+      return t;
+  }
+}
+
+/** Text-like scalars: values that are strings in JSON. */
+export function isStringy(t: ValueType): boolean {
+  return t.kind === "scalar" && (t.type === "text" || t.type === "id" || t.type === "enum" || t.type === "timestamp");
+}
+
+export function isNumeric(t: ValueType): boolean {
+  return t.kind === "scalar" && (t.type === "int" || t.type === "float");
+}
+
+/** How a type reads in a message. */
+export function describe(t: ValueType): string {
+  switch (t.kind) {
+    case "scalar": {
+      const base = t.type === "enum" ? `enum(${t.enumValues.join(", ")})` : t.type;
+      return t.nullable ? `${base}?` : base;
+    }
+    case "row":
+      return t.nullable ? `${t.resource}?` : t.resource;
+    case "rows":
+      return `[${t.resource}]`;
+    case "queryRow":
+      return t.nullable ? `row of ${t.query}?` : `row of ${t.query}`;
+    case "queryRows":
+      return `rows of ${t.query}`;
+    case "object":
+      return "object";
+    case "array":
+      return "array";
+    case "null":
+      return "null";
+    case "unknown":
+      return "a value of unknown type";
+  }
+}
+
+/**
+ * Can a value of type `from` be stored where `to` is declared? Enums accept any string
+ * (checked at run time against the list, or at build time for a literal); an int fits a
+ * float; `unknown` fits anything (checked at run time where it matters).
+ */
+export function assignable(from: ValueType, to: ValueType): boolean {
+  if (from.kind === "unknown" || to.kind === "unknown") return true;
+  if (from.kind === "null") return isNullable(to);
+  if (to.kind !== "scalar" || from.kind !== "scalar") {
+    if (to.kind === "scalar" && to.type === "json") return true;
+    return from.kind === to.kind;
+  }
+  if (to.type === "json") return true;
+  if (isStringy(to) && isStringy(from)) return true;
+  if (to.type === "float" && from.type === "int") return true;
+  return to.type === from.type;
+}

@@ -1,0 +1,46 @@
+// Every diagnostic svc can report, from one place: docs/diagnostics.md is generated from
+// this list, and a test checks that every code is documented and exercised.
+
+import { analyzeCodes } from "./codes/analyze.js";
+import { configCodes } from "./codes/config.js";
+import { parseCodes } from "./codes/parse.js";
+import { sqlCodes } from "./codes/sql.js";
+import type { DiagnosticDef } from "./diagnostic.js";
+
+export interface CatalogGroup {
+  title: string;
+  range: string;
+  codes: Record<string, DiagnosticDef<any>>;
+}
+
+export const catalog: CatalogGroup[] = [
+  { title: "Syntax", range: "SVC1001–SVC1099", codes: parseCodes },
+  { title: "Declarations, names and types", range: "SVC2001–SVC2099", codes: analyzeCodes },
+  { title: "SQL", range: "SVC3001–SVC3099", codes: sqlCodes },
+  { title: "Project and svc.toml", range: "SVC4001–SVC4099", codes: configCodes },
+];
+
+/** Every definition, sorted by code. */
+export function allDiagnostics(): DiagnosticDef<any>[] {
+  return catalog.flatMap((g) => Object.values(g.codes)).sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+}
+
+/** docs/diagnostics.md, generated: `npm run docs:diagnostics`. */
+export function diagnosticsMarkdown(): string {
+  const out = [
+    "# Diagnostics",
+    "",
+    "<!-- Generated from compiler/diagnostics/catalog.ts by `npm run docs:diagnostics`. Do not edit. -->",
+    "",
+    "Every error and warning svc reports has a code. Codes are never reused for another meaning.",
+    "Each is printed as `file:line:col: error SVC1001: message`, then a code frame and, where there is one, a hint.",
+    "",
+  ];
+  for (const g of catalog) {
+    out.push(`## ${g.title} (${g.range})`, "", "| Code | Severity | Meaning |", "|---|---|---|");
+    const defs = Object.values(g.codes).sort((a, b) => (a.code < b.code ? -1 : 1));
+    for (const d of defs) out.push(`| ${d.code} | ${d.severity} | ${d.summary.replace(/\|/g, "\\|")} |`);
+    out.push("");
+  }
+  return out.join("\n");
+}
