@@ -1,0 +1,156 @@
+import type { IrExpr, IrStmt, Model, RecordWrite } from "../analyze/model.js";
+import { isNullable } from "../analyze/shared/types.js";
+import { local, type Names } from "./names.js";
+
+/** Turns an action's typed IR into straight-line TypeScript running on `tx`. */
+export class IrEmitter {
+  constructor(
+    private readonly names: Names,
+    private readonly model: Model,
+  ) {}
+
+  stmts(list: readonly IrStmt[], indent = ""): string {
+    return list.map((s) => this.stmt(s, indent)).join("\n");
+  }
+
+  private stmt(s: IrStmt, ind: string): string {
+    switch (s.kind) {
+      case "let":
+        return `${ind}const ${local(s.name)} = ${this.expr(s.value)};`;
+      case "if": {
+        const head = `${ind}if (${this.expr(s.cond)}) {\n${this.stmts(s.then, ind + "  ")}\n${ind}}`;
+        if (s.else.length === 0) return head;
+        if (s.else.length === 1 && s.else[0].kind === "if") return `${head} else ${this.stmt(s.else[0], ind).trimStart()}`;
+        return `${head} else {\n${this.stmts(s.else, ind + "  ")}\n${ind}}`;
+      }
+      case "fail":
+        return `${ind}throw new rt.Fail(${s.status}, ${this.expr(s.message)});`;
+      case "return":
+        return `${ind}return ${s.value ? this.expr(s.value) : "null"};`;
+      case "expr":
+        return `${ind}${this.expr(s.expr)};`;
+      case "sql":
+        return `${ind}await tx.run(${this.names.statement(s.statement)}, [${s.args.map((a) => this.expr(a)).join(", ")}]);`;
+    }
+  }
+
+  expr(e: IrExpr): string {
+    switch (e.kind) {
+      case "literal":
+        return e.value === null ? "null" : JSON.stringify(e.value);
+      case "param":
+        return `args.${e.name}`;
+      case "local":
+        return local(e.name);
+      case "member": {
+        const obj = this.operand(e.object);
+        const untyped = e.object.type.kind === "unknown" || (e.object.type.kind === "scalar" && e.object.type.type === "json");
+        if (untyped) return `rt.member(${this.expr(e.object)}, ${JSON.stringify(e.property)})`;
+        return e.optional ? `(${obj}?.${e.property} ?? null)` : `${obj}.${e.property}`;
+      }
+      case "object":
+        return `{ ${e.entries.map((en) => `${en.key}: ${this.expr(en.value)}`).join(", ")} }`;
+      case "array":
+        return `[${e.items.map((i) => this.expr(i)).join(", ")}]`;
+      case "unary":
+        return e.op === "not" ? `!${this.operand(e.operand)}` : `-${this.operand(e.operand)}`;
+      case "binary":
+        return this.binary(e);
+      case "builtin":
+        return this.builtin(e);
+      case "query": {
+        const q = this.model.queries.find((x) => x.module === e.module && x.name === e.query)!;
+        const given = new Map(e.args.map((a) => [a.name, a.value]));
+        // Leave nothing to the callee: defaults are filled here, at build time.
+        const fields = q.params.map((p) => {
+          const v = given.get(p.name);
+          const value = v ? this.expr(v) : p.default === undefined ? "null" : JSON.stringify(p.default);
+          return `${p.name}: ${value}`;
+        });
+        return `(await ${this.names.fn(q.module, q.name)}(tx, { ${fields.join(", ")} }))`;
+      }
+      case "record":
+        return this.record(e);
+    }
+  }
+
+  /** An operand of a unary or member expression: parenthesized unless it is atomic. */
+  private operand(e: IrExpr): string {
+    const s = this.expr(e);
+    return /^[\w.$]+$/.test(s) || /^\(.*\)$/.test(s) ? s : `(${s})`;
+  }
+
+  private binary(e: Extract<IrExpr, { kind: "binary" }>): string {
+    const l = this.expr(e.left);
+    const r = this.expr(e.right);
+    switch (e.op) {
+      case "concat":
+        return isNullable(e.left.type) || isNullable(e.right.type) ? `rt.concat(${l}, ${r})` : `(${l} + ${r})`;
+      case "eq":
+        return `(${l} === ${r})`;
+      case "ne":
+        return `(${l} !== ${r})`;
+      default: {
+        const ops = { or: "||", and: "&&", lt: "<", le: "<=", gt: ">", ge: ">=", add: "+", sub: "-", mul: "*", div: "/" } as const;
+        return `(${l} ${ops[e.op]} ${r})`;
+      }
+    }
+  }
+
+  private builtin(e: Extract<IrExpr, { kind: "builtin" }>): string {
+    const args = e.args.map((a) => this.expr(a));
+    switch (e.name) {
+      case "now":
+        return "rt.now()";
+      case "coalesce":
+        return `(${args[0]} ?? ${args[1]})`;
+      default:
+        return `rt.${e.name}(${args.join(", ")})`;
+    }
+  }
+
+  private record(e: Extract<IrExpr, { kind: "record" }>): string {
+    const fn = this.names.recordFn(e.statement);
+    switch (e.op) {
+      case "get":
+      case "delete":
+        return `(await ${fn}(tx, ${this.expr(e.key)}))`;
+      case "insert":
+        return `(await ${fn}(tx, ${this.insertRow(e.resource, e.fields)}))`;
+      case "update":
+        return `(await ${fn}(tx, ${this.expr(e.key)}, { ${e.fields.map((w) => `${w.field}: ${this.write(e.resource, w)}`).join(", ")} }))`;
+    }
+  }
+
+  /** The whole row an insert writes: given fields, else the default, else null. */
+  private insertRow(resource: string, writes: RecordWrite[]): string {
+    const r = this.model.resources.find((x) => x.name === resource)!;
+    const fields = r.fields.map((f) => {
+      const w = writes.find((x) => x.field === f.name);
+      let value: string;
+      if (f.name === r.primaryKey) value = "rt.newId()";
+      else if (w) value = this.write(resource, w);
+      else if (f.default?.kind === "now") value = "rt.now()";
+      else if (f.default?.kind === "value") value = JSON.stringify(f.default.value);
+      else value = "null";
+      return `${f.name}: ${value}`;
+    });
+    return `{ ${fields.join(", ")} }`;
+  }
+
+  /** A written value with the run-time check its static type could not rule out. */
+  private write(resource: string, w: RecordWrite): string {
+    const v = this.expr(w.value);
+    const label = JSON.stringify(`${resource}.${w.field}`);
+    switch (w.check) {
+      case "none":
+        return v;
+      case "notNull":
+        return `rt.notNull(${v}, ${label})`;
+      case "enum":
+        return `rt.oneOf(${v}, ${label}, ${this.names.enumValues(resource, w.field)})`;
+      case "enumOrNull":
+        return `rt.oneOfOrNull(${v}, ${label}, ${this.names.enumValues(resource, w.field)})`;
+    }
+  }
+}

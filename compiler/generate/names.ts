@@ -1,0 +1,92 @@
+import { camelCase, pascalCase } from "../analyze/shared/names.js";
+import type { Model } from "../analyze/model.js";
+
+// Identifiers the generated file declares itself; user names that would shadow them get a `_`.
+const RESERVED = new Set([
+  "rt", "tx", "db", "args", "input", "ctx", "spec", "a",
+  "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
+  "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
+  "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void",
+  "while", "with", "yield", "let", "static", "implements", "interface", "package", "private", "protected",
+  "public", "await", "async", "arguments", "eval", "undefined", "NaN", "Infinity",
+]);
+
+/** A user's variable or parameter name as a safe TypeScript identifier. */
+export function local(name: string): string {
+  return RESERVED.has(name) ? `${name}_` : name;
+}
+
+/**
+ * Top-level names of the generated file. With one module, names are plain (`listTasks`,
+ * `Task`); with several, declarations are prefixed with their module so two modules can
+ * both have a `list` query. Deterministic: the same model always gets the same names.
+ */
+export class Names {
+  private readonly prefix: boolean;
+  private readonly taken = new Set<string>();
+  private readonly memo = new Map<string, string>();
+
+  constructor(model: Model) {
+    this.prefix = model.modules.length > 1;
+  }
+
+  private unique(key: string, base: string): string {
+    const hit = this.memo.get(key);
+    if (hit) return hit;
+    let name = RESERVED.has(base) ? `${base}_` : base;
+    for (let i = 2; this.taken.has(name); i++) name = `${base}${i}`;
+    this.taken.add(name);
+    this.memo.set(key, name);
+    return name;
+  }
+
+  private scoped(module: string, name: string): string {
+    return this.prefix ? `${module}_${name}` : name;
+  }
+
+  /** `Task`: the row interface of a resource (resources are global: no module prefix). */
+  rowType(resource: string): string {
+    return this.unique(`row:${resource}`, pascalCase(resource));
+  }
+  /** `taskTable` */
+  table(resource: string): string {
+    return this.unique(`table:${resource}`, `${camelCase(resource)}Table`);
+  }
+  /** `TASK_PRIORITY`: the allowed values of an enum field. */
+  enumValues(resource: string, field: string): string {
+    return this.unique(`enum:${resource}.${field}`, `${resource}_${field}`.toUpperCase());
+  }
+  /** `taskGet`, `taskInsert`, `taskUpdateAssigneeStatus`, `taskDelete`. */
+  recordFn(statement: string): string {
+    return this.unique(`record:${statement}`, camelCase(statement.replace(/\./g, "_")));
+  }
+  /** `listTasksSql` for a query, `taskGetSql` for a record statement, `purgeDoneTasksSql1` for an `sql` block. */
+  statement(name: string): string {
+    const parts = name.split(".");
+    let base: string;
+    if (parts.length === 2 && this.memo.has(`fn:${name}`)) base = `${this.memo.get(`fn:${name}`)}Sql`;
+    else if (/^sql\d+$/.test(parts[parts.length - 1]) && parts.length === 3) base = `${this.fn(parts[0], parts[1])}Sql${parts[2].slice(3)}`;
+    else base = `${this.recordFn(name)}Sql`;
+    return this.unique(`stmt:${name}`, base);
+  }
+  /** `listTasks` */
+  fn(module: string, name: string): string {
+    return this.unique(`fn:${module}.${name}`, camelCase(this.scoped(module, name)));
+  }
+  /** `ListTasksArgs` */
+  argsType(module: string, name: string): string {
+    return this.unique(`args:${module}.${name}`, `${pascalCase(this.scoped(module, name))}Args`);
+  }
+  /** `ListTasksRow` for a query whose rows are not exactly one resource's. */
+  queryRowType(module: string, name: string): string {
+    return this.unique(`qrow:${module}.${name}`, `${pascalCase(this.scoped(module, name))}Row`);
+  }
+  /** `listTasksInput`: validates and coerces a call's arguments. */
+  input(module: string, name: string): string {
+    return this.unique(`input:${module}.${name}`, `${camelCase(this.scoped(module, name))}Input`);
+  }
+  /** `listTasksEndpoint` */
+  endpoint(module: string, name: string): string {
+    return this.unique(`endpoint:${module}.${name}`, `${camelCase(this.scoped(module, name))}Endpoint`);
+  }
+}

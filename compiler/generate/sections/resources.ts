@@ -1,0 +1,89 @@
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from "ts-morph";
+import type { Model, ResourceModel, StatementModel } from "../../analyze/model.js";
+import { literal } from "../literal.js";
+import type { Names } from "../names.js";
+import { fieldTs } from "../ts-types.js";
+import { decoderFor, statementSpec } from "./shared.js";
+
+/** Per resource: enum value lists, the row interface, the table spec, and its record operations. */
+export function resourceSection(model: Model, r: ResourceModel, names: Names): (string | StatementStructures)[] {
+  const out: (string | StatementStructures)[] = [`// ---- resource ${r.name} (${r.module}) ----`];
+  const row = names.rowType(r.name);
+
+  for (const f of r.fields) {
+    if (f.type !== "enum") continue;
+    out.push({
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      declarations: [{ name: names.enumValues(r.name, f.name), initializer: `${literal(f.enumValues)} as const` }],
+    });
+  }
+
+  out.push({
+    kind: StructureKind.Interface,
+    name: row,
+    isExported: true,
+    docs: [r.doc ?? `A row of table \`${r.name}\`.`],
+    properties: r.fields.map((f) => ({ name: f.name, type: fieldTs(f), docs: f.doc ? [f.doc] : undefined })),
+  });
+
+  out.push({
+    kind: StructureKind.VariableStatement,
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [{ name: names.table(r.name), type: "rt.TableSpec", initializer: literal({ name: r.name, ddl: r.ddl }) }],
+  });
+
+  const decode = decoderFor(r.fields.map((f) => ({ name: f.name, type: f.type })), row, `decode${row}`);
+  if (decode) out.push(decode.structure);
+
+  for (const s of model.statements.filter((x) => x.name.startsWith(`${r.name}.`))) {
+    out.push(statementSpec(s, names));
+    out.push(recordFunction(r, s, names, decode?.name ?? null));
+  }
+  return out;
+}
+
+/** `taskGet(tx, id)`, `taskInsert(tx, row)`, `taskUpdateAssigneeStatus(tx, id, set)`, `taskDelete(tx, id)`. */
+function recordFunction(r: ResourceModel, s: StatementModel, names: Names, decode: string | null): StatementStructures {
+  const row = names.rowType(r.name);
+  const key = r.fields.find((f) => f.name === r.primaryKey)!;
+  const op = s.name.split(".")[1];
+  const sql = names.statement(s.name);
+  const wrap = (call: string) => (decode ? `${decode}(${call})` : `${call} as ${row} | null`);
+  const jsonOut = (expr: string, field: string) =>
+    r.fields.find((f) => f.name === field)?.type === "json" ? `rt.toJson(${expr})` : expr;
+  let parameters: { name: string; type: string }[];
+  let returnType = `Promise<${row} | null>`;
+  let body: string;
+  switch (op) {
+    case "insert": {
+      parameters = [{ name: "row", type: row }];
+      returnType = `Promise<${row}>`;
+      const args = s.sql.args.map((a) => jsonOut(`row.${a}`, a)).join(", ");
+      body = `const inserted = await tx.one(${sql}, [${args}]);\nreturn ${decode ? `${decode}(inserted)!` : `inserted as ${row}`};`;
+      break;
+    }
+    case "update": {
+      const fields = s.sql.args.slice(0, -1);
+      parameters = [
+        { name: "key", type: fieldTs({ ...key, nullable: false }) },
+        { name: "set", type: `Pick<${row}, ${fields.map((f) => JSON.stringify(f)).join(" | ")}>` },
+      ];
+      const args = [...fields.map((f) => jsonOut(`set.${f}`, f)), "key"].join(", ");
+      body = `return ${wrap(`await tx.one(${sql}, [${args}])`)};`;
+      break;
+    }
+    default:
+      parameters = [{ name: "key", type: fieldTs({ ...key, nullable: false }) }];
+      body = `return ${wrap(`await tx.one(${sql}, [key])`)};`;
+  }
+  return {
+    kind: StructureKind.Function,
+    name: names.recordFn(s.name),
+    isAsync: true,
+    parameters: [{ name: "tx", type: "rt.Executor" }, ...parameters],
+    returnType,
+    statements: body,
+  };
+}

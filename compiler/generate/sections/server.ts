@@ -1,0 +1,72 @@
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from "ts-morph";
+import type { Model, TargetRef } from "../../analyze/model.js";
+import { literal } from "../literal.js";
+import type { Names } from "../names.js";
+
+type Out = (string | StatementStructures)[];
+
+/** One endpoint per query and action: validate the input, then run (actions in one transaction). */
+export function endpointSection(model: Model, names: Names): Out {
+  const out: Out = ["// ---- endpoints ----"];
+  for (const q of model.queries) {
+    out.push(endpointConst(q.module, q.name, "query", `(db, input) => ${names.fn(q.module, q.name)}(db, ${names.input(q.module, q.name)}(input))`, names));
+  }
+  for (const a of model.actions) {
+    const run = `(db, input) => {\nconst args = ${names.input(a.module, a.name)}(input);\nreturn db.transaction((tx) => ${names.fn(a.module, a.name)}(tx, args));\n}`;
+    out.push(endpointConst(a.module, a.name, "action", run, names));
+  }
+  return out;
+}
+
+function endpointConst(module: string, name: string, kind: "query" | "action", run: string, names: Names): StatementStructures {
+  return {
+    kind: StructureKind.VariableStatement,
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [
+      {
+        name: names.endpoint(module, name),
+        type: "rt.EndpointSpec",
+        initializer: `{ kind: ${JSON.stringify(kind)}, name: ${JSON.stringify(`${module}.${name}`)}, run: ${run} }`,
+      },
+    ],
+  };
+}
+
+/**
+ * The server spec: tables, statements, and the route table precomputed at build time
+ * (exact paths for `/api/<module>:<name>`, declared routes in declaration order).
+ */
+export function specSection(model: Model, names: Names): Out {
+  const endpoint = (t: TargetRef) => names.endpoint(t.module, t.name);
+  const staticRoutes = [
+    ...model.queries.map((q) => `{ method: "GET", path: ${JSON.stringify(`/api/${q.module}:${q.name}`)}, endpoint: ${endpoint({ kind: "query", module: q.module, name: q.name })} }`),
+    ...model.actions.map((a) => `{ method: "POST", path: ${JSON.stringify(`/api/${a.module}:${a.name}`)}, endpoint: ${endpoint({ kind: "action", module: a.module, name: a.name })} }`),
+  ];
+  const paramRoutes = model.routes.map(
+    (r) => `// ${r.source}\n{ method: ${JSON.stringify(r.method)}, path: ${JSON.stringify(r.path)}, segments: ${literal(r.segments)}, endpoint: ${endpoint(r.target)} }`,
+  );
+  const statements = [
+    ...model.queries.map((q) => names.statement(`${q.module}.${q.name}`)),
+    ...model.statements.map((s) => names.statement(s.name)),
+  ];
+  const spec = [
+    `name: ${JSON.stringify(model.name)}`,
+    `version: ${JSON.stringify(model.version)}`,
+    `tables: [${model.resources.map((r) => names.table(r.name)).join(", ")}]`,
+    `statements: [${statements.join(", ")}]`,
+    `staticRoutes: [\n${staticRoutes.join(",\n")}\n]`,
+    `paramRoutes: [\n${paramRoutes.join(",\n")}\n]`,
+    `defaults: ${literal(model.defaults)}`,
+  ];
+  return [
+    "// ---- server ----",
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      declarations: [{ name: "spec", type: "rt.ServerSpec", initializer: `{\n${spec.join(",\n")}\n}` }],
+    },
+    "// Run directly (`node dist/server.js [flags]`), this module serves; imported, it only exports.",
+    "if (rt.isEntry(import.meta.url)) void rt.main(spec);",
+  ];
+}

@@ -1,0 +1,67 @@
+// The compiler: discover → parse → analyze → generate, chained in one place.
+
+import { analyze, type ParsedModuleDir } from "./analyze/index.js";
+import { type DiscoverTarget, discover } from "./analyze/discover.js";
+import type { Model } from "./analyze/model.js";
+import { type Diagnostic, hasErrors, sortDiagnostics } from "./diagnostics/diagnostic.js";
+import { renderDiagnostics } from "./diagnostics/render.js";
+import { type GenerateOptions, type OutputFile, generate } from "./generate/index.js";
+import { parseModule } from "./parse/index.js";
+
+export type { DiscoverTarget, Diagnostic, Model, OutputFile };
+
+export interface CheckResult {
+  /** Null when discovery failed before anything could be analyzed. */
+  model: Model | null;
+  diagnostics: Diagnostic[];
+  /** Path → text of every file read, for code frames. */
+  sources: Map<string, string>;
+  /** Absolute path of the project root. */
+  root: string;
+}
+
+/** Everything up to the model: what `svc check` runs. Never throws on bad input. */
+export function check(target: DiscoverTarget): CheckResult {
+  const found = discover(target);
+  const sources = new Map(found.project.sources.map((s) => [s.path, s.text]));
+  const diagnostics = [...found.diagnostics];
+  if (hasErrors(found.diagnostics)) {
+    return { model: null, diagnostics: sortDiagnostics(diagnostics), sources, root: found.project.root };
+  }
+  const p = found.project;
+  const modules: ParsedModuleDir[] = p.moduleDirs.map((m) => ({
+    dir: m.dir,
+    files: m.files.map((f) => {
+      const parsed = parseModule(f.path, f.text);
+      diagnostics.push(...parsed.diagnostics);
+      return parsed.ast;
+    }),
+  }));
+  const analyzed = analyze({
+    name: p.name,
+    version: p.config.project.version,
+    mode: p.mode,
+    config: p.config,
+    modules,
+    sources: p.sources.map((s) => s.path),
+  });
+  diagnostics.push(...analyzed.diagnostics);
+  return { model: analyzed.model, diagnostics: sortDiagnostics(diagnostics), sources, root: p.root };
+}
+
+export interface BuildResult extends CheckResult {
+  /** Empty when there were errors: a broken project generates nothing. */
+  files: OutputFile[];
+}
+
+/** Check, then generate when there is no error. */
+export async function build(target: DiscoverTarget, options: GenerateOptions = {}): Promise<BuildResult> {
+  const checked = check(target);
+  if (!checked.model || hasErrors(checked.diagnostics)) return { ...checked, files: [] };
+  return { ...checked, files: await generate(checked.model, options) };
+}
+
+/** All diagnostics as text, with code frames. */
+export function formatDiagnostics(result: Pick<CheckResult, "diagnostics" | "sources">): string {
+  return renderDiagnostics(result.diagnostics, result.sources);
+}
