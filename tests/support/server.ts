@@ -1,0 +1,79 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { DiscoverTarget } from "../../compiler/analyze/discover.js";
+import { build, formatDiagnostics } from "../../compiler/index.js";
+import { repoRoot } from "./paths.js";
+
+/**
+ * Build a project into a fresh folder under build/tmp (inside the repository, so the
+ * generated `import "svc/runtime"` resolves to this checkout) and return that folder.
+ */
+export async function buildTo(target: DiscoverTarget): Promise<string> {
+  const result = await build(target, { runtimeImport: "svc/runtime" });
+  if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
+  const base = join(repoRoot, "build", "tmp");
+  mkdirSync(base, { recursive: true });
+  const dir = mkdtempSync(join(base, "srv-"));
+  for (const f of result.files) writeFileSync(join(dir, f.path), f.contents);
+  return dir;
+}
+
+export interface TestServer {
+  url: string;
+  port: number;
+  /** Every line the server printed on stdout and stderr. */
+  output: string[];
+  process: ChildProcess;
+  stop(): Promise<number | null>;
+}
+
+/** Start `node <dir>/server.js` on an ephemeral 127.0.0.1 port and wait for its `listening` log line. */
+export function startServer(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
+  const child = spawn(process.execPath, [join(dir, "server.js"), "--listen", "127.0.0.1:0", ...args], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const stop = async (): Promise<number | null> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server did not start:\n${output.join("\n")}`));
+    }, 15_000);
+    let buffered = "";
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString("utf8");
+      let nl: number;
+      while ((nl = buffered.indexOf("\n")) >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        output.push(line);
+        const m = /"msg":"listening".*?"address":"([^"]+)"/.exec(line);
+        if (m) {
+          clearTimeout(timer);
+          const port = Number(m[1].slice(m[1].lastIndexOf(":") + 1));
+          resolve({ url: `http://127.0.0.1:${port}`, port, output, process: child, stop });
+        }
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", (c: Buffer) => output.push(...c.toString("utf8").split("\n").filter(Boolean)));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${output.join("\n")}`));
+    });
+  });
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
