@@ -12,11 +12,16 @@ import { repoRoot } from "./paths.js";
 export async function buildTo(target: DiscoverTarget): Promise<string> {
   const result = await build(target, { runtimeImport: "svc/runtime" });
   if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
-  const base = join(repoRoot, "build", "tmp");
-  mkdirSync(base, { recursive: true });
-  const dir = mkdtempSync(join(base, "srv-"));
+  const dir = tmpDir("srv-");
   for (const f of result.files) writeFileSync(join(dir, f.path), f.contents);
   return dir;
+}
+
+/** A fresh folder under build/tmp: inside the repository, where `svc/runtime` resolves. */
+export function tmpDir(prefix: string): string {
+  const base = join(repoRoot, "build", "tmp");
+  mkdirSync(base, { recursive: true });
+  return mkdtempSync(join(base, prefix));
 }
 
 export interface TestServer {
