@@ -313,20 +313,13 @@ export class ExprAnalyzer {
     }
     const keyField = r.fields.find((f) => f.name === r.primaryKey);
     const keyType = scalar(keyField?.type ?? "id");
+    // The parser guarantees the shape: a key for get/update/delete, fields for insert/update.
     let key: IrExpr | null = null;
-    if (e.op !== "insert") {
-      if (!e.key) {
-        this.report(codes.recordOpShape.at(this.m.file, e.span, `\`${e.op} ${r.name}(…)\` needs the key in parentheses`));
-      } else {
-        key = this.expr(e.key, scope);
-        this.expect(key, keyType, `the key of \`${e.op} ${r.name}\``, e.key.span);
-      }
-    } else if (e.key) {
-      this.report(codes.recordOpShape.at(this.m.file, e.key.span, "`insert` takes no key: the server makes the id"));
+    if (e.op !== "insert" && e.key) {
+      key = this.expr(e.key, scope);
+      this.expect(key, keyType, `the key of \`${e.op} ${r.name}\``, e.key.span);
     }
     const wantsFields = e.op === "insert" || e.op === "update";
-    if (wantsFields && !e.fields) this.report(codes.recordOpShape.at(this.m.file, e.span, `\`${e.op} ${r.name}\` needs \`{ field: value, … }\``));
-    if (!wantsFields && e.fields) this.report(codes.recordOpShape.at(this.m.file, e.span, `\`${e.op}\` takes no fields`));
     const writes = wantsFields && e.fields ? this.writes(r, e.fields, scope) : [];
     if (e.op === "insert") {
       const missing = r.fields.filter((f) => f.name !== r.primaryKey && !f.nullable && !f.default && !writes.some((w) => w.field === f.name));

@@ -124,12 +124,6 @@ export const analyzeCodes = {
     "The primary key is made by the server on insert and never changes.",
     (field: string) => `\`${field}\` is the primary key and cannot be written`,
   ),
-  recordOpShape: d(
-    "SVC2020",
-    "error",
-    "A record operation is missing its key or its fields, or has one it does not take.",
-    (problem: string) => problem,
-  ),
   unreachable: d(
     "SVC2021",
     "warning",

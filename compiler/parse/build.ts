@@ -1,0 +1,268 @@
+// CST → AST for declarations, statements and route files, on top of the expression
+// builder. Incomplete items (see build-support.ts) are dropped one by one, so the
+// declarations after a syntax error still reach the analyzer.
+
+import { parseCodes } from "../diagnostics/codes/parse.js";
+import type {
+  ActionDecl, Block, DataStep, Decl, Expr, FieldDecl, IfStmt, IndexDecl, MethodBlock, ModuleFile, Param,
+  QueryDecl, RedirectStep, Requires, ResourceDecl, RouteDecl, RouteFile, SqlBody, Stmt, TypeRef, WebhookDecl,
+} from "./ast.js";
+import { ExpressionBuilder, intLit, stringLit } from "./build-expressions.js";
+import { childrenSpan, ident, INCOMPLETE, isReal, keepComplete, need, tokenSpan, type BuildContext } from "./build-support.js";
+import type {
+  ActionDeclCstChildren, BindingCstChildren, BlockCstChildren, DataStepCstChildren, DeclarationCstChildren,
+  FailStmtCstChildren, ICstNodeVisitor, IfStmtCstChildren, IndexColumnCstChildren, IndexDeclCstChildren,
+  LetStmtCstChildren, MethodBlockCstChildren, ModuleCstChildren, ParamListCstChildren, QueryDeclCstChildren,
+  RedirectStepCstChildren, RequiresClauseCstChildren, ResourceDeclCstChildren, ReturnStmtCstChildren,
+  RouteDeclCstChildren, RouteFileCstChildren, SqlStmtCstChildren, StatementCstChildren, TypeRefCstChildren,
+  WebhookDeclCstChildren,
+} from "./cst.js";
+import type { IToken } from "chevrotain";
+import type { SqlScan } from "./sql-scan.js";
+
+type Binding = Omit<Param, "kind">;
+
+export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<BuildContext, unknown> {
+  constructor() {
+    super();
+    this.validateVisitor();
+  }
+
+  // ------------------------------------------------------------ module files
+
+  module(ctx: ModuleCstChildren, c: BuildContext): ModuleFile {
+    const header = ctx.moduleName?.[0];
+    if (!ctx.Module) {
+      const first = ctx.declarations?.[0]?.location?.startOffset ?? 0;
+      c.diagnostics.push(parseCodes.missingModuleHeader.at(c.file, c.positions.span(first, first)));
+    }
+    return {
+      kind: "ModuleFile",
+      file: c.file,
+      module: header && isReal(header) ? ident(c, header) : null,
+      decls: keepComplete(ctx.declarations, (n) => this.declaration(n.children, c)),
+      span: c.positions.span(0, c.positions.length),
+    };
+  }
+
+  declaration(ctx: DeclarationCstChildren, c: BuildContext): Decl {
+    const decl = ctx.resourceDecl
+      ? this.resourceDecl(ctx.resourceDecl[0].children, c)
+      : ctx.queryDecl
+        ? this.queryDecl(ctx.queryDecl[0].children, c)
+        : ctx.actionDecl
+          ? this.actionDecl(ctx.actionDecl[0].children, c)
+          : ctx.routeDecl
+            ? this.routeDecl(ctx.routeDecl[0].children, c)
+            : this.webhookDecl(need(ctx.webhookDecl).children, c);
+    decl.doc = c.docs.above(decl.span.start.line);
+    return decl;
+  }
+
+  resourceDecl(ctx: ResourceDeclCstChildren, c: BuildContext): ResourceDecl {
+    const fields: FieldDecl[] = [];
+    const indexes: IndexDecl[] = [];
+    keepComplete(ctx.members, (n) => {
+      if (n.name === "indexDecl") indexes.push(this.indexDecl(n.children, c));
+      else fields.push(this.field(n.children, c));
+    });
+    return { kind: "Resource", doc: null, name: ident(c, need(ctx.Name)), fields, indexes, span: childrenSpan(c, ctx) };
+  }
+
+  private field(ctx: BindingCstChildren, c: BuildContext): FieldDecl {
+    const b = this.binding(ctx, c);
+    return { kind: "Field", doc: c.docs.above(b.span.start.line), ...b };
+  }
+
+  indexDecl(ctx: IndexDeclCstChildren, c: BuildContext): IndexDecl {
+    const columns = keepComplete(ctx.columns, (n) => this.indexColumn(n.children, c));
+    return { kind: "Index", unique: ctx.Unique !== undefined, columns, span: childrenSpan(c, ctx) };
+  }
+
+  indexColumn(ctx: IndexColumnCstChildren, c: BuildContext): IndexDecl["columns"][number] {
+    return { name: ident(c, need(ctx.Name)), desc: ctx.Desc !== undefined, span: childrenSpan(c, ctx) };
+  }
+
+  binding(ctx: BindingCstChildren, c: BuildContext): Binding {
+    const name = ident(c, need(ctx.Name));
+    const type = this.typeRef(need(ctx.typeRef).children, c);
+    const value = ctx.default ? this.expression(ctx.default[0].children, c) : null;
+    if (ctx.Equals && !value) throw INCOMPLETE;
+    return { name, type, default: value, span: { start: name.span.start, end: (value ?? type).span.end } };
+  }
+
+  typeRef(ctx: TypeRefCstChildren, c: BuildContext): TypeRef {
+    const name = ident(c, need(ctx.typeName));
+    const values = keepComplete(ctx.values, (t) => ident(c, t));
+    if (name.name === "enum" && values.length === 0) {
+      c.diagnostics.push(parseCodes.enumWithoutValues.at(c.file, name.span));
+    } else if (name.name !== "enum" && ctx.LParen) {
+      c.diagnostics.push(parseCodes.valuesOnNonEnum.at(c.file, childrenSpan(c, ctx), name.name));
+    }
+    return { kind: "TypeRef", name, values, nullable: ctx.Question !== undefined, span: childrenSpan(c, ctx) };
+  }
+
+  paramList(ctx: ParamListCstChildren, c: BuildContext): Param[] {
+    return keepComplete(ctx.params, (n) => ({ kind: "Param", ...this.binding(n.children, c) }));
+  }
+
+  queryDecl(ctx: QueryDeclCstChildren, c: BuildContext): QueryDecl {
+    const span = childrenSpan(c, ctx);
+    return {
+      kind: "Query",
+      doc: null,
+      name: ident(c, need(ctx.Name)),
+      params: ctx.paramList ? this.paramList(ctx.paramList[0].children, c) : [],
+      one: ctx.One !== undefined,
+      sql: sqlBody(c, ctx.SqlBody?.[0], span.end.offset),
+      span,
+    };
+  }
+
+  actionDecl(ctx: ActionDeclCstChildren, c: BuildContext): ActionDecl {
+    const span = childrenSpan(c, ctx);
+    const body: Block = ctx.block
+      ? this.block(ctx.block[0].children, c)
+      : { kind: "Block", stmts: [], span: c.positions.span(span.end.offset, span.end.offset) };
+    return {
+      kind: "Action",
+      doc: null,
+      name: ident(c, need(ctx.Name)),
+      params: ctx.paramList ? this.paramList(ctx.paramList[0].children, c) : [],
+      requires: ctx.requiresClause ? this.requiresClause(ctx.requiresClause[0].children, c) : null,
+      body,
+      span,
+    };
+  }
+
+  requiresClause(ctx: RequiresClauseCstChildren, c: BuildContext): Requires {
+    const span = childrenSpan(c, ctx);
+    if (ctx.Auth) return { kind: "auth", span };
+    return { kind: "role", role: stringLit(c, need(ctx.StringLiteral)), span };
+  }
+
+  routeDecl(ctx: RouteDeclCstChildren, c: BuildContext): RouteDecl {
+    return {
+      kind: "Route",
+      doc: null,
+      method: ident(c, need(ctx.method)),
+      path: stringLit(c, need(ctx.path)),
+      target: ident(c, need(ctx.target)),
+      span: childrenSpan(c, ctx),
+    };
+  }
+
+  webhookDecl(ctx: WebhookDeclCstChildren, c: BuildContext): WebhookDecl {
+    const fields = ctx.objectLiteral ? this.objectLiteral(ctx.objectLiteral[0].children, c).entries : [];
+    return { kind: "Webhook", doc: null, name: ident(c, need(ctx.Name)), fields, span: childrenSpan(c, ctx) };
+  }
+
+  // ------------------------------------------------------------ statements
+
+  block(ctx: BlockCstChildren, c: BuildContext): Block {
+    const stmts = keepComplete(ctx.statements, (n) => this.statement(n.children, c));
+    return { kind: "Block", stmts, span: childrenSpan(c, ctx) };
+  }
+
+  statement(ctx: StatementCstChildren, c: BuildContext): Stmt {
+    if (ctx.letStmt) return this.letStmt(ctx.letStmt[0].children, c);
+    if (ctx.ifStmt) return this.ifStmt(ctx.ifStmt[0].children, c);
+    if (ctx.failStmt) return this.failStmt(ctx.failStmt[0].children, c);
+    if (ctx.returnStmt) return this.returnStmt(ctx.returnStmt[0].children, c);
+    if (ctx.sqlStmt) return this.sqlStmt(ctx.sqlStmt[0].children, c);
+    const expr: Expr = this.expression(need(ctx.expression).children, c);
+    return { kind: "ExprStmt", expr, span: expr.span };
+  }
+
+  letStmt(ctx: LetStmtCstChildren, c: BuildContext): Stmt {
+    const value = this.expression(need(ctx.value).children, c);
+    return { kind: "Let", name: ident(c, need(ctx.name)), value, span: childrenSpan(c, ctx) };
+  }
+
+  ifStmt(ctx: IfStmtCstChildren, c: BuildContext): IfStmt {
+    if (!ctx.cond) {
+      // Only `if {` gets here without a syntax error already reported for it.
+      const brace = ctx.then?.[0]?.children.LBrace?.[0];
+      if (brace && isReal(brace)) {
+        c.diagnostics.push(parseCodes.unexpectedToken.at(c.file, tokenSpan(c, brace), '"{"', "a condition"));
+      }
+      throw INCOMPLETE;
+    }
+    const cond = this.expression(ctx.cond[0].children, c);
+    const then = this.block(need(ctx.then).children, c);
+    const otherwise = ctx.elseIf
+      ? this.ifStmt(ctx.elseIf[0].children, c)
+      : ctx.elseBlock
+        ? this.block(ctx.elseBlock[0].children, c)
+        : null;
+    return { kind: "If", cond, then, else: otherwise, span: childrenSpan(c, ctx) };
+  }
+
+  failStmt(ctx: FailStmtCstChildren, c: BuildContext): Stmt {
+    const status = ctx.status ? intLit(c, ctx.status[0]) : null;
+    const message = this.expression(need(ctx.message).children, c);
+    return { kind: "Fail", status, message, span: childrenSpan(c, ctx) };
+  }
+
+  returnStmt(ctx: ReturnStmtCstChildren, c: BuildContext): Stmt {
+    const value = ctx.value ? this.expression(ctx.value[0].children, c) : null;
+    return { kind: "Return", value, span: childrenSpan(c, ctx) };
+  }
+
+  sqlStmt(ctx: SqlStmtCstChildren, c: BuildContext): Stmt {
+    const span = childrenSpan(c, ctx);
+    return { kind: "SqlStmt", sql: sqlBody(c, ctx.SqlBody?.[0], span.end.offset), span };
+  }
+
+  // ------------------------------------------------------------ route files
+
+  routeFile(ctx: RouteFileCstChildren, c: BuildContext): RouteFile {
+    return {
+      kind: "RouteFile",
+      file: c.file,
+      blocks: keepComplete(ctx.blocks, (n) => this.methodBlock(n.children, c)),
+      span: c.positions.span(0, c.positions.length),
+    };
+  }
+
+  methodBlock(ctx: MethodBlockCstChildren, c: BuildContext): MethodBlock {
+    const steps = keepComplete(ctx.steps, (n) =>
+      n.name === "dataStep" ? this.dataStep(n.children, c) : this.redirectStep(n.children, c),
+    );
+    const name = ctx.blockName && isReal(ctx.blockName[0]) ? ident(c, ctx.blockName[0]) : null;
+    return { kind: "MethodBlock", method: ident(c, need(ctx.method)), name, steps, span: childrenSpan(c, ctx) };
+  }
+
+  dataStep(ctx: DataStepCstChildren, c: BuildContext): DataStep {
+    return {
+      kind: "DataStep",
+      op: need(ctx.op).image as DataStep["op"],
+      module: ident(c, need(ctx.module)),
+      target: ident(c, need(ctx.target)),
+      args: this.objectLiteral(need(ctx.args).children, c).entries,
+      span: childrenSpan(c, ctx),
+    };
+  }
+
+  redirectStep(ctx: RedirectStepCstChildren, c: BuildContext): RedirectStep {
+    return { kind: "Redirect", to: this.expression(need(ctx.to).children, c), span: childrenSpan(c, ctx) };
+  }
+}
+
+/**
+ * A body the parser had to invent (or that is missing) becomes empty SQL at the end of
+ * its declaration: the declaration stays known, so calls to it raise no further errors.
+ */
+function sqlBody(c: BuildContext, token: IToken | undefined, fallbackOffset: number): SqlBody {
+  const scan = token && isReal(token) ? (token.payload as SqlScan | undefined) : undefined;
+  if (!token || !scan) {
+    return { kind: "Sql", text: "", span: c.positions.span(fallbackOffset, fallbackOffset), params: [] };
+  }
+  tokenSpan(c, token);
+  return {
+    kind: "Sql",
+    text: token.image.slice(scan.textStart - token.startOffset, scan.textEnd - token.startOffset),
+    span: c.positions.span(scan.textStart, scan.textEnd),
+    params: scan.params.map((p) => ({ name: p.name, span: c.positions.span(p.offset, p.offset + 1 + p.name.length) })),
+  };
+}

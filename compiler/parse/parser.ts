@@ -1,0 +1,307 @@
+// The grammar of module files (start rule `module`) and route files (start rule
+// `routeFile`), on top of the shared expression rules. Newlines mean nothing: items
+// are juxtaposed, and every rule ends where its last token makes the end clear.
+
+import type { IToken } from "chevrotain";
+import { tokenMatcher } from "./chevrotain.js";
+import { plainErrorMessages } from "./error-messages.js";
+import { ExpressionParser } from "./parser-expressions.js";
+import {
+  Action, allTokens, Arrow, Asc, Auth, Colon, Comma, Delete, Desc, Dot, Else, Equals, Fail, False, Fetch,
+  FloatLiteral, Get, If, Index, Insert, IntLiteral, Invoke, LBrace, LBracket, Let, LParen, MethodName, Module, Name,
+  Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Return, Role, Route, RParen, SoftName,
+  Sql, SqlBody, StringLiteral, True, Unique, Update, Webhook,
+} from "./tokens.js";
+
+export class SvcParser extends ExpressionParser {
+  /**
+   * `validate` runs Chevrotain's grammar checks (ambiguities, left recursion…). They cost
+   * more than the rest of construction, so the shared instance skips them and a test
+   * builds a validated one.
+   */
+  constructor({ validate }: { validate: boolean }) {
+    super(allTokens, {
+      skipValidations: !validate,
+      recoveryEnabled: true,
+      nodeLocationTracking: "full",
+      maxLookahead: 3,
+      errorMessageProvider: plainErrorMessages,
+    });
+    this.performSelfAnalysis();
+  }
+
+  // ------------------------------------------------------------ module files
+
+  public module = this.RULE("module", () => {
+    this.OPTION(() => {
+      this.CONSUME(Module);
+      this.CONSUME(Name, { LABEL: "moduleName" });
+    });
+    this.MANY(() => this.SUBRULE(this.declaration, { LABEL: "declarations" }));
+  });
+
+  public declaration = this.RULE("declaration", () => {
+    this.OR({
+      DEF: [
+        { ALT: () => this.SUBRULE(this.resourceDecl) },
+        { ALT: () => this.SUBRULE(this.queryDecl) },
+        { ALT: () => this.SUBRULE(this.actionDecl) },
+        { ALT: () => this.SUBRULE(this.routeDecl) },
+        { ALT: () => this.SUBRULE(this.webhookDecl) },
+      ],
+      ERR_MSG: "a declaration (resource, query, action, route or webhook)",
+    });
+  });
+
+  public resourceDecl = this.RULE("resourceDecl", () => {
+    this.CONSUME(Resource);
+    this.CONSUME(Name);
+    this.CONSUME(LBrace);
+    // The gate looks at two tokens, so a broken member ends the loop instead of failing
+    // inside it; Chevrotain then skips to the next member (or "}") and the fields after
+    // the broken one survive.
+    this.MANY({
+      GATE: () => startsMember(this.LA(1), this.LA(2)),
+      DEF: () => {
+        this.OR([
+          { ALT: () => this.SUBRULE(this.indexDecl, { LABEL: "members" }) },
+          { ALT: () => this.SUBRULE(this.binding, { LABEL: "members" }) },
+        ]);
+      },
+    });
+    this.CONSUME(RBrace);
+  });
+
+  public indexDecl = this.RULE("indexDecl", () => {
+    this.OR([{ ALT: () => this.CONSUME(Index) }, { ALT: () => this.CONSUME(Unique) }]);
+    this.CONSUME(LParen);
+    this.SUBRULE(this.indexColumn, { LABEL: "columns" });
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.indexColumn, { LABEL: "columns" });
+    });
+    this.OPTION(() => this.CONSUME2(Comma));
+    this.CONSUME(RParen);
+  });
+
+  public indexColumn = this.RULE("indexColumn", () => {
+    this.CONSUME(Name);
+    this.OPTION(() => {
+      this.OR([{ ALT: () => this.CONSUME(Desc) }, { ALT: () => this.CONSUME(Asc) }]);
+    });
+  });
+
+  /** `name: type[?] [= default]`: a resource field or a parameter. */
+  public binding = this.RULE("binding", () => {
+    this.CONSUME(Name);
+    this.CONSUME(Colon);
+    this.SUBRULE(this.typeRef);
+    this.OPTION(() => {
+      this.CONSUME(Equals);
+      this.SUBRULE(this.expression, { LABEL: "default" });
+    });
+  });
+
+  public typeRef = this.RULE("typeRef", () => {
+    this.CONSUME(Name, { LABEL: "typeName" });
+    this.OPTION(() => {
+      this.CONSUME(LParen);
+      this.OPTION2(() => {
+        this.CONSUME2(Name, { LABEL: "values" });
+        this.MANY(() => {
+          this.CONSUME(Comma);
+          this.CONSUME3(Name, { LABEL: "values" });
+        });
+        this.OPTION3(() => this.CONSUME2(Comma));
+      });
+      this.CONSUME(RParen);
+    });
+    this.OPTION4(() => this.CONSUME(Question));
+  });
+
+  public paramList = this.RULE("paramList", () => {
+    this.CONSUME(LParen);
+    this.OPTION(() => {
+      this.SUBRULE(this.binding, { LABEL: "params" });
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.binding, { LABEL: "params" });
+      });
+      this.OPTION2(() => this.CONSUME2(Comma));
+    });
+    this.CONSUME(RParen);
+  });
+
+  public queryDecl = this.RULE("queryDecl", () => {
+    this.CONSUME(Query);
+    this.CONSUME(Name);
+    this.SUBRULE(this.paramList);
+    this.OPTION(() => this.CONSUME(One));
+    this.CONSUME(SqlBody);
+  });
+
+  public actionDecl = this.RULE("actionDecl", () => {
+    this.CONSUME(Action);
+    this.CONSUME(Name);
+    this.SUBRULE(this.paramList);
+    this.OPTION(() => this.SUBRULE(this.requiresClause));
+    this.SUBRULE(this.block);
+  });
+
+  public requiresClause = this.RULE("requiresClause", () => {
+    this.CONSUME(Requires);
+    this.OR([
+      { ALT: () => this.CONSUME(Auth) },
+      {
+        ALT: () => {
+          this.CONSUME(Role);
+          this.CONSUME(StringLiteral);
+        },
+      },
+    ]);
+  });
+
+  public routeDecl = this.RULE("routeDecl", () => {
+    this.CONSUME(Route);
+    this.CONSUME(Name, { LABEL: "method" });
+    this.CONSUME(StringLiteral, { LABEL: "path" });
+    this.CONSUME(Arrow);
+    this.CONSUME2(Name, { LABEL: "target" });
+  });
+
+  public webhookDecl = this.RULE("webhookDecl", () => {
+    this.CONSUME(Webhook);
+    this.CONSUME(Name);
+    this.SUBRULE(this.objectLiteral);
+  });
+
+  // ------------------------------------------------------------ statements
+
+  public block = this.RULE("block", () => {
+    this.CONSUME(LBrace);
+    this.MANY(() => this.SUBRULE(this.statement, { LABEL: "statements" }));
+    this.CONSUME(RBrace);
+  });
+
+  public statement = this.RULE("statement", () => {
+    this.OR({
+      DEF: [
+        { ALT: () => this.SUBRULE(this.letStmt) },
+        { ALT: () => this.SUBRULE(this.ifStmt) },
+        { ALT: () => this.SUBRULE(this.failStmt) },
+        { ALT: () => this.SUBRULE(this.returnStmt) },
+        { ALT: () => this.SUBRULE(this.sqlStmt) },
+        { ALT: () => this.SUBRULE(this.expression) },
+      ],
+      ERR_MSG: "a statement (let, if, fail, return, sql or an expression)",
+    });
+  });
+
+  public letStmt = this.RULE("letStmt", () => {
+    this.CONSUME(Let);
+    this.CONSUME(SoftName, { LABEL: "name" });
+    this.CONSUME(Equals);
+    this.SUBRULE(this.expression, { LABEL: "value" });
+  });
+
+  public ifStmt = this.RULE("ifStmt", () => {
+    this.CONSUME(If);
+    // A condition never starts with "{" (an object is always truthy): `if { … }` is a
+    // missing condition before the block, reported by the AST builder.
+    this.OPTION({
+      GATE: () => !tokenMatcher(this.LA(1), LBrace),
+      DEF: () => this.SUBRULE(this.expression, { LABEL: "cond" }),
+    });
+    this.SUBRULE(this.block, { LABEL: "then" });
+    this.OPTION2(() => {
+      this.CONSUME(Else);
+      this.OR([
+        { ALT: () => this.SUBRULE(this.ifStmt, { LABEL: "elseIf" }) },
+        { ALT: () => this.SUBRULE2(this.block, { LABEL: "elseBlock" }) },
+      ]);
+    });
+  });
+
+  /**
+   * `fail 404 "msg"` vs `fail "msg"`: a leading whole number is the status only when
+   * something that can start the message follows it. `fail 404` alone therefore has the
+   * message 404 and no status; the analyzer, which knows types, says what is wrong.
+   */
+  public failStmt = this.RULE("failStmt", () => {
+    this.CONSUME(Fail);
+    this.OPTION({
+      GATE: () => startsMessage(this.LA(2)),
+      DEF: () => this.CONSUME(IntLiteral, { LABEL: "status" }),
+    });
+    this.SUBRULE(this.expression, { LABEL: "message" });
+  });
+
+  public returnStmt = this.RULE("returnStmt", () => {
+    this.CONSUME(Return);
+    this.OPTION(() => this.SUBRULE(this.expression, { LABEL: "value" }));
+  });
+
+  public sqlStmt = this.RULE("sqlStmt", () => {
+    this.CONSUME(Sql);
+    this.CONSUME(SqlBody);
+  });
+
+  // ------------------------------------------------------------ route files
+
+  public routeFile = this.RULE("routeFile", () => {
+    this.AT_LEAST_ONE({
+      DEF: () => this.SUBRULE(this.methodBlock, { LABEL: "blocks" }),
+      ERR_MSG: "a method block such as GET { … }",
+    });
+  });
+
+  public methodBlock = this.RULE("methodBlock", () => {
+    this.CONSUME(MethodName, { LABEL: "method" });
+    this.OPTION(() => this.CONSUME2(Name, { LABEL: "blockName" }));
+    this.CONSUME(LBrace);
+    this.MANY(() => {
+      this.OR({
+        DEF: [
+          { ALT: () => this.SUBRULE(this.dataStep, { LABEL: "steps" }) },
+          { ALT: () => this.SUBRULE(this.redirectStep, { LABEL: "steps" }) },
+        ],
+        ERR_MSG: "a step (query, invoke, fetch or redirect)",
+      });
+    });
+    this.CONSUME(RBrace);
+  });
+
+  public dataStep = this.RULE("dataStep", () => {
+    this.OR([
+      { ALT: () => this.CONSUME(Query, { LABEL: "op" }) },
+      { ALT: () => this.CONSUME(Invoke, { LABEL: "op" }) },
+      { ALT: () => this.CONSUME(Fetch, { LABEL: "op" }) },
+    ]);
+    this.CONSUME(Name, { LABEL: "module" });
+    this.CONSUME(Dot);
+    this.CONSUME2(Name, { LABEL: "target" });
+    this.SUBRULE(this.objectLiteral, { LABEL: "args" });
+  });
+
+  public redirectStep = this.RULE("redirectStep", () => {
+    this.CONSUME(Redirect);
+    this.SUBRULE(this.expression, { LABEL: "to" });
+  });
+}
+
+function startsMember(first: IToken, second: IToken): boolean {
+  if (tokenMatcher(second, LParen)) return tokenMatcher(first, Index) || tokenMatcher(first, Unique);
+  return tokenMatcher(second, Colon) && tokenMatcher(first, Name);
+}
+
+const messageStarts = [
+  StringLiteral, IntLiteral, FloatLiteral, True, False, Null, SoftName, LParen, LBracket, LBrace, Not,
+  Get, Insert, Update, Delete,
+];
+
+function startsMessage(token: IToken): boolean {
+  return messageStarts.some((t) => tokenMatcher(token, t));
+}
+
+/** Built once at module load: self-analysis of the grammar is the slow part. */
+export const parser = new SvcParser({ validate: false });

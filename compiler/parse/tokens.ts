@@ -1,0 +1,206 @@
+// Token types shared by the module-file and route-file lexers and the parser.
+// Labels are what error messages show ("expected a name, found \"}\"").
+
+import type { IToken, TokenType } from "chevrotain";
+import { createToken, Lexer } from "./chevrotain.js";
+import { scanSqlBody } from "./sql-scan.js";
+
+/** Any identifier or keyword: where a name is expected, keywords are names too. */
+export const Name = createToken({ name: "Name", pattern: Lexer.NA, label: "a name" });
+/** Identifiers and the keywords that are free to use as variable names in expressions. */
+export const SoftName = createToken({ name: "SoftName", pattern: Lexer.NA, label: "a name", categories: [Name] });
+/** A string literal, closed or not (an unterminated one is reported and parsed on). */
+export const StringLiteral = createToken({ name: "StringLiteral", pattern: Lexer.NA, label: "a string" });
+
+export const Identifier = createToken({
+  name: "Identifier",
+  pattern: /[A-Za-z_][A-Za-z0-9_]*/,
+  label: "a name",
+  categories: [SoftName, Name],
+});
+
+function keyword(word: string, soft: boolean): TokenType {
+  return createToken({
+    name: word[0].toUpperCase() + word.slice(1),
+    pattern: new RegExp(word),
+    longer_alt: Identifier,
+    label: `"${word}"`,
+    categories: soft ? [SoftName, Name] : [Name],
+  });
+}
+
+// Reserved: these start statements, expressions or literals, so they cannot be variables.
+export const Let = keyword("let", false);
+export const If = keyword("if", false);
+export const Else = keyword("else", false);
+export const Fail = keyword("fail", false);
+export const Return = keyword("return", false);
+export const Sql = keyword("sql", false);
+export const Get = keyword("get", false);
+export const Insert = keyword("insert", false);
+export const Update = keyword("update", false);
+export const Delete = keyword("delete", false);
+export const True = keyword("true", false);
+export const False = keyword("false", false);
+export const Null = keyword("null", false);
+export const And = keyword("and", false);
+export const Or = keyword("or", false);
+export const Not = keyword("not", false);
+
+// Contextual: meaningful only where a declaration or a route step starts, names elsewhere.
+export const Module = keyword("module", true);
+export const Resource = keyword("resource", true);
+export const Query = keyword("query", true);
+export const Action = keyword("action", true);
+export const Route = keyword("route", true);
+export const Webhook = keyword("webhook", true);
+export const Index = keyword("index", true);
+export const Unique = keyword("unique", true);
+export const Desc = keyword("desc", true);
+export const Asc = keyword("asc", true);
+export const One = keyword("one", true);
+export const Requires = keyword("requires", true);
+export const Auth = keyword("auth", true);
+export const Role = keyword("role", true);
+export const Invoke = keyword("invoke", true);
+export const Fetch = keyword("fetch", true);
+export const Redirect = keyword("redirect", true);
+
+const keywords = [
+  Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
+  Module, Resource, Query, Action, Route, Webhook, Index, Unique, Desc, Asc, One, Requires, Auth,
+  Role, Invoke, Fetch, Redirect,
+];
+
+/**
+ * In route files only: a word in capitals starts a method block (`GET {`, `POST name {`).
+ * A token of its own, rather than any name, so that error recovery can find the next
+ * block; it is still a name everywhere else (`input.query.ID`).
+ */
+export const MethodName = createToken({
+  name: "MethodName",
+  pattern: /[A-Z]+/,
+  longer_alt: Identifier,
+  label: "a method such as GET",
+  categories: [SoftName, Name],
+});
+
+export const Whitespace = createToken({ name: "Whitespace", pattern: /[ \t\r\n\uFEFF]+/, group: Lexer.SKIPPED, line_breaks: true });
+export const DocComment = createToken({ name: "DocComment", pattern: /\/\/\/(?!\/)[^\r\n]*/, group: "docs" });
+export const LineComment = createToken({ name: "LineComment", pattern: /(?:\/\/|#)[^\r\n]*/, group: Lexer.SKIPPED });
+
+export const ClosedString = createToken({
+  name: "ClosedString",
+  pattern: /"(?:[^"\\\r\n]|\\[^\r\n])*"/,
+  label: "a string",
+  categories: [StringLiteral],
+});
+export const UnterminatedString = createToken({
+  name: "UnterminatedString",
+  pattern: /"(?:[^"\\\r\n]|\\[^\r\n])*\\?/,
+  label: "a string",
+  categories: [StringLiteral],
+});
+export const FloatLiteral = createToken({
+  name: "FloatLiteral",
+  pattern: /\d+\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+/,
+  label: "a number",
+});
+export const IntLiteral = createToken({ name: "IntLiteral", pattern: /\d+/, label: "a whole number" });
+
+/**
+ * A whole `{ … }` SQL body as one token. The lexer cannot know from `{` alone whether
+ * SQL or an object literal follows, so it looks back at the tokens already matched: a
+ * body follows `sql`, and the parameter list (and `one`) of `query NAME(…)`.
+ */
+export const SqlBody = createToken({
+  name: "SqlBody",
+  pattern: {
+    exec(text: string, offset: number, tokens: IToken[]) {
+      if (text[offset] !== "{" || !opensSqlBody(tokens)) return null;
+      const scan = scanSqlBody(text, offset);
+      const match: [string] & { payload?: unknown } = [text.slice(offset, scan.end)];
+      match.payload = scan;
+      return match;
+    },
+  },
+  start_chars_hint: ["{"],
+  line_breaks: true,
+  label: "an SQL body in braces",
+});
+
+/** Far more than any real parameter list; only bounds the look-back. */
+const MAX_PARAM_LIST_TOKENS = 2000;
+
+function opensSqlBody(tokens: IToken[]): boolean {
+  let i = tokens.length - 1;
+  if (i < 0) return false;
+  if (tokens[i].tokenType === Sql) return i === 0 || tokens[i - 1].tokenType !== Dot;
+  if (tokens[i].tokenType === One) i--;
+  if (i >= 0 && tokens[i].tokenType === RParen) {
+    // Bounded, so that a file of unbalanced parentheses does not lex in quadratic time.
+    const stop = Math.max(-1, i - MAX_PARAM_LIST_TOKENS);
+    let depth = 0;
+    for (; i > stop; i--) {
+      const t = tokens[i].tokenType;
+      if (t === RParen) depth++;
+      else if (t === LParen && --depth === 0) break;
+    }
+    if (i === stop) return false;
+    i--;
+  }
+  // `query NAME`: a keyword used as the name still counts, hence the category test.
+  return i >= 1 && isName(tokens[i].tokenType) && tokens[i - 1].tokenType === Query;
+}
+
+function isName(t: TokenType): boolean {
+  return t.CATEGORIES?.includes(Name) ?? false;
+}
+
+export const CompareOp = createToken({ name: "CompareOp", pattern: Lexer.NA, label: "a comparison" });
+export const AdditiveOp = createToken({ name: "AdditiveOp", pattern: Lexer.NA, label: '"+" or "-"' });
+export const MultiplicativeOp = createToken({ name: "MultiplicativeOp", pattern: Lexer.NA, label: '"*" or "/"' });
+
+function operator(name: string, image: string, category: TokenType | null): TokenType {
+  const pattern = new RegExp(image.replace(/[.*+?()[\]{}/]/g, "\\$&"));
+  return createToken({ name, pattern, label: JSON.stringify(image), categories: category ? [category] : [] });
+}
+
+export const Arrow = operator("Arrow", "=>", null);
+export const EqEq = operator("EqEq", "==", CompareOp);
+export const NotEq = operator("NotEq", "!=", CompareOp);
+export const LtEq = operator("LtEq", "<=", CompareOp);
+export const GtEq = operator("GtEq", ">=", CompareOp);
+export const Lt = operator("Lt", "<", CompareOp);
+export const Gt = operator("Gt", ">", CompareOp);
+export const Equals = operator("Equals", "=", null);
+export const Plus = operator("Plus", "+", AdditiveOp);
+export const Minus = operator("Minus", "-", AdditiveOp);
+export const Star = operator("Star", "*", MultiplicativeOp);
+export const Slash = operator("Slash", "/", MultiplicativeOp);
+export const Dot = operator("Dot", ".", null);
+export const Comma = operator("Comma", ",", null);
+export const Colon = operator("Colon", ":", null);
+export const Question = operator("Question", "?", null);
+export const LParen = operator("LParen", "(", null);
+export const RParen = operator("RParen", ")", null);
+export const LBrace = operator("LBrace", "{", null);
+export const RBrace = operator("RBrace", "}", null);
+export const LBracket = operator("LBracket", "[", null);
+export const RBracket = operator("RBracket", "]", null);
+
+const punctuation = [
+  Arrow, EqEq, NotEq, LtEq, GtEq, Lt, Gt, Equals, Plus, Minus, Star, Slash, Dot, Comma, Colon,
+  Question, LParen, RParen, LBrace, RBrace, LBracket, RBracket,
+];
+
+/** Lexing order matters: comments before `/`, keywords before identifiers, `{ SQL }` before `{`. */
+const trivia = [Whitespace, DocComment, LineComment];
+const literals = [ClosedString, UnterminatedString, FloatLiteral, IntLiteral];
+export const routeFileTokens: TokenType[] = [...trivia, ...literals, ...keywords, MethodName, Identifier, ...punctuation];
+export const moduleFileTokens: TokenType[] = [...trivia, ...literals, SqlBody, ...keywords, Identifier, ...punctuation];
+
+/** Everything the parser may be asked to match, categories included. */
+export const allTokens: TokenType[] = [
+  Name, SoftName, StringLiteral, CompareOp, AdditiveOp, MultiplicativeOp, ...moduleFileTokens, MethodName,
+];

@@ -1,0 +1,33 @@
+import { analyze } from "../../../compiler/analyze/index.js";
+import { defaultConfig } from "../../../compiler/analyze/config.js";
+import type { Model } from "../../../compiler/analyze/model.js";
+import type { Diagnostic } from "../../../compiler/diagnostics/diagnostic.js";
+import { parseModule } from "../../../compiler/parse/index.js";
+
+/** Analyze one module file's text, as the compiler would. */
+export function analyzeText(text: string, options: { auth?: boolean } = {}): { model: Model; diagnostics: Diagnostic[] } {
+  const parsed = parseModule("m.svc", text);
+  const config = defaultConfig();
+  if (options.auth) config.auth.bearer = { credential: "tokens" };
+  const result = analyze({ name: "t", version: "1.0.0", mode: "module", config, modules: [{ dir: ".", files: [parsed.ast] }], sources: ["m.svc"] });
+  return { model: result.model, diagnostics: [...parsed.diagnostics, ...result.diagnostics] };
+}
+
+export function codes(ds: Diagnostic[]): string[] {
+  return ds.map((d) => d.code);
+}
+
+export const TASK = `module m
+
+resource task {
+  id: id
+  title: text
+  status: enum(open, done) = "open"
+  points: int = 0
+  note: text?
+}
+
+query get_task(id: id) one {
+  SELECT * FROM task WHERE id = @id
+}
+`;
