@@ -47,7 +47,8 @@ export const And = keyword("and", false);
 export const Or = keyword("or", false);
 export const Not = keyword("not", false);
 
-// Contextual: meaningful only where a declaration or a route step starts, names elsewhere.
+// Contextual: keywords only where the grammar expects them (a declaration, a route step,
+// `one`, `requires`, `desc`…), and names everywhere else, e.g. a field called `index`.
 export const Module = keyword("module", true);
 export const Resource = keyword("resource", true);
 export const Query = keyword("query", true);

@@ -1,0 +1,140 @@
+// Brings a SQLite database up to the declared resources at start (LANGUAGE.md §2.1):
+// creates missing tables and indexes, adds missing columns that can be added without
+// touching existing rows, and refuses every other difference. Nothing is ever dropped,
+// renamed or retyped here.
+//
+// It all runs in one BEGIN IMMEDIATE transaction: several servers starting at once
+// against one file (a rolling deploy, or the workers of one server) queue on the write
+// lock; the first makes the changes, the others then find nothing left to do. A
+// refused difference rolls back everything, so a failed start leaves no half-change.
+
+import type BetterSqlite3 from "better-sqlite3";
+import { StartupError } from "../errors.js";
+import type { TableColumnDdl, TableDdl, TableSpec } from "../types.js";
+import { retryWhileBusy } from "./busy-retry.js";
+import { isBusy } from "./sqlite-errors.js";
+
+/** Creating an index on a big table holds the lock a while: servers starting meanwhile wait this long. */
+export const MIGRATE_LOCK_TIMEOUT_MS = 60_000;
+
+interface LiveColumn {
+  name: string;
+  type: string;
+  notnull: number;
+  pk: number;
+}
+
+export async function migrateSqlite(
+  db: BetterSqlite3.Database,
+  tables: readonly TableSpec[],
+  lockTimeoutMs: number = MIGRATE_LOCK_TIMEOUT_MS,
+): Promise<void> {
+  const ddls = tables.map((table) => {
+    const ddl = table.ddl.sqlite;
+    if (ddl === undefined)
+      throw new StartupError(`table ${table.name} has no sqlite DDL; rebuild the server for the sqlite backend`);
+    return { name: table.name, ddl };
+  });
+  try {
+    await retryWhileBusy(() => db.exec("BEGIN IMMEDIATE"), lockTimeoutMs);
+  } catch (err) {
+    if (!isBusy(err)) throw err;
+    throw new StartupError(
+      `the database stayed locked by another connection for ${lockTimeoutMs / 1000} s while this server waited to check its tables`,
+    );
+  }
+  try {
+    const problems: string[] = [];
+    for (const { name, ddl } of ddls) migrateTable(db, name, ddl, problems);
+    if (problems.length > 0) {
+      throw new StartupError(
+        "the database does not match the declared resources, and no data is dropped implicitly:\n" +
+          problems.map((p) => `  - ${p}`).join("\n") +
+          "\nchange the table by hand (or restore the declaration), then start again",
+      );
+    }
+    for (const { name, ddl } of ddls) {
+      for (const sql of ddl.createIndexes) execDdl(db, sql, `table ${name}: cannot create an index`);
+    }
+    db.exec("COMMIT");
+  } catch (err) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw err;
+  }
+}
+
+function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, problems: string[]): void {
+  let live = liveColumns(db, table);
+  if (live.length === 0) {
+    execDdl(db, ddl.createTable, `table ${table}: cannot create the table`);
+    live = liveColumns(db, table);
+    if (live.length === 0)
+      throw new StartupError(`table ${table}: its CREATE TABLE statement creates no table named ${table}`);
+    // A fresh table is still compared below: that checks the DDL's own column list.
+  }
+  // SQLite matches column names case-insensitively.
+  const liveByName = new Map(live.map((c) => [c.name.toLowerCase(), c]));
+  for (const column of ddl.columns) {
+    const have = liveByName.get(column.name.toLowerCase());
+    if (have === undefined) addColumn(db, table, column, problems);
+    else compareColumn(table, column, have, problems);
+  }
+  const declared = new Set(ddl.columns.map((c) => c.name.toLowerCase()));
+  for (const column of live) {
+    if (!declared.has(column.name.toLowerCase())) {
+      problems.push(
+        `table ${table}: column ${column.name} is in the database but not declared (dropped or renamed?); it would be left with its data, unused`,
+      );
+    }
+  }
+}
+
+function addColumn(db: BetterSqlite3.Database, table: string, column: TableColumnDdl, problems: string[]): void {
+  if (!column.nullable && !column.hasDefault) {
+    problems.push(
+      `table ${table}: column ${column.name} is declared NOT NULL without a default, so it cannot be added to the existing rows; make it nullable or give it a default`,
+    );
+    return;
+  }
+  try {
+    db.exec(`ALTER TABLE ${quoteIdent(table)} ADD COLUMN ${column.definition}`);
+  } catch (err) {
+    // e.g. "Cannot add a column with non-constant default" for `= now()`.
+    problems.push(`table ${table}: column ${column.name} cannot be added: ${(err as Error).message}`);
+  }
+}
+
+function compareColumn(table: string, column: TableColumnDdl, have: LiveColumn, problems: string[]): void {
+  if (normalizeType(have.type) !== normalizeType(column.sqlType)) {
+    problems.push(
+      `table ${table}: column ${column.name} is ${have.type || "untyped"} in the database but declared ${column.sqlType} (retyped?)`,
+    );
+  }
+  // An INTEGER PRIMARY KEY is the rowid: never null, though SQLite reports notnull = 0.
+  const liveNullable = have.notnull === 0 && !(have.pk > 0 && normalizeType(have.type) === "INTEGER");
+  if (liveNullable !== column.nullable) {
+    problems.push(
+      `table ${table}: column ${column.name} is ${liveNullable ? "nullable" : "NOT NULL"} in the database but declared ${column.nullable ? "nullable" : "NOT NULL"}`,
+    );
+  }
+}
+
+function liveColumns(db: BetterSqlite3.Database, table: string): LiveColumn[] {
+  return db.prepare<[string], LiveColumn>('SELECT name, type, "notnull", pk FROM pragma_table_info(?)').all(table);
+}
+
+function execDdl(db: BetterSqlite3.Database, sql: string, what: string): void {
+  try {
+    db.exec(sql);
+  } catch (err) {
+    throw new StartupError(`${what}: ${(err as Error).message}\n  ${sql}`);
+  }
+}
+
+function normalizeType(type: string): string {
+  return type.trim().replace(/\s+/g, " ").toUpperCase();
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

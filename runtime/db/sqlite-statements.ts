@@ -1,0 +1,98 @@
+// Prepared statements and argument binding: the per-request hot path of the sqlite
+// adapter. Everything that can be decided once (SQL rewrite, parameter order) is
+// decided in `prepareStatement`, at start-up; a call only copies its arguments.
+
+import type BetterSqlite3 from "better-sqlite3";
+import { StartupError } from "../errors.js";
+import type { Row, StatementSpec } from "../types.js";
+import { ParameterError, toPositional } from "./sqlite-params.js";
+
+export interface Prepared {
+  readonly name: string;
+  readonly stmt: BetterSqlite3.Statement<unknown[], Row>;
+  /** For each `?`, the index into `args` (see sqlite-params.ts for why positional). */
+  readonly order: readonly number[];
+}
+
+/** Prepares one statement; a missing sqlite variant or bad SQL names the statement. */
+export function prepareStatement(db: BetterSqlite3.Database, spec: StatementSpec): Prepared {
+  const sql = spec.sql.sqlite;
+  if (sql === undefined) {
+    throw new StartupError(`statement ${spec.name} has no sqlite SQL; rebuild the server for the sqlite backend`);
+  }
+  let positional;
+  try {
+    positional = toPositional(sql.text, sql.slots);
+  } catch (err) {
+    if (err instanceof ParameterError) throw new StartupError(`statement ${spec.name}: ${err.message}`);
+    throw err;
+  }
+  let stmt: BetterSqlite3.Statement<unknown[], Row>;
+  try {
+    stmt = db.prepare<unknown[], Row>(positional.text);
+  } catch (err) {
+    throw new StartupError(`statement ${spec.name} does not prepare: ${(err as Error).message}`);
+  }
+  return { name: spec.name, stmt, order: positional.order };
+}
+
+// This is the hot path (every statement of every request): keep it allocation-lean.
+// A boolean becomes 1/0 (SQLite has no boolean, and the driver refuses one).
+export function bindValues(p: Prepared, args: readonly unknown[]): unknown[] {
+  const order = p.order;
+  const n = order.length;
+  const values = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) {
+    const value = args[order[i]];
+    if (typeof value === "boolean") values[i] = value ? 1 : 0;
+    else if (value === undefined) throw unboundError(p, order[i], args.length);
+    else values[i] = value;
+  }
+  return values;
+}
+
+/** `undefined` means the generated code passed the wrong arguments: a bug, not a 400. */
+function unboundError(p: Prepared, index: number, given: number): Error {
+  return new Error(
+    index >= given
+      ? `statement ${p.name}: argument ${index} is missing (${given} given)`
+      : `statement ${p.name}: argument ${index} is undefined; pass null for SQL NULL`,
+  );
+}
+
+export function getOne(p: Prepared, args: readonly unknown[]): Row | null {
+  const row = p.order.length === 0 ? p.stmt.get() : p.stmt.get(...bindValues(p, args));
+  return row === undefined ? null : row;
+}
+
+export function getAll(p: Prepared, args: readonly unknown[]): Row[] {
+  return p.order.length === 0 ? p.stmt.all() : p.stmt.all(...bindValues(p, args));
+}
+
+export function runChanges(p: Prepared, args: readonly unknown[]): number {
+  return (p.order.length === 0 ? p.stmt.run() : p.stmt.run(...bindValues(p, args))).changes;
+}
+
+/** Every statement the server was built with, prepared once, looked up per call. */
+export class StatementCache {
+  private readonly map = new Map<StatementSpec, Prepared>();
+
+  constructor(private readonly db: BetterSqlite3.Database) {}
+
+  /** Prepares the statements not prepared yet; all of them or none. */
+  add(specs: readonly StatementSpec[]): void {
+    const fresh: [StatementSpec, Prepared][] = [];
+    for (const spec of specs) {
+      if (!this.map.has(spec)) fresh.push([spec, prepareStatement(this.db, spec)]);
+    }
+    for (const [spec, prepared] of fresh) this.map.set(spec, prepared);
+  }
+
+  get(spec: StatementSpec): Prepared {
+    const prepared = this.map.get(spec);
+    if (prepared === undefined) {
+      throw new Error(`statement ${spec.name} was not prepared; pass it to Database.prepare at start-up`);
+    }
+    return prepared;
+  }
+}

@@ -1,0 +1,53 @@
+// The executor an action's body receives: statements run directly on the connection,
+// inside the transaction that owns the gate, so they never wait for it.
+
+import type { Executor, Row, StatementSpec } from "../types.js";
+import { mapSqliteError } from "./sqlite-errors.js";
+import { getAll, getOne, runChanges, type StatementCache } from "./sqlite-statements.js";
+
+export class SqliteTx implements Executor {
+  private active = true;
+
+  constructor(private readonly statements: StatementCache) {}
+
+  /** After this, a statement through this executor is a bug (it would run outside the transaction). */
+  end(): void {
+    this.active = false;
+  }
+
+  async all(spec: StatementSpec, args: readonly unknown[]): Promise<Row[]> {
+    const p = this.statements.get(spec);
+    this.checkActive(spec);
+    try {
+      return getAll(p, args);
+    } catch (err) {
+      throw mapSqliteError(err);
+    }
+  }
+
+  async one(spec: StatementSpec, args: readonly unknown[]): Promise<Row | null> {
+    const p = this.statements.get(spec);
+    this.checkActive(spec);
+    try {
+      return getOne(p, args);
+    } catch (err) {
+      throw mapSqliteError(err);
+    }
+  }
+
+  async run(spec: StatementSpec, args: readonly unknown[]): Promise<number> {
+    const p = this.statements.get(spec);
+    this.checkActive(spec);
+    try {
+      return runChanges(p, args);
+    } catch (err) {
+      throw mapSqliteError(err);
+    }
+  }
+
+  private checkActive(spec: StatementSpec): void {
+    if (!this.active) {
+      throw new Error(`statement ${spec.name} ran after its transaction ended (a missing await in the action?)`);
+    }
+  }
+}

@@ -1,0 +1,218 @@
+// The SQLite adapter: one better-sqlite3 connection per process (per worker), WAL so
+// that readers in other workers never wait for a writer.
+
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { StartupError } from "../errors.js";
+import type { Database, Executor, Row, StatementSpec, TableSpec } from "../types.js";
+import { retryWhileBusy } from "./busy-retry.js";
+import { migrateSqlite } from "./migrate-sqlite.js";
+import { busyError, isBusy, mapSqliteError } from "./sqlite-errors.js";
+import { getAll, getOne, runChanges, StatementCache, type Prepared } from "./sqlite-statements.js";
+import { SqliteTx } from "./sqlite-tx.js";
+import { TxGate } from "./tx-gate.js";
+
+/** How long a statement waits for another process's write lock before a 503. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+export interface SqliteOptions {
+  /** Default BUSY_TIMEOUT_MS. */
+  busyTimeoutMs?: number;
+}
+
+/** Opens (creating it and its folder when missing) `path`, or `:memory:`. */
+export function openSqlite(path: string, options: SqliteOptions = {}): SqliteDatabase {
+  const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
+  if (path.trim() === "") throw new StartupError("the sqlite database path is empty; pass --db FILE or --db :memory:");
+  const memory = path === ":memory:";
+  let db: BetterSqlite3.Database | undefined;
+  try {
+    if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true });
+    // The constructor's timeout is SQLite's busy_timeout: at open, blocking is fine
+    // (nothing is served yet) and switching a new file to WAL may wait for another
+    // server opening it at the same moment.
+    db = new BetterSqlite3(path, { timeout: busyTimeoutMs });
+    if (!memory) {
+      const mode = db.pragma("journal_mode = WAL", { simple: true });
+      if (mode !== "wal")
+        throw new StartupError(`sqlite database ${path} cannot use WAL journal mode (got ${String(mode)})`);
+      // NORMAL is durable across application crashes in WAL mode; only a power loss
+      // may drop the last commits, never corrupt the file.
+      db.pragma("synchronous = NORMAL");
+    }
+    db.pragma("foreign_keys = ON");
+    // From here on, waits happen in busy-retry.ts without blocking the event loop.
+    db.pragma("busy_timeout = 0");
+  } catch (err) {
+    db?.close();
+    if (err instanceof StartupError) throw err;
+    throw new StartupError(`cannot open sqlite database ${path}: ${(err as Error).message}`);
+  }
+  return new SqliteDatabase(db, path, busyTimeoutMs);
+}
+
+export class SqliteDatabase implements Database {
+  readonly dialect = "sqlite" as const;
+  private readonly statements: StatementCache;
+  private readonly gate = new TxGate();
+  private readonly beginStmt: BetterSqlite3.Statement;
+  private readonly commitStmt: BetterSqlite3.Statement;
+  private readonly rollbackStmt: BetterSqlite3.Statement;
+  private readonly pingStmt: BetterSqlite3.Statement;
+  private closed = false;
+
+  constructor(
+    private readonly db: BetterSqlite3.Database,
+    readonly path: string,
+    private readonly busyTimeoutMs: number = BUSY_TIMEOUT_MS,
+  ) {
+    this.statements = new StatementCache(db);
+    // IMMEDIATE takes the write lock at BEGIN: a deferred transaction that reads and
+    // then writes could fail mid-action with SQLITE_BUSY_SNAPSHOT instead of waiting.
+    this.beginStmt = db.prepare("BEGIN IMMEDIATE");
+    this.commitStmt = db.prepare("COMMIT");
+    this.rollbackStmt = db.prepare("ROLLBACK");
+    this.pingStmt = db.prepare("SELECT 1");
+  }
+
+  prepare(stmts: readonly StatementSpec[]): void {
+    this.statements.add(stmts);
+  }
+
+  // all/one/run outside a transaction are the hot path of every query endpoint.
+  async all(spec: StatementSpec, args: readonly unknown[]): Promise<Row[]> {
+    const p = this.statements.get(spec);
+    if (this.gate.open) await this.gate.whenClosed();
+    try {
+      return getAll(p, args);
+    } catch (err) {
+      return this.retryOutsideTx(err, p, args, getAll);
+    }
+  }
+
+  async one(spec: StatementSpec, args: readonly unknown[]): Promise<Row | null> {
+    const p = this.statements.get(spec);
+    if (this.gate.open) await this.gate.whenClosed();
+    try {
+      return getOne(p, args);
+    } catch (err) {
+      return this.retryOutsideTx(err, p, args, getOne);
+    }
+  }
+
+  async run(spec: StatementSpec, args: readonly unknown[]): Promise<number> {
+    const p = this.statements.get(spec);
+    if (this.gate.open) await this.gate.whenClosed();
+    try {
+      return runChanges(p, args);
+    } catch (err) {
+      return this.retryOutsideTx(err, p, args, runChanges);
+    }
+  }
+
+  /** A statement outside a transaction that failed busy had no effect: run it again. */
+  private async retryOutsideTx<T>(
+    err: unknown,
+    p: Prepared,
+    args: readonly unknown[],
+    exec: (p: Prepared, args: readonly unknown[]) => T,
+  ): Promise<T> {
+    if (!isBusy(err)) throw mapSqliteError(err);
+    try {
+      return await retryWhileBusy(async () => {
+        // The back-off sleeps, and a local transaction may have opened meanwhile.
+        await this.gate.whenClosed();
+        return exec(p, args);
+      }, this.busyTimeoutMs);
+    } catch (retryErr) {
+      throw mapSqliteError(retryErr);
+    }
+  }
+
+  /**
+   * Transactions on this connection run one at a time, in arrival order. `fn` must use
+   * `tx`: a statement or a transaction on the database itself would wait for `fn`.
+   */
+  async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    const turn = this.gate.acquire();
+    if (turn !== undefined) await turn;
+    try {
+      await this.begin();
+      const tx = new SqliteTx(this.statements);
+      let result: T;
+      try {
+        result = await fn(tx);
+      } catch (err) {
+        tx.end();
+        this.rollbackQuietly();
+        throw err;
+      }
+      tx.end();
+      try {
+        this.commitStmt.run();
+      } catch (err) {
+        // e.g. a deferred foreign key: COMMIT fails and leaves the transaction open.
+        this.rollbackQuietly();
+        throw mapSqliteError(err);
+      }
+      return result;
+    } finally {
+      this.gate.markClosed();
+      this.gate.release();
+    }
+  }
+
+  private async begin(): Promise<void> {
+    try {
+      this.beginNow();
+    } catch (err) {
+      if (!isBusy(err)) throw err;
+      try {
+        await retryWhileBusy(() => this.beginNow(), this.busyTimeoutMs);
+      } catch (retryErr) {
+        throw isBusy(retryErr) ? busyError(retryErr) : retryErr;
+      }
+    }
+  }
+
+  /** Marks the gate open in the same turn as BEGIN, so no outside statement slips in between. */
+  private beginNow(): void {
+    this.beginStmt.run();
+    this.gate.open = true;
+  }
+
+  /** The error that caused the rollback is the one worth reporting, so a failing ROLLBACK is not. */
+  private rollbackQuietly(): void {
+    // SQLite may already have rolled back by itself (e.g. on SQLITE_FULL or an I/O error).
+    if (!this.db.inTransaction) return;
+    try {
+      this.rollbackStmt.run();
+    } catch {
+      // Left open, the next BEGIN fails with a clear "within a transaction" error.
+    }
+  }
+
+  async migrate(tables: readonly TableSpec[]): Promise<void> {
+    const turn = this.gate.acquire();
+    if (turn !== undefined) await turn;
+    // Statements wait for the whole migration: they must not join its transaction.
+    this.gate.open = true;
+    try {
+      await migrateSqlite(this.db, tables);
+    } finally {
+      this.gate.markClosed();
+      this.gate.release();
+    }
+  }
+
+  async ping(): Promise<void> {
+    this.pingStmt.get();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+}

@@ -1,0 +1,106 @@
+// Several server processes on one file, as `--workers` or a rolling deploy runs them.
+
+import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import BetterSqlite3 from "better-sqlite3";
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { openSqlite } from "../../../runtime/db/sqlite.js";
+import { TASK_COLUMNS, taskTable, tempDir } from "./task-schema.js";
+
+// Each child waits for a common start time, migrates, then runs transactions that
+// read the row count, yield to the event loop, and insert a row keyed by that count:
+// two transactions that saw the same count would collide on the primary key.
+const CHILD = `
+const { openDatabase } = await import(process.env.OPEN_URL);
+const s = await import(process.env.SCHEMA_URL);
+const count = Number(process.env.TX_COUNT);
+await new Promise((r) => setTimeout(r, Math.max(0, Number(process.env.START_AT) - Date.now())));
+const db = await openDatabase({ backend: "sqlite", db: "sqlite:" + process.env.DB_FILE });
+await db.migrate([s.taskTable(), s.commentTable]);
+db.prepare(s.ALL_STATEMENTS);
+for (let i = 0; i < count; i++) {
+  await db.transaction(async (tx) => {
+    const { n } = await tx.one(s.countTasks, []);
+    await new Promise((r) => setImmediate(r));
+    await tx.one(s.insertTask, s.taskArgs("n" + n, "task " + n));
+  });
+}
+await db.close();
+`;
+
+function childEnv(file: string, txCount: number): Record<string, string> {
+  return {
+    OPEN_URL: new URL("../../../runtime/db/open.js", import.meta.url).href,
+    SCHEMA_URL: new URL("./task-schema.js", import.meta.url).href,
+    DB_FILE: file,
+    TX_COUNT: String(txCount),
+    START_AT: String(Date.now() + 700),
+  };
+}
+
+function runChild(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 40_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+let tmp: ReturnType<typeof tempDir>;
+
+beforeEach(() => {
+  tmp = tempDir("multi");
+});
+
+afterEach(() => {
+  tmp.remove();
+});
+
+describe("several processes on one database file", () => {
+  test("start at once on an older schema: all migrate without failing, then transact without losing a write", async () => {
+    const file = join(tmp.dir, "shared.db");
+    const old = openSqlite(file);
+    await old.migrate([taskTable(TASK_COLUMNS.filter((c) => c.name !== "assignee"))]);
+    await old.close();
+
+    const processes = 4;
+    const txCount = 25;
+    const env = childEnv(file, txCount);
+    const results = await Promise.all(Array.from({ length: processes }, () => runChild(env)));
+    for (const r of results) expect(r).toEqual({ code: 0, stderr: "" });
+
+    const raw = new BetterSqlite3(file, { readonly: true });
+    try {
+      expect(raw.prepare("SELECT count(*) AS n FROM task").get()).toEqual({ n: processes * txCount });
+      const columns = raw.prepare("SELECT name FROM pragma_table_info('task')").all() as { name: string }[];
+      expect(columns.map((c) => c.name)).toEqual(expect.arrayContaining(["assignee"]));
+      expect(columns.filter((c) => c.name === "assignee")).toHaveLength(1);
+      expect(raw.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'comment'").get()).toEqual({ n: 1 });
+    } finally {
+      raw.close();
+    }
+  }, 60_000);
+
+  test("start at once on a file that does not exist yet: one creates it, in WAL mode, and none fails", async () => {
+    const file = join(tmp.dir, "new", "fresh.db");
+    const env = childEnv(file, 5);
+    const results = await Promise.all(Array.from({ length: 4 }, () => runChild(env)));
+    for (const r of results) expect(r).toEqual({ code: 0, stderr: "" });
+    const raw = new BetterSqlite3(file);
+    try {
+      expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(raw.prepare("SELECT count(*) AS n FROM task").get()).toEqual({ n: 20 });
+    } finally {
+      raw.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { openDatabase, sqlitePath } from "../../../runtime/db/open.js";
+import { openSqlite } from "../../../runtime/db/sqlite.js";
+import { StartupError } from "../../../runtime/errors.js";
+import type { Database, StatementSpec } from "../../../runtime/types.js";
+import { tempDir } from "./task-schema.js";
+
+function pragma(name: string): StatementSpec {
+  return { name: `test.pragma_${name}`, sql: { sqlite: { text: `PRAGMA ${name}`, slots: [] } } };
+}
+
+async function readPragma(db: Database, name: string): Promise<unknown> {
+  const spec = pragma(name);
+  db.prepare([spec]);
+  const row = await db.one(spec, []);
+  return row === null ? null : Object.values(row)[0];
+}
+
+let tmp: ReturnType<typeof tempDir>;
+
+beforeEach(() => {
+  tmp = tempDir("open");
+});
+
+afterEach(() => {
+  tmp.remove();
+});
+
+describe("sqlitePath", () => {
+  test.each([
+    ["data/tasks.db", "data/tasks.db"],
+    [":memory:", ":memory:"],
+    ["sqlite:data/tasks.db", "data/tasks.db"],
+    ["sqlite::memory:", ":memory:"],
+    ["sqlite:///var/lib/tasks.db", "/var/lib/tasks.db"],
+    ["SQLITE:x.db", "x.db"],
+    ["  svc.db ", "svc.db"],
+  ])("%s → %s", (db, path) => {
+    expect(sqlitePath(db)).toBe(path);
+  });
+
+  test("an empty value or a URL of another database is refused, without its password", () => {
+    expect(() => sqlitePath("")).toThrow(StartupError);
+    expect(() => sqlitePath("sqlite:")).toThrow("--db sqlite: names no file");
+    let message = "";
+    try {
+      sqlitePath("postgres://app:s3cret@db.internal:5432/tasks");
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toBe(
+      "--db postgres://app:***@db.internal:5432/tasks is a postgres URL, but the backend is sqlite; pass --backend or a file path",
+    );
+  });
+});
+
+describe("openDatabase", () => {
+  test.each(["postgres", "mysql", "tidb"] as const)("backend %s is refused for now", async (backend) => {
+    await expect(openDatabase({ backend, db: "postgres://localhost/x" })).rejects.toThrow(
+      new StartupError(`backend ${backend} is not supported yet`),
+    );
+  });
+
+  test("sqlite::memory: opens an in-memory database that answers", async () => {
+    const db = await openDatabase({ backend: "sqlite", db: "sqlite::memory:" });
+    expect(db.dialect).toBe("sqlite");
+    await expect(db.ping()).resolves.toBeUndefined();
+    expect(await readPragma(db, "foreign_keys")).toBe(1);
+    await db.close();
+  });
+
+  test("a file opens in WAL mode with synchronous NORMAL and foreign keys on, creating its folders", async () => {
+    const file = join(tmp.dir, "a", "b", "tasks.db");
+    const db = await openDatabase({ backend: "sqlite", db: `sqlite:${file}` });
+    expect(existsSync(file)).toBe(true);
+    expect(await readPragma(db, "journal_mode")).toBe("wal");
+    expect(await readPragma(db, "synchronous")).toBe(1);
+    expect(await readPragma(db, "foreign_keys")).toBe(1);
+    // SQLite's own busy wait would freeze the event loop: waits happen in busy-retry.ts.
+    expect(await readPragma(db, "busy_timeout")).toBe(0);
+    await db.close();
+  });
+});
+
+describe("openSqlite failures and close", () => {
+  test("a folder where the file should be is a start-up error naming the path", () => {
+    const dir = join(tmp.dir, "is-a-dir");
+    mkdirSync(dir);
+    expect(() => openSqlite(dir)).toThrow(StartupError);
+    expect(() => openSqlite(dir)).toThrow(`cannot open sqlite database ${dir}:`);
+  });
+
+  test("a file that is not a database is a start-up error", () => {
+    const file = join(tmp.dir, "notes.txt");
+    writeFileSync(file, "this is not a database, just some text that is long enough to have a header\n".repeat(20));
+    expect(() => openSqlite(file)).toThrow(
+      new StartupError(`cannot open sqlite database ${file}: file is not a database`),
+    );
+  });
+
+  test("an empty path is refused", () => {
+    expect(() => openSqlite(" ")).toThrow("the sqlite database path is empty");
+  });
+
+  test("close is idempotent, and nothing runs after it", async () => {
+    const db = openSqlite(join(tmp.dir, "c.db"));
+    await db.close();
+    await db.close();
+    await expect(db.ping()).rejects.toThrow("The database connection is not open");
+  });
+});
