@@ -6,7 +6,7 @@
 
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "./errors.js";
-import { parseUrlEncoded } from "./query-string.js";
+import { newArgs, parseUrlEncoded } from "./query-string.js";
 import { JsonProblem, MAX_JSON_DEPTH, parseClientJson } from "./safe-json.js";
 import type { CallInput } from "./types.js";
 
@@ -19,16 +19,25 @@ type BodyKind = "json" | "form";
 export async function readBody(req: IncomingMessage, maxBodySize: number): Promise<CallInput> {
   const length = req.headers["content-length"];
   const hasBody = length !== undefined ? length !== "0" : req.headers["transfer-encoding"] !== undefined;
-  if (!hasBody) return { args: Object.create(null), text: false };
+  if (!hasBody) return { args: newArgs(), text: false };
   if (length !== undefined && Number(length) > maxBodySize) throw tooLarge(maxBodySize);
 
   const kind = bodyKind(req.headers["content-type"]);
   const raw = await readRaw(req, maxBodySize);
-  if (raw.length === 0) return { args: Object.create(null), text: kind === "form" };
+  if (raw.length === 0) return { args: newArgs(), text: kind === "form" };
   const text = decodeUtf8(raw);
   return kind === "form"
     ? { args: parseUrlEncoded(text, "form body"), text: true }
     : { args: parseJsonArgs(text), text: false };
+}
+
+/** The body's bytes as they arrived, within `maxBodySize`: webhooks verify signatures over exactly these. */
+export async function readRawBody(req: IncomingMessage, maxBodySize: number): Promise<Buffer> {
+  const length = req.headers["content-length"];
+  const hasBody = length !== undefined ? length !== "0" : req.headers["transfer-encoding"] !== undefined;
+  if (!hasBody) return Buffer.alloc(0);
+  if (length !== undefined && Number(length) > maxBodySize) throw tooLarge(maxBodySize);
+  return readRaw(req, maxBodySize);
 }
 
 /** The media type decides the parser; anything else with a body is a 415 (LANGUAGE §3). */

@@ -9,12 +9,24 @@ import { HttpError } from "./errors.js";
 const PLUS = 43; // +
 const PERCENT = 37; // %
 
+// Hot path: argument records are made per request. `Object.create(null)` gives a
+// dictionary-mode object, ~4x slower to fill and read in V8; instances of a constructor
+// whose prototype is an empty null-prototype object are fast-mode, and still have no
+// Object.prototype in their chain (`__proto__`, `constructor`, `toString` are plain keys).
+function ArgsRecord(this: Record<string, string>): void {}
+ArgsRecord.prototype = Object.create(null);
+
+/** An empty argument record without Object.prototype in its chain. */
+export function newArgs(): Record<string, string> {
+  return new (ArgsRecord as unknown as new () => Record<string, string>)();
+}
+
 /**
- * Parses `a=1&b=2` (without the leading `?`) into a null-prototype record of strings.
+ * Parses `a=1&b=2` (without the leading `?`) into a record of strings without Object.prototype.
  * `where` names the source in error messages: "query string" or "form body".
  */
 export function parseUrlEncoded(input: string, where: string): Record<string, string> {
-  const out: Record<string, string> = Object.create(null);
+  const out = newArgs();
   let start = 0;
   while (start <= input.length) {
     let end = input.indexOf("&", start);

@@ -4,6 +4,7 @@
 // could match. First match wins (LANGUAGE §2.4).
 
 import { HttpError } from "./errors.js";
+import { newArgs } from "./query-string.js";
 import type { EndpointSpec, ParamRoute, StaticRoute } from "./types.js";
 
 export interface RouteMatch {
@@ -133,7 +134,7 @@ function segmentsMatch(route: CompiledParamRoute, segments: readonly string[]): 
 }
 
 function extractParams(route: CompiledParamRoute, segments: readonly string[]): Record<string, string> {
-  const params: Record<string, string> = Object.create(null);
+  const params: Record<string, string> = newArgs();
   for (let i = 0; i < segments.length; i++) {
     const name = route.names[i];
     if (name !== null) params[name] = decodeSegment(segments[i], name);

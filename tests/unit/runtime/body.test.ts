@@ -21,7 +21,7 @@ beforeAll(async () => {
         sendJson(
           res,
           200,
-          JSON.stringify({ args: input.args, text: input.text, proto: Object.getPrototypeOf(input.args) === null }),
+          JSON.stringify({ args: input.args, text: input.text, proto: !("toString" in input.args) }),
         );
       },
       (err: unknown) => {
