@@ -1,21 +1,33 @@
 // Server flags (LANGUAGE §7, SERVICE §8). Precedence: a flag wins over the environment
-// (`SVC_LISTEN`), which wins over the defaults baked in from svc.toml, which win over the
-// built-in defaults below. A bad value from any source is a StartupError naming where it
-// came from.
+// (`SVC_LISTEN`, for the listen address only), which wins over the defaults baked in from
+// svc.toml, which win over the built-in defaults below. A bad value from any source is a
+// StartupError naming where it came from (the flag, the variable or the svc.toml key).
 //
 // Built-in defaults: listen on 127.0.0.1:8080 (loopback, so a server started by hand is
 // not exposed; pass --listen 0.0.0.0:PORT to serve other hosts), sqlite in `svc.db`,
-// 1 MiB bodies, info logs. An empty host (`:8080`) also means 127.0.0.1.
+// 1 MiB bodies, info logs, 30 s read and write timeouts, no CORS, one worker per core
+// this process may run on. An empty host (`:8080`) also means 127.0.0.1.
 
+import { availableParallelism } from "node:os";
 import { StartupError } from "./errors.js";
 import { LOG_LEVELS } from "./log.js";
 import type { LogLevel, ServerOptions } from "./types.js";
+
+/** setTimeout's largest delay; a longer one would fire at once. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+/** More than this is surely a typo, not a machine (svc.toml's reader has the same bound). */
+export const MAX_WORKERS = 1024;
 
 export const BUILTIN_DEFAULTS: Readonly<ServerOptions> = {
   listen: "127.0.0.1:8080",
   backend: "sqlite",
   db: "svc.db",
+  corsOrigin: null,
+  readTimeoutMs: 30_000,
+  writeTimeoutMs: 30_000,
   maxBodySize: 1_048_576,
+  // availableParallelism honours the CPU affinity mask (taskset, cgroup cpusets), unlike cpus().length.
+  workers: availableParallelism(),
   logLevel: "info",
 };
 
@@ -50,11 +62,35 @@ const FLAGS: Record<string, FlagInfo> = {
     help: "SQLite file, :memory:, or a postgres:// / mysql:// URL",
     toml: "[database] url",
   },
+  "--cors-origin": {
+    key: "corsOrigin",
+    value: "<origin>",
+    help: "the one browser origin (https://app.example.com) allowed to call the API, or * for any, without credentials",
+    toml: "[server] cors_origin",
+  },
+  "--read-timeout": {
+    key: "readTimeoutMs",
+    value: "<ms>",
+    help: "longest time to receive a request's headers and body; slower clients get 408",
+    toml: "[server] read_timeout_ms",
+  },
+  "--write-timeout": {
+    key: "writeTimeoutMs",
+    value: "<ms>",
+    help: "longest time from a request's headers to the end of its response; past it 503, or the connection is cut",
+    toml: "[server] write_timeout_ms",
+  },
   "--max-body-size": {
     key: "maxBodySize",
     value: "<bytes>",
     help: "largest request body accepted; larger ones get 413",
     toml: "[server] max_body_size",
+  },
+  "--workers": {
+    key: "workers",
+    value: "<n>",
+    help: "worker processes sharing the port; 1 serves from this process (always 1 with --db :memory:)",
+    toml: "[server] workers",
   },
   "--log-level": {
     key: "logLevel",
@@ -71,13 +107,18 @@ export interface ListenAddress {
   port: number;
 }
 
+interface Given {
+  value: string;
+  source: string;
+}
+
 /** Reads the server flags; `--help` (or `-h`) yields the help text instead of options. */
 export function parseServerArgs(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
   defaults: Partial<ServerOptions>,
 ): ParsedArgs {
-  const given = new Map<Key, { value: string; source: string }>();
+  const given = new Map<Key, Given>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--help" || arg === "-h") return { help: helpText(defaults, env) };
@@ -102,7 +143,7 @@ export function parseServerArgs(
 }
 
 function resolve(
-  given: Map<Key, { value: string; source: string }>,
+  given: Map<Key, Given>,
   env: Readonly<Record<string, string | undefined>>,
   defaults: Partial<ServerOptions>,
 ): ServerOptions {
@@ -125,23 +166,32 @@ function resolve(
 
   const backend = resolveBackend(given.get("backend"), defaults.backend, db, dbSource);
 
-  const sizeFlag = given.get("maxBodySize");
-  const maxBodySize =
-    sizeFlag !== undefined
-      ? parseSize(sizeFlag.value, sizeFlag.source)
-      : defaults.maxBodySize !== undefined
-        ? checkSize(defaults.maxBodySize, tomlName("maxBodySize"))
-        : BUILTIN_DEFAULTS.maxBodySize;
+  return {
+    listen,
+    backend,
+    db,
+    corsOrigin: pick(given, defaults, "corsOrigin", checkOrigin, checkOrigin),
+    readTimeoutMs: pick(given, defaults, "readTimeoutMs", parseWhole(checkTimeout), checkTimeout),
+    writeTimeoutMs: pick(given, defaults, "writeTimeoutMs", parseWhole(checkTimeout), checkTimeout),
+    maxBodySize: pick(given, defaults, "maxBodySize", parseSize, checkSize),
+    workers: pick(given, defaults, "workers", parseWhole(checkWorkers), checkWorkers),
+    logLevel: pick(given, defaults, "logLevel", checkLevel, checkLevel),
+  };
+}
 
-  const levelFlag = given.get("logLevel");
-  const logLevel =
-    levelFlag !== undefined
-      ? checkLevel(levelFlag.value, levelFlag.source)
-      : defaults.logLevel !== undefined
-        ? checkLevel(defaults.logLevel, tomlName("logLevel"))
-        : BUILTIN_DEFAULTS.logLevel;
-
-  return { listen, backend, db, maxBodySize, logLevel };
+/** The flag's value when given, else the svc.toml default when present, else the built-in one; each checked. */
+function pick<K extends Key>(
+  given: Map<Key, Given>,
+  defaults: Partial<ServerOptions>,
+  key: K,
+  fromFlag: (value: string, source: string) => ServerOptions[K],
+  fromToml: (value: unknown, source: string) => ServerOptions[K],
+): ServerOptions[K] {
+  const flag = given.get(key);
+  if (flag !== undefined) return fromFlag(flag.value, flag.source);
+  const fallback = defaults[key];
+  if (fallback !== undefined && fallback !== null) return fromToml(fallback, tomlName(key));
+  return BUILTIN_DEFAULTS[key];
 }
 
 function tomlName(key: Key): string {
@@ -166,7 +216,7 @@ export function backendOfUrl(db: string): ServerOptions["backend"] | null {
 }
 
 function resolveBackend(
-  flag: { value: string; source: string } | undefined,
+  flag: Given | undefined,
   fallback: unknown,
   db: string,
   dbSource: string,
@@ -219,6 +269,49 @@ function checkSize(value: unknown, source: string): number {
   return value;
 }
 
+/** Digits only, so `1e3`, `0x10`, ` 5` and `-1` are refused before they reach a number check. */
+function parseWhole(check: (value: unknown, source: string) => number): (value: string, source: string) => number {
+  return (value, source) => check(/^\d{1,16}$/.test(value) ? Number(value) : value, source);
+}
+
+function checkTimeout(value: unknown, source: string): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
+    throw new StartupError(
+      `${source}: ${JSON.stringify(value)} is not a timeout in milliseconds (a whole number from 1 to ${MAX_TIMEOUT_MS})`,
+    );
+  }
+  return value;
+}
+
+function checkWorkers(value: unknown, source: string): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_WORKERS) {
+    throw new StartupError(
+      `${source}: ${JSON.stringify(value)} is not a number of workers (a whole number from 1 to ${MAX_WORKERS})`,
+    );
+  }
+  return value;
+}
+
+/**
+ * `*` or one origin exactly as browsers send it in `Origin` (scheme://host[:port], no
+ * path, no trailing slash), because CORS compares origins as strings (Fetch §3.2.5).
+ */
+function checkOrigin(value: unknown, source: string): string {
+  if (value === "*") return value;
+  let url: URL | null = null;
+  try {
+    url = typeof value === "string" ? new URL(value) : null;
+  } catch {
+    url = null;
+  }
+  if (url !== null && (url.protocol === "http:" || url.protocol === "https:") && url.origin === value) return value;
+  const hint =
+    url !== null && url.origin !== "null" && typeof value === "string" && value.startsWith(url.origin)
+      ? `; an origin has no path: ${url.origin}`
+      : "; e.g. https://app.example.com, or * for any origin";
+  throw new StartupError(`${source}: ${JSON.stringify(value)} is not an origin (scheme://host[:port])${hint}`);
+}
+
 function checkListen(value: unknown, source: string): string {
   if (typeof value !== "string") throw new StartupError(`${source} must be a string like 127.0.0.1:8080`);
   parseListen(value, source);
@@ -252,12 +345,15 @@ export function helpText(
   defaults: Partial<ServerOptions>,
   env: Readonly<Record<string, string | undefined>> = {},
 ): string {
-  const effective: ServerOptions = { ...BUILTIN_DEFAULTS, ...defaults };
+  const effective: ServerOptions = { ...BUILTIN_DEFAULTS };
+  for (const key of Object.keys(defaults) as Key[]) {
+    if (defaults[key] !== undefined) (effective as unknown as Record<Key, unknown>)[key] = defaults[key];
+  }
   if (env.SVC_LISTEN !== undefined && env.SVC_LISTEN !== "") effective.listen = env.SVC_LISTEN;
   if (defaults.backend === undefined) effective.backend = backendOfUrl(effective.db) ?? BUILTIN_DEFAULTS.backend;
   const rows = Object.entries(FLAGS).map(([flag, info]) => [
     `${flag} ${info.value}`,
-    `${info.help} (default: ${String(effective[info.key])})`,
+    `${info.help} (default: ${effective[info.key] === null ? "none" : String(effective[info.key])})`,
   ]);
   rows.push(["--help", "print this help and exit"]);
   const width = Math.max(...rows.map(([left]) => left.length));

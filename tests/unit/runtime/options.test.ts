@@ -2,6 +2,7 @@ import { describe, test, expect } from "@jest/globals";
 import { StartupError } from "../../../runtime/errors.js";
 import { BUILTIN_DEFAULTS, backendOfUrl, helpText, parseListen, parseServerArgs } from "../../../runtime/options.js";
 import type { ServerOptions } from "../../../runtime/types.js";
+import { availableParallelism } from "node:os";
 
 function options(
   argv: string[],
@@ -29,7 +30,11 @@ describe("server options: defaults and precedence", () => {
       listen: "127.0.0.1:8080",
       backend: "sqlite",
       db: "svc.db",
+      corsOrigin: null,
+      readTimeoutMs: 30000,
+      writeTimeoutMs: 30000,
       maxBodySize: 1048576,
+      workers: availableParallelism(),
       logLevel: "info",
     });
     expect(options([])).toEqual(BUILTIN_DEFAULTS);
@@ -43,6 +48,7 @@ describe("server options: defaults and precedence", () => {
       logLevel: "warn",
     };
     expect(options([], {}, defaults)).toEqual({
+      ...BUILTIN_DEFAULTS,
       listen: "0.0.0.0:9000",
       backend: "sqlite",
       db: "data/tasks.db",
@@ -65,6 +71,7 @@ describe("server options: defaults and precedence", () => {
     expect(
       options(["--db=b.db", "--max-body-size", "20", "--log-level=trace", "--backend", "sqlite"], {}, defaults),
     ).toEqual({
+      ...BUILTIN_DEFAULTS,
       listen: "127.0.0.1:8080",
       backend: "sqlite",
       db: "b.db",
@@ -113,7 +120,7 @@ describe("server options: bad values name the flag", () => {
       ["--backend", "postgres"],
       "--backend postgres does not match the default --db svc.db, which is a SQLite file path",
     ],
-    [["--workers", "2"], 'unknown flag "--workers"; run with --help to list the flags'],
+    [["--port", "2"], 'unknown flag "--port"; run with --help to list the flags'],
     [["--listen"], "--listen needs a value <addr:port>"],
     [["--db", "--listen", "x"], "--db needs a value <connection>"],
     [["serve"], 'unexpected argument "serve"; server flags start with --'],

@@ -92,7 +92,11 @@ beforeAll(async () => {
     listen: "127.0.0.1:0",
     backend: "sqlite" as const,
     db: ":memory:",
+    corsOrigin: null,
+    readTimeoutMs: 30_000,
+    writeTimeoutMs: 30_000,
     maxBodySize: 1024,
+    workers: 1,
     logLevel: "info" as const,
   };
   server = createServer(
