@@ -1,26 +1,33 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
+import { webhookCodes } from "../diagnostics/codes/webhooks.js";
 import type { Expr, WebhookDecl } from "../parse/ast.js";
-import type { ActionModel, WebhookModel } from "./model.js";
-import { splitPath } from "./route.js";
+import type { ActionModel, ParamModel, WebhookModel } from "./model.js";
+import { type LocatedRoute, splitPath } from "./route.js";
 import { type Reporter, place } from "./shared/context.js";
 import { closest } from "./shared/names.js";
 
 const PROVIDERS = ["github", "stripe", "slack", "standard", "hmac"] as const;
 const KEYS = ["provider", "secret", "path", "handler"];
-/** What a handler may declare, and whether the value can be null. */
-const HANDLER_PARAMS: Record<string, { nullable: boolean }> = {
-  payload: { nullable: false },
-  event: { nullable: true },
-  delivery: { nullable: true },
+/** What a handler may declare: its type, and whether the value can be null. */
+const HANDLER_PARAMS: Record<string, { type: ParamModel["type"]; nullable: boolean }> = {
+  payload: { type: "json", nullable: false },
+  event: { type: "text", nullable: true },
+  delivery: { type: "text", nullable: true },
 };
 
-/** A `webhook` block: provider, a credential for its secret, a path and a handler action. */
+/**
+ * A `webhook` block: provider, a credential for its secret, a path and a handler action.
+ * `declaredCredentials` lists svc.toml's [credentials]; null without a svc.toml (module
+ * and app mode), where every credential is read from `SVC_CREDENTIAL_<NAME>` as a matter
+ * of course.
+ */
 export function analyzeWebhook(
   module: string,
   decl: WebhookDecl,
   file: string,
   actions: ReadonlyMap<string, ActionModel>,
   r: Reporter,
+  declaredCredentials: readonly string[] | null = null,
 ): WebhookModel | null {
   const fields = new Map<string, Expr>();
   for (const f of decl.fields) {
@@ -55,6 +62,8 @@ export function analyzeWebhook(
   if (credential === null) {
     r.add(codes.webhookSecret.at(file, secret.span));
     ok = false;
+  } else if (declaredCredentials !== null && !declaredCredentials.includes(credential)) {
+    r.add(webhookCodes.webhookCredentialUndeclared.at(file, secret.span, credential, closest(credential, declaredCredentials)));
   }
 
   const path = fields.get("path")!;
@@ -86,10 +95,17 @@ export function analyzeWebhook(
         if (!allowed) {
           r.add(codes.webhookHandler.at(file, handler.span, `handler \`${action.name}\` takes \`${p.name}\`, but a webhook passes only payload, event and delivery`));
           ok = false;
+        } else if (p.type !== allowed.type) {
+          r.add(codes.webhookHandler.at(file, handler.span, `handler parameter \`${p.name}\` must be of type ${allowed.type}${allowed.nullable ? "?" : ""}, not ${p.type}`));
+          ok = false;
         } else if (allowed.nullable && !p.nullable && p.default === undefined) {
           r.add(codes.webhookHandler.at(file, handler.span, `handler parameter \`${p.name}\` must be nullable: not every provider sends one`));
           ok = false;
         }
+      }
+      if (action.requires !== null) {
+        r.add(codes.webhookHandler.at(file, handler.span, `handler \`${action.name}\` has \`requires\`, but providers send no bearer token: a webhook's signature is its authentication`));
+        ok = false;
       }
     }
   }
@@ -104,4 +120,14 @@ export function analyzeWebhook(
     handler: { kind: "action", module, name: handler.name },
     source: place(file, decl.span),
   };
+}
+
+/** A webhook's handler runs only for verified deliveries: a declared route to it would skip the check. */
+export function checkWebhookHandlers(claims: readonly LocatedRoute[], webhooks: readonly WebhookModel[], r: Reporter): void {
+  const handled = new Map(webhooks.map((w) => [`${w.handler.module}.${w.handler.name}`, w.name]));
+  for (const { route, file, span, exact } of claims) {
+    if (exact || route.target.kind !== "action") continue;
+    const webhook = handled.get(`${route.target.module}.${route.target.name}`);
+    if (webhook !== undefined) r.add(webhookCodes.routeToWebhookHandler.at(file, span, route.target.name, webhook));
+  }
 }

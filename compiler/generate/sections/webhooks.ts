@@ -1,0 +1,100 @@
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from "ts-morph";
+import type { ActionModel, Model, Requirement } from "../../analyze/model.js";
+import { literal } from "../literal.js";
+import type { Names } from "../names.js";
+import { statementSpec } from "./shared.js";
+
+// Webhooks, credentials and auth in the generated server: the deliveries table and its
+// insert, one `rt.WebhookSpec` per webhook, the spec's `credentials`/`auth`/`webhooks`
+// entries, and the `rt.authorize` call that opens an action with `requires`. Everything
+// here is absent from the output of a model without webhooks or `[auth]`. Credential
+// values never appear: only where the server reads them.
+
+type Out = (string | StatementStructures)[];
+
+/** The table of handled deliveries, the statement recording one, and a WebhookSpec per webhook. */
+export function webhookSection(model: Model, names: Names): Out {
+  const store = model.deliveryStore;
+  if (store === undefined || model.webhooks.length === 0) return [];
+  const out: Out = [
+    "// ---- webhooks ----",
+    {
+      kind: StructureKind.VariableStatement,
+      declarationKind: VariableDeclarationKind.Const,
+      declarations: [
+        {
+          name: names.table(store.table),
+          type: "rt.TableSpec",
+          initializer: literal({ name: store.table, ddl: store.ddl }),
+        },
+      ],
+    },
+    statementSpec(store.record, names),
+  ];
+  for (const w of model.webhooks) {
+    const action = handlerOf(model, w.handler.module, w.handler.name);
+    const fn = names.fn(w.handler.module, w.handler.name);
+    const input = names.input(w.handler.module, w.handler.name);
+    const fields = [
+      `name: ${JSON.stringify(`${w.module}.${w.name}`)}`,
+      `provider: ${JSON.stringify(w.provider)}`,
+      `credential: ${JSON.stringify(w.credential)}`,
+      `path: ${JSON.stringify(w.path)}`,
+      `params: ${literal(action.params.map((p) => p.name))}`,
+      `deliveries: ${names.statement(store.record.name)}`,
+      `handler: (tx, input) => ${fn}(tx, ${input}(input))`,
+    ];
+    out.push({
+      kind: StructureKind.VariableStatement,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: [
+        `\`${w.name}\` (${w.source}): ${w.provider} deliveries to POST ${w.path} run \`${w.handler.name}\` once each.`,
+      ],
+      declarations: [
+        { name: names.webhook(w.module, w.name), type: "rt.WebhookSpec", initializer: `{\n${fields.join(",\n")}\n}` },
+      ],
+    });
+  }
+  return out;
+}
+
+/** `module.action` of every webhook handler: served only through its webhook, never at `/api/<module>:<action>`. */
+export function webhookHandlers(model: Model): Set<string> {
+  return new Set(model.webhooks.map((w) => `${w.handler.module}.${w.handler.name}`));
+}
+
+/** The deliveries table, for the spec's `tables`; none without webhooks. */
+export function webhookTables(model: Model, names: Names): string[] {
+  return model.deliveryStore !== undefined && model.webhooks.length > 0 ? [names.table(model.deliveryStore.table)] : [];
+}
+
+/** The deliveries insert, for the spec's `statements` (prepared at start with the others). */
+export function webhookStatements(model: Model, names: Names): string[] {
+  return model.deliveryStore !== undefined && model.webhooks.length > 0
+    ? [names.statement(model.deliveryStore.record.name)]
+    : [];
+}
+
+/** `credentials`, `auth` and `webhooks` entries of the spec, each only when the model has them. */
+export function securitySpecFields(model: Model, names: Names): string[] {
+  const fields: string[] = [];
+  if (model.credentials !== undefined && model.credentials.length > 0)
+    fields.push(`credentials: ${literal(model.credentials)}`);
+  if (model.auth !== undefined) fields.push(`auth: ${literal(model.auth)}`);
+  if (model.webhooks.length > 0 && model.deliveryStore !== undefined) {
+    fields.push(`webhooks: [${model.webhooks.map((w) => names.webhook(w.module, w.name)).join(", ")}]`);
+  }
+  return fields;
+}
+
+/** The statement that opens the endpoint of an action with `requires`: a 401 or 403 before its arguments are read. */
+export function authorizeCall(requires: Requirement | null): string {
+  return requires === null ? "" : `rt.authorize(ctx, ${literal(requires)});\n`;
+}
+
+function handlerOf(model: Model, module: string, name: string): ActionModel {
+  const action = model.actions.find((a) => a.module === module && a.name === name);
+  // The analyzer drops a webhook whose handler is not an action of its module.
+  if (action === undefined) throw new Error(`webhook handler ${module}.${name} is not in the model`);
+  return action;
+}

@@ -1,0 +1,11 @@
+// Provider name → verifier: the only place that lists them. LANGUAGE §2.4 names the five.
+
+import type { WebhookProvider } from "../types.js";
+import { github } from "./github.js";
+import { hmac } from "./hmac.js";
+import { slack } from "./slack.js";
+import { standard } from "./standard.js";
+import { stripe } from "./stripe.js";
+import type { Verifier } from "./verifier.js";
+
+export const VERIFIERS: Readonly<Record<WebhookProvider, Verifier>> = { github, stripe, slack, standard, hmac };
