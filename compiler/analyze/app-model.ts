@@ -1,0 +1,96 @@
+// The part of the model that describes a project's app folder (LANGUAGE §4–5): route
+// files, pages, the layout and public/. Plain and serializable like the rest of the model;
+// the generator turns it into route-file functions, page specs and the static file table.
+
+import type { HttpMethod, Literal, Requirement, TargetRef } from "./model.js";
+
+/** A value in a route file, resolved: where it comes from is known at build time. */
+export type RouteExprModel =
+  | { kind: "literal"; value: Literal }
+  /** `input.query.x`, `input.body.x`, `input.params.x`; undefined at run time when absent. */
+  | { kind: "input"; from: "query" | "body" | "params"; name: string }
+  /** `result` or `result.field` in a redirect: what the block's invoke or fetch returned. */
+  | { kind: "result"; field: string | null }
+  /** `a + b + …`: in route files `+` joins text. */
+  | { kind: "concat"; parts: RouteExprModel[] };
+
+export interface RouteArgModel {
+  name: string;
+  value: RouteExprModel;
+}
+
+/** `query M.q {…}` → `{records}`, `invoke M.a {…}` → `{result}`, `fetch M.q {…}` → `{result}` or 404. */
+export interface RouteStepModel {
+  op: "query" | "invoke" | "fetch";
+  target: TargetRef;
+  args: RouteArgModel[];
+  /** The invoked action's `requires`: checked before the action runs. */
+  requires: Requirement | null;
+}
+
+export interface RouteBlockModel {
+  method: HttpMethod;
+  /** Null for the method's default block; else the name `?handler=` chooses. */
+  handler: string | null;
+  /** `file:line:col` of the block, for generated comments and messages. */
+  source: string;
+  step: RouteStepModel | null;
+  redirect: RouteExprModel | null;
+}
+
+export interface RouteFileModel {
+  /** `app/api/task_tracker/[id]/route.svc` */
+  source: string;
+  /** `/api/task_tracker/:id` */
+  path: string;
+  /** `["api", "task_tracker", ":id"]` */
+  segments: string[];
+  blocks: RouteBlockModel[];
+}
+
+export type PageLoaderModel =
+  /** page.jq compiled to a JavaScript function `(input, $params, $query) => unknown[]`. */
+  | { source: string; kind: "compiled"; js: string }
+  /** page.jq outside the compiled subset: run by jq-web. */
+  | { source: string; kind: "jq"; program: string; reason: string };
+
+export interface PageModel {
+  /** `app/tasks/[id]/page.html` */
+  source: string;
+  path: string;
+  segments: string[];
+  /** Front-matter `title`, a mustache template rendered with the page's view; null without one. */
+  title: string | null;
+  /** The mustache template after the front matter. */
+  template: string;
+  /** The route file whose default GET block supplies the data; null for a page without `route`. */
+  route: { source: string; path: string } | null;
+  loader: PageLoaderModel | null;
+}
+
+export interface LayoutModel {
+  source: string;
+  template: string;
+}
+
+/** A file of public/, embedded in the server: its body, type and ETag are fixed at build time. */
+export interface PublicFileModel {
+  /** URL path: `/style.css` */
+  path: string;
+  /** `public/style.css` */
+  source: string;
+  contentType: string;
+  /** A strong validator made from the bytes: `"<sha256 prefix>"`. */
+  etag: string;
+  /** Text files are kept as they are (readable in server.ts); anything else as base64. */
+  encoding: "utf8" | "base64";
+  body: string;
+}
+
+export interface AppModel {
+  routeFiles: RouteFileModel[];
+  /** In matching order: more specific paths first. */
+  pages: PageModel[];
+  layout: LayoutModel | null;
+  publicFiles: PublicFileModel[];
+}

@@ -1,0 +1,135 @@
+// The app folder of a project (LANGUAGE §4–5) as one part of the model: route files,
+// pages, the layout and public/, plus the route-table claims they make, which join the
+// modules' routes and webhooks in the one check that no method and path is claimed twice.
+
+import { appCodes as codes } from "../diagnostics/codes/app.js";
+import { parseRouteFile } from "../parse/index.js";
+import { PositionMap } from "../parse/positions.js";
+import type { Span } from "../parse/ast.js";
+import type { AppModel, LayoutModel, PageModel, PublicFileModel, RouteFileModel } from "./app-model.js";
+import { type AppPath, bySpecificity, folderPath } from "./app-paths.js";
+import type { SourceFile } from "./discover/context.js";
+import type { ActionModel, HttpMethod, QueryModel, ResourceModel, RouteModel, WebhookModel } from "./model.js";
+import { analyzePage } from "./page.js";
+import { type AppScope, analyzeRouteFile } from "./route-file.js";
+import type { LocatedRoute } from "./route.js";
+import type { Reporter } from "./shared/context.js";
+import { place } from "./shared/context.js";
+import { checkTemplate } from "./template.js";
+
+export type { AppScope } from "./route-file.js";
+
+export interface AppInput {
+  /** The app folder, relative to the project root ("app"). */
+  dir: string;
+  /** Every route.svc, page.html and page.jq below it, and layout.html at its top. */
+  files: SourceFile[];
+  publicFiles: PublicFileModel[];
+}
+
+/** Paths the server answers itself, before any page or route file. */
+export const RESERVED: readonly { prefix: string; owner: string }[] = [
+  { prefix: "/health", owner: "the health check" },
+  { prefix: "/_svc/", owner: "the assets the server serves itself (Unpoly)" },
+];
+
+export function analyzeApp(input: AppInput, scope: AppScope, r: Reporter): { app: AppModel; claims: LocatedRoute[] } {
+  // Claims in matching order (route files, then pages; each most specific first), so the
+  // table check's "shadowed" warning speaks of the order the server really matches in.
+  const fileClaims: LocatedRoute[] = [];
+  const pageClaims: LocatedRoute[] = [];
+  const byName = (name: string) => input.files.filter((f) => f.path.endsWith(`/${name}`) || f.path === name);
+
+  const routeFiles: RouteFileModel[] = [];
+  // Route files whose default GET block has errors: their pages need not say it is missing.
+  const brokenGet = new Set<string>();
+  for (const f of byName("route.svc")) {
+    const at = located(input.dir, f, r);
+    const parsed = parseRouteFile(f.path, f.text);
+    r.addAll(parsed.diagnostics);
+    if (!at) continue;
+    const { model, claims: blocks, declaresDefaultGet } = analyzeRouteFile(parsed.ast, at, scope, r);
+    routeFiles.push(model);
+    if (declaresDefaultGet && !model.blocks.some((b) => b.method === "GET" && b.handler === null)) brokenGet.add(model.source);
+    for (const b of blocks) fileClaims.push(claim(at, b.method, f.path, b.span));
+  }
+  routeFiles.sort(bySpecificity);
+
+  const pages: PageModel[] = [];
+  const jqFiles = new Map(byName("page.jq").map((f) => [folderOf(f.path), f]));
+  for (const f of byName("page.html")) {
+    const at = located(input.dir, f, r);
+    const jq = jqFiles.get(folderOf(f.path)) ?? null;
+    jqFiles.delete(folderOf(f.path));
+    if (!at) continue;
+    const page = analyzePage(f, jq, at, routeFiles, brokenGet, r);
+    if (!page) continue;
+    pages.push(page);
+    pageClaims.push(claim(at, "GET", f.path, new PositionMap(f.text).span(0, 0)));
+  }
+  for (const orphan of jqFiles.values()) r.add(codes.jqWithoutPage.at(orphan.path, null));
+  pages.sort(bySpecificity);
+
+  const layout = readLayout(input, r);
+  const bySegments = (a: LocatedRoute, b: LocatedRoute) => bySpecificity(a.route, b.route);
+  const claims = [...fileClaims.sort(bySegments), ...pageClaims.sort(bySegments)];
+  return { app: { routeFiles, pages, layout, publicFiles: input.publicFiles }, claims };
+}
+
+function located(dir: string, f: SourceFile, r: Reporter): AppPath | null {
+  const at = folderPath(dir, f.path, r);
+  if (!at) return null;
+  const reserved = RESERVED.find((x) => {
+    const base = x.prefix.replace(/\/$/, "");
+    return at.path === base || at.path.startsWith(`${base}/`);
+  });
+  if (reserved) {
+    r.add(codes.reservedPath.at(f.path, null, at.path, reserved.owner));
+    return null;
+  }
+  return at;
+}
+
+/** A route-table entry for the duplicate check; app routes have no module or target of their own. */
+function claim(at: AppPath, method: HttpMethod, file: string, span: Span): LocatedRoute {
+  const route: RouteModel = {
+    module: "",
+    method,
+    path: at.path,
+    segments: at.segments,
+    target: { kind: "query", module: "", name: "" },
+    source: place(file, span),
+  };
+  return { route, file, span };
+}
+
+function folderOf(file: string): string {
+  const slash = file.lastIndexOf("/");
+  return slash === -1 ? "" : file.slice(0, slash);
+}
+
+function readLayout(input: AppInput, r: Reporter): LayoutModel | null {
+  const file = input.dir === "." ? "layout.html" : `${input.dir}/layout.html`;
+  const f = input.files.find((x) => x.path === file);
+  if (!f) return null;
+  const raw = checkTemplate(f.path, f.text, 0, new PositionMap(f.text), r);
+  if (raw && !raw.has("content")) r.add(codes.layoutWithoutContent.at(f.path, null));
+  return { source: f.path, template: f.text };
+}
+
+/** Every query and action of the project, keyed `module.name`, as route files name them. */
+export function appScope(
+  modules: readonly string[],
+  queries: readonly QueryModel[],
+  actions: readonly ActionModel[],
+  resources: ReadonlyMap<string, ResourceModel>,
+  webhooks: readonly WebhookModel[],
+): AppScope {
+  return {
+    modules,
+    queries: new Map(queries.map((q) => [`${q.module}.${q.name}`, q])),
+    actions: new Map(actions.map((a) => [`${a.module}.${a.name}`, a])),
+    resources,
+    webhookHandlers: new Map(webhooks.map((w) => [`${w.handler.module}.${w.handler.name}`, `${w.module}.${w.name}`])),
+  };
+}

@@ -1,0 +1,83 @@
+// Pages, the layout and public/ (LANGUAGE §5) as plain data the runtime serves: templates
+// as readable literals, each page's data source as a reference to its route file's GET
+// block, page.jq as the JavaScript function it was compiled to, and the app spec that
+// ties them together in matching order.
+
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from "ts-morph";
+import type { Model, PageModel, PublicFileModel, RouteFileModel } from "../../analyze/model.js";
+import { camelCase } from "../../analyze/shared/names.js";
+import { literal } from "../literal.js";
+import type { Names } from "../names.js";
+import { blockFunctionName } from "./route-files.js";
+
+type Out = (string | StatementStructures)[];
+
+function pageName(names: Names, page: PageModel): string {
+  const words = page.segments.length === 0 ? ["root"] : page.segments.map((s) => s.replace(/^:/, ""));
+  const base = camelCase([...words, "page"].join("_").replace(/[^A-Za-z0-9_]/g, "_"));
+  return names.app(`page:${page.source}`, /^[0-9]/.test(base) ? `p${base}` : base);
+}
+
+/** The name of the app spec constant, when the model has an app. */
+export function appSpecName(model: Model, names: Names): string | null {
+  return model.app ? names.app("spec", "app") : null;
+}
+
+/** One constant per page, then the app spec. Empty without an app. */
+export function pageSection(model: Model, names: Names): Out {
+  const app = model.app;
+  if (!app) return [];
+  const out: Out = [];
+  if (app.pages.length > 0) out.push("// ---- pages ----");
+  for (const page of app.pages) out.push(pageConst(page, app.routeFiles, names));
+
+  out.push("// ---- app: route files, then pages, then public/, each most specific first ----");
+  const routeFiles = app.routeFiles.map((f) => {
+    const blocks = f.blocks.map(
+      (b) => `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, f, b)} }`,
+    );
+    return `// ${f.source}\n{ path: ${JSON.stringify(f.path)}, segments: ${literal(f.segments)}, blocks: [\n${blocks.join(",\n")}\n] }`;
+  });
+  const fields = [
+    `routeFiles: [\n${routeFiles.join(",\n")}\n]`,
+    `pages: [${app.pages.map((p) => pageName(names, p)).join(", ")}]`,
+    `layout: ${app.layout ? `${literal(app.layout.template)} /* ${app.layout.source} */` : "null"}`,
+    `publicFiles: [\n${app.publicFiles.map(publicFile).join(",\n")}\n]`,
+  ];
+  out.push({
+    kind: StructureKind.VariableStatement,
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [{ name: appSpecName(model, names)!, type: "rt.AppSpec", initializer: `{\n${fields.join(",\n")}\n}` }],
+  });
+  return out;
+}
+
+function pageConst(page: PageModel, routeFiles: readonly RouteFileModel[], names: Names): StatementStructures {
+  let data = "null";
+  if (page.route) {
+    const file = routeFiles.find((f) => f.source === page.route!.source)!;
+    const block = file.blocks.find((b) => b.method === "GET" && b.handler === null)!;
+    data = blockFunctionName(names, file, block);
+  }
+  const loader = page.loader;
+  const fields = [
+    `path: ${JSON.stringify(page.path)}`,
+    `segments: ${literal(page.segments)}`,
+    `source: ${JSON.stringify(page.source)}`,
+    `title: ${literal(page.title)}`,
+    `template: ${literal(page.template)}`,
+    `data: ${data}${page.route ? ` /* GET ${page.route.path} */` : ""}`,
+    `load: ${loader?.kind === "compiled" ? `// ${loader.source}\n${loader.js}` : "null"}`,
+    `jq: ${loader?.kind === "jq" ? `${literal(loader.program)} /* ${loader.source}, run by jq-web: ${loader.reason.replace(/\*\//g, "* /")} */` : "null"}`,
+  ];
+  return {
+    kind: StructureKind.VariableStatement,
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [{ name: pageName(names, page), type: "rt.PageSpec", initializer: `{\n${fields.join(",\n")}\n}` }],
+  };
+}
+
+function publicFile(f: PublicFileModel): string {
+  const body = f.encoding === "utf8" ? literal(f.body) : JSON.stringify(f.body);
+  return `// ${f.source}\n{ path: ${JSON.stringify(f.path)}, contentType: ${JSON.stringify(f.contentType)}, etag: ${JSON.stringify(f.etag)}, encoding: ${JSON.stringify(f.encoding)}, body: ${body} }`;
+}

@@ -1,0 +1,33 @@
+// Helpers the generated route-file blocks call (as `rt.app.*`).
+
+import { newArgs } from "../query-string.js";
+import type { CallInput } from "../types.js";
+
+/**
+ * The call input of a data step: absent values (a query-string or body field that was not
+ * sent) are left out, so the target's defaults apply and a required one is reported as
+ * missing. `text` lists the arguments that arrived as text, or is true when all did; the
+ * target's validator coerces exactly those (runtime/args.ts).
+ */
+export function callInput(values: Record<string, unknown>, text: true | readonly string[]): CallInput {
+  const args = newArgs() as Record<string, unknown>;
+  let allText = true;
+  for (const name in values) {
+    const value = values[name];
+    if (value === undefined) continue;
+    args[name] = value;
+    if (text !== true && !text.includes(name)) allText = false;
+  }
+  if (allText) return { args, text: true };
+  return { args, text: false, textArgs: text as readonly string[] };
+}
+
+/** `a + b` in a route file: joins text; an absent value or null reads as "". */
+export function join(...parts: unknown[]): string {
+  let out = "";
+  for (const p of parts) {
+    if (p === undefined || p === null) continue;
+    out += typeof p === "string" ? p : typeof p === "object" ? JSON.stringify(p) : String(p);
+  }
+  return out;
+}

@@ -1,0 +1,5 @@
+// Route files, pages, layout and public/ (LANGUAGE §4–5): what the server uses of
+// runtime/pages. Generated code reaches its helpers as `rt.app.*` (call.ts).
+
+export { App, type AppDeps } from "./app.js";
+export { refuseCrossSiteForm } from "./csrf.js";

@@ -1,0 +1,94 @@
+// One page (LANGUAGE §5): the route file's GET block gives the route data, page.jq turns it
+// into the view ($params and $query bound), the template renders the view, and the layout
+// wraps it with the title and Unpoly. Also the error pages, in the same layout.
+
+import type { JqRunner } from "../jq.js";
+import type { Logger } from "../log.js";
+import type { CallContext, Database } from "../types.js";
+import type { UnpolyAssets } from "../unpoly.js";
+import { type Template, ERROR_CONTENT, parseTemplate, renderHtml, renderText } from "./templates.js";
+import type { PageSpec, RouteInput } from "./types.js";
+
+export interface Renderer {
+  db: Database;
+  log: Logger;
+  layout: Template;
+  unpoly: UnpolyAssets;
+  /** jq-web, loading since start; null when no page needs it. */
+  jq: Promise<JqRunner> | null;
+}
+
+export interface CompiledPage {
+  spec: PageSpec;
+  template: Template;
+  title: Template | null;
+}
+
+/** What a failed form post adds to the view of the page it came from. */
+export interface PageExtras {
+  /** The failure's message: the form shows it. */
+  error: string;
+  /** The fields that were sent, so the form can keep what the user typed. */
+  form: Record<string, unknown>;
+}
+
+const errorContent = parseTemplate(ERROR_CONTENT);
+const NO_BODY: Record<string, unknown> = Object.freeze(Object.create(null) as Record<string, unknown>);
+
+export function compilePage(spec: PageSpec): CompiledPage {
+  return { spec, template: parseTemplate(spec.template), title: spec.title === null ? null : parseTemplate(spec.title) };
+}
+
+/**
+ * The whole HTML document of a page. Throws what the route file throws (an HttpError 404
+ * from `fetch`, a 400 for a bad query-string value) and an Error when page.jq fails.
+ */
+export async function renderPage(
+  r: Renderer,
+  page: CompiledPage,
+  params: Record<string, string>,
+  query: Record<string, string>,
+  ctx: CallContext,
+  extras: PageExtras | null,
+): Promise<string> {
+  let data: Record<string, unknown> = {};
+  if (page.spec.data !== null) {
+    const input: RouteInput = { query, body: NO_BODY, params, form: false };
+    data = (await page.spec.data(r.db, input, ctx)).data;
+  }
+  let view = await runLoader(r, page.spec, data, params, query);
+  if (extras !== null) view = { ...view, error: extras.error, form: extras.form };
+  const content = renderHtml(page.template, view);
+  const title = page.title === null ? "" : renderText(page.title, view);
+  return layoutHtml(r, title, content);
+}
+
+export function layoutHtml(r: Renderer, title: string, content: string): string {
+  return renderHtml(r.layout, { title, content, unpoly_js: r.unpoly.jsPath, unpoly_css: r.unpoly.cssPath });
+}
+
+/** An error page in the layout: the status, its reason phrase and the message. */
+export function errorHtml(r: Renderer, status: number, reason: string, message: string): string {
+  const content = renderHtml(errorContent, { status, reason, message });
+  return layoutHtml(r, `${status} ${reason}`, content);
+}
+
+/** The view: page.jq's one output, an object; the route data itself without page.jq. */
+async function runLoader(
+  r: Renderer,
+  spec: PageSpec,
+  data: Record<string, unknown>,
+  params: Record<string, string>,
+  query: Record<string, string>,
+): Promise<Record<string, unknown>> {
+  let outputs: unknown[];
+  if (spec.load !== null) outputs = spec.load(data, params, query);
+  else if (spec.jq !== null && r.jq !== null) outputs = (await r.jq)(spec.jq, data, { params, query });
+  else return data;
+  const view = outputs[0];
+  if (outputs.length !== 1 || view === null || typeof view !== "object" || Array.isArray(view)) {
+    const got = outputs.length !== 1 ? `${outputs.length} results` : `a ${view === null ? "null" : Array.isArray(view) ? "list" : typeof view}`;
+    throw new Error(`${spec.source}: page.jq must give one object for the template, but gave ${got}`);
+  }
+  return view as Record<string, unknown>;
+}

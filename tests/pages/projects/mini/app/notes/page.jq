@@ -1,0 +1,1 @@
+{notes: .records, count: (.records | length), limit: ($query.limit // "default")}
