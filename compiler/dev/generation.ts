@@ -1,0 +1,115 @@
+// One built version of the project inside `svc dev`: its generated module imported from
+// memory, its statements prepared on the dev database, and its request handler made by the
+// runtime's own createServer, so dev serves exactly what a built server would.
+
+import type { Server } from "node:http";
+import { StartupError } from "../../runtime/errors.js";
+import type { Logger } from "../../runtime/log.js";
+import { parseServerArgs } from "../../runtime/options.js";
+import { Router } from "../../runtime/router.js";
+import { createServer } from "../../runtime/server.js";
+import type { Database, ServerOptions, ServerSpec } from "../../runtime/types.js";
+
+/** The runtime as the generated module imports it: the very modules this process runs. */
+export const RUNTIME_URL = new URL("../../runtime/index.js", import.meta.url).href;
+
+export interface Generation {
+  id: number;
+  spec: ServerSpec;
+  /** Made by createServer; never listens itself: the dev server hands it requests. */
+  handler: Server;
+  db: Database;
+  /** Module routes and webhooks: what answers in JSON, so a build error answers them with a 500. */
+  router: Router;
+  webhookPaths: ReadonlySet<string>;
+  inFlight: number;
+  retired: boolean;
+  /** Set once retired with requests still in flight: the last one to finish calls it. */
+  dispose?: () => void;
+}
+
+/** Imports generated JavaScript; each distinct text is a new module (Node caches by URL). */
+export async function importSpec(js: string): Promise<ServerSpec> {
+  const mod = (await import(`data:text/javascript;base64,${Buffer.from(js).toString("base64")}`)) as {
+    spec?: ServerSpec;
+  };
+  if (mod.spec === undefined) throw new Error("the generated module exports no spec");
+  return mod.spec;
+}
+
+/** The server options for `spec`: svc.toml's [server] defaults, with dev's in-memory database and one process. */
+export function devOptions(spec: ServerSpec, logLevel: string | undefined): ServerOptions {
+  const argv = ["--listen", "127.0.0.1:0", "--db", ":memory:", "--backend", "sqlite", "--workers", "1"];
+  if (logLevel !== undefined) argv.push("--log-level", logLevel);
+  const parsed = parseServerArgs(argv, {}, spec.defaults);
+  if ("help" in parsed) throw new Error("unreachable: --help was not asked for");
+  return parsed.options;
+}
+
+export interface Migrated {
+  db: Database;
+  /** Why the data was reset, when the schema change could not keep it. */
+  reset: string | null;
+}
+
+/**
+ * Brings `db` to the spec's tables. An additive change (new tables, new nullable or
+ * defaulted columns) keeps the data; a destructive one is refused by migrate and the dev
+ * server starts over on a fresh in-memory database from `open`.
+ */
+export async function migrateOrReset(
+  spec: ServerSpec,
+  db: Database | null,
+  open: () => Promise<Database>,
+): Promise<Migrated> {
+  if (db !== null) {
+    try {
+      await db.migrate(spec.tables);
+      await db.prepare(spec.statements);
+      return { db, reset: null };
+    } catch (err) {
+      if (!(err instanceof StartupError)) throw err;
+      return { db: await fresh(spec, open), reset: err.message };
+    }
+  }
+  return { db: await fresh(spec, open), reset: null };
+}
+
+async function fresh(spec: ServerSpec, open: () => Promise<Database>): Promise<Database> {
+  const db = await open();
+  try {
+    await db.migrate(spec.tables);
+    await db.prepare(spec.statements);
+    return db;
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * The handler for `spec` on `db`. Its shutdown checks ask whether the server is listening:
+ * it answers for the dev server that really listens, so requests are served normally until
+ * that one closes. Throws StartupError (e.g. a missing credential).
+ */
+export function makeGeneration(
+  id: number,
+  spec: ServerSpec,
+  db: Database,
+  options: ServerOptions,
+  log: Logger,
+  listening: () => boolean,
+): Generation {
+  const handler = createServer(spec, db, options, log);
+  Object.defineProperty(handler, "listening", { get: listening, configurable: true });
+  return {
+    id,
+    spec,
+    handler,
+    db,
+    router: new Router(spec.staticRoutes, spec.paramRoutes),
+    webhookPaths: new Set((spec.webhooks ?? []).map((w) => w.path)),
+    inFlight: 0,
+    retired: false,
+  };
+}
