@@ -1,0 +1,267 @@
+// `npm run bench:backends`: the generated svc server against Fastify 5 on PostgreSQL and
+// MySQL/MariaDB, both servers on the same driver (postgres.js, mysql2) and the same
+// database server. See bench/README.md ("Backends") for what is measured.
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, platform, release, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { type EndpointName, loadRequests } from "../endpoints.js";
+import { runLoad } from "../load.js";
+import { benchPaths } from "../paths.js";
+import { svcSpec } from "../prepare.js";
+import { clockTicksPerSecond } from "../proc-cpu.js";
+import { Resources } from "../resources.js";
+import { makeTasks } from "../seed.js";
+import { type RunningServer, type ServerSpec, startServer } from "../server-process.js";
+import { checkServer } from "../smoke.js";
+import { median } from "../summary.js";
+import { buildSvc } from "../svc-build.js";
+import { type BenchDatabase, type NetBackend, createDatabase, unreachable } from "./databases.js";
+
+const USAGE = `usage: npm run bench:backends -- [options]
+  --backends LIST    postgres,mysql (default both; a server that does not answer is skipped)
+  --endpoints LIST   list_tasks,create_task (default), get_task may be added
+  --rounds N         interleaved rounds (default 3)
+  --duration S       seconds per measured run (default 4)
+  --warmup S         seconds of warm-up per server and endpoint (default 2)
+  --connections C    concurrent autocannon connections (default 10)
+  --help             this text
+Servers: SVC_BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test),
+         SVC_BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306/test).`;
+
+const SERVERS = ["svc", "fastify"] as const;
+type Server = (typeof SERVERS)[number];
+const TARGET = 1.1;
+const SEEDED = 1000;
+
+interface Options {
+  backends: NetBackend[];
+  endpoints: EndpointName[];
+  rounds: number;
+  duration: number;
+  warmup: number;
+  connections: number;
+}
+
+interface Run {
+  backend: NetBackend;
+  server: Server;
+  endpoint: EndpointName;
+  round: number;
+  reqPerSec: number;
+  p99Ms: number;
+  cpuUsPerRequest: number;
+  failed: number;
+}
+
+const log = (line: string): void => void process.stderr.write(line + "\n");
+
+function parse(argv: string[]): Options | "help" {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      backends: { type: "string" },
+      endpoints: { type: "string" },
+      rounds: { type: "string" },
+      duration: { type: "string" },
+      warmup: { type: "string" },
+      connections: { type: "string" },
+      help: { type: "boolean" },
+    },
+  });
+  if (values.help) return "help";
+  const list = <T extends string>(flag: string, raw: string | undefined, allowed: readonly T[], fallback: T[]): T[] => {
+    if (raw === undefined) return fallback;
+    const items = raw.split(",").map((s) => s.trim());
+    const bad = items.filter((i) => !(allowed as readonly string[]).includes(i));
+    if (bad.length > 0 || items.length === 0) throw new Error(`${flag}: ${bad.join(", ") || "empty"}; use ${allowed.join(", ")}`);
+    return items as T[];
+  };
+  const int = (flag: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new Error(`${flag} must be a whole number from ${min} to ${max}`);
+    return Number(raw);
+  };
+  return {
+    backends: list("--backends", values.backends, ["postgres", "mysql"] as const, ["postgres", "mysql"]),
+    endpoints: list("--endpoints", values.endpoints, ["list_tasks", "get_task", "create_task"] as const, ["list_tasks", "create_task"]),
+    rounds: int("--rounds", values.rounds, 3, 1, 100),
+    duration: int("--duration", values.duration, 4, 1, 600),
+    warmup: int("--warmup", values.warmup, 2, 0, 600),
+    connections: int("--connections", values.connections, 10, 1, 1000),
+  };
+}
+
+async function main(options: Options, resources: Resources): Promise<void> {
+  const startedAt = new Date();
+  const paths = benchPaths();
+  const tmp = mkdtempSync(join(tmpdir(), "svc-bench-backends-"));
+  resources.trackDir(tmp);
+  const clk = clockTicksPerSecond();
+  log("building the svc server from examples/task_tracker …");
+  const build = await buildSvc(paths, join(tmp, "svc-dist"), resources);
+  if (!build.ok) throw new Error(`the svc server does not build: ${build.reason}`);
+  const svc = { ran: true as const, serverJs: build.serverJs, acceptsWorkers: build.acceptsWorkers };
+  // Every seeded task is older than this: after a create_task run, rows from here on go.
+  const tasks = makeTasks(SEEDED, startedAt.getTime() - 3_600_000);
+  const seededIds = tasks.map((t) => t.id);
+  const runs: Run[] = [];
+  const skipped: string[] = [];
+  const databases: BenchDatabase[] = [];
+
+  try {
+    for (const backend of options.backends) {
+      const why = await unreachable(backend);
+      if (why !== null) {
+        skipped.push(why);
+        log(`${backend} SKIPPED: ${why}`);
+        continue;
+      }
+      const servers = new Map<Server, { server: RunningServer; db: BenchDatabase }>();
+      for (const name of SERVERS) {
+        const db = await createDatabase(backend, `${backend}_${name}`);
+        databases.push(db);
+        // The svc server makes the table (and its indexes) in each database, the same for both.
+        const maker = await startServer(svcSpec(svc, db.url, tmp, 1), resources);
+        await maker.stop();
+        await db.seed(tasks);
+        const spec: ServerSpec =
+          name === "svc"
+            ? svcSpec(svc, db.url, tmp, 1)
+            : {
+                name: "fastify",
+                args: [join(paths.buildDir, "bench", "backends", "fastify-net.js"), "--backend", backend, "--db", db.url, "--stop-with-stdin"],
+                cwd: tmp,
+                readyPath: "/api/task_tracker:list_tasks?limit=1",
+              };
+        const server = await startServer({ ...spec, name }, resources);
+        await checkServer(server.baseUrl, tasks);
+        await db.trim(startedAt);
+        servers.set(name, { server, db });
+        log(`${backend} ${name} is up at ${server.baseUrl} (pid ${server.pid}) and answers the endpoints`);
+      }
+      const measure = async (name: Server, endpoint: EndpointName, seconds: number, round: number): Promise<Run> => {
+        const { server, db } = servers.get(name)!;
+        const load = await runLoad(
+          {
+            driverPath: paths.driver,
+            serverPid: server.pid,
+            run: { url: server.baseUrl, connections: options.connections, durationSeconds: seconds, requests: loadRequests(endpoint, seededIds) },
+          },
+          resources,
+        );
+        if (endpoint === "create_task") await db.trim(startedAt);
+        return {
+          backend,
+          server: name,
+          endpoint,
+          round,
+          reqPerSec: load.requests / load.durationSeconds,
+          p99Ms: load.latencyP99Ms,
+          cpuUsPerRequest: load.requests > 0 ? (load.serverCpuTicks / clk / load.requests) * 1e6 : Number.NaN,
+          failed: load.non2xx + load.errors,
+        };
+      };
+      if (options.warmup > 0) {
+        log(`${backend}: warm-up, ${options.warmup} s per server and endpoint`);
+        for (const endpoint of options.endpoints) for (const name of SERVERS) await measure(name, endpoint, options.warmup, 0);
+      }
+      for (let round = 1; round <= options.rounds; round++) {
+        const order = round % 2 === 1 ? SERVERS : ([...SERVERS].reverse() as Server[]);
+        for (const endpoint of options.endpoints) {
+          for (const name of order) {
+            const run = await measure(name, endpoint, options.duration, round);
+            runs.push(run);
+            log(
+              `  ${backend.padEnd(8)} ${endpoint.padEnd(11)} ${name.padEnd(7)} ${Math.round(run.reqPerSec).toString().padStart(6)} req/s  p99 ${run.p99Ms.toFixed(2).padStart(6)} ms  CPU ${run.cpuUsPerRequest.toFixed(1).padStart(6)} µs/req${run.failed ? `  ${run.failed} FAILED` : ""}`,
+            );
+          }
+        }
+      }
+      for (const { server } of servers.values()) await server.stop();
+    }
+  } finally {
+    for (const db of databases) await db.drop().catch((error: Error) => log(`could not drop a bench database: ${error.message}`));
+  }
+
+  const rows: string[] = [];
+  const summary: Record<string, unknown>[] = [];
+  rows.push("backend   endpoint     svc req/s  fastify req/s  ratio  target    svc p99  fastify p99  svc CPU µs/req  fastify CPU µs/req");
+  for (const backend of options.backends) {
+    for (const endpoint of options.endpoints) {
+      const of = (server: Server) => runs.filter((r) => r.backend === backend && r.endpoint === endpoint && r.server === server);
+      if (of("svc").length === 0) continue;
+      const m = (server: Server, key: "reqPerSec" | "p99Ms" | "cpuUsPerRequest") => median(of(server).map((r) => r[key]));
+      const ratio = m("svc", "reqPerSec") / m("fastify", "reqPerSec");
+      const failed = [...of("svc"), ...of("fastify")].reduce((n, r) => n + r.failed, 0);
+      summary.push({ backend, endpoint, svc: m("svc", "reqPerSec"), fastify: m("fastify", "reqPerSec"), ratio, met: ratio >= TARGET, failed });
+      rows.push(
+        [
+          backend.padEnd(8),
+          endpoint.padEnd(11),
+          Math.round(m("svc", "reqPerSec")).toString().padStart(10),
+          Math.round(m("fastify", "reqPerSec")).toString().padStart(14),
+          ratio.toFixed(2).padStart(6),
+          `${ratio >= TARGET ? "met" : "NOT MET"} (≥ ${TARGET})`.padEnd(8),
+          m("svc", "p99Ms").toFixed(2).padStart(8),
+          m("fastify", "p99Ms").toFixed(2).padStart(11),
+          m("svc", "cpuUsPerRequest").toFixed(1).padStart(15),
+          m("fastify", "cpuUsPerRequest").toFixed(1).padStart(19),
+        ].join("  ") + (failed ? `  (${failed} failed requests: suspect)` : ""),
+      );
+    }
+  }
+  process.stdout.write(
+    `svc bench, backends: ${options.rounds} rounds × ${options.duration} s, ${options.connections} connections, ${cpus().length} × ${cpus()[0]?.model.trim()}, node ${process.version}\n` +
+      `medians over the rounds; ratio = svc req/s ÷ fastify req/s\n\n${rows.join("\n")}\n` +
+      (skipped.length ? `\nskipped: ${skipped.join("; ")}\n` : ""),
+  );
+  const resultsDir = paths.resultsDir;
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `backends-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { startedAt: startedAt.toISOString(), options, machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model.trim(), node: process.version, os: `${platform()} ${release()}`, loadAverageAtStart: loadavg()[0] }, summary, skipped, runs },
+      null,
+      2,
+    ) + "\n",
+  );
+  log(`\nfull results: ${file}`);
+}
+
+function entry(): void {
+  let options: Options | "help";
+  try {
+    options = parse(process.argv.slice(2));
+  } catch (error) {
+    log(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (options === "help") {
+    log(USAGE);
+    return;
+  }
+  const resources = new Resources();
+  let interrupted = false;
+  const interrupt = (signal: NodeJS.Signals): void => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`\n${signal}: stopping the servers and removing temp files …`);
+    void resources.release().finally(() => process.exit(130));
+  };
+  process.on("SIGINT", interrupt);
+  process.on("SIGTERM", interrupt);
+  process.on("exit", () => resources.releaseSync());
+  main(options, resources)
+    .then(() => resources.release())
+    .catch(async (error: Error) => {
+      if (interrupted) return;
+      log(`bench failed: ${error.message}`);
+      await resources.release();
+      process.exitCode = 1;
+    });
+}
+
+entry();
