@@ -1,8 +1,15 @@
 import type { Dialect, DialectSql, ResourceModel, StatementModel } from "./model.js";
+import { mysqlPlaceholder } from "./sql/mysql/params.js";
 
 // SQL for record operations (`get`, `insert`, `update`, `delete` by primary key), made at
 // build time. Columns are listed explicitly rather than `*` so the JSON a client sees
 // keeps the declared field order even after columns were added to a live table.
+//
+// Every operation returns the row. SQLite and PostgreSQL say so with RETURNING. The mysql
+// dialect serves MySQL 8, MariaDB and TiDB with one text: MySQL and TiDB have no RETURNING
+// and MariaDB has none on UPDATE, so there the row comes from a read by primary key that
+// the adapter runs on the same connection, in the same transaction (`returning`): after an
+// insert or update; before a delete, with FOR UPDATE so the row read is the row deleted.
 
 type Op = "get" | "insert" | "update" | "delete";
 
@@ -35,8 +42,46 @@ export function recordStatement(r: ResourceModel, op: Op, fields: readonly strin
   for (const d of ["sqlite", "postgres"] as const) {
     dialects[d] = { text: render(d, r, op, fields), slots: args.map((_, i) => i) };
   }
+  dialects.mysql = renderMysql(r, op, fields, args);
   const source = dialects.sqlite!.text;
   return { name, sql: { source, args, dialects, readonly: op === "get" } };
+}
+
+/** The mysql statement: no RETURNING, a timestamp read from ISO text (sql/mysql/params.ts). */
+function renderMysql(r: ResourceModel, op: Op, fields: readonly string[], args: readonly string[]): DialectSql {
+  const q = quote.mysql;
+  const table = q(r.name);
+  const columns = r.fields.map((f) => q(f.name)).join(", ");
+  const typeOf = (field: string) => r.fields.find((f) => f.name === field)?.type;
+  const slots = args.map((_, i) => i);
+  const keyAt = args.lastIndexOf(r.primaryKey);
+  const byKey = `SELECT ${columns} FROM ${table} WHERE ${q(r.primaryKey)} = ?`;
+  switch (op) {
+    case "get":
+      return { text: byKey, slots };
+    case "delete":
+      return {
+        text: `DELETE FROM ${table} WHERE ${q(r.primaryKey)} = ?`,
+        slots,
+        returning: { text: `${byKey} FOR UPDATE`, slots: [keyAt], when: "before" },
+      };
+    case "insert": {
+      const values = r.fields.map((f) => mysqlPlaceholder(f.type)).join(", ");
+      return {
+        text: `INSERT INTO ${table} (${columns}) VALUES (${values})`,
+        slots,
+        returning: { text: byKey, slots: [keyAt], when: "after" },
+      };
+    }
+    case "update": {
+      const sets = fields.map((f) => `${q(f)} = ${mysqlPlaceholder(typeOf(f))}`).join(", ");
+      return {
+        text: `UPDATE ${table} SET ${sets} WHERE ${q(r.primaryKey)} = ?`,
+        slots,
+        returning: { text: byKey, slots: [keyAt], when: "after" },
+      };
+    }
+  }
 }
 
 function render(d: Dialect, r: ResourceModel, op: Op, fields: readonly string[]): string {

@@ -1,22 +1,32 @@
-// Picks the adapter for `--backend` / `--db`. Only SQLite exists so far.
+// Picks the adapter for `--backend` / `--db`. Each driver is loaded only when its backend
+// is chosen: a server loads one of better-sqlite3, postgres.js and mysql2.
 
 import { StartupError } from "../errors.js";
 import type { Database, ServerOptions } from "../types.js";
-import { openSqlite } from "./sqlite.js";
 
 export interface OpenOptions {
   backend: ServerOptions["backend"];
   db: string;
+  /** The request deadline (--write-timeout): network adapters bound their waits and retries by it. */
+  writeTimeoutMs?: number;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   switch (options.backend) {
-    case "sqlite":
-      return openSqlite(sqlitePath(options.db));
-    case "postgres":
+    case "sqlite": {
+      const path = sqlitePath(options.db);
+      const { openSqlite } = await import("./sqlite.js");
+      return openSqlite(path);
+    }
+    case "postgres": {
+      const { openPostgres } = await import("./postgres.js");
+      return openPostgres(options.db, { requestTimeoutMs: options.writeTimeoutMs });
+    }
     case "mysql":
-    case "tidb":
-      throw new StartupError(`backend ${options.backend} is not supported yet`);
+    case "tidb": {
+      const { openMysql } = await import("./mysql.js");
+      return openMysql(options.db, { flavor: options.backend, requestTimeoutMs: options.writeTimeoutMs });
+    }
     default:
       throw new StartupError(`unknown backend ${String(options.backend)}; use sqlite, postgres, mysql or tidb`);
   }

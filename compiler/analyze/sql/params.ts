@@ -1,5 +1,7 @@
 import type { SqlBody } from "../../parse/ast.js";
-import type { Dialect, DialectSql } from "../model.js";
+import type { Dialect, DialectSql, ScalarType } from "../model.js";
+import { mysqlPlaceholder } from "./mysql/params.js";
+import { postgresPlaceholder } from "./postgres/params.js";
 
 export interface BoundSql {
   /** Distinct `@name`s in order of first appearance. */
@@ -10,9 +12,11 @@ export interface BoundSql {
 /**
  * Rewrites every `@name` the parser found (strings and comments already excluded) into
  * each dialect's driver placeholders. sqlite `?N` and postgres `$N` number a name once and
- * reuse the number; mysql's positional `?` needs one slot per occurrence.
+ * reuse the number; mysql's positional `?` needs one slot per occurrence. With `types`
+ * (each parameter's declared type), postgres placeholders carry their type and mysql
+ * timestamps are read from svc's ISO text (see postgres/params.ts, mysql/params.ts).
  */
-export function bindParams(body: SqlBody): BoundSql {
+export function bindParams(body: SqlBody, types?: ReadonlyMap<string, ScalarType>): BoundSql {
   const base = body.span.start.offset;
   const refs = [...body.params].sort((a, b) => a.span.start.offset - b.span.start.offset);
   const args: string[] = [];
@@ -50,8 +54,8 @@ export function bindParams(body: SqlBody): BoundSql {
     args,
     dialects: {
       sqlite: { text: render((i) => `?${i + 1}`), slots: identity },
-      postgres: { text: render((i) => `$${i + 1}`), slots: [...identity] },
-      mysql: { text: render(() => "?"), slots: marks.map((m) => m.index) },
+      postgres: { text: render((i) => postgresPlaceholder(i, types?.get(args[i]))), slots: [...identity] },
+      mysql: { text: render((i) => mysqlPlaceholder(types?.get(args[i]))), slots: marks.map((m) => m.index) },
     },
   };
 }

@@ -1,29 +1,99 @@
 import { Command, Option } from "clipanion";
+import { backendOfUrl } from "../../../runtime/options.js";
+import { redactUrl } from "../../../runtime/db/net-url.js";
+import { type Diagnostic, sortDiagnostics } from "../../diagnostics/diagnostic.js";
 import { check, formatDiagnostics } from "../../index.js";
 import { resolveTarget } from "../target.js";
+import { checkAgainstDatabase } from "./check-db.js";
+
+const BACKENDS = ["sqlite", "postgres", "mysql", "tidb"] as const;
+type Backend = (typeof BACKENDS)[number];
 
 export class CheckCommand extends Command {
   static override paths = [["check"]];
   static override usage = Command.Usage({
     description: "Report diagnostics (file:line:col, a code frame, a hint); exit 1 on any error.",
+    details: `
+      With \`--db URL\` (a postgres:// or mysql:// URL), SQL is also checked for that backend, and every statement is
+      prepared and described by the live database (never run); tables the server would create are created in a
+      transaction that is rolled back (PostgreSQL) or as temporary tables (MySQL), so the database is left as it was.
+    `,
+    examples: [
+      ["Check a project", "svc check --project examples/task_tracker"],
+      ["Also check against a live PostgreSQL", "svc check --project . --db postgres://app@127.0.0.1/app"],
+      [
+        "Check SQL for TiDB, against a MySQL-protocol server",
+        "svc check --project . --backend tidb --db mysql://root@127.0.0.1:4000/app",
+      ],
+    ],
   });
 
   module = Option.String("--module", { description: "Check one module folder" });
   app = Option.String("--app", { description: "Check every module folder in a folder" });
   project = Option.String("--project", { description: "Check a project folder with svc.toml" });
+  db = Option.String("--db", {
+    description: "Also check every statement against this live database (postgres:// or mysql:// URL)",
+  });
+  backend = Option.String("--backend", {
+    description: "Check SQL for this backend (sqlite, postgres, mysql, tidb); default: the --db URL's, else svc.toml's",
+  });
   target = Option.String({ required: false });
 
   async execute(): Promise<number> {
-    const target = resolveTarget({ module: this.module, app: this.app, project: this.project, positional: this.target });
+    const target = resolveTarget({
+      module: this.module,
+      app: this.app,
+      project: this.project,
+      positional: this.target,
+    });
     if (typeof target === "string") {
       this.context.stderr.write(`svc check: ${target}\n`);
       return 2;
     }
-    const result = check(target);
-    const errors = result.diagnostics.filter((d) => d.severity === "error").length;
-    const warnings = result.diagnostics.length - errors;
-    if (result.diagnostics.length) this.context.stdout.write(`${formatDiagnostics(result)}\n\n`);
-    this.context.stdout.write(`svc check: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}\n`);
+    const backend = this.chosenBackend();
+    if (backend instanceof Error) {
+      this.context.stderr.write(`svc check: ${backend.message}\n`);
+      return 2;
+    }
+    const result = check(target, backend === undefined ? {} : { backend });
+    let diagnostics: Diagnostic[] = result.diagnostics;
+    const errorsBefore = diagnostics.some((d) => d.severity === "error");
+    if (
+      this.db !== undefined &&
+      backend !== undefined &&
+      backend !== "sqlite" &&
+      result.model !== null &&
+      !errorsBefore
+    ) {
+      diagnostics = sortDiagnostics([...diagnostics, ...(await checkAgainstDatabase(result, this.db, backend))]);
+    }
+    const errors = diagnostics.filter((d) => d.severity === "error").length;
+    const warnings = diagnostics.length - errors;
+    if (diagnostics.length)
+      this.context.stdout.write(`${formatDiagnostics({ diagnostics, sources: result.sources })}\n\n`);
+    const against = this.db !== undefined && !errorsBefore ? ` (against ${redactUrl(this.db)})` : "";
+    this.context.stdout.write(
+      `svc check: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}${against}\n`,
+    );
     return errors > 0 ? 1 : 0;
+  }
+
+  /** --backend, else the --db URL's scheme; a URL that contradicts --backend is refused, as the server refuses it. */
+  private chosenBackend(): Backend | undefined | Error {
+    const fromUrl = this.db === undefined ? null : backendOfUrl(this.db);
+    if (this.db !== undefined && (fromUrl === null || fromUrl === "sqlite")) {
+      return new Error(
+        `--db ${redactUrl(this.db)} is not a postgres:// or mysql:// URL; a SQLite project is checked without --db`,
+      );
+    }
+    if (this.backend === undefined) return fromUrl ?? undefined;
+    if (!(BACKENDS as readonly string[]).includes(this.backend)) {
+      return new Error(`unknown backend ${JSON.stringify(this.backend)}; use one of ${BACKENDS.join(", ")}`);
+    }
+    const b = this.backend as Backend;
+    if (fromUrl !== null && fromUrl !== b && !(b === "tidb" && fromUrl === "mysql")) {
+      return new Error(`--backend ${b} does not match --db ${redactUrl(this.db!)}`);
+    }
+    return b;
   }
 }

@@ -1,0 +1,106 @@
+import mysql from "mysql2";
+import type { Connection } from "mysql2";
+import { declaredTables } from "../../../../runtime/db/net-migrate.js";
+import { parseNetUrl } from "../../../../runtime/db/net-url.js";
+import { queryConstant } from "../../../../runtime/db/mysql-conn.js";
+import { planMysql } from "../../../../runtime/db/mysql-migrate.js";
+import { serverKind, sessionStatements } from "../../../../runtime/db/mysql-session.js";
+import type { TableSpec } from "../../../../runtime/types.js";
+import { type LiveAnswer, type LiveReport, type LiveStatement, type LiveType, offsetFromMessage } from "../live.js";
+
+// `svc check --db mysql://…`: every statement prepared by the live server (never run) on
+// one connection set up as the server sets up its own (mysql-session.ts). MySQL's DDL
+// cannot be rolled back, so a table the server would create or extend at start is
+// created as a TEMPORARY table of the declared shape for this connection only, which
+// shadows the real one and disappears with the connection.
+
+// mysql2's column type codes (lib/constants/types.js).
+const TYPES: Record<number, [LiveType, string]> = {
+  253: ["text", "varchar"],
+  254: ["text", "char"],
+  15: ["text", "varchar"],
+  1: ["int", "tinyint"],
+  2: ["int", "smallint"],
+  3: ["int", "int"],
+  8: ["int", "bigint"],
+  9: ["int", "mediumint"],
+  13: ["int", "year"],
+  4: ["number", "float"],
+  5: ["number", "double"],
+  0: ["number", "decimal"],
+  246: ["number", "decimal"],
+  7: ["timestamp", "timestamp"],
+  12: ["timestamp", "datetime"],
+  10: ["date", "date"],
+  245: ["json", "json"],
+};
+const BLOB = 252;
+const BINARY_CHARSET = 63;
+
+export async function liveMysql(
+  url: string,
+  tables: readonly TableSpec[],
+  statements: readonly LiveStatement[],
+): Promise<LiveReport> {
+  const target = parseNetUrl(url, "mysql");
+  const conn = mysql.createConnection({
+    uri: target.driverUrl,
+    connectTimeout: target.settings.connectTimeoutMs,
+    charset: "UTF8MB4_BIN",
+    multipleStatements: false,
+  });
+  conn.on("error", () => undefined);
+  try {
+    const version = await queryConstant<{ version: string }[]>(conn, "SELECT VERSION() AS version");
+    for (const statement of sessionStatements(
+      serverKind(String(version[0]?.version ?? "")),
+      target.settings.requestTimeoutMs,
+    )) {
+      await queryConstant(conn, statement);
+    }
+    const declared = declaredTables(tables, "mysql");
+    const plan = await planMysql(conn, declared);
+    const report: LiveReport = {
+      schema: plan.problems.map((problem) => ({ table: /^table (\S+):/.exec(problem)?.[1] ?? "", problem })),
+      statements: [],
+    };
+    const shadow = new Set([...plan.create.map((t) => t.name), ...plan.add.map((a) => a.table)]);
+    for (const table of declared) {
+      if (!shadow.has(table.name)) continue;
+      await queryConstant(conn, table.ddl.createTable.replace(/^CREATE TABLE /, "CREATE TEMPORARY TABLE "));
+    }
+    for (const s of statements) report.statements.push(await prepare(conn, s));
+    return report;
+  } finally {
+    await new Promise<void>((resolve) => conn.end(() => resolve()));
+  }
+}
+
+function prepare(conn: Connection, s: LiveStatement): Promise<LiveAnswer> {
+  return new Promise((resolve) => {
+    conn.prepare(s.text, (err, statement) => {
+      if (err) {
+        resolve({
+          name: s.name,
+          error: { message: err.message, offset: offsetFromMessage(s.text, err.message) },
+          columns: [],
+        });
+        return;
+      }
+      const columns = (
+        (statement as unknown as { columns?: { name: string; columnType: number; characterSet: number }[] }).columns ??
+        []
+      ).map((c) => {
+        if (c.columnType === BLOB) {
+          return c.characterSet === BINARY_CHARSET
+            ? { name: c.name, type: "other" as const, typeName: "blob" }
+            : { name: c.name, type: "text" as const, typeName: "text" };
+        }
+        const [type, typeName] = TYPES[c.columnType] ?? ["other" as const, `type ${c.columnType}`];
+        return { name: c.name, type, typeName };
+      });
+      conn.unprepare(s.text);
+      resolve({ name: s.name, error: null, columns });
+    });
+  });
+}

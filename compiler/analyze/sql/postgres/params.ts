@@ -1,0 +1,23 @@
+import type { ScalarType } from "../../model.js";
+
+// PostgreSQL infers each `$N`'s type from where it stands, and fails to prepare a statement
+// where it cannot (`SELECT $1`, `$1 IS NULL` alone: "could not determine data type of
+// parameter $1") or where two uses disagree. svc knows every parameter's declared type,
+// so it says it: `$1::bigint`. The cast also makes `@a / @b` on floats divide as floats,
+// as it does on SQLite, where PostgreSQL would otherwise divide integers.
+
+export const POSTGRES_TYPES: Record<ScalarType, string> = {
+  id: "text",
+  text: "text",
+  enum: "text",
+  int: "bigint",
+  float: "double precision",
+  bool: "boolean",
+  timestamp: "timestamptz",
+  json: "jsonb",
+};
+
+/** `$N` for the parameter at `index` (0-based), cast to its declared type when known. */
+export function postgresPlaceholder(index: number, type?: ScalarType): string {
+  return type === undefined ? `$${index + 1}` : `$${index + 1}::${POSTGRES_TYPES[type]}`;
+}

@@ -1,0 +1,137 @@
+// mysql2's callback API as promises, for one pooled connection, and the pool itself with
+// a deadline on getting a connection. The callback API rather than mysql2/promise: the
+// promise wrapper allocates a wrapper object and a promise chain per call, and this is
+// the path of every request.
+//
+// Values go only through `execute()` (binary protocol, a prepared statement per
+// connection, cached by mysql2); `query()` is used only for the constant statements of
+// mysql-session.ts, BEGIN/COMMIT/ROLLBACK and the migration, never with a value.
+
+import type { Connection, ExecuteValues, FieldPacket, Pool, PoolConnection, ResultSetHeader } from "mysql2";
+import type { Row } from "../types.js";
+import type { Scalar } from "./net-args.js";
+import { busyError } from "./net-errors.js";
+import { isoRows } from "./mysql-rows.js";
+import { type ServerKind, serverKind, sessionStatements } from "./mysql-session.js";
+
+export type { Connection, PoolConnection } from "mysql2";
+
+/**
+ * What mysql2 sends: a number goes as a DOUBLE, exact for every integer a JS number holds
+ * exactly; where MySQL wants an integer (`LIMIT ?`), mysql2 sends it as the integer type
+ * the server reported for the placeholder. A bigint goes as its decimal text.
+ */
+function wireValues(values: readonly Scalar[]): ExecuteValues[] {
+  const out = new Array<ExecuteValues>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    out[i] = typeof v === "bigint" ? v.toString() : v;
+  }
+  return out;
+}
+
+/** Rows of a statement that returns rows, with timestamps as ISO text. */
+export function execRows(conn: PoolConnection, text: string, values: readonly Scalar[]): Promise<Row[]> {
+  return new Promise((resolve, reject) => {
+    conn.execute(text, wireValues(values), (err, result, fields) => {
+      if (err) reject(err);
+      else resolve(Array.isArray(result) ? isoRows(result as Row[], fields as FieldPacket[]) : []);
+    });
+  });
+}
+
+/** Rows matched by a statement that changes rows (FOUND_ROWS: an UPDATE that sets a row to what it held counts it). */
+export function execCount(conn: PoolConnection, text: string, values: readonly Scalar[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    conn.execute(text, wireValues(values), (err, result) => {
+      if (err) reject(err);
+      else resolve(Array.isArray(result) ? result.length : (result as ResultSetHeader).affectedRows);
+    });
+  });
+}
+
+/** A constant statement through the text protocol (no values, ever). */
+export function queryConstant<T = unknown>(conn: Connection, text: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    conn.query(text, (err, result) => (err ? reject(err) : resolve(result as T)));
+  });
+}
+
+export interface PoolSettings {
+  acquireTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+/** The pool: a connection within the deadline, set up (mysql-session.ts) before its first use. */
+export class MysqlPool {
+  private kind: ServerKind | null = null;
+  private readonly ready = new WeakSet<PoolConnection>();
+
+  constructor(
+    readonly pool: Pool,
+    private readonly settings: PoolSettings,
+  ) {}
+
+  /** The server's kind, known once a connection was made. */
+  get serverKind(): ServerKind | null {
+    return this.kind;
+  }
+
+  acquire(): Promise<PoolConnection> {
+    return new Promise((resolve, reject) => {
+      let waiting = true;
+      const timer = setTimeout(() => {
+        waiting = false;
+        reject(busyError(new Error(`no connection free within ${this.settings.acquireTimeoutMs} ms`)));
+      }, this.settings.acquireTimeoutMs);
+      this.pool.getConnection((err, conn) => {
+        clearTimeout(timer);
+        if (!waiting) {
+          // The caller has its 503 already; the connection goes back unused.
+          if (!err) conn.release();
+          return;
+        }
+        waiting = false;
+        if (err) {
+          reject(err);
+          return;
+        }
+        if (this.ready.has(conn)) {
+          resolve(conn);
+          return;
+        }
+        this.setUp(conn).then(
+          () => resolve(conn),
+          (setupErr) => {
+            conn.destroy();
+            reject(setupErr);
+          },
+        );
+      });
+    });
+  }
+
+  /** Back to the pool, or closed when the connection broke (a later statement on it would fail again). */
+  release(conn: PoolConnection, broken: boolean): void {
+    if (broken) conn.destroy();
+    else conn.release();
+  }
+
+  private async setUp(conn: PoolConnection): Promise<void> {
+    // An error on an idle connection (the server closed it) must not crash the process;
+    // the pool drops such a connection by itself.
+    conn.on("error", () => undefined);
+    if (this.kind === null) {
+      const rows = await queryConstant<{ version: string }[]>(conn, "SELECT VERSION() AS version");
+      this.kind = serverKind(String(rows[0]?.version ?? ""));
+    }
+    for (const statement of sessionStatements(this.kind, this.settings.requestTimeoutMs)) {
+      await queryConstant(conn, statement);
+    }
+    this.ready.add(conn);
+  }
+
+  end(): Promise<void> {
+    return new Promise((resolve) => this.pool.end(() => resolve()));
+  }
+}

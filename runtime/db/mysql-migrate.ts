@@ -1,0 +1,152 @@
+// Brings a MySQL / MariaDB / TiDB database up to the declared resources at start
+// (net-migrate.ts has the rules), under GET_LOCK: servers starting together queue on the
+// named lock, the first makes the changes, the others find nothing left to do.
+//
+// MySQL's DDL is not transactional: each statement commits on its own. Every step is
+// idempotent (the plan is read from the live schema each time, indexes are created only
+// when missing), so a start that fails halfway is completed by the next one; a refused
+// difference is found before anything is changed.
+
+import { StartupError } from "../errors.js";
+import type { TableSpec } from "../types.js";
+import type { Constraints } from "./net-constraints.js";
+import {
+  type DeclaredTable,
+  type LiveColumn,
+  type MigrationPlan,
+  declaredTables,
+  execDdl,
+  mismatchError,
+  planMigration,
+} from "./net-migrate.js";
+import { type Connection, queryConstant } from "./mysql-conn.js";
+
+/** Seconds a starting server waits for another one's migration. */
+export const MYSQL_MIGRATE_LOCK_TIMEOUT_S = 60;
+
+const LOCK_NAME = "CONCAT('svc.migrate:', DATABASE())";
+const INDEX = /^CREATE (UNIQUE )?INDEX IF NOT EXISTS `((?:[^`]|``)+)` ON `((?:[^`]|``)+)`/;
+
+export async function migrateMysql(conn: Connection, tables: readonly TableSpec[]): Promise<void> {
+  const declared = declaredTables(tables, "mysql");
+  const got = await queryConstant<{ got: number | null }[]>(
+    conn,
+    `SELECT GET_LOCK(${LOCK_NAME}, ${MYSQL_MIGRATE_LOCK_TIMEOUT_S}) AS got`,
+  );
+  if (Number(got[0]?.got) !== 1) {
+    throw new StartupError(
+      `another server held the schema lock for ${MYSQL_MIGRATE_LOCK_TIMEOUT_S} s while this one waited to check its tables`,
+    );
+  }
+  try {
+    const plan = await planMysql(conn, declared);
+    if (plan.problems.length > 0) throw mismatchError(plan.problems);
+    await applyPlan(conn, plan, declared);
+  } finally {
+    await queryConstant(conn, `SELECT RELEASE_LOCK(${LOCK_NAME})`);
+  }
+}
+
+/** The plan against the live database, changing nothing (also what `svc check --db` reports). */
+export async function planMysql(conn: Connection, declared: readonly DeclaredTable[]): Promise<MigrationPlan> {
+  return planMigration(declared, await liveColumns(conn), sameType);
+}
+
+/** MariaDB keeps JSON as longtext (with a json_valid CHECK); BOOLEAN is tinyint everywhere. */
+export function sameType(live: string, declared: string): boolean {
+  return live === declared || (declared === "json" && live === "longtext");
+}
+
+async function applyPlan(conn: Connection, plan: MigrationPlan, declared: readonly DeclaredTable[]): Promise<void> {
+  const run = (text: string) => queryConstant(conn, text);
+  for (const table of plan.create)
+    await execDdl(run, table.ddl.createTable, `table ${table.name}: cannot create the table`);
+  for (const { table, column } of plan.add) {
+    await execDdl(
+      run,
+      `ALTER TABLE ${quoteIdent(table)} ADD COLUMN ${column.definition}`,
+      `table ${table}: column ${column.name} cannot be added`,
+    );
+  }
+  // MySQL has no CREATE INDEX IF NOT EXISTS (MariaDB and TiDB do): create only the missing ones.
+  const existing = await liveIndexes(conn);
+  for (const table of declared) {
+    for (const sql of table.ddl.createIndexes) {
+      const m = INDEX.exec(sql);
+      const name = m?.[2].replace(/``/g, "`");
+      if (name !== undefined && existing.has(`${table.name.toLowerCase()}.${name.toLowerCase()}`)) continue;
+      await execDdl(run, sql.replace(" IF NOT EXISTS ", " "), `table ${table.name}: cannot create an index`);
+    }
+  }
+}
+
+async function liveColumns(conn: Connection): Promise<Map<string, LiveColumn[]>> {
+  const rows = await queryConstant<
+    { table_name: string; column_name: string; data_type: string; is_nullable: string }[]
+  >(
+    conn,
+    `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS column_name, DATA_TYPE AS data_type, IS_NULLABLE AS is_nullable
+       FROM information_schema.COLUMNS
+      WHERE TABLE_SCHEMA = DATABASE()
+      ORDER BY TABLE_NAME, ORDINAL_POSITION`,
+  );
+  const out = new Map<string, LiveColumn[]>();
+  for (const r of rows) {
+    const key = String(r.table_name).toLowerCase();
+    const list = out.get(key) ?? [];
+    list.push({
+      name: String(r.column_name),
+      type: String(r.data_type).toLowerCase(),
+      nullable: r.is_nullable === "YES",
+    });
+    out.set(key, list);
+  }
+  return out;
+}
+
+async function liveIndexes(conn: Connection): Promise<Set<string>> {
+  const rows = await queryConstant<{ table_name: string; index_name: string }[]>(
+    conn,
+    `SELECT DISTINCT TABLE_NAME AS table_name, INDEX_NAME AS index_name
+       FROM information_schema.STATISTICS
+      WHERE TABLE_SCHEMA = DATABASE()`,
+  );
+  return new Set(rows.map((r) => `${String(r.table_name).toLowerCase()}.${String(r.index_name).toLowerCase()}`));
+}
+
+/**
+ * Which field each CHECK guards, by the name the database gave it (MySQL and TiDB name
+ * them `<table>_chk_<n>`, so an error names no column by itself). Empty where the server
+ * does not list check constraints.
+ */
+export async function checkNames(conn: Connection, c: Constraints): Promise<Constraints["checkNames"]> {
+  const out: Constraints["checkNames"] = new Map();
+  let rows: { table_name: string; name: string; clause: string }[];
+  try {
+    rows = await queryConstant(
+      conn,
+      `SELECT tc.TABLE_NAME AS table_name, cc.CONSTRAINT_NAME AS name, cc.CHECK_CLAUSE AS clause
+         FROM information_schema.CHECK_CONSTRAINTS cc
+         JOIN information_schema.TABLE_CONSTRAINTS tc
+           ON tc.CONSTRAINT_SCHEMA = cc.CONSTRAINT_SCHEMA AND tc.CONSTRAINT_NAME = cc.CONSTRAINT_NAME
+          AND tc.CONSTRAINT_TYPE = 'CHECK'
+        WHERE cc.CONSTRAINT_SCHEMA = DATABASE()`,
+    );
+  } catch {
+    return out;
+  }
+  for (const r of rows) {
+    const table = String(r.table_name);
+    const clause = String(r.clause);
+    const column = [...c.checks.keys()]
+      .filter((key) => key.startsWith(`${table}.`))
+      .map((key) => key.slice(table.length + 1))
+      .find((col) => clause.includes(`\`${col}\``) || clause.includes(`"${col}"`));
+    if (column !== undefined) out.set(String(r.name), { table, column });
+  }
+  return out;
+}
+
+function quoteIdent(name: string): string {
+  return `\`${name.replace(/`/g, "``")}\``;
+}

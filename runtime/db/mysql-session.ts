@@ -1,0 +1,49 @@
+// How every mysql connection is set up before its first statement, so that MySQL,
+// MariaDB and TiDB behave alike, and like the other backends:
+// - time_zone UTC: DATETIME(3) columns hold UTC wall time, and CURRENT_TIMESTAMP(3) (the
+//   `now()` default) is UTC too.
+// - sql_mode: strict (a bad value is an error, never a silently truncated or zeroed one),
+//   ANSI_QUOTES and PIPES_AS_CONCAT (`"name"` is an identifier and `||` concatenates, as in
+//   SQLite and PostgreSQL, so one query text serves every backend), ONLY_FULL_GROUP_BY
+//   (as PostgreSQL). Backslashes in string literals stay escapes (MySQL's default): the
+//   compiler warns about them (SVC3110) rather than changing what the DDL's strings mean.
+// - a statement time limit equal to the request deadline.
+// - transactions SERIALIZABLE on MySQL and MariaDB (see postgres.ts for why); TiDB has no
+//   SERIALIZABLE, so its action transactions are optimistic (`BEGIN OPTIMISTIC`): a write
+//   conflict aborts one of them at commit (9007) and it is run again.
+
+export type ServerKind = "mysql" | "mariadb" | "tidb";
+
+export const SQL_MODE = [
+  "ANSI_QUOTES",
+  "PIPES_AS_CONCAT",
+  "ONLY_FULL_GROUP_BY",
+  "STRICT_TRANS_TABLES",
+  "STRICT_ALL_TABLES",
+  "NO_ZERO_IN_DATE",
+  "NO_ZERO_DATE",
+  "ERROR_FOR_DIVISION_BY_ZERO",
+  "NO_ENGINE_SUBSTITUTION",
+].join(",");
+
+/** Which server answers, from `SELECT VERSION()`: `8.0.36`, `10.11.6-MariaDB-0+deb12u1`, `8.0.11-TiDB-v7.5.1`. */
+export function serverKind(version: string): ServerKind {
+  if (/TiDB/i.test(version)) return "tidb";
+  if (/MariaDB/i.test(version)) return "mariadb";
+  return "mysql";
+}
+
+/** The statements that set a fresh connection up, in order (constants only: no value from a request). */
+export function sessionStatements(kind: ServerKind, requestTimeoutMs: number): string[] {
+  const limit =
+    kind === "mariadb"
+      ? `max_statement_time = ${(requestTimeoutMs / 1000).toFixed(3)}`
+      : `max_execution_time = ${Math.round(requestTimeoutMs)}`;
+  const set = `SET time_zone = '+00:00', sql_mode = '${SQL_MODE}', ${limit}`;
+  return kind === "tidb" ? [set] : [set, "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE"];
+}
+
+/** What starts an action's transaction. */
+export function beginStatement(kind: ServerKind): string {
+  return kind === "tidb" ? "BEGIN OPTIMISTIC" : "START TRANSACTION";
+}

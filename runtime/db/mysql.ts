@@ -1,0 +1,203 @@
+// The MySQL adapter, for MySQL 8, MariaDB (10.5+) and TiDB, on mysql2: a pool of
+// `pool_size` connections per server process; every value bound through `execute()`
+// (a prepared statement per connection, prepared once and cached by mysql2); every
+// connection set up alike (mysql-session.ts). `--backend tidb` adds TiDB's retryable
+// error codes and, on a TiDB server, optimistic transactions.
+
+import mysql from "mysql2";
+import { StartupError } from "../errors.js";
+import type { Database, Executor, Row, StatementSpec, TableSpec } from "../types.js";
+import { bindSlots } from "./net-args.js";
+import { type Constraints, constraintsOf, emptyConstraints } from "./net-constraints.js";
+import { NetStatements } from "./net-statements.js";
+import { type NetTarget, parseNetUrl, redactUrl } from "./net-url.js";
+import { withRetries } from "./retry.js";
+import { MysqlPool, type PoolConnection, execCount, queryConstant } from "./mysql-conn.js";
+import { type MysqlFlavor, isRetryableMysql, isUnavailableMysql, mapMysqlError } from "./mysql-errors.js";
+import { checkNames, migrateMysql } from "./mysql-migrate.js";
+import { beginStatement } from "./mysql-session.js";
+import { MysqlTx, rowsOf } from "./mysql-tx.js";
+
+export interface MysqlOpenOptions {
+  flavor?: MysqlFlavor;
+  /** The request deadline (--write-timeout), in ms. */
+  requestTimeoutMs?: number;
+}
+
+/** Connects lazily: the migration, at start, opens the first connection. */
+export function openMysql(db: string, options: MysqlOpenOptions = {}): MysqlDatabase {
+  const target = parseNetUrl(db, "mysql", options.requestTimeoutMs);
+  const s = target.settings;
+  const pool = mysql.createPool({
+    uri: target.driverUrl,
+    connectionLimit: s.poolSize,
+    maxIdle: s.poolSize,
+    idleTimeout: 60_000,
+    waitForConnections: true,
+    queueLimit: 0,
+    connectTimeout: s.connectTimeoutMs,
+    enableKeepAlive: true,
+    charset: "UTF8MB4_BIN",
+    timezone: "Z",
+    jsonStrings: true,
+    decimalNumbers: true,
+    supportBigNumbers: false,
+    multipleStatements: false,
+  });
+  return new MysqlDatabase(new MysqlPool(pool, s), target, options.flavor ?? "mysql");
+}
+
+export class MysqlDatabase implements Database {
+  readonly dialect = "mysql" as const;
+  private readonly statements = new NetStatements("mysql");
+  private constraints: Constraints = emptyConstraints();
+  private closed = false;
+
+  constructor(
+    private readonly pool: MysqlPool,
+    private readonly target: NetTarget,
+    readonly flavor: MysqlFlavor,
+  ) {}
+
+  async migrate(tables: readonly TableSpec[]): Promise<void> {
+    try {
+      await this.withConnection(async (conn) => {
+        await migrateMysql(conn, tables);
+        const c = constraintsOf(tables, "mysql");
+        c.checkNames = await checkNames(conn, c);
+        this.constraints = c;
+      });
+    } catch (err) {
+      throw this.startupError(err, "cannot bring the schema up to date");
+    }
+  }
+
+  /** Checks every statement against the live schema: each is prepared (never run) on one connection. */
+  async prepare(stmts: readonly StatementSpec[]): Promise<void> {
+    const fresh = this.statements.add(stmts);
+    if (fresh.length === 0) return;
+    await this.withConnection(async (conn) => {
+      for (const s of fresh) {
+        for (const text of s.returning ? [s.text, s.returning.text] : [s.text]) {
+          try {
+            await prepareOn(conn, text);
+          } catch (err) {
+            throw this.startupError(err, `statement ${s.name} does not prepare`);
+          }
+        }
+      }
+    });
+  }
+
+  // all/one/run outside a transaction are the hot path of every query endpoint.
+  async all(spec: StatementSpec, args: readonly unknown[]): Promise<Row[]> {
+    return this.rows(spec, args);
+  }
+
+  async one(spec: StatementSpec, args: readonly unknown[]): Promise<Row | null> {
+    return (await this.rows(spec, args))[0] ?? null;
+  }
+
+  async run(spec: StatementSpec, args: readonly unknown[]): Promise<number> {
+    const s = this.statements.get(spec);
+    const values = bindSlots(s.name, s.slots, args);
+    return this.retrying(() => this.withConnection((conn) => execCount(conn, s.text, values)));
+  }
+
+  private rows(spec: StatementSpec, args: readonly unknown[]): Promise<Row[]> {
+    const s = this.statements.get(spec);
+    // A statement and its returning read belong together: one connection, and but for an
+    // insert's read (net-statements.ts) one transaction.
+    if (s.returning !== undefined && !s.readWithoutTx) return this.transaction((tx) => tx.all(spec, args));
+    return this.retrying(() => this.withConnection((conn) => rowsOf(conn, s, args)));
+  }
+
+  async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    return this.retrying(() => this.withConnection((conn) => this.attempt(conn, fn)));
+  }
+
+  /** One try on `conn`: BEGIN, `fn`, COMMIT; ROLLBACK when anything throws. */
+  private async attempt<T>(conn: PoolConnection, fn: (tx: Executor) => Promise<T>): Promise<T> {
+    await queryConstant(conn, beginStatement(this.pool.serverKind ?? "mysql"));
+    const tx = new MysqlTx(
+      conn,
+      this.statements,
+      this.constraints,
+      this.pool.serverKind === "tidb" ? "tidb" : this.flavor,
+    );
+    let result: T;
+    try {
+      result = await fn(tx);
+      tx.end();
+      await queryConstant(conn, "COMMIT");
+    } catch (err) {
+      tx.end();
+      // A connection the error broke has no transaction left to roll back.
+      if (tx.broken === null && !isUnavailableMysql(err)) await queryConstant(conn, "ROLLBACK").catch(() => undefined);
+      throw err;
+    }
+    return result;
+  }
+
+  /** Runs `work` on a pooled connection; a connection an error broke is closed, not returned. */
+  private async withConnection<T>(work: (conn: PoolConnection) => Promise<T>): Promise<T> {
+    const conn = await this.pool.acquire();
+    let broken = false;
+    try {
+      return await work(conn);
+    } catch (err) {
+      broken = isUnavailableMysql(err) || (err as { cause?: { fatal?: unknown } })?.cause?.fatal === true;
+      throw err;
+    } finally {
+      this.pool.release(conn, broken);
+    }
+  }
+
+  /** Deadlocks (and TiDB's conflicts) aborted the whole statement or transaction: run it again. */
+  private async retrying<T>(attempt: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    // A TiDB server's conflicts are retried even when it was started as --backend mysql.
+    const flavor = this.pool.serverKind === "tidb" ? "tidb" : this.flavor;
+    try {
+      return await attempt();
+    } catch (first) {
+      if (!isRetryableMysql(first, flavor)) throw mapMysqlError(first, this.constraints);
+    }
+    try {
+      return await withRetries(attempt, (err) => isRetryableMysql(err, flavor), {
+        deadline: started + this.target.settings.requestTimeoutMs,
+      });
+    } catch (err) {
+      throw mapMysqlError(err, this.constraints);
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.withConnection((conn) => queryConstant(conn, "SELECT 1"));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  private startupError(err: unknown, what: string): StartupError {
+    if (err instanceof StartupError) return err;
+    const where = `mysql ${this.target.host}${this.target.port === null ? "" : `:${this.target.port}`}/${this.target.database}`;
+    const cause = err instanceof Error && "cause" in err && err.cause instanceof Error ? err.cause : err;
+    const message = cause instanceof Error ? cause.message : String(cause);
+    const why = isUnavailableMysql(cause) ? `cannot connect to ${where}: ${message}` : `${where}: ${message}`;
+    return new StartupError(`${what}: ${redactUrl(why)}`);
+  }
+}
+
+/**
+ * Prepares `text` on `conn`: the server checks it, nothing runs. mysql2 keeps it in the
+ * connection's statement cache, where the first request on this connection finds it.
+ */
+function prepareOn(conn: PoolConnection, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    conn.prepare(text, (err) => (err ? reject(err) : resolve()));
+  });
+}

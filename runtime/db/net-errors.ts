@@ -1,0 +1,14 @@
+// The two 503s of the network adapters. Both carry Retry-After (RFC 9110 §10.2.3): a
+// restarted database or a drained pool is usually back within a second.
+
+import { HttpError } from "../errors.js";
+
+/** The database cannot be reached, refused the connection, or dropped it. */
+export function unavailableError(cause: unknown): HttpError {
+  return new HttpError(503, "database unavailable", { cause, headers: { "Retry-After": "1" } });
+}
+
+/** The database is there but cannot take the work now: no free connection in time, a lock, a timeout. */
+export function busyError(cause: unknown): HttpError {
+  return new HttpError(503, "database busy", { cause, headers: { "Retry-After": "1" } });
+}

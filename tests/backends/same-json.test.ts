@@ -1,0 +1,150 @@
+// The same project gives the same JSON on every backend (issue 5, part 2): one row of
+// every column type written, read back, aggregated, filtered, changed and deleted, and
+// the constraint errors, each transcript compared with SQLite's.
+
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { call } from "../support/http.js";
+import { repoRoot } from "../support/paths.js";
+import { type TestServer, removeDir, startServer } from "../support/server.js";
+import { buildServer } from "./support/build.js";
+import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
+
+const available = { postgres: await backendAvailable("postgres"), mysql: await backendAvailable("mysql") };
+
+interface Step {
+  step: string;
+  status: number;
+  body: unknown;
+}
+
+/** Every call of the script, with each id replaced by its order of appearance (ids are random). */
+async function transcript(url: string): Promise<Step[]> {
+  const steps: Step[] = [];
+  const ids = new Map<string, string>();
+  const api = `${url}/api/kinds`;
+  const record = async (step: string, path: string, json?: unknown) => {
+    const r = await call(`${api}:${path}`, json === undefined ? {} : { json });
+    const text = r.text.replace(/"([0-9A-HJKMNP-TV-Z]{26})"/g, (_, id: string) => {
+      if (!ids.has(id)) ids.set(id, `id${ids.size + 1}`);
+      return `"${ids.get(id)}"`;
+    });
+    steps.push({ step, status: r.status, body: JSON.parse(text) });
+    return r.json;
+  };
+  const a = await record("add alpha", "add", {
+    name: "alpha",
+    qty: 3,
+    ratio: 0.25,
+    flag: true,
+    meta: { b: [1, 2, { c: null }], a: "x", n: 1.5 },
+    tier: "gold",
+    at: "2024-05-01T12:00:00.123Z",
+  });
+  const b = await record("add beta", "add", {
+    name: "beta",
+    note: "a note",
+    qty: Number.MAX_SAFE_INTEGER,
+    ratio: 0.75,
+    // A JSON string that looks like a number must come back as the string.
+    meta: "123",
+    tier: "silver",
+    at: "2024-05-01T12:00:00Z",
+  });
+  await record("add gamma", "add", { name: "gamma", qty: -7, at: "2024-04-30T23:59:59.999+02:00" });
+  await record("things", "things");
+  await record("stats", "stats");
+  await record("flagged true", "flagged?flag=true");
+  await record("flagged false", "flagged?flag=false");
+  await record("since", "since?t=2024-05-01T00:00:00Z&n=5");
+  await record("finish alpha", "finish", { id: a.data.id, done_at: "2024-06-01T00:00:00.5Z" });
+  await record("duplicate name", "add", { name: "alpha", at: "2024-05-02T00:00:00Z" });
+  await record("null name", "clear_name", { id: a.data.id });
+  await record("tier outside the enum", "set_tier", { id: a.data.id, tier: "platinum" });
+  await record("remove beta", "remove", { id: b.data.id });
+  await record("remove beta again", "remove", { id: b.data.id });
+  await record("things at the end", "things");
+  return steps;
+}
+
+interface Running {
+  server: TestServer;
+  ns?: Namespace;
+}
+
+const started: Running[] = [];
+let dir: string;
+
+beforeAll(async () => {
+  dir = await buildServer({ mode: "module", dir: join(repoRoot, "tests", "backends", "projects", "kinds", "kinds") });
+});
+
+afterAll(async () => {
+  for (const r of started) {
+    await r.server.stop();
+    await r.ns?.drop();
+  }
+  removeDir(dir);
+});
+
+async function serve(backend: "sqlite" | "postgres" | "mysql"): Promise<string> {
+  if (backend === "sqlite") {
+    const server = await startServer(dir, ["--db", join(dir, "kinds.db"), "--workers", "1"]);
+    started.push({ server });
+    return server.url;
+  }
+  const ns = await createNamespace(backend, "same_json");
+  const server = await startServer(dir, ["--db", ns.url, "--workers", "1"]);
+  started.push({ server, ns });
+  return server.url;
+}
+
+describe("the same JSON out of every backend", () => {
+  let reference: Step[];
+
+  beforeAll(async () => {
+    reference = await transcript(await serve("sqlite"));
+  });
+
+  test("sqlite: the reference transcript has every type as JSON wants it", () => {
+    const things = reference.find((s) => s.step === "things")!.body as { data: Record<string, unknown>[] };
+    expect(things.data[0]).toEqual({
+      id: "id1",
+      name: "alpha",
+      note: null,
+      qty: 3,
+      ratio: 0.25,
+      flag: true,
+      meta: { b: [1, 2, { c: null }], a: "x", n: 1.5 },
+      tier: "gold",
+      at: "2024-05-01T12:00:00.123Z",
+      done_at: null,
+    });
+    expect(things.data.map((t) => t.meta)).toEqual([{ b: [1, 2, { c: null }], a: "x", n: 1.5 }, "123", null]);
+    expect(things.data.map((t) => t.at)).toEqual([
+      "2024-05-01T12:00:00.123Z",
+      "2024-05-01T12:00:00.000Z",
+      "2024-04-30T21:59:59.999Z",
+    ]);
+    expect(reference.find((s) => s.step === "stats")!.body).toEqual({
+      ok: true,
+      data: [{ n: 3, total: Number.MAX_SAFE_INTEGER - 4, mean: 0.5, latest: "2024-05-01T12:00:00.123Z" }],
+    });
+    const errors = reference
+      .filter((s) => s.status >= 400)
+      .map((s) => [s.step, s.status, (s.body as { error: string }).error]);
+    expect(errors).toEqual([
+      ["duplicate name", 409, "thing.name already exists"],
+      ["null name", 400, "thing.name is required"],
+      ["tier outside the enum", 400, "check tier failed"],
+      ["remove beta again", 404, "no such thing"],
+    ]);
+  });
+
+  for (const backend of ["postgres", "mysql"] as const) {
+    (available[backend] ? test : test.skip)(`${backend}: the same transcript as sqlite`, async () => {
+      const steps = await transcript(await serve(backend));
+      expect(steps).toEqual(reference);
+    });
+  }
+});

@@ -1,0 +1,151 @@
+// SQL made at build time for the network dialects: `@name` placeholders per dialect with
+// the declared types (issue 5, part 3), record operations without RETURNING on mysql, and
+// the way `svc check --db` maps a place in the SQL sent back into the .svc file.
+
+import { describe, expect, test } from "@jest/globals";
+import { recordStatement } from "../../compiler/analyze/record-sql.js";
+import { offsetFromMessage, sourceOffset } from "../../compiler/analyze/sql/live.js";
+import { bindParams } from "../../compiler/analyze/sql/params.js";
+import type { ResourceModel, ScalarType } from "../../compiler/analyze/model.js";
+import { generateServerTs } from "../../compiler/generate/index.js";
+import { analyzeText } from "../unit/analyze/analyze.js";
+import { field, sqlBody } from "../unit/sql/fixtures.js";
+
+const types = (entries: [string, ScalarType][]) => new Map(entries);
+
+describe("@name per dialect, with the declared types", () => {
+  const body = sqlBody("SELECT * FROM task WHERE (@since IS NULL OR created_at >= @since) AND points > @min LIMIT @n");
+  const bound = bindParams(
+    body,
+    types([
+      ["since", "timestamp"],
+      ["min", "float"],
+      ["n", "int"],
+    ]),
+  );
+
+  test("postgres numbers each name once and casts it to its type, so PostgreSQL never guesses one", () => {
+    expect(bound.dialects.postgres).toEqual({
+      text: "SELECT * FROM task WHERE ($1::timestamptz IS NULL OR created_at >= $1::timestamptz) AND points > $2::double precision LIMIT $3::bigint",
+      slots: [0, 1, 2],
+    });
+  });
+
+  test("mysql has a ? per use (a name used twice fills two slots) and reads timestamps from svc's ISO text", () => {
+    const iso = "STR_TO_DATE(?, '%Y-%m-%dT%H:%i:%s.%fZ')";
+    expect(bound.dialects.mysql).toEqual({
+      text: `SELECT * FROM task WHERE (${iso} IS NULL OR created_at >= ${iso}) AND points > ? LIMIT ?`,
+      slots: [0, 0, 1, 2],
+    });
+  });
+
+  test("sqlite is untouched by the types", () => {
+    expect(bound.dialects.sqlite.text).toBe(
+      "SELECT * FROM task WHERE (?1 IS NULL OR created_at >= ?1) AND points > ?2 LIMIT ?3",
+    );
+  });
+});
+
+describe("record operations on mysql", () => {
+  const resource: ResourceModel = {
+    module: "m",
+    name: "task",
+    doc: null,
+    primaryKey: "id",
+    fields: [field("id", "id"), field("title", "text"), field("done_at", "timestamp", { nullable: true })],
+    indexes: [],
+    ddl: {},
+  };
+  const cols = "`id`, `title`, `done_at`";
+  const byKey = `SELECT ${cols} FROM \`task\` WHERE \`id\` = ?`;
+
+  test("insert: no RETURNING; the row is read by its key after", () => {
+    expect(recordStatement(resource, "insert").sql.dialects.mysql).toEqual({
+      text: `INSERT INTO \`task\` (${cols}) VALUES (?, ?, STR_TO_DATE(?, '%Y-%m-%dT%H:%i:%s.%fZ'))`,
+      slots: [0, 1, 2],
+      returning: { text: byKey, slots: [0], when: "after" },
+    });
+  });
+
+  test("update: the key is the last argument, and the read after uses it", () => {
+    expect(recordStatement(resource, "update", ["done_at", "title"]).sql.dialects.mysql).toEqual({
+      text: "UPDATE `task` SET `done_at` = STR_TO_DATE(?, '%Y-%m-%dT%H:%i:%s.%fZ'), `title` = ? WHERE `id` = ?",
+      slots: [0, 1, 2],
+      returning: { text: byKey, slots: [2], when: "after" },
+    });
+  });
+
+  test("delete: the row is read first, locked, so the row read is the row deleted", () => {
+    expect(recordStatement(resource, "delete").sql.dialects.mysql).toEqual({
+      text: "DELETE FROM `task` WHERE `id` = ?",
+      slots: [0],
+      returning: { text: `${byKey} FOR UPDATE`, slots: [0], when: "before" },
+    });
+  });
+
+  test("get needs no read of its own; sqlite and postgres keep RETURNING", () => {
+    const get = recordStatement(resource, "get").sql.dialects;
+    expect(get.mysql).toEqual({ text: byKey, slots: [0] });
+    expect(recordStatement(resource, "delete").sql.dialects.postgres?.text).toMatch(
+      / RETURNING "id", "title", "done_at"$/,
+    );
+  });
+
+  test("the generated server carries the read in its StatementSpec", async () => {
+    const { model } = analyzeText(`module m
+
+resource task {
+  id: id
+  title: text
+}
+
+action rename(id: id, title: text) {
+  return update task(id) { title: title }
+}
+`);
+    const ts = await generateServerTs(model);
+    expect(ts).toContain('text: "UPDATE `task` SET `title` = ? WHERE `id` = ?"');
+    expect(ts).toMatch(
+      /returning: \{\s*text: "SELECT `id`, `title` FROM `task` WHERE `id` = \?",\s*slots: \[1\],\s*when: "after",?\s*\}/,
+    );
+  });
+});
+
+describe("places in the SQL sent, mapped back into the .svc file", () => {
+  const text = "SELECT nope FROM task\nWHERE created_at > @since AND id = @id";
+  const body = sqlBody(text);
+  const bound = bindParams(
+    body,
+    types([
+      ["since", "timestamp"],
+      ["id", "id"],
+    ]),
+  );
+
+  test("postgres: before, inside and after the placeholders", () => {
+    const sent = bound.dialects.postgres.text;
+    expect(sourceOffset(body, sent, sent.indexOf("nope"))).toBe(text.indexOf("nope"));
+    expect(sourceOffset(body, sent, sent.indexOf("::timestamptz") + 3)).toBe(text.indexOf("@since"));
+    expect(sourceOffset(body, sent, sent.indexOf("AND id"))).toBe(text.indexOf("AND id"));
+    expect(sourceOffset(body, sent, sent.length - 1)).toBe(text.indexOf("@id"));
+  });
+
+  test("mysql: STR_TO_DATE(…) stands for one @name", () => {
+    const sent = bound.dialects.mysql.text;
+    expect(sourceOffset(body, sent, sent.indexOf("%Y"))).toBe(text.indexOf("@since"));
+    expect(sourceOffset(body, sent, sent.indexOf("AND id"))).toBe(text.indexOf("AND id"));
+  });
+
+  test("MySQL's messages point with the text they quote", () => {
+    const sent = bound.dialects.mysql.text;
+    expect(offsetFromMessage(sent, "Unknown column 'nope' in 'field list'")).toBe(sent.indexOf("nope"));
+    expect(
+      offsetFromMessage(
+        sent,
+        "You have an error in your SQL syntax; check the manual … near 'FROM task\nWHERE' at line 1",
+      ),
+    ).toBe(sent.indexOf("FROM task"));
+    expect(offsetFromMessage(sent, "Table 'db.task' doesn't exist")).toBe(sent.indexOf("task"));
+    expect(offsetFromMessage(sent, "Lost connection")).toBeNull();
+  });
+});

@@ -1,0 +1,23 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { DiscoverTarget } from "../../../compiler/analyze/discover.js";
+import { build, formatDiagnostics } from "../../../compiler/index.js";
+
+/**
+ * The folder this test run was compiled into (`build/` for `npm test`, or a helper's own
+ * out dir): the generated servers import the runtime compiled alongside the tests, so a
+ * run tests the runtime of its own compile.
+ */
+export const outDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+
+/** Builds a project into a fresh folder under `<outDir>/tmp` (inside the repository, where the drivers resolve). */
+export async function buildServer(target: DiscoverTarget, prefix = "be-"): Promise<string> {
+  const base = join(outDir, "tmp");
+  mkdirSync(base, { recursive: true });
+  const dir = mkdtempSync(join(base, prefix));
+  const result = await build(target, { runtimeImport: "../../runtime/index.js" });
+  if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
+  for (const f of result.files) writeFileSync(join(dir, f.path), f.contents);
+  return dir;
+}
