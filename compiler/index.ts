@@ -2,7 +2,8 @@
 
 import { analyze, type ParsedModuleDir } from "./analyze/index.js";
 import { type DiscoverTarget, discover } from "./analyze/discover.js";
-import type { Model } from "./analyze/model.js";
+import { readPublicFiles } from "./analyze/public-files.js";
+import type { Backend, Model } from "./analyze/model.js";
 import { type Diagnostic, hasErrors, sortDiagnostics } from "./diagnostics/diagnostic.js";
 import { renderDiagnostics } from "./diagnostics/render.js";
 import { type GenerateOptions, type OutputFile, generate } from "./generate/index.js";
@@ -21,7 +22,12 @@ export interface CheckResult {
 }
 
 /** Everything up to the model: what `svc check` runs. Never throws on bad input. */
-export function check(target: DiscoverTarget): CheckResult {
+export interface CheckOptions {
+  /** Check SQL for this backend instead of svc.toml's `[database] backend` (`svc check --db URL`). */
+  backend?: Backend;
+}
+
+export function check(target: DiscoverTarget, options: CheckOptions = {}): CheckResult {
   const found = discover(target);
   const sources = new Map(found.project.sources.map((s) => [s.path, s.text]));
   const diagnostics = [...found.diagnostics];
@@ -37,6 +43,10 @@ export function check(target: DiscoverTarget): CheckResult {
       return parsed.ast;
     }),
   }));
+  // The app folder and public/ exist in project mode only; public/ is read as bytes here.
+  const publicFiles = readPublicFiles(p.root, p.publicDir);
+  diagnostics.push(...publicFiles.diagnostics);
+  const hasApp = p.appDir !== null || p.publicDir !== null;
   const analyzed = analyze({
     name: p.name,
     version: p.config.project.version,
@@ -44,6 +54,8 @@ export function check(target: DiscoverTarget): CheckResult {
     config: p.config,
     modules,
     sources: p.sources.map((s) => s.path),
+    ...(options.backend !== undefined ? { backend: options.backend } : {}),
+    ...(hasApp ? { app: { dir: p.appDir ?? "app", files: p.appFiles, publicFiles: publicFiles.files } } : {}),
   });
   diagnostics.push(...analyzed.diagnostics);
   return { model: analyzed.model, diagnostics: sortDiagnostics(diagnostics), sources, root: p.root };

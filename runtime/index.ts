@@ -3,6 +3,7 @@
 // `arg.int(a.limit, "limit", t)` without colliding with argument names.
 
 export type * from "./types.js";
+export type * from "./pages/types.js";
 export { HttpError, Fail, StartupError } from "./errors.js";
 export * as arg from "./args.js";
 export type { ArgCheck } from "./args.js";
@@ -14,6 +15,11 @@ export { createLogger, Logger, LOG_LEVELS, requestIdFrom, type LogFields, type L
 export { parseServerArgs, parseListen, helpText, BUILTIN_DEFAULTS } from "./options.js";
 export { Router, type MatchResult } from "./router.js";
 export { createServer } from "./server.js";
-export { main, start, isEntry, type RunningServer, type MainHooks, type OpenDatabase } from "./main.js";
+export { main, start, isEntry, type Running, type RunningServer, type MainHooks, type OpenDatabase } from "./main.js";
 export { trim, lower, upper, len, concat, member } from "./builtins.js";
 export { notNull, oneOf, oneOfOrNull, toBool, fromJson, toJson } from "./record.js";
+export { authorize, bearerAuth, BearerTokens, AuthError } from "./auth.js";
+export { resolveCredentials, fallbackEnvName, Credentials } from "./credentials.js";
+export { webhookRoutes, WebhookReply } from "./webhooks/index.js";
+export * as app from "./pages/call.js";
+export * as jq from "./jq.js";

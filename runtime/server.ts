@@ -1,5 +1,7 @@
-// The request handler: request id → /health → router → arguments → endpoint → envelope.
-// Every failure becomes an envelope (envelope.ts) and the server keeps serving.
+// The request handler: request id → write deadline → CORS → shutdown and framing checks →
+// /health → router → arguments → endpoint → envelope. Every failure becomes an envelope
+// (envelope.ts) and the server keeps serving. Requests Node's parser refuses never get here
+// (client-errors.ts); timeouts and keep-alive are in timeouts.ts.
 //
 // Where arguments come from: GET and DELETE take the query string (text); POST and PUT
 // take the body (JSON, or a form as text). A declared route's path parameters join the
@@ -9,21 +11,53 @@
 // did not mean.
 
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
-import { readBody } from "./body.js";
-import { sendError, sendOk } from "./envelope.js";
+import { bearerAuth } from "./auth.js";
+import { readBody, readRawBody } from "./body.js";
+import { answerClientError } from "./client-errors.js";
+import { createCors } from "./cors.js";
+import { resolveCredentials } from "./credentials.js";
+import { sendError, sendJson, sendOk } from "./envelope.js";
 import { HttpError } from "./errors.js";
+import { framingProblem } from "./framing.js";
 import { HEALTH_PATH, sendHealth, type HealthInfo } from "./health.js";
+import { lingerIfUnread } from "./linger.js";
 import { requestIdFrom, type Logger } from "./log.js";
-import { parseQueryString } from "./query-string.js";
+import { newArgs, parseQueryString } from "./query-string.js";
 import { Router } from "./router.js";
+import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
 import type { CallInput, Database, ServerOptions, ServerSpec } from "./types.js";
+import { WebhookReply, webhookRoutes } from "./webhooks/index.js";
+import { App, refuseCrossSiteForm } from "./pages/index.js";
+
+const CLOSE = { Connection: "close" } as const;
+
+/** What a graceful shutdown needs to know about a server's connections. */
+interface Connections {
+  all: Set<Socket>;
+  deadlines: WriteDeadlines;
+}
+
+const connectionsOf = new WeakMap<Server, Connections>();
 
 /** Builds the HTTP server for `spec`; the caller listens and closes it. */
 export function createServer(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger): Server {
-  const router = new Router(spec.staticRoutes, spec.paramRoutes);
+  // Credentials are read once, here, at start: one that is missing is a StartupError.
+  const credentials = resolveCredentials(spec.credentials ?? [], process.env);
+  const auth = spec.auth === undefined ? null : bearerAuth(spec.auth, credentials);
+  // Webhooks are exact-path POST routes, so they match before declared routes (LANGUAGE §2.4).
+  const hooks = webhookRoutes(spec.webhooks ?? [], credentials, log);
+  const router = new Router(hooks.length === 0 ? spec.staticRoutes : [...spec.staticRoutes, ...hooks], spec.paramRoutes);
   const health: HealthInfo = { version: spec.version, startedAt: Date.now() };
   const maxBodySize = options.maxBodySize;
+  const cors = createCors(options.corsOrigin);
+  const deadlines = new WriteDeadlines(options.writeTimeoutMs, (res) =>
+    onWriteTimeout(res, log, options.writeTimeoutMs),
+  );
+  const traceRequests = log.enabled("trace");
+  // Route files, pages and public/ (runtime/pages): their templates are parsed here, at start.
+  const app = spec.app === undefined ? null : new App(spec.app, { db, log, maxBodySize });
 
   // Hot path: every request runs through here; keep it free of per-request closures,
   // URL objects and regexes.
@@ -31,32 +65,62 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
     const started = performance.now();
     const requestId = requestIdFrom(req.headers["x-request-id"]);
     res.setHeader("X-Request-Id", requestId);
+    deadlines.add(res, started);
     const target = req.url ?? "/";
     const q = target.indexOf("?");
     const path = q === -1 ? target : target.slice(0, q);
     // HEAD is answered like GET; Node leaves the body out.
     const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
+    // At trace, a request that never gets its "request" line (a crash, a kill) still shows.
+    if (traceRequests) log.trace("request received", { request_id: requestId, method: req.method, path });
     try {
-      if (path === HEALTH_PATH) {
+      // Once shutdown has begun, a request arriving on a kept-alive connection is not
+      // started: the client learns to retry elsewhere, and the connection closes.
+      if (!server.listening) throw new HttpError(503, "the server is shutting down", { headers: CLOSE });
+      const framing = framingProblem(req);
+      if (framing !== null) throw framing;
+      if (cors !== null && cors.handle(req, res)) {
+        // An allowed CORS preflight, answered.
+      } else if (path === HEALTH_PATH) {
         if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
-        if (!server.listening) closeAfterResponse(res);
+        if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
         await sendHealth(res, db, health, log);
+      } else if (app !== null && app.claims(req, method, path, router)) {
+        // What module routes and webhooks leave: route files, pages, then public/.
+        if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
+        await app.handle(req, res, method, target, { req, requestId, auth });
       } else {
         const match = router.match(method, path);
         if (match === null) throw new HttpError(404, "not found");
         if ("allow" in match)
           throw new HttpError(405, "method not allowed", { headers: { Allow: match.allow.join(", ") } });
+        // A cross-site form must not run an action (LANGUAGE §5); webhooks prove themselves by signature.
+        if (method === "POST" && match.endpoint.rawBody !== true) refuseCrossSiteForm(req);
         const input: CallInput =
-          method === "POST" || method === "PUT"
+          match.endpoint.rawBody === true
+            ? { args: newArgs(), text: false, raw: await readRawBody(req, maxBodySize) }
+            : method === "POST" || method === "PUT"
             ? await readBody(req, maxBodySize)
-            : { args: q === -1 ? Object.create(null) : parseQueryString(target.slice(q + 1)), text: true };
+            : { args: q === -1 ? newArgs() : parseQueryString(target.slice(q + 1)), text: true };
+        // Answered meanwhile (the read or write timeout): the endpoint must not run.
+        if (res.headersSent) throw new HttpError(res.statusCode, "already answered");
         if (match.params !== null) mergePathParams(input, match.params);
-        const result = await match.endpoint.run(db, input, { req, requestId });
-        if (!server.listening) closeAfterResponse(res);
-        sendOk(res, result);
+        const result = await match.endpoint.run(db, input, { req, requestId, auth });
+        // Past the write timeout the 503 has gone out; the result has no one to go to.
+        if (!res.headersSent) {
+          if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
+          if (result instanceof WebhookReply) result.send(res);
+          else sendOk(res, result);
+        }
       }
     } catch (err) {
-      answerError(res, err, log, requestId, req.method, path, !server.listening);
+      if (!res.headersSent) {
+        answerError(res, err, log, requestId, req.method, path, closesAfter(server, deadlines, res));
+        lingerIfUnread(req, res);
+      } else if (!res.writableEnded) {
+        // Failed halfway through a response: the only honest thing left is to cut it.
+        res.destroy();
+      }
     }
     log.request({
       requestId,
@@ -68,8 +132,53 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
   }
 
   // handle never rejects: every error ends in answerError.
-  const server = createHttpServer((req, res) => void handle(req, res));
+  const server = createHttpServer(httpServerOptions(options.readTimeoutMs), (req, res) => void handle(req, res));
+  server.on("clientError", (err: Error, socket) => answerClientError(err, socket, log, options.readTimeoutMs));
+  // `Expect: 100-continue` (RFC 9110 §10.1.1): a body over the limit is refused before the
+  // client sends it; otherwise Node's default, "100 Continue" then the request.
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    const length = Number(req.headers["content-length"]);
+    if (!(length > maxBodySize)) res.writeContinue();
+    void handle(req, res);
+  });
+  const all = new Set<Socket>();
+  const forget = function (this: Socket): void {
+    all.delete(this);
+  };
+  server.on("connection", (socket: Socket) => {
+    all.add(socket);
+    socket.once("close", forget);
+  });
+  server.once("close", () => deadlines.stop());
+  connectionsOf.set(server, { all, deadlines });
   return server;
+}
+
+/**
+ * Connections of `server` with no request being answered: idle keep-alive ones, and ones
+ * still sending a request's headers. A graceful shutdown closes these and waits for the rest.
+ */
+export function connectionsWithoutRequest(server: Server): Socket[] {
+  const connections = connectionsOf.get(server);
+  if (connections === undefined) return [];
+  const busy = connections.deadlines.busySockets();
+  return [...connections.all].filter((socket) => !busy.has(socket));
+}
+
+/** Past --write-timeout: a 503 if nothing was sent yet, else the connection is cut (a client not reading holds nothing). */
+function onWriteTimeout(res: ServerResponse, log: Logger, timeoutMs: number): void {
+  log.warn("write timeout", { request_id: res.getHeader("X-Request-Id"), write_timeout_ms: timeoutMs });
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(
+    res,
+    503,
+    JSON.stringify({ ok: false, error: `the server did not answer within the write timeout (${timeoutMs} ms)` }),
+    CLOSE,
+  );
+  lingerIfUnread(res.req, res);
 }
 
 /**
@@ -99,9 +208,13 @@ function sameAsText(existing: unknown, value: string): boolean {
   return false;
 }
 
-/** During shutdown, finished requests close their keep-alive connection so the server can stop. */
-function closeAfterResponse(res: ServerResponse): void {
-  if (!res.headersSent) res.setHeader("Connection", "close");
+/**
+ * During shutdown a response closes its keep-alive connection so the server can stop;
+ * unless a request pipelined behind it waits on the same connection: then that one's 503
+ * closes it, and is not lost with the connection.
+ */
+function closesAfter(server: Server, deadlines: WriteDeadlines, res: ServerResponse): boolean {
+  return !server.listening && !deadlines.hasLaterOnConnection(res);
 }
 
 function answerError(
@@ -114,7 +227,7 @@ function answerError(
   closing: boolean,
 ): void {
   try {
-    if (closing) closeAfterResponse(res);
+    if (closing) res.setHeader("Connection", "close");
     sendError(res, err, log, { request_id: requestId, method, path });
   } catch (writeErr) {
     // Writing the envelope itself failed (a broken header, a dead socket): drop the connection.

@@ -3,6 +3,7 @@
 // `main` / `createServer`; the runtime never parses source or compiles anything.
 
 import type { IncomingMessage } from "node:http";
+import type { AppSpec } from "./pages/types.js";
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
 
@@ -10,6 +11,19 @@ export type Dialect = "sqlite" | "postgres" | "mysql";
 export interface DialectSql {
   text: string;
   slots: number[];
+  /**
+   * Where the dialect has no RETURNING (mysql: MySQL and TiDB have none, MariaDB none on
+   * UPDATE), the read that yields the rows RETURNING would have: run by the adapter on the
+   * same connection, in the same transaction. `before` (a delete) reads them first,
+   * locking them; `after` (an insert, an update) reads them once the statement ran.
+   */
+  returning?: ReturningRead;
+}
+
+export interface ReturningRead {
+  text: string;
+  slots: number[];
+  when: "before" | "after";
 }
 
 /** A statement known at build time. Adapters prepare each one once, at start. */
@@ -54,8 +68,11 @@ export interface Database extends Executor {
   readonly dialect: Dialect;
   /** Create missing tables, columns and indexes; throw a MigrationError on a destructive difference. */
   migrate(tables: readonly TableSpec[]): Promise<void>;
-  /** Prepare every statement once; a statement that fails to prepare is a start-up error. */
-  prepare(stmts: readonly StatementSpec[]): void;
+  /**
+   * Prepare every statement once; a statement that fails to prepare is a start-up error.
+   * Adapters whose database is across a network check the statements there, asynchronously.
+   */
+  prepare(stmts: readonly StatementSpec[]): void | Promise<void>;
   /** Run `fn` in one transaction: commit when it resolves, roll back when it throws. */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   /** Resolves when the database answers a trivial statement. */
@@ -76,11 +93,27 @@ export interface CallInput {
    * merged into a JSON body. Validators ask `isText(input, name)` (runtime/args.ts).
    */
   textArgs?: readonly string[];
+  /** The body's bytes as they arrived, unparsed: set only for endpoints with `rawBody` (webhooks). */
+  raw?: Buffer;
 }
 
 export interface CallContext {
   req: IncomingMessage;
   requestId: string;
+  /**
+   * The bearer tokens of svc.toml `[auth]` (runtime/auth.ts); null or absent when the
+   * project has none. `authorize(ctx, requirement)` fails closed without it: a 401.
+   */
+  auth?: Authenticator | null;
+}
+
+/** `requires auth` / `requires role "r"` of an action (LANGUAGE §2.3, §6). */
+export type Requirement = { kind: "auth" } | { kind: "role"; role: string };
+
+/** Checks a request's `Authorization: Bearer` token (runtime/auth.ts). */
+export interface Authenticator {
+  /** Returns when the request meets `requirement`; else throws an HttpError 401 (no or unknown token) or 403 (a token without the role). */
+  check(req: IncomingMessage, requirement: Requirement): void;
 }
 
 /** One callable thing: an action (runs in a transaction) or a query (reads). */
@@ -90,6 +123,8 @@ export interface EndpointSpec {
   name: string;
   /** Validate and coerce the input, then run. Throws HttpError for a bad argument or a `fail`. */
   run(db: Database, input: CallInput, ctx: CallContext): Promise<unknown>;
+  /** Give `run` the body's bytes in `input.raw` instead of parsed arguments (webhooks verify them before parsing). */
+  rawBody?: boolean;
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
@@ -121,14 +156,66 @@ export interface ServerSpec {
   paramRoutes: ParamRoute[];
   /** Defaults from svc.toml `[server]` and `[database]`; command-line flags win over them. */
   defaults: Partial<ServerOptions>;
+  /** Credentials the server reads at start (webhook secrets, `[auth]`); absent when it reads none. */
+  credentials?: CredentialSpec[];
+  /** svc.toml `[auth]`; absent without one. */
+  auth?: AuthSpec;
+  /** Declared webhooks: each answers `POST <path>` (runtime/webhooks). */
+  webhooks?: WebhookSpec[];
+  /** Route files, pages, layout and public/ of a project's app folder (runtime/pages); absent without one. */
+  app?: AppSpec;
+}
+
+/** Where a credential's value comes from (LANGUAGE §6); the value itself is never in the spec. */
+export interface CredentialSpec {
+  name: string;
+  from: { env: string } | { file: string };
+  /** False when svc.toml does not declare it and `from` is the fallback `SVC_CREDENTIAL_<NAME>`. */
+  declared: boolean;
+}
+
+/** `[auth] bearer = { credential = "…" }`: the credential holds the accepted tokens. */
+export interface AuthSpec {
+  bearer: { credential: string };
+}
+
+export type WebhookProvider = "github" | "stripe" | "slack" | "standard" | "hmac";
+
+/** The arguments a webhook hands its handler. */
+export type WebhookParam = "payload" | "event" | "delivery";
+
+/** A `webhook` block (LANGUAGE §2.4). */
+export interface WebhookSpec {
+  /** `task_tracker.github_issues` */
+  name: string;
+  provider: WebhookProvider;
+  /** The credential holding the signing secret. */
+  credential: string;
+  /** Answers `POST <path>`, matched exactly. */
+  path: string;
+  /** The handler's parameters, in its declared order: only these are passed. */
+  params: WebhookParam[];
+  /** Records a delivery id unless already there: changes one row when new, none when handled before. */
+  deliveries: StatementSpec;
+  /** Runs the handler action inside the delivery's transaction. */
+  handler(tx: Executor, input: CallInput): Promise<unknown>;
 }
 
 export type LogLevel = "error" | "warn" | "info" | "debug" | "trace";
 
+/** Server flags after parsing (runtime/options.ts); SERVICE §8 lists them. */
 export interface ServerOptions {
   listen: string;
   backend: "sqlite" | "postgres" | "mysql" | "tidb";
   db: string;
+  /** `--cors-origin`: one exact origin, `*`, or null for no CORS headers at all. */
+  corsOrigin: string | null;
+  /** `--read-timeout`: request headers and body must arrive within this many ms of the request's start. */
+  readTimeoutMs: number;
+  /** `--write-timeout`: a response must be complete within this many ms of the request's headers. */
+  writeTimeoutMs: number;
   maxBodySize: number;
+  /** `--workers`: processes sharing the port; 1 serves from the starting process. */
+  workers: number;
   logLevel: LogLevel;
 }

@@ -40,7 +40,12 @@ export async function createDatabase(backend: NetBackend, label: string): Promis
 
 async function open(backend: NetBackend, name: string, create: boolean): Promise<BenchDatabase> {
   if (backend === "postgres") {
-    const sql = postgres(SERVER_URLS.postgres, { max: 1, onnotice: () => undefined, connect_timeout: 3, connection: { search_path: name } });
+    const sql = postgres(SERVER_URLS.postgres, {
+      max: 1,
+      onnotice: () => undefined,
+      connect_timeout: 3,
+      connection: { search_path: name },
+    });
     try {
       if (create) await sql.unsafe(`CREATE SCHEMA "${name}"`);
       else await sql`SELECT 1`;
@@ -93,7 +98,8 @@ async function open(backend: NetBackend, name: string, create: boolean): Promise
       await conn.commit();
       await conn.query("ANALYZE TABLE task");
     },
-    trim: async (since) => void (await conn.execute("DELETE FROM task WHERE created_at >= ?", [wall(since.toISOString())])),
+    trim: async (since) =>
+      void (await conn.execute("DELETE FROM task WHERE created_at >= ?", [wall(since.toISOString())])),
     drop: async () => {
       try {
         if (create) await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);

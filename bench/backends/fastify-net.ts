@@ -7,7 +7,8 @@ import { parseArgs } from "node:util";
 import { MAX_BODY_BYTES, stopOnSignal } from "../baselines/common.js";
 import { type NetTaskStore, mysqlStore, postgresStore } from "./stores.js";
 
-const USAGE = "usage: node fastify-net.js --listen 127.0.0.1:PORT --backend postgres|mysql --db URL [--stop-with-stdin]";
+const USAGE =
+  "usage: node fastify-net.js --listen 127.0.0.1:PORT --backend postgres|mysql --db URL [--stop-with-stdin]";
 
 function options(): { host: string; port: number; store: NetTaskStore; stopWithStdin: boolean } {
   try {
@@ -23,7 +24,8 @@ function options(): { host: string; port: number; store: NetTaskStore; stopWithS
     });
     const match = /^(.+):(\d{1,5})$/.exec(values.listen ?? "");
     if (!match || !values.db) throw new Error("--listen and --db are required");
-    if (values.backend !== "postgres" && values.backend !== "mysql") throw new Error("--backend must be postgres or mysql");
+    if (values.backend !== "postgres" && values.backend !== "mysql")
+      throw new Error("--backend must be postgres or mysql");
     return {
       host: match[1],
       port: Number(match[2]),
@@ -67,7 +69,11 @@ app.get<{ Querystring: { status?: string; limit: number; offset: number } }>(
     schema: {
       querystring: {
         type: "object",
-        properties: { status: { type: "string" }, limit: { type: "integer", default: 50 }, offset: { type: "integer", default: 0 } },
+        properties: {
+          status: { type: "string" },
+          limit: { type: "integer", default: 50 },
+          offset: { type: "integer", default: 0 },
+        },
         additionalProperties: false,
       },
       response: envelope({ type: "array", items: taskSchema }),
@@ -83,7 +89,12 @@ app.get<{ Querystring: { id: string } }>(
   "/api/task_tracker::get_task",
   {
     schema: {
-      querystring: { type: "object", properties: { id: { type: "string", minLength: 1 } }, required: ["id"], additionalProperties: false },
+      querystring: {
+        type: "object",
+        properties: { id: { type: "string", minLength: 1 } },
+        required: ["id"],
+        additionalProperties: false,
+      },
       response: envelope({ ...taskSchema, type: ["object", "null"] }),
     },
   },
@@ -111,7 +122,12 @@ app.post<{ Body: { title: string; description?: string | null; priority: string;
   async (request, reply) => {
     const { title, description, priority, assignee } = request.body;
     if (title.trim() === "") return reply.code(400).send({ ok: false, error: "title is required" });
-    const data = await store.create({ title: title.trim(), description: description ?? null, priority, assignee: assignee ?? null });
+    const data = await store.create({
+      title: title.trim(),
+      description: description ?? null,
+      priority,
+      assignee: assignee ?? null,
+    });
     return { ok: true, data };
   },
 );

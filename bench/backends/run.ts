@@ -75,17 +75,22 @@ function parse(argv: string[]): Options | "help" {
     if (raw === undefined) return fallback;
     const items = raw.split(",").map((s) => s.trim());
     const bad = items.filter((i) => !(allowed as readonly string[]).includes(i));
-    if (bad.length > 0 || items.length === 0) throw new Error(`${flag}: ${bad.join(", ") || "empty"}; use ${allowed.join(", ")}`);
+    if (bad.length > 0 || items.length === 0)
+      throw new Error(`${flag}: ${bad.join(", ") || "empty"}; use ${allowed.join(", ")}`);
     return items as T[];
   };
   const int = (flag: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
     if (raw === undefined) return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new Error(`${flag} must be a whole number from ${min} to ${max}`);
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+      throw new Error(`${flag} must be a whole number from ${min} to ${max}`);
     return Number(raw);
   };
   return {
     backends: list("--backends", values.backends, ["postgres", "mysql"] as const, ["postgres", "mysql"]),
-    endpoints: list("--endpoints", values.endpoints, ["list_tasks", "get_task", "create_task"] as const, ["list_tasks", "create_task"]),
+    endpoints: list("--endpoints", values.endpoints, ["list_tasks", "get_task", "create_task"] as const, [
+      "list_tasks",
+      "create_task",
+    ]),
     rounds: int("--rounds", values.rounds, 3, 1, 100),
     duration: int("--duration", values.duration, 4, 1, 600),
     warmup: int("--warmup", values.warmup, 2, 0, 600),
@@ -131,7 +136,14 @@ async function main(options: Options, resources: Resources): Promise<void> {
             ? svcSpec(svc, db.url, tmp, 1)
             : {
                 name: "fastify",
-                args: [join(paths.buildDir, "bench", "backends", "fastify-net.js"), "--backend", backend, "--db", db.url, "--stop-with-stdin"],
+                args: [
+                  join(paths.buildDir, "bench", "backends", "fastify-net.js"),
+                  "--backend",
+                  backend,
+                  "--db",
+                  db.url,
+                  "--stop-with-stdin",
+                ],
                 cwd: tmp,
                 readyPath: "/api/task_tracker:list_tasks?limit=1",
               };
@@ -147,7 +159,12 @@ async function main(options: Options, resources: Resources): Promise<void> {
           {
             driverPath: paths.driver,
             serverPid: server.pid,
-            run: { url: server.baseUrl, connections: options.connections, durationSeconds: seconds, requests: loadRequests(endpoint, seededIds) },
+            run: {
+              url: server.baseUrl,
+              connections: options.connections,
+              durationSeconds: seconds,
+              requests: loadRequests(endpoint, seededIds),
+            },
           },
           resources,
         );
@@ -165,7 +182,8 @@ async function main(options: Options, resources: Resources): Promise<void> {
       };
       if (options.warmup > 0) {
         log(`${backend}: warm-up, ${options.warmup} s per server and endpoint`);
-        for (const endpoint of options.endpoints) for (const name of SERVERS) await measure(name, endpoint, options.warmup, 0);
+        for (const endpoint of options.endpoints)
+          for (const name of SERVERS) await measure(name, endpoint, options.warmup, 0);
       }
       for (let round = 1; round <= options.rounds; round++) {
         const order = round % 2 === 1 ? SERVERS : ([...SERVERS].reverse() as Server[]);
@@ -182,20 +200,33 @@ async function main(options: Options, resources: Resources): Promise<void> {
       for (const { server } of servers.values()) await server.stop();
     }
   } finally {
-    for (const db of databases) await db.drop().catch((error: Error) => log(`could not drop a bench database: ${error.message}`));
+    for (const db of databases)
+      await db.drop().catch((error: Error) => log(`could not drop a bench database: ${error.message}`));
   }
 
   const rows: string[] = [];
   const summary: Record<string, unknown>[] = [];
-  rows.push("backend   endpoint     svc req/s  fastify req/s  ratio  target    svc p99  fastify p99  svc CPU µs/req  fastify CPU µs/req");
+  rows.push(
+    "backend   endpoint     svc req/s  fastify req/s  ratio  target    svc p99  fastify p99  svc CPU µs/req  fastify CPU µs/req",
+  );
   for (const backend of options.backends) {
     for (const endpoint of options.endpoints) {
-      const of = (server: Server) => runs.filter((r) => r.backend === backend && r.endpoint === endpoint && r.server === server);
+      const of = (server: Server) =>
+        runs.filter((r) => r.backend === backend && r.endpoint === endpoint && r.server === server);
       if (of("svc").length === 0) continue;
-      const m = (server: Server, key: "reqPerSec" | "p99Ms" | "cpuUsPerRequest") => median(of(server).map((r) => r[key]));
+      const m = (server: Server, key: "reqPerSec" | "p99Ms" | "cpuUsPerRequest") =>
+        median(of(server).map((r) => r[key]));
       const ratio = m("svc", "reqPerSec") / m("fastify", "reqPerSec");
       const failed = [...of("svc"), ...of("fastify")].reduce((n, r) => n + r.failed, 0);
-      summary.push({ backend, endpoint, svc: m("svc", "reqPerSec"), fastify: m("fastify", "reqPerSec"), ratio, met: ratio >= TARGET, failed });
+      summary.push({
+        backend,
+        endpoint,
+        svc: m("svc", "reqPerSec"),
+        fastify: m("fastify", "reqPerSec"),
+        ratio,
+        met: ratio >= TARGET,
+        failed,
+      });
       rows.push(
         [
           backend.padEnd(8),
@@ -223,7 +254,20 @@ async function main(options: Options, resources: Resources): Promise<void> {
   writeFileSync(
     file,
     JSON.stringify(
-      { startedAt: startedAt.toISOString(), options, machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model.trim(), node: process.version, os: `${platform()} ${release()}`, loadAverageAtStart: loadavg()[0] }, summary, skipped, runs },
+      {
+        startedAt: startedAt.toISOString(),
+        options,
+        machine: {
+          cpus: cpus().length,
+          cpuModel: cpus()[0]?.model.trim(),
+          node: process.version,
+          os: `${platform()} ${release()}`,
+          loadAverageAtStart: loadavg()[0],
+        },
+        summary,
+        skipped,
+        runs,
+      },
       null,
       2,
     ) + "\n",

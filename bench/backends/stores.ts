@@ -46,7 +46,9 @@ export function postgresStore(url: string): NetTaskStore {
     get: async (id) => (await sql<NetTask[]>`SELECT * FROM task WHERE id = ${id}`)[0] ?? null,
     create: async (task) => {
       const now = new Date();
-      const [row] = await sql<NetTask[]>`INSERT INTO task (id, title, description, priority, assignee, status, created_at, completed_at)
+      const [row] = await sql<
+        NetTask[]
+      >`INSERT INTO task (id, title, description, priority, assignee, status, created_at, completed_at)
         VALUES (${ulid(now.getTime())}, ${task.title}, ${task.description}, ${task.priority}, ${task.assignee}, 'open', ${now}, NULL)
         RETURNING *`;
       return row;

@@ -147,7 +147,7 @@ class BodyLowering {
     }
     const checked = this.m.checker.check({ file: this.m.file, body, params, kind: "statement", name: this.action });
     this.m.reporter.addAll(checked.diagnostics);
-    const bound = bindParams(body);
+    const bound = bindParams(body, new Map(params.map((p) => [p.name, p.type])));
     for (const name of bound.args) {
       const b = scope.lookup(name);
       args.push(b ? { kind: b.kind, name, type: b.type } : { kind: "literal", value: null, type: UNKNOWN });

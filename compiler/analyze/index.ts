@@ -1,11 +1,15 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
+import { webhookCodes } from "../diagnostics/codes/webhooks.js";
 import { sqlCodes } from "../diagnostics/codes/sql.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Decl, ModuleFile, Span } from "../parse/ast.js";
 import { analyzeAction } from "./action.js";
+import { type AppInput, analyzeApp, appScope } from "./app.js";
 import type { ProjectConfig } from "./config/schema.js";
+import { authModel, credentialModels } from "./credentials.js";
 import type {
   ActionModel,
+  Backend,
   Model,
   QueryModel,
   ResourceModel,
@@ -20,8 +24,10 @@ import { type LocatedRoute, analyzeRoute, checkRouteTable } from "./route.js";
 import type { ModuleScope } from "./scope.js";
 import { Reporter, place } from "./shared/context.js";
 import { allTableDdl } from "./sql/ddl/index.js";
+import { withBackendRules } from "./sql/backend-rules.js";
 import { createSqliteChecker } from "./sql/sqlite/check.js";
-import { analyzeWebhook } from "./webhook.js";
+import { analyzeWebhook, checkWebhookHandlers } from "./webhook.js";
+import { DELIVERIES_TABLE, deliveryStore } from "./webhook-store.js";
 
 /** The parsed files of one module folder. */
 export interface ParsedModuleDir {
@@ -36,6 +42,10 @@ export interface AnalyzeInput {
   config: ProjectConfig;
   modules: ParsedModuleDir[];
   sources: string[];
+  /** Project mode: the app folder (route files, pages, layout) and public/. */
+  app?: AppInput;
+  /** The backend whose SQL rules apply, instead of svc.toml's `[database] backend` (`svc check --db`). */
+  backend?: Backend;
 }
 
 interface ModuleDecls {
@@ -72,7 +82,8 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   }
   const resourceMap = new Map(resources.map((x) => [x.name, x]));
 
-  const checker = createSqliteChecker(resources);
+  // SQL is checked with SQLite (names, types), then for the backend the project runs on.
+  const checker = withBackendRules(createSqliteChecker(resources), input.backend ?? input.config.database.backend, resources);
   for (const t of checker.rejectedTables) {
     const at = resourceDecls.get(t.resource);
     if (at) r.add(sqlCodes.tableRejected.at(at.file, at.span, t.resource, t.message));
@@ -85,6 +96,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   const claims: LocatedRoute[] = [];
   const webhooks: WebhookModel[] = [];
   const hasAuth = input.config.auth.bearer !== undefined;
+  const declaredCredentials = input.mode === "project" ? Object.keys(input.config.credentials) : null;
   try {
     for (const m of modules) {
       checkEndpointNames(m, r);
@@ -119,10 +131,10 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
             claims.push({ route, file, span: decl.span });
           }
         } else if (decl.kind === "Webhook") {
-          const hook = analyzeWebhook(m.name, decl, file, moduleActions, r);
+          const hook = analyzeWebhook(m.name, decl, file, moduleActions, r, declaredCredentials);
           if (hook) {
             webhooks.push(hook);
-            claims.push({ route: webhookRoute(hook), file, span: decl.span });
+            claims.push({ route: webhookRoute(hook), file, span: decl.span, exact: true });
           }
         }
       }
@@ -130,7 +142,13 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   } finally {
     checker.dispose();
   }
+  // Route files and pages come after the modules' routes and webhooks in the one route table.
+  const app = input.app ? analyzeApp(input.app, appScope(modules.map((m) => m.name), queries, actions, resourceMap, webhooks), r) : null;
+  if (app) claims.push(...app.claims);
   checkRouteTable(claims, r);
+  checkWebhookHandlers(claims, webhooks, r);
+  const reserved = resourceDecls.get(DELIVERIES_TABLE);
+  if (webhooks.length > 0 && reserved) r.add(webhookCodes.reservedTable.at(reserved.file, reserved.span, DELIVERIES_TABLE));
 
   const model: Model = {
     name: input.name,
@@ -146,6 +164,13 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
     webhooks,
     defaults: serverDefaults(input.config),
   };
+  // Present only when used, so models of projects without them stay as they were.
+  const credentials = credentialModels(input.config, webhooks);
+  if (credentials.length > 0) model.credentials = credentials;
+  const auth = authModel(input.config);
+  if (auth !== null) model.auth = auth;
+  if (webhooks.length > 0) model.deliveryStore = deliveryStore();
+  if (app) model.app = app.app;
   return { model, diagnostics: r.diagnostics };
 }
 
@@ -207,7 +232,11 @@ function serverDefaults(c: ProjectConfig): ServerDefaults {
   if (c.server.listen !== undefined) d.listen = c.server.listen;
   if (c.database.backend !== undefined) d.backend = c.database.backend;
   if (c.database.url !== undefined) d.db = c.database.url;
+  if (c.server.cors_origin !== undefined) d.corsOrigin = c.server.cors_origin;
+  if (c.server.read_timeout_ms !== undefined) d.readTimeoutMs = c.server.read_timeout_ms;
+  if (c.server.write_timeout_ms !== undefined) d.writeTimeoutMs = c.server.write_timeout_ms;
   if (c.server.max_body_size !== undefined) d.maxBodySize = c.server.max_body_size;
+  if (c.server.workers !== undefined) d.workers = c.server.workers;
   if (c.server.log_level !== undefined) d.logLevel = c.server.log_level;
   return d;
 }

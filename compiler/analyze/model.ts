@@ -1,6 +1,10 @@
 // The model the analyzer hands to the generator: plain, serializable, resolved.
 // The generator never sees the AST; golden tests snapshot this as JSON.
 
+import type { AppModel } from "./app-model.js";
+
+export type * from "./app-model.js";
+
 export type Backend = "sqlite" | "postgres" | "mysql" | "tidb";
 export type Dialect = "sqlite" | "postgres" | "mysql";
 
@@ -92,6 +96,8 @@ export interface DialectSql {
    * the identity; mysql's positional `?` repeats a name used twice.
    */
   slots: number[];
+  /** A dialect without RETURNING: the read that yields its rows (runtime/types.ts `ReturningRead`). */
+  returning?: { text: string; slots: number[]; when: "before" | "after" };
 }
 
 export interface SqlModel {
@@ -206,11 +212,37 @@ export interface WebhookModel {
   source: string;
 }
 
+/** Where the server reads a credential at start (LANGUAGE §6): never its value. */
+export interface CredentialModel {
+  name: string;
+  from: { env: string } | { file: string };
+  /** False when svc.toml does not declare it: then `from` is the variable `SVC_CREDENTIAL_<NAME>`. */
+  declared: boolean;
+}
+
+/** svc.toml `[auth]`. */
+export interface AuthModel {
+  bearer: { credential: string };
+}
+
+/** The table of handled webhook deliveries (exactly once, LANGUAGE §2.4) and the statement that records one. */
+export interface DeliveryStoreModel {
+  table: string;
+  ddl: Partial<Record<Dialect, TableDdl>>;
+  /** Inserts `(id, webhook, delivery)` unless the id is there: one row changed when new, none when handled before. */
+  record: StatementModel;
+}
+
+/** svc.toml `[server]` and `[database]`, named as the runtime's ServerOptions (runtime/types.ts) names them. */
 export interface ServerDefaults {
   listen?: string;
   backend?: Backend;
   db?: string;
+  corsOrigin?: string;
+  readTimeoutMs?: number;
+  writeTimeoutMs?: number;
   maxBodySize?: number;
+  workers?: number;
   logLevel?: "error" | "warn" | "info" | "debug" | "trace";
 }
 
@@ -229,4 +261,12 @@ export interface Model {
   routes: RouteModel[];
   webhooks: WebhookModel[];
   defaults: ServerDefaults;
+  /** Credentials the server reads at start (webhook secrets, `[auth]`), by name; absent when none. */
+  credentials?: CredentialModel[];
+  /** svc.toml `[auth]`; absent without one. */
+  auth?: AuthModel;
+  /** Absent without webhooks. */
+  deliveryStore?: DeliveryStoreModel;
+  /** Project mode with an app folder or public/: route files, pages, layout, static files (app-model.ts). */
+  app?: AppModel;
 }

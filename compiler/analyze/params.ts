@@ -4,6 +4,12 @@ import type { ParamModel } from "./model.js";
 import { literalDefault, resolveType } from "./resource.js";
 import type { Reporter } from "./shared/context.js";
 
+/**
+ * Names every object answers to: an argument called `constructor` would read
+ * Object.prototype's in a JSON body, so such names are refused at build time.
+ */
+const RESERVED = new Set([...Object.getOwnPropertyNames(Object.prototype), "prototype"]);
+
 /** Parameters of a query or an action: types resolved, defaults checked against them. */
 export function analyzeParams(params: Param[], file: string, r: Reporter): ParamModel[] {
   const out: ParamModel[] = [];
@@ -14,6 +20,10 @@ export function analyzeParams(params: Param[], file: string, r: Reporter): Param
       continue;
     }
     seen.add(p.name.name);
+    if (RESERVED.has(p.name.name)) {
+      r.add(codes.reservedParamName.at(file, p.name.span, p.name.name));
+      continue;
+    }
     const t = resolveType(p.type, file, r);
     if (!t) continue;
     const nullable = p.type.nullable;

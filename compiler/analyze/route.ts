@@ -90,6 +90,8 @@ export interface LocatedRoute {
   route: RouteModel;
   file: string;
   span: Span;
+  /** Matched by its exact path before any declared route (a webhook): no earlier route shadows it. */
+  exact?: boolean;
 }
 
 /**
@@ -98,7 +100,7 @@ export interface LocatedRoute {
  */
 export function checkRouteTable(routes: readonly LocatedRoute[], r: Reporter): void {
   const claimed = new Map<string, LocatedRoute>();
-  routes.forEach(({ route, file, span }, i) => {
+  routes.forEach(({ route, file, span, exact }, i) => {
     const key = `${route.method} ${route.segments.map((s) => (s.startsWith(":") ? ":" : s)).join("/")}`;
     const other = claimed.get(key);
     if (other) {
@@ -106,6 +108,7 @@ export function checkRouteTable(routes: readonly LocatedRoute[], r: Reporter): v
       return;
     }
     claimed.set(key, routes[i]);
+    if (exact) return;
     const earlier = routes
       .slice(0, i)
       .find((e) => e.route.method === route.method && shadows(e.route.segments, route.segments));

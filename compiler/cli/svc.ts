@@ -2,11 +2,15 @@
 import { Builtins, Cli } from "clipanion";
 import { BuildCommand } from "./commands/build.js";
 import { CheckCommand } from "./commands/check.js";
+import { DeployCommand } from "./commands/deploy.js";
+import { DevCommand } from "./commands/dev.js";
 import { VERSION } from "./version.js";
 
 const cli = new Cli({ binaryLabel: "svc", binaryName: "svc", binaryVersion: VERSION });
 cli.register(BuildCommand);
 cli.register(CheckCommand);
+cli.register(DeployCommand);
+cli.register(DevCommand);
 cli.register(Builtins.HelpCommand);
 cli.register(Builtins.VersionCommand);
 void cli.runExit(process.argv.slice(2));

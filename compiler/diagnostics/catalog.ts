@@ -2,9 +2,13 @@
 // this list, and a test checks that every code is documented and exercised.
 
 import { analyzeCodes } from "./codes/analyze.js";
+import { appCodes } from "./codes/app.js";
 import { configCodes } from "./codes/config.js";
+import { dialectCodes } from "./codes/dialect.js";
+import { jqCodes } from "./codes/jq.js";
 import { parseCodes } from "./codes/parse.js";
 import { sqlCodes } from "./codes/sql.js";
+import { webhookCodes } from "./codes/webhooks.js";
 import type { DiagnosticDef } from "./diagnostic.js";
 
 export interface CatalogGroup {
@@ -15,9 +19,12 @@ export interface CatalogGroup {
 
 export const catalog: CatalogGroup[] = [
   { title: "Syntax", range: "SVC1001–SVC1099", codes: parseCodes },
-  { title: "Declarations, names and types", range: "SVC2001–SVC2099", codes: analyzeCodes },
+  { title: "Declarations, names and types", range: "SVC2001–SVC2099", codes: { ...analyzeCodes, ...webhookCodes } },
   { title: "SQL", range: "SVC3001–SVC3099", codes: sqlCodes },
+  { title: "SQL for the chosen backend", range: "SVC3101–SVC3199", codes: dialectCodes },
   { title: "Project and svc.toml", range: "SVC4001–SVC4099", codes: configCodes },
+  { title: "jq page loaders", range: "SVC5001–SVC5099", codes: jqCodes },
+  { title: "Route files, pages and public/", range: "SVC6001–SVC6099", codes: appCodes },
 ];
 
 /** Every definition, sorted by code. */

@@ -5,6 +5,9 @@ import { Names } from "./names.js";
 import { actionSection, inputFunction, querySection } from "./sections/calls.js";
 import { resourceSection } from "./sections/resources.js";
 import { endpointSection, specSection } from "./sections/server.js";
+import { pageSection } from "./sections/pages.js";
+import { routeFileSection } from "./sections/route-files.js";
+import { webhookSection } from "./sections/webhooks.js";
 
 /** A file the generator produces; one writer (the CLI) puts drafts on disk. */
 export interface OutputFile {
@@ -15,6 +18,8 @@ export interface OutputFile {
 export interface GenerateOptions {
   /** Module specifier the server imports the runtime from. */
   runtimeImport?: string;
+  /** False leaves server.ts as ts-morph prints it, skipping prettier: `svc dev` only runs the JavaScript. Default true. */
+  pretty?: boolean;
 }
 
 /**
@@ -49,7 +54,10 @@ export async function generateServerTs(model: Model, options: GenerateOptions = 
     statements.push(...actionSection(model, a, names));
     statements.push(...inputFunction(model, a.module, a.name, a.params, names));
   }
+  statements.push(...webhookSection(model, names));
   statements.push(...endpointSection(model, names));
+  statements.push(...routeFileSection(model, names));
+  statements.push(...pageSection(model, names));
   statements.push(...specSection(model, names));
 
   const project = new Project({
@@ -66,7 +74,7 @@ export async function generateServerTs(model: Model, options: GenerateOptions = 
     ...model.sources.map((s) => `//   ${s}`),
     "",
   ].join("\n");
-  return format(header + file.getFullText());
+  return options.pretty === false ? header + file.getFullText() : format(header + file.getFullText());
 }
 
 function transpile(source: string): string {

@@ -89,4 +89,12 @@ export class Names {
   endpoint(module: string, name: string): string {
     return this.unique(`endpoint:${module}.${name}`, `${camelCase(this.scoped(module, name))}Endpoint`);
   }
+  /** Route-file blocks and pages (`apiTaskTrackerGet`, `tasksPage`): `key` keeps one name per thing. */
+  app(key: string, base: string): string {
+    return this.unique(`app:${key}`, base);
+  }
+  /** `githubIssuesWebhook` */
+  webhook(module: string, name: string): string {
+    return this.unique(`webhook:${module}.${name}`, `${camelCase(this.scoped(module, name))}Webhook`);
+  }
 }

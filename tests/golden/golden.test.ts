@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "@jest/globals";
 import { hasErrors } from "../../compiler/diagnostics/diagnostic.js";
 import { build, formatDiagnostics } from "../../compiler/index.js";
-import { parseModule } from "../../compiler/parse/index.js";
+import { parseModule, parseRouteFile } from "../../compiler/parse/index.js";
 import { resolveTarget } from "../../compiler/cli/target.js";
 import { repoRoot } from "../support/paths.js";
 
@@ -33,7 +33,8 @@ async function outputs(dir: string): Promise<Map<string, string>> {
   if (options.ast) {
     const asts = [...result.sources.entries()]
       .filter(([path]) => path.endsWith(".svc"))
-      .map(([path, text]) => parseModule(path, text).ast);
+      // Route files (app/**/route.svc, fixtures keep the default app folder) have their own grammar.
+      .map(([path, text]) => (path.startsWith("app/") ? parseRouteFile(path, text).ast : parseModule(path, text).ast));
     out.set("ast.json", `${JSON.stringify(asts, null, 2)}\n`);
   }
   return out;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, test } from "@jest/globals";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
-import { removeDir, startServer, tmpDir } from "../support/server.js";
+import { EXAMPLE_ENV, removeDir, startServer, tmpDir } from "../support/server.js";
 
 const svc = join(repoRoot, "build", "compiler", "cli", "svc.js");
 const svcServer = join(repoRoot, "build", "compiler", "cli", "svc-server.js");
@@ -79,7 +79,7 @@ describe("svc build", () => {
 /** Like startServer, but without its --listen flag, so SVC_LISTEN decides. */
 async function startServerAt(dir: string, args: string[], env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, [join(dir, "server.js"), "--db", ":memory:", ...args], {
-    env: { ...process.env, ...env },
+    env: { ...EXAMPLE_ENV, ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -100,6 +100,7 @@ async function startServerAt(dir: string, args: string[], env: NodeJS.ProcessEnv
 describe("svc-server", () => {
   test("builds in memory and serves the example on an in-memory database", async () => {
     const child = spawn(process.execPath, [svcServer, example, "--db", ":memory:", "--listen", "127.0.0.1:0"], {
+      env: { ...EXAMPLE_ENV, ...process.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     try {

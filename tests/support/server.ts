@@ -33,11 +33,25 @@ export interface TestServer {
   stop(): Promise<number | null>;
 }
 
+/**
+ * The task tracker example's development credential (examples/task_tracker/svc.toml, README
+ * "Webhooks"): a server built from the example does not start without it.
+ */
+export const EXAMPLE_ENV: NodeJS.ProcessEnv = { GITHUB_WEBHOOK_SECRET: "dev-secret" };
+
+/**
+ * Test servers run one process unless a test asks for workers: forking a worker per core
+ * for every suite would only load this 2-core machine.
+ */
+function oneWorkerUnlessSaid(args: string[]): string[] {
+  return args.includes("--workers") ? args : [...args, "--workers", "1"];
+}
+
 /** Start `node <dir>/server.js` on an ephemeral 127.0.0.1 port and wait for its `listening` log line. */
 export function startServer(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
-  const child = spawn(process.execPath, [join(dir, "server.js"), "--listen", "127.0.0.1:0", ...args], {
+  const child = spawn(process.execPath, [join(dir, "server.js"), "--listen", "127.0.0.1:0", ...oneWorkerUnlessSaid(args)], {
     cwd: dir,
-    env: { ...process.env, ...env },
+    env: { ...EXAMPLE_ENV, ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];

@@ -58,6 +58,13 @@ export const analyzeCodes = {
     "A field or parameter name is used twice.",
     (name: string) => `\`${name}\` is declared twice`,
   ),
+  reservedParamName: d(
+    "SVC2009",
+    "error",
+    "A parameter is named like a built-in member of every JavaScript object.",
+    (name: string) => `\`${name}\` cannot be a parameter name`,
+    () => "names such as __proto__, constructor, prototype and toString collide with every object's built-ins; pick another name",
+  ),
   unknownName: d(
     "SVC2010",
     "error",

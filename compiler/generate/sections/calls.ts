@@ -5,6 +5,7 @@ import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { fieldTs, queryResultTs, queryRowTs, valueTs } from "../ts-types.js";
 import { decoderFor, statementSpec } from "./shared.js";
+import { routeFileTextParams } from "./route-files.js";
 
 type Out = (string | StatementStructures)[];
 
@@ -108,11 +109,13 @@ function usesArgs(body: string): boolean {
  */
 export function inputFunction(model: Model, module: string, name: string, params: ParamModel[], names: Names): Out {
   // Path parameters arrive as text even inside a JSON body: those arguments ask the input.
-  const pathParams = new Set(
-    model.routes
+  const pathParams = new Set([
+    ...model.routes
       .filter((r) => r.target.module === module && r.target.name === name)
       .flatMap((r) => r.segments.filter((s) => s.startsWith(":")).map((s) => s.slice(1))),
-  );
+    // Route files pass path and query values as text even in a JSON call.
+    ...routeFileTextParams(model, module, name),
+  ]);
   const out: Out = [];
   const checks = new Map<string, string>();
   for (const p of params) {
@@ -129,8 +132,8 @@ export function inputFunction(model: Model, module: string, name: string, params
     const def = p.default === undefined ? "null" : JSON.stringify(p.default);
     let value: string;
     if (p.required) value = `a.${p.name} === undefined ? rt.arg.missing(${JSON.stringify(p.name)}) : ${conv}`;
-    else if (p.nullable && p.default === undefined) value = `rt.arg.isAbsent(a.${p.name}, t, true) ? null : ${conv}`;
-    else if (p.nullable) value = `a.${p.name} === undefined ? ${def} : rt.arg.isAbsent(a.${p.name}, t, true) ? null : ${conv}`;
+    else if (p.nullable && p.default === undefined) value = `rt.arg.isAbsent(a.${p.name}, ${text}, true) ? null : ${conv}`;
+    else if (p.nullable) value = `a.${p.name} === undefined ? ${def} : rt.arg.isAbsent(a.${p.name}, ${text}, true) ? null : ${conv}`;
     else value = `a.${p.name} === undefined ? ${def} : ${conv}`;
     return `${p.name}: ${value},`;
   });

@@ -2,6 +2,8 @@ import { type StatementStructures, StructureKind, VariableDeclarationKind } from
 import type { IrExpr, IrStmt, Model, TargetRef } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
+import { appSpecName } from "./pages.js";
+import { authorizeCall, securitySpecFields, webhookHandlers, webhookStatements, webhookTables } from "./webhooks.js";
 
 type Out = (string | StatementStructures)[];
 
@@ -11,15 +13,21 @@ export function endpointSection(model: Model, names: Names): Out {
   for (const q of model.queries) {
     out.push(endpointConst(q.module, q.name, "query", `(db, input) => ${names.fn(q.module, q.name)}(db, ${names.input(q.module, q.name)}(input))`, names));
   }
+  const handlers = webhookHandlers(model);
   for (const a of model.actions) {
+    // A webhook's handler runs only through its webhook, after the signature is checked.
+    if (handlers.has(`${a.module}.${a.name}`)) continue;
     const fn = names.fn(a.module, a.name);
     const input = names.input(a.module, a.name);
     // One statement is atomic on its own: an action that runs at most one, with no `fail`
     // after it that would have to undo it, needs no BEGIN/COMMIT (two statements saved).
+    const guard = authorizeCall(a.requires);
     const run =
       !needsTransaction(a.body)
-        ? `(db, input) => ${fn}(db, ${input}(input))`
-        : `(db, input) => {\nconst args = ${input}(input);\nreturn db.transaction((tx) => ${fn}(tx, args));\n}`;
+        ? guard === ""
+          ? `(db, input) => ${fn}(db, ${input}(input))`
+          : `(db, input, ctx) => {\n${guard}return ${fn}(db, ${input}(input));\n}`
+        : `(db, input${guard === "" ? "" : ", ctx"}) => {\n${guard}const args = ${input}(input);\nreturn db.transaction((tx) => ${fn}(tx, args));\n}`;
     out.push(endpointConst(a.module, a.name, "action", run, names));
   }
   return out;
@@ -137,9 +145,12 @@ function endpointConst(module: string, name: string, kind: "query" | "action", r
  */
 export function specSection(model: Model, names: Names): Out {
   const endpoint = (t: TargetRef) => names.endpoint(t.module, t.name);
+  const handlers = webhookHandlers(model);
   const staticRoutes = [
     ...model.queries.map((q) => `{ method: "GET", path: ${JSON.stringify(`/api/${q.module}:${q.name}`)}, endpoint: ${endpoint({ kind: "query", module: q.module, name: q.name })} }`),
-    ...model.actions.map((a) => `{ method: "POST", path: ${JSON.stringify(`/api/${a.module}:${a.name}`)}, endpoint: ${endpoint({ kind: "action", module: a.module, name: a.name })} }`),
+    ...model.actions
+      .filter((a) => !handlers.has(`${a.module}.${a.name}`))
+      .map((a) => `{ method: "POST", path: ${JSON.stringify(`/api/${a.module}:${a.name}`)}, endpoint: ${endpoint({ kind: "action", module: a.module, name: a.name })} }`),
   ];
   const paramRoutes = model.routes.map(
     (r) => `// ${r.source}\n{ method: ${JSON.stringify(r.method)}, path: ${JSON.stringify(r.path)}, segments: ${literal(r.segments)}, endpoint: ${endpoint(r.target)} }`,
@@ -147,15 +158,18 @@ export function specSection(model: Model, names: Names): Out {
   const statements = [
     ...model.queries.map((q) => names.statement(`${q.module}.${q.name}`)),
     ...model.statements.map((s) => names.statement(s.name)),
+    ...webhookStatements(model, names),
   ];
   const spec = [
     `name: ${JSON.stringify(model.name)}`,
     `version: ${JSON.stringify(model.version)}`,
-    `tables: [${model.resources.map((r) => names.table(r.name)).join(", ")}]`,
+    `tables: [${[...model.resources.map((r) => names.table(r.name)), ...webhookTables(model, names)].join(", ")}]`,
     `statements: [${statements.join(", ")}]`,
     `staticRoutes: [\n${staticRoutes.join(",\n")}\n]`,
     `paramRoutes: [\n${paramRoutes.join(",\n")}\n]`,
     `defaults: ${literal(model.defaults)}`,
+    ...securitySpecFields(model, names),
+    ...(model.app ? [`app: ${appSpecName(model, names)}`] : []),
   ];
   return [
     "// ---- server ----",

@@ -6,7 +6,12 @@ import type { Names } from "../names.js";
 /** `const listTasksSql: rt.StatementSpec = { name, sql: { sqlite: { text, slots }, … } }`. */
 export function statementSpec(s: StatementModel, names: Names): StatementStructures {
   const dialects = Object.entries(s.sql.dialects)
-    .map(([d, v]) => `${d}: { text: ${sqlLiteral(v.text)}, slots: ${literal(v.slots)} }`)
+    .map(([d, v]) => {
+      const returning = v.returning
+        ? `, returning: { text: ${sqlLiteral(v.returning.text)}, slots: ${literal(v.returning.slots)}, when: ${JSON.stringify(v.returning.when)} }`
+        : "";
+      return `${d}: { text: ${sqlLiteral(v.text)}, slots: ${literal(v.slots)}${returning} }`;
+    })
     .join(",\n");
   return {
     kind: StructureKind.VariableStatement,

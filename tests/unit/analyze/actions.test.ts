@@ -92,3 +92,12 @@ action b(id: id) { return update task(id) { points: 2, title: "b" } }
     expect(withAuth.model.actions[0].requires).toEqual({ kind: "role", role: "admin" });
   });
 });
+
+describe("parameter names", () => {
+  test("names every object answers to are refused (SVC2009)", () => {
+    for (const name of ["constructor", "toString", "__proto__", "prototype", "hasOwnProperty"]) {
+      const r = analyzeText(`${TASK}\naction a(${name}: text) { return 1 }\n`);
+      expect(codes(r.diagnostics)).toEqual(["SVC2009"]);
+    }
+  });
+});

@@ -57,9 +57,23 @@ describe("sqlitePath", () => {
 });
 
 describe("openDatabase", () => {
-  test.each(["postgres", "mysql", "tidb"] as const)("backend %s is refused for now", async (backend) => {
-    await expect(openDatabase({ backend, db: "postgres://localhost/x" })).rejects.toThrow(
-      new StartupError(`backend ${backend} is not supported yet`),
+  test.each<["postgres" | "mysql" | "tidb", string, string]>([
+    ["postgres", "postgres://app@127.0.0.1/tasks", "postgres"],
+    ["mysql", "mysql://app@127.0.0.1/tasks", "mysql"],
+    ["tidb", "mysql://app@127.0.0.1:4000/tasks", "mysql"],
+  ])("backend %s opens its adapter (connecting only when first used)", async (backend, url, dialect) => {
+    const db = await openDatabase({ backend, db: url });
+    try {
+      expect(db.dialect).toBe(dialect);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test("a URL for another backend is a start-up error", async () => {
+    await expect(openDatabase({ backend: "postgres", db: "mysql://app@127.0.0.1/tasks" })).rejects.toThrow(StartupError);
+    await expect(openDatabase({ backend: "mysql", db: "postgres://app:pw@127.0.0.1/tasks" })).rejects.toThrow(
+      "--db postgres://app:***@127.0.0.1/tasks is not a mysql URL",
     );
   });
 
