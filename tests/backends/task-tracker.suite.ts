@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
-import { type TestServer, removeDir, startServer } from "../support/server.js";
+import { type TestServer, removeDir, startServer, waitForOutput } from "../support/server.js";
 import { buildServer } from "./support/build.js";
 
 export interface SuiteBackend {
@@ -273,7 +273,7 @@ export function taskTrackerSuite(backend: SuiteBackend): void {
           expect(r.status).toBe(500);
           expect(r.json).toEqual({ ok: false, error: "internal error" });
           expect(r.text).not.toMatch(/task|sqlite|postgres|mysql|at /i);
-          expect(server.output.join("\n")).toMatch(backend.missingTableLog);
+          expect(await waitForOutput(server, backend.missingTableLog)).toMatch(backend.missingTableLog);
         } finally {
           await backend.renameTable(dir, "task_moved", "task");
         }

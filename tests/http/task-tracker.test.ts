@@ -16,6 +16,6 @@ taskTrackerSuite({
       db.close();
     }
   },
-  missingTableLog: /no such table|task/,
+  missingTableLog: /no such table/,
   teardown: async () => undefined,
 });

@@ -96,3 +96,16 @@ export function startServer(dir: string, args: string[] = [], env: NodeJS.Proces
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * Waits until the server has printed a line matching `pattern`: the logger writes once
+ * per event-loop tick, so a line can arrive just after the response it belongs to.
+ */
+export async function waitForOutput(server: TestServer, pattern: RegExp, timeoutMs = 5000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = server.output.join("\n");
+    if (pattern.test(text) || Date.now() > deadline) return text;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
