@@ -7,11 +7,9 @@
 //
 // Queries are watched in a ring, oldest first: they all get the same timeout, so they
 // expire in the order they arrive, and one timer's sweep stops at the first one still in
-// time. This is on the hot path, and what it keeps alive matters more than what it costs
-// to run: an entry leaves the ring as soon as its query has settled (or a connection has
-// taken it) and every query before it has too, so entries die young, in the nursery,
-// instead of outliving a young-generation collection (which once cost a busy list endpoint
-// a tenth of its CPU).
+// time. An entry leaves the ring as soon as its query has settled or been taken (and every
+// query before it too), so the ring never keeps a finished query, or its rows, alive.
+// postgres.ts watches a query only when every connection is already in use.
 //
 // postgres.js marks a query taken by setting its `state` (the connection's backend key),
 // which is not part of its typed API: where a version lacks it, queries count as taken and

@@ -27,6 +27,8 @@ import { POSTGRES_TYPES } from "./postgres-types.js";
 
 const TX_MODE = "isolation level serializable";
 
+const count = (rows: RowList<Row[]>): number => rows.count;
+
 /** Thrown inside a transaction that started after its caller gave up waiting: it must not run. */
 class Abandoned extends Error {}
 
@@ -70,6 +72,8 @@ export class PostgresDatabase implements Database {
   private readonly watch: AcquireWatch;
   /** Statements outside a transaction sent and not yet answered. */
   private inflight = 0;
+  /** Transactions begun or waiting to: each holds a connection of its own. */
+  private transactions = 0;
   private constraints: Constraints = emptyConstraints();
   private closed = false;
 
@@ -118,11 +122,7 @@ export class PostgresDatabase implements Database {
 
   async run(spec: StatementSpec, args: readonly unknown[]): Promise<number> {
     const s = this.statements.get(spec);
-    const values = bindSlots(s.name, s.slots, args);
-    const count = (rows: RowList<Row[]>) => rows.count;
-    return this.statement(s.text, values).then(count, (err: unknown) =>
-      this.retryStatement(err, () => this.statement(s.text, values).then(count)),
-    );
+    return this.retrying(s.text, bindSlots(s.name, s.slots, args)).then(count);
   }
 
   private rows(spec: StatementSpec, args: readonly unknown[]): Promise<Row[]> {
@@ -130,24 +130,30 @@ export class PostgresDatabase implements Database {
     // PostgreSQL has RETURNING, so svc never builds a `returning` read for it; should a
     // statement carry one, the two run in a transaction, the one way to keep them on one
     // connection with a pipelining pool.
-    if (s.returning !== undefined) return this.transaction((tx) => tx.all(spec, args));
-    const values = bindSlots(s.name, s.slots, args);
-    return this.statement(s.text, values).then(undefined, (err: unknown) =>
-      this.retryStatement(err, () => this.statement(s.text, values)),
+    if (s.returning !== undefined) return this.returningRows(spec, args);
+    return this.retrying(s.text, bindSlots(s.name, s.slots, args));
+  }
+
+  private returningRows(spec: StatementSpec, args: readonly unknown[]): Promise<Row[]> {
+    return this.transaction((tx) => tx.all(spec, args));
+  }
+
+  /** The statement, run again after a serialization failure or a deadlock (retryStatement). */
+  private retrying(text: string, values: Scalar[]): Promise<RowList<Row[]>> {
+    return this.statement(text, values).then(undefined, (err: unknown) =>
+      this.retryStatement(err, () => this.statement(text, values)),
     );
   }
 
-  // This is the hot path. A statement is chained with one native `then` (awaiting
-  // postgres.js's Query, a Promise subclass, from async wrappers cost measurably more).
-  // While fewer statements are in flight than the pool has connections, a connection is
-  // free for this one and takes it at once: only past that can it wait for one, and only
-  // then is it watched (postgres-acquire.ts). Watching every statement kept finished
-  // queries reachable long enough to outlive young-generation collections, which cost a
-  // busy list endpoint a tenth of its CPU.
+  // This is the hot path. While fewer statements and transactions are in flight than the
+  // pool has connections, a connection is free for this statement (or being opened for it,
+  // which connect_timeout_ms bounds) and takes it at once: only past that can it wait in
+  // postgres.js's queue, and only then is it watched (postgres-acquire.ts), so the common
+  // case carries no bookkeeping at all.
   private statement(text: string, values: Scalar[]): Promise<RowList<Row[]>> {
     const query = this.sql.unsafe<Row[]>(text, pgValues(values), PREPARED);
     const item =
-      ++this.inflight > this.target.settings.poolSize
+      ++this.inflight + this.transactions > this.target.settings.poolSize
         ? this.watch.watch(query as unknown as { state?: unknown; cancel(): unknown })
         : null;
     return query.then(
@@ -191,6 +197,13 @@ export class PostgresDatabase implements Database {
 
   /** One try: BEGIN (within the deadline on getting a connection), `fn`, COMMIT; ROLLBACK when it throws. */
   private attempt<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    this.transactions++;
+    return this.attemptHolding(fn).finally(() => {
+      this.transactions--;
+    });
+  }
+
+  private attemptHolding<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     let started = false;
     let abandoned = false;
     const work = this.sql.begin(TX_MODE, async (tx: TransactionSql) => {
