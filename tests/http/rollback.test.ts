@@ -62,6 +62,13 @@ describe("rollback", () => {
     expect((await entries()).map((e) => e.note)).toEqual(["kept"]);
   });
 
+  test("a json argument is bound as its JSON text (not refused as an object)", async () => {
+    const r = await call(`${api}:echo_json?doc=${encodeURIComponent('{"n":7,"tags":["a"]}')}`);
+    expect(r.status).toBe(200);
+    expect(r.json.data.n).toBe(7);
+    expect(JSON.parse(r.json.data.doc)).toEqual({ n: 7, tags: ["a"] });
+  });
+
   test("concurrent actions each see a consistent database", async () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => call(`${api}:${i % 2 ? "add" : "add_then_fail"}`, { json: { note: `n${i}` } })),

@@ -43,7 +43,9 @@ export function querySection(model: Model, q: QueryModel, names: Names): Out {
   if (decoder && !q.rowResource) out.push(decoder.structure);
 
   const sql = names.statement(`${q.module}.${q.name}`);
-  const values = q.sql.args.map((a) => `args.${a}`).join(", ");
+  // A json argument is bound as its JSON text: drivers take scalars only.
+  const jsonArgs = new Set(q.params.filter((p) => p.type === "json").map((p) => p.name));
+  const values = q.sql.args.map((a) => (jsonArgs.has(a) ? `rt.toJson(args.${a})` : `args.${a}`)).join(", ");
   const result = queryResultTs(q, names);
   let body: string;
   if (q.one) {
