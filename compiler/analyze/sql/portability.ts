@@ -1,3 +1,4 @@
+import { dialectCodes as codes } from "../../diagnostics/codes/dialect.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { ResourceShape } from "./ddl/shared.js";
 import type { SqlCheckInput } from "./dialect.js";
@@ -255,4 +256,26 @@ export function limitOperands(ctx: RuleContext): { keyword: number; operand: Tok
 /** The index just past token `i`'s `)` when token `i` is `(`. */
 export function pastParen(ctx: RuleContext, open: number): number {
   return closingParen(ctx.tokens, open) + 1;
+}
+
+/**
+ * SQLite syntax that PostgreSQL and MySQL both refuse: `==`, the index hints `INDEXED BY`
+ * and `NOT INDEXED`, and `COLLATE`. Reports the one starting at token `i` and says whether
+ * there was one, so each dialect's rules check these once, the same way.
+ */
+export function sqliteOnlySyntax(ctx: RuleContext, i: number): boolean {
+  const { input, where, backendName: backend, out, tokens } = ctx;
+  const v = word(ctx, i);
+  if (tokens[i].text === "==") {
+    out.push(codes.operator.at(input.file, spanOf(ctx, i), where, "==", backend, "write ="));
+  } else if ((v === "INDEXED" && word(ctx, i + 1) === "BY") || (v === "NOT" && word(ctx, i + 1) === "INDEXED")) {
+    const hint = "drop it: index hints are SQLite's";
+    out.push(codes.unsupportedClause.at(input.file, spanOf(ctx, i, i + 1), where, `${v} ${word(ctx, i + 1)}`, backend, hint));
+  } else if (v === "COLLATE") {
+    const hint = "svc's text compares by bytes on every backend; to ignore case, compare lower(a) = lower(b)";
+    out.push(codes.unsupportedClause.at(input.file, spanOf(ctx, i, i + 1), where, `COLLATE ${tokens[i + 1]?.text ?? ""}`, backend, hint));
+  } else {
+    return false;
+  }
+  return true;
 }

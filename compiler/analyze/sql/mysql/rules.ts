@@ -4,6 +4,7 @@ import {
   limitOperands,
   missingFunctions,
   scalarMinMax,
+  sqliteOnlySyntax,
   spanOf,
   unnamedSubqueries,
   word,
@@ -106,9 +107,8 @@ export function mysqlRules(ctx: RuleContext): void {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const v = word(ctx, i);
-    if (t.text === "==") {
-      out.push(codes.operator.at(file, spanOf(ctx, i), where, "==", backend, "write ="));
-    } else if (v === "GLOB" || v === "MATCH") {
+    if (sqliteOnlySyntax(ctx, i)) continue;
+    if (v === "GLOB" || v === "MATCH") {
       out.push(codes.operator.at(file, spanOf(ctx, i), where, v, backend, "use LIKE"));
     } else if ((v === "ISNULL" || v === "NOTNULL") && tokens[i + 1]?.text !== "(") {
       out.push(
@@ -202,28 +202,6 @@ export function mysqlRules(ctx: RuleContext): void {
           "IS DISTINCT FROM",
           backend,
           "write (a = b OR (a IS NULL AND b IS NULL)) for null-safe equality",
-        ),
-      );
-    } else if ((v === "INDEXED" && word(ctx, i + 1) === "BY") || (v === "NOT" && word(ctx, i + 1) === "INDEXED")) {
-      out.push(
-        codes.unsupportedClause.at(
-          file,
-          spanOf(ctx, i, i + 1),
-          where,
-          `${v} ${word(ctx, i + 1)}`,
-          backend,
-          "drop it: index hints are SQLite's",
-        ),
-      );
-    } else if (v === "COLLATE") {
-      out.push(
-        codes.unsupportedClause.at(
-          file,
-          spanOf(ctx, i, i + 1),
-          where,
-          `COLLATE ${tokens[i + 1]?.text ?? ""}`,
-          backend,
-          "svc's text compares by bytes on every backend; to ignore case, compare lower(a) = lower(b)",
         ),
       );
     } else if (v === "UPDATE" && i === 0) {

@@ -4,6 +4,7 @@ import {
   limitOperands,
   missingFunctions,
   scalarMinMax,
+  sqliteOnlySyntax,
   spanOf,
   unnamedSubqueries,
   word,
@@ -54,9 +55,8 @@ export function postgresRules(ctx: RuleContext): void {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const v = word(ctx, i);
-    if (t.text === "==") {
-      out.push(codes.operator.at(file, spanOf(ctx, i), where, "==", backend, "write ="));
-    } else if (v === "GLOB" || v === "MATCH") {
+    if (sqliteOnlySyntax(ctx, i)) continue;
+    if (v === "GLOB" || v === "MATCH") {
       out.push(codes.operator.at(file, spanOf(ctx, i), where, v, backend, "use LIKE"));
     } else if (v === "IS") {
       isComparison(ctx, i);
@@ -82,28 +82,6 @@ export function postgresRules(ctx: RuleContext): void {
           "REPLACE INTO",
           backend,
           "write INSERT … ON CONFLICT (key) DO UPDATE SET … (SQLite reads it too)",
-        ),
-      );
-    } else if ((v === "INDEXED" && word(ctx, i + 1) === "BY") || (v === "NOT" && word(ctx, i + 1) === "INDEXED")) {
-      out.push(
-        codes.unsupportedClause.at(
-          file,
-          spanOf(ctx, i, i + 1),
-          where,
-          `${v} ${word(ctx, i + 1)}`,
-          backend,
-          "drop it: index hints are SQLite's",
-        ),
-      );
-    } else if (v === "COLLATE") {
-      out.push(
-        codes.unsupportedClause.at(
-          file,
-          spanOf(ctx, i, i + 1),
-          where,
-          `COLLATE ${tokens[i + 1]?.text ?? ""}`,
-          backend,
-          "svc's text compares by bytes on every backend; to ignore case, compare lower(a) = lower(b)",
         ),
       );
     } else if (v === "CAST") {
