@@ -25,6 +25,8 @@ export function exitOnSignals(actions: StopActions, log: Logger, announce = true
     stopping = true;
     if (announce) log.info("shutting down", { signal });
     else log.debug("shutting down", { signal, pid: process.pid });
+    // Out before the workers hear of it: their lines share this stdout and must come after.
+    log.flush();
     void actions.close().then(() => process.exit(0));
   };
   process.on("SIGTERM", onSignal);
