@@ -118,7 +118,8 @@ describe("svc-server", () => {
       expect(created.json.data.title).toBe("in memory");
       expect((await call(`${url}/api/task_tracker:list_tasks`)).json.data).toHaveLength(1);
     } finally {
-      child.kill("SIGTERM");
+      // Waited for, so no pipe of it outlives the test.
+      if (child.exitCode === null) await new Promise((done) => (child.once("exit", done), child.kill("SIGTERM")));
     }
   });
 });
