@@ -6,6 +6,7 @@ import { readPublicFiles } from "./analyze/public-files.js";
 import type { Backend, Model } from "./analyze/model.js";
 import { type Diagnostic, hasErrors, sortDiagnostics } from "./diagnostics/diagnostic.js";
 import { renderDiagnostics } from "./diagnostics/render.js";
+import { warmFormatter } from "./generate/format.js";
 import { type GenerateOptions, type OutputFile, generate } from "./generate/index.js";
 import { parseModule } from "./parse/index.js";
 
@@ -68,6 +69,7 @@ export interface BuildResult extends CheckResult {
 
 /** Check, then generate when there is no error. */
 export async function build(target: DiscoverTarget, options: GenerateOptions = {}): Promise<BuildResult> {
+  if (options.pretty !== false) warmFormatter();
   const checked = check(target);
   if (!checked.model || hasErrors(checked.diagnostics)) return { ...checked, files: [] };
   return { ...checked, files: await generate(checked.model, options) };

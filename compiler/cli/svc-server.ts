@@ -24,7 +24,8 @@ async function run(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const runtimeUrl = new URL("../../runtime/index.js", import.meta.url).href;
-  const result = await build(target, { runtimeImport: runtimeUrl });
+  // Nothing is written, so nothing needs formatting.
+  const result = await build(target, { runtimeImport: runtimeUrl, pretty: false });
   if (result.diagnostics.length) process.stderr.write(`${formatDiagnostics(result)}\n`);
   const js = result.files.find((f) => f.path === "server.js");
   if (!js) {

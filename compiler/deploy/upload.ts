@@ -2,7 +2,6 @@
 // `Authorization: Bearer <token>`, the token read from the credential `[deploy] token`
 // names (LANGUAGE §6: an environment variable or a file, else SVC_CREDENTIAL_<NAME>).
 
-import { request } from "undici";
 import { fallbackEnvName, resolveCredentials, type Env } from "../../runtime/credentials.js";
 import type { ProjectConfig } from "../analyze/config.js";
 
@@ -46,6 +45,8 @@ export function uploadTarget(config: ProjectConfig, env: Env = process.env): Upl
 
 /** PUTs the archive; a network failure throws, an HTTP error is an answer with ok false. */
 export async function upload(target: UploadTarget, archive: Buffer, timeoutMs = 120_000): Promise<UploadAnswer> {
+  // Loaded here, not with the CLI: a build never uploads.
+  const { request } = await import("undici");
   const res = await request(target.url, {
     method: "PUT",
     body: archive,

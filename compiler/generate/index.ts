@@ -1,4 +1,4 @@
-import { IndentationText, Project, QuoteKind, type StatementStructures, ts } from "ts-morph";
+import { IndentationText, Project, QuoteKind, type StatementStructures, ts } from "./ts-morph.js";
 import type { Model } from "../analyze/model.js";
 import { format } from "./format.js";
 import { Names } from "./names.js";

@@ -1,8 +1,6 @@
 import type { CheckResult } from "../../index.js";
 import type { ColumnModel, Dialect } from "../../analyze/model.js";
 import { type LiveReport, type LiveStatement, compatible, sourceOffset } from "../../analyze/sql/live.js";
-import { liveMysql } from "../../analyze/sql/mysql/live.js";
-import { livePostgres } from "../../analyze/sql/postgres/live.js";
 import { spanIn } from "../../analyze/sql/span.js";
 import { dialectCodes as codes } from "../../diagnostics/codes/dialect.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -65,8 +63,11 @@ export async function checkAgainstDatabase(
   let report: LiveReport;
   try {
     const tables = model.resources.map((r) => ({ name: r.name, ddl: r.ddl }));
+    // The drivers load only for `svc check --db`, not on every build.
     report =
-      dialect === "postgres" ? await livePostgres(db, tables, statements) : await liveMysql(db, tables, statements);
+      dialect === "postgres"
+        ? await (await import("../../analyze/sql/postgres/live.js")).livePostgres(db, tables, statements)
+        : await (await import("../../analyze/sql/mysql/live.js")).liveMysql(db, tables, statements);
   } catch (err) {
     return [
       codes.liveUnreachable.at(

@@ -1,4 +1,4 @@
-import { type StatementStructures, StructureKind } from "ts-morph";
+import { type StatementStructures, StructureKind } from "../ts-morph.js";
 import type { ActionModel, Model, ParamModel, QueryModel } from "../../analyze/model.js";
 import { IrEmitter } from "../emit-ir.js";
 import { literal } from "../literal.js";

@@ -3,7 +3,7 @@
 // block, page.jq as the JavaScript function it was compiled to, and the app spec that
 // ties them together in matching order.
 
-import { type StatementStructures, StructureKind, VariableDeclarationKind } from "ts-morph";
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
 import type { Model, PageModel, PublicFileModel, RouteFileModel } from "../../analyze/model.js";
 import { camelCase } from "../../analyze/shared/names.js";
 import { literal } from "../literal.js";

@@ -3,7 +3,7 @@
 // types, its `requires` check and its transaction come with it), and return the route data
 // and the redirect. Nothing here re-validates what the endpoint already does.
 
-import { type StatementStructures, StructureKind } from "ts-morph";
+import { type StatementStructures, StructureKind } from "../ts-morph.js";
 import type { Model, RouteBlockModel, RouteExprModel, RouteFileModel } from "../../analyze/model.js";
 import { camelCase } from "../../analyze/shared/names.js";
 import { key, literal } from "../literal.js";

@@ -1,4 +1,4 @@
-import { type StatementStructures, StructureKind, VariableDeclarationKind } from "ts-morph";
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
 import type { ActionModel, Model, Requirement } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
