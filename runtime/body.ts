@@ -6,6 +6,7 @@
 
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "./errors.js";
+import { parseMultipart } from "./forms.js";
 import { newArgs, parseUrlEncoded } from "./query-string.js";
 import { JsonProblem, MAX_JSON_DEPTH, parseClientJson } from "./safe-json.js";
 import type { CallInput } from "./types.js";
@@ -13,7 +14,8 @@ import type { CallInput } from "./types.js";
 const CLOSE = { Connection: "close" } as const;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-type BodyKind = "json" | "form";
+type BodyKind = "json" | "form" | "multipart";
+const EXPECTED = "send application/json, application/x-www-form-urlencoded or multipart/form-data";
 
 /** Reads and parses the request body. Throws HttpError 400/413/415 for a body it refuses. */
 export async function readBody(req: IncomingMessage, maxBodySize: number): Promise<CallInput> {
@@ -22,9 +24,12 @@ export async function readBody(req: IncomingMessage, maxBodySize: number): Promi
   if (!hasBody) return { args: newArgs(), text: false };
   if (length !== undefined && Number(length) > maxBodySize) throw tooLarge(maxBodySize);
 
-  const kind = bodyKind(req.headers["content-type"]);
+  const contentType = req.headers["content-type"];
+  const kind = bodyKind(contentType);
   const raw = await readRaw(req, maxBodySize);
-  if (raw.length === 0) return { args: newArgs(), text: kind === "form" };
+  if (raw.length === 0) return { args: newArgs(), text: kind !== "json" };
+  // A form's fields are text, coerced to the declared types like a query string's.
+  if (kind === "multipart") return { args: parseMultipart(raw, contentType ?? ""), text: true };
   const text = decodeUtf8(raw);
   return kind === "form"
     ? { args: parseUrlEncoded(text, "form body"), text: true }
@@ -45,11 +50,7 @@ function bodyKind(header: string | undefined): BodyKind {
   // Fast path: what JSON clients almost always send.
   if (header === "application/json") return "json";
   if (header === undefined || header.length === 0) {
-    throw new HttpError(
-      415,
-      "a request body needs a Content-Type: application/json or application/x-www-form-urlencoded",
-      { headers: CLOSE },
-    );
+    throw new HttpError(415, `a request body needs a Content-Type; ${EXPECTED}`, { headers: CLOSE });
   }
   const semicolon = header.indexOf(";");
   const media = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
@@ -58,14 +59,10 @@ function bodyKind(header: string | undefined): BodyKind {
       ? "json"
       : media === "application/x-www-form-urlencoded"
         ? "form"
-        : null;
-  if (kind === null) {
-    throw new HttpError(
-      415,
-      `unsupported Content-Type "${media}"; send application/json or application/x-www-form-urlencoded`,
-      { headers: CLOSE },
-    );
-  }
+        : media === "multipart/form-data"
+          ? "multipart"
+          : null;
+  if (kind === null) throw new HttpError(415, `unsupported Content-Type "${media}"; ${EXPECTED}`, { headers: CLOSE });
   if (semicolon !== -1) checkCharset(header.slice(semicolon + 1));
   return kind;
 }

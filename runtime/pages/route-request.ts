@@ -5,10 +5,9 @@
 // again with `error` set, which is also what Unpoly needs to show the failure in the form.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readBody, readRawBody } from "../body.js";
+import { readBody } from "../body.js";
 import { sendOk } from "../envelope.js";
 import { HttpError } from "../errors.js";
-import { parseMultipart } from "../forms.js";
 import { newArgs } from "../query-string.js";
 import type { CallContext } from "../types.js";
 import { isUnpolyRequest, unpolyLocation } from "../unpoly.js";
@@ -33,7 +32,7 @@ export async function serveRouteFile(
   // Refused before the body is read; the server's error path drains what is left of it.
   if (method !== "GET" && !isJsonMedia(media)) refuseCrossSite(req);
   const block = chooseBlock(file, method, query.handler);
-  const body = method === "GET" ? newArgs() : await readRouteBody(req, media, pages.maxBodySize);
+  const body = method === "GET" ? newArgs() : await readRouteBody(req, pages.maxBodySize);
   // Answered meanwhile (the read or write timeout): the block must not run.
   if (res.headersSent) throw new HttpError(res.statusCode, "already answered");
   const input: RouteInput = { query, body, params, form };
@@ -77,10 +76,7 @@ function chooseBlock(file: RouteFileSpec, method: string, handler: string | unde
 }
 
 /** The body as argument values, on a record without Object.prototype (`input.body.constructor` is just a name). */
-async function readRouteBody(req: IncomingMessage, media: string, maxBodySize: number): Promise<Record<string, unknown>> {
-  if (media === "multipart/form-data") {
-    return parseMultipart(await readRawBody(req, maxBodySize), req.headers["content-type"] ?? "");
-  }
+async function readRouteBody(req: IncomingMessage, maxBodySize: number): Promise<Record<string, unknown>> {
   const input = await readBody(req, maxBodySize);
   if (input.text) return input.args;
   const body = newArgs() as Record<string, unknown>;

@@ -212,6 +212,18 @@ export function taskTrackerSuite(backend: SuiteBackend): void {
         expect(r.json.data).toMatchObject({ title: "From a form", priority: "low", assignee: null });
       });
 
+      test("a multipart form post is coerced the same way", async () => {
+        const boundary = "svcFormBoundary";
+        const field = (name: string, value: string) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+        const r = await call(`${api}:create_task`, {
+          body: `${field("title", "From multipart")}${field("priority", "high")}${field("assignee", "")}--${boundary}--\r\n`,
+          headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+        });
+        expect(r.status).toBe(200);
+        expect(r.json.data).toMatchObject({ title: "From multipart", priority: "high", assignee: null });
+      });
+
       test("health answers ok with version and uptime", async () => {
         const r = await call(`${server.url}/health`);
         expect(r.status).toBe(200);

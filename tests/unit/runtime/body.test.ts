@@ -121,10 +121,13 @@ describe("empty bodies and content types", () => {
   });
 
   test.each([
-    ["text/plain", 'unsupported Content-Type "text/plain"; send application/json or application/x-www-form-urlencoded'],
     [
-      "multipart/form-data; boundary=x",
-      'unsupported Content-Type "multipart/form-data"; send application/json or application/x-www-form-urlencoded',
+      "text/plain",
+      'unsupported Content-Type "text/plain"; send application/json, application/x-www-form-urlencoded or multipart/form-data',
+    ],
+    [
+      "application/xml; charset=utf-8",
+      'unsupported Content-Type "application/xml"; send application/json, application/x-www-form-urlencoded or multipart/form-data',
     ],
   ])("a non-empty %s body is a 415", async (type, message) => {
     const res = await post("hello", type);
@@ -136,6 +139,51 @@ describe("empty bodies and content types", () => {
     const res = await request(url, { method: "POST", body: "hello", headers: { "content-type": "" } });
     expect(res.statusCode).toBe(415);
     await res.body.dump();
+  });
+});
+
+describe("multipart/form-data bodies (LANGUAGE §3: a form is urlencoded or multipart)", () => {
+  const form = (fields: [string, string][], boundary = "----svcBoundary7"): Buffer =>
+    Buffer.from(
+      fields.map(([n, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`).join("") +
+        `--${boundary}--\r\n`,
+    );
+
+  test("fields become text arguments, like a urlencoded form's", async () => {
+    const res = await post(
+      form([
+        ["title", "héllo"],
+        ["limit", "5"],
+        ["note", "line one\r\nline two"],
+      ]),
+      "multipart/form-data; boundary=----svcBoundary7",
+    );
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      args: { title: "héllo", limit: "5", note: "line one\r\nline two" },
+      text: true,
+      proto: true,
+    });
+  });
+
+  test("a field given twice, a file part and a missing boundary are 400s naming the problem", async () => {
+    const type = "multipart/form-data; boundary=----svcBoundary7";
+    const twice = await post(form([["a", "1"], ["a", "2"]]), type);
+    expect(twice.status).toBe(400);
+    expect(twice.json.error).toBe('argument "a" given more than once in the form body');
+    const file = Buffer.from(
+      '--b\r\nContent-Disposition: form-data; name="doc"; filename="x.txt"\r\n\r\nhi\r\n--b--\r\n',
+    );
+    const upload = await post(file, "multipart/form-data; boundary=b");
+    expect(upload.status).toBe(400);
+    expect(upload.json.error).toBe('argument "doc" is a file upload; only text fields are accepted');
+    const unbounded = await post(form([["a", "1"]]), "multipart/form-data");
+    expect(unbounded.status).toBe(400);
+    expect(unbounded.json.error).toBe("multipart form body has no boundary in its Content-Type");
+  });
+
+  test("an empty multipart body is no arguments, like any empty body", async () => {
+    expect((await post("", "multipart/form-data; boundary=x")).json).toEqual({ args: {}, text: false, proto: true });
   });
 });
 
