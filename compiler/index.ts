@@ -9,6 +9,7 @@ import { renderDiagnostics } from "./diagnostics/render.js";
 import { warmFormatter } from "./generate/format.js";
 import { type GenerateOptions, type OutputFile, generate } from "./generate/index.js";
 import { parseModule } from "./parse/index.js";
+import type { BuildCache } from "./build-cache.js";
 
 export type { DiscoverTarget, Diagnostic, Model, OutputFile };
 
@@ -26,9 +27,16 @@ export interface CheckResult {
 export interface CheckOptions {
   /** Check SQL for this backend instead of svc.toml's `[database] backend` (`svc check --db URL`). */
   backend?: Backend;
+  /**
+   * `svc dev`'s cache, kept across its rebuilds: unchanged files are not parsed again, nor
+   * unchanged SQL, templates and page.jq checked again. The result is the same as without.
+   */
+  cache?: BuildCache;
 }
 
 export function check(target: DiscoverTarget, options: CheckOptions = {}): CheckResult {
+  const cache = options.cache;
+  cache?.begin();
   const found = discover(target);
   const sources = new Map(found.project.sources.map((s) => [s.path, s.text]));
   const diagnostics = [...found.diagnostics];
@@ -39,7 +47,7 @@ export function check(target: DiscoverTarget, options: CheckOptions = {}): Check
   const modules: ParsedModuleDir[] = p.moduleDirs.map((m) => ({
     dir: m.dir,
     files: m.files.map((f) => {
-      const parsed = parseModule(f.path, f.text);
+      const parsed = cache ? cache.parseModule(f.path, f.text) : parseModule(f.path, f.text);
       diagnostics.push(...parsed.diagnostics);
       return parsed.ast;
     }),
@@ -57,7 +65,9 @@ export function check(target: DiscoverTarget, options: CheckOptions = {}): Check
     sources: p.sources.map((s) => s.path),
     ...(options.backend !== undefined ? { backend: options.backend } : {}),
     ...(hasApp ? { app: { dir: p.appDir ?? "app", files: p.appFiles, publicFiles: publicFiles.files } } : {}),
+    ...(cache ? { steps: cache } : {}),
   });
+  cache?.finish();
   diagnostics.push(...analyzed.diagnostics);
   return { model: analyzed.model, diagnostics: sortDiagnostics(diagnostics), sources, root: p.root };
 }
@@ -67,12 +77,18 @@ export interface BuildResult extends CheckResult {
   files: OutputFile[];
 }
 
+export interface BuildOptions extends GenerateOptions {
+  /** See CheckOptions.cache. */
+  cache?: BuildCache;
+}
+
 /** Check, then generate when there is no error. */
-export async function build(target: DiscoverTarget, options: GenerateOptions = {}): Promise<BuildResult> {
-  if (options.pretty !== false) warmFormatter();
-  const checked = check(target);
+export async function build(target: DiscoverTarget, options: BuildOptions = {}): Promise<BuildResult> {
+  const { cache, ...generateOptions } = options;
+  if (generateOptions.pretty !== false) warmFormatter();
+  const checked = check(target, cache ? { cache } : {});
   if (!checked.model || hasErrors(checked.diagnostics)) return { ...checked, files: [] };
-  return { ...checked, files: await generate(checked.model, options) };
+  return { ...checked, files: await generate(checked.model, generateOptions) };
 }
 
 /** All diagnostics as text, with code frames. */

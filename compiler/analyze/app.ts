@@ -3,7 +3,6 @@
 // modules' routes and webhooks in the one check that no method and path is claimed twice.
 
 import { appCodes as codes } from "../diagnostics/codes/app.js";
-import { parseRouteFile } from "../parse/index.js";
 import { PositionMap } from "../parse/positions.js";
 import type { Span } from "../parse/ast.js";
 import type { AppModel, LayoutModel, PageModel, PublicFileModel, RouteFileModel } from "./app-model.js";
@@ -15,7 +14,7 @@ import { type AppScope, analyzeRouteFile } from "./route-file.js";
 import type { LocatedRoute } from "./route.js";
 import type { Reporter } from "./shared/context.js";
 import { place } from "./shared/context.js";
-import { checkTemplate } from "./template.js";
+import { type AnalyzeSteps, directSteps } from "./steps.js";
 
 export type { AppScope } from "./route-file.js";
 
@@ -33,7 +32,12 @@ export const RESERVED: readonly { prefix: string; owner: string }[] = [
   { prefix: "/_svc/", owner: "the assets the server serves itself (Unpoly)" },
 ];
 
-export function analyzeApp(input: AppInput, scope: AppScope, r: Reporter): { app: AppModel; claims: LocatedRoute[] } {
+export function analyzeApp(
+  input: AppInput,
+  scope: AppScope,
+  r: Reporter,
+  steps: AnalyzeSteps = directSteps,
+): { app: AppModel; claims: LocatedRoute[] } {
   // Claims in matching order (route files, then pages; each most specific first), so the
   // table check's "shadowed" warning speaks of the order the server really matches in.
   const fileClaims: LocatedRoute[] = [];
@@ -45,7 +49,7 @@ export function analyzeApp(input: AppInput, scope: AppScope, r: Reporter): { app
   const brokenGet = new Set<string>();
   for (const f of byName("route.svc")) {
     const at = located(input.dir, f, r);
-    const parsed = parseRouteFile(f.path, f.text);
+    const parsed = steps.parseRouteFile(f.path, f.text);
     r.addAll(parsed.diagnostics);
     if (!at) continue;
     const { model, claims: blocks, declaresDefaultGet } = analyzeRouteFile(parsed.ast, at, scope, r);
@@ -62,7 +66,7 @@ export function analyzeApp(input: AppInput, scope: AppScope, r: Reporter): { app
     const jq = jqFiles.get(folderOf(f.path)) ?? null;
     jqFiles.delete(folderOf(f.path));
     if (!at) continue;
-    const page = analyzePage(f, jq, at, routeFiles, brokenGet, r);
+    const page = analyzePage(f, jq, at, routeFiles, brokenGet, r, steps);
     if (!page) continue;
     pages.push(page);
     pageClaims.push(claim(at, "GET", f.path, new PositionMap(f.text).span(0, 0)));
@@ -70,7 +74,7 @@ export function analyzeApp(input: AppInput, scope: AppScope, r: Reporter): { app
   for (const orphan of jqFiles.values()) r.add(codes.jqWithoutPage.at(orphan.path, null));
   pages.sort(bySpecificity);
 
-  const layout = readLayout(input, r);
+  const layout = readLayout(input, r, steps);
   const bySegments = (a: LocatedRoute, b: LocatedRoute) => bySpecificity(a.route, b.route);
   const claims = [...fileClaims.sort(bySegments), ...pageClaims.sort(bySegments)];
   return { app: { routeFiles, pages, layout, publicFiles: input.publicFiles }, claims };
@@ -108,11 +112,11 @@ function folderOf(file: string): string {
   return slash === -1 ? "" : file.slice(0, slash);
 }
 
-function readLayout(input: AppInput, r: Reporter): LayoutModel | null {
+function readLayout(input: AppInput, r: Reporter, steps: AnalyzeSteps): LayoutModel | null {
   const file = input.dir === "." ? "layout.html" : `${input.dir}/layout.html`;
   const f = input.files.find((x) => x.path === file);
   if (!f) return null;
-  const raw = checkTemplate(f.path, f.text, 0, new PositionMap(f.text), r);
+  const raw = steps.checkTemplate(f.path, f.text, new PositionMap(f.text), f.text, 0, r);
   if (raw && !raw.has("content")) r.add(codes.layoutWithoutContent.at(f.path, null));
   return { source: f.path, template: f.text };
 }

@@ -24,10 +24,9 @@ import { type LocatedRoute, analyzeRoute, checkRouteTable } from "./route.js";
 import type { ModuleScope } from "./scope.js";
 import { Reporter, place } from "./shared/context.js";
 import { allTableDdl } from "./sql/ddl/index.js";
-import { withBackendRules } from "./sql/backend-rules.js";
-import { createSqliteChecker } from "./sql/sqlite/check.js";
 import { analyzeWebhook, checkWebhookHandlers } from "./webhook.js";
 import { DELIVERIES_TABLE, deliveryStore } from "./webhook-store.js";
+import { type AnalyzeSteps, directSteps } from "./steps.js";
 
 /** The parsed files of one module folder. */
 export interface ParsedModuleDir {
@@ -46,6 +45,11 @@ export interface AnalyzeInput {
   app?: AppInput;
   /** The backend whose SQL rules apply, instead of svc.toml's `[database] backend` (`svc check --db`). */
   backend?: Backend;
+  /**
+   * How route files are parsed, SQL, templates and page.jq checked: `svc dev`'s build cache
+   * answers unchanged texts from the last build; default, all afresh.
+   */
+  steps?: AnalyzeSteps;
 }
 
 interface ModuleDecls {
@@ -60,6 +64,7 @@ interface ModuleDecls {
  */
 export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagnostic[] } {
   const r = new Reporter();
+  const steps = input.steps ?? directSteps;
   const modules = groupModules(input.modules, r);
 
   // Resources first: every query and action of every module may use any table.
@@ -83,7 +88,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   const resourceMap = new Map(resources.map((x) => [x.name, x]));
 
   // SQL is checked with SQLite (names, types), then for the backend the project runs on.
-  const checker = withBackendRules(createSqliteChecker(resources), input.backend ?? input.config.database.backend, resources);
+  const checker = steps.sqlChecker(resources, input.backend ?? input.config.database.backend);
   for (const t of checker.rejectedTables) {
     const at = resourceDecls.get(t.resource);
     if (at) r.add(sqlCodes.tableRejected.at(at.file, at.span, t.resource, t.message));
@@ -143,7 +148,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
     checker.dispose();
   }
   // Route files and pages come after the modules' routes and webhooks in the one route table.
-  const app = input.app ? analyzeApp(input.app, appScope(modules.map((m) => m.name), queries, actions, resourceMap, webhooks), r) : null;
+  const app = input.app ? analyzeApp(input.app, appScope(modules.map((m) => m.name), queries, actions, resourceMap, webhooks), r, steps) : null;
   if (app) claims.push(...app.claims);
   checkRouteTable(claims, r);
   checkWebhookHandlers(claims, webhooks, r);

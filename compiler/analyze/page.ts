@@ -4,7 +4,6 @@
 // build time: the server only runs what this produced.
 
 import { appCodes as codes } from "../diagnostics/codes/app.js";
-import { compileJq } from "../jq/index.js";
 import { PositionMap } from "../parse/positions.js";
 import type { SourceFile } from "./discover/context.js";
 import type { PageLoaderModel, PageModel, RouteFileModel } from "./app-model.js";
@@ -12,7 +11,7 @@ import { type AppPath, routeReference, sameShape } from "./app-paths.js";
 import { readFrontMatter } from "./front-matter.js";
 import type { Reporter } from "./shared/context.js";
 import { closest } from "./shared/names.js";
-import { checkTemplate } from "./template.js";
+import { type AnalyzeSteps, directSteps } from "./steps.js";
 
 export function analyzePage(
   html: SourceFile,
@@ -21,13 +20,14 @@ export function analyzePage(
   routeFiles: readonly RouteFileModel[],
   brokenGet: ReadonlySet<string>,
   r: Reporter,
+  steps: AnalyzeSteps = directSteps,
 ): PageModel | null {
   const before = r.diagnostics.length;
   const positions = new PositionMap(html.text);
   const front = readFrontMatter(html.path, html.text, positions, r);
   const template = html.text.slice(front.bodyOffset);
-  checkTemplate(html.path, template, front.bodyOffset, positions, r);
-  if (front.title) checkTemplate(html.path, front.title.value, front.title.contentOffset, positions, r);
+  steps.checkTemplate(html.path, html.text, positions, template, front.bodyOffset, r);
+  if (front.title) steps.checkTemplate(html.path, html.text, positions, front.title.value, front.title.contentOffset, r);
 
   let route: PageModel["route"] = null;
   if (front.route) {
@@ -47,7 +47,7 @@ export function analyzePage(
     }
   }
 
-  const loader = jq ? compileLoader(jq, r) : null;
+  const loader = jq ? compileLoader(jq, r, steps) : null;
   if (r.diagnostics.some((d, i) => i >= before && d.severity === "error")) return null;
   return {
     source: html.path,
@@ -60,8 +60,8 @@ export function analyzePage(
   };
 }
 
-function compileLoader(jq: SourceFile, r: Reporter): PageLoaderModel | null {
-  const result = compileJq(jq.path, jq.text);
+function compileLoader(jq: SourceFile, r: Reporter, steps: AnalyzeSteps): PageLoaderModel | null {
+  const result = steps.compileJq(jq.path, jq.text);
   switch (result.kind) {
     case "compiled":
       return { source: jq.path, kind: "compiled", js: result.source };

@@ -1,8 +1,9 @@
 // `svc dev`: one node:http server that stays up while the project changes under it. Each
 // save rebuilds in this process and swaps the request handler; connections stay open and
-// the in-memory database is kept when the schema change allows. A build that fails leaves
-// the last good version serving: its HTML pages carry an overlay with the diagnostics, and
-// API calls get a 500 envelope naming them until the next good build.
+// the in-memory database is kept when the schema change allows. Builds share a BuildCache,
+// so a save re-parses and re-checks only the files and statements it changed. A build
+// that fails leaves the last good version serving: its HTML pages carry an overlay with
+// the diagnostics, and API calls get a 500 envelope naming them until the next good build.
 
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,6 +18,7 @@ import type { Database, LogLevel } from "../../runtime/types.js";
 import type { DiscoverTarget } from "../analyze/discover.js";
 import { type BuildFailure, buildFailure, errorEnvelope, errorPage } from "./failure.js";
 import { type Generation, RUNTIME_URL, devOptions, importSpec, makeGeneration, migrateOrReset } from "./generation.js";
+import { BuildCache, describeReuse } from "../build-cache.js";
 import { build, formatDiagnostics } from "../index.js";
 import { type Watcher, watchProject } from "./watch.js";
 
@@ -58,6 +60,8 @@ export class DevServer {
   private closed = false;
   /** The project root as the last build resolved it. */
   private rootPath: string | null = null;
+  /** What one build leaves for the next: ASTs, SQL checks, templates, page.jq (keyed by content). */
+  private readonly cache = new BuildCache();
 
   private constructor(
     private readonly options: DevServerOptions,
@@ -160,7 +164,8 @@ export class DevServer {
    * A few builds whose output is thrown away, right after start: the compiler's first runs
    * in a process are several times slower than later ones (the JIT has not compiled it
    * yet), and without this the first saves would pay for that. A save arriving meanwhile
-   * waits for at most the build under way.
+   * waits for at most the build under way. They run without the cache, on purpose: a
+   * cached build would skip the parser and the SQL checker, the very code a save then runs.
    */
   private warmUp(): void {
     if (this.building !== null || this.current === null) return;
@@ -184,7 +189,7 @@ export class DevServer {
     const what = changed.length === 0 ? "" : ` (${changed.join(", ")})`;
     let result;
     try {
-      result = await build(this.options.target, { runtimeImport: RUNTIME_URL, pretty: false });
+      result = await build(this.options.target, { runtimeImport: RUNTIME_URL, pretty: false, cache: this.cache });
     } catch (err) {
       return this.fail(buildFailure.fromError(err, "the compiler failed", this.rootOf()), started);
     }
@@ -222,7 +227,10 @@ export class DevServer {
       this.log.warn("the schema change is not additive: the in-memory data was reset", { reason: reset });
     }
     if (previous === null) this.say(`svc dev: built ${result.model?.name ?? "the project"} in ${ms.toFixed(0)} ms`);
-    else this.say(`svc dev: reloaded${what} in ${ms.toFixed(0)} ms`);
+    else {
+      const reuse = describeReuse(this.cache.stats);
+      this.say(`svc dev: reloaded${what} in ${ms.toFixed(0)} ms${reuse === "" ? "" : ` (${reuse})`}`);
+    }
     this.live.reload(changed.join(", "));
     return { ok: true, ms, reset };
   }
@@ -307,6 +315,7 @@ export class DevServer {
     });
     if (this.current !== null) this.current.handler.emit("close");
     await this.db?.close().catch(() => undefined);
+    this.cache.dispose();
     this.log.flush();
   }
 }
