@@ -20,7 +20,7 @@ import { type BuildFailure, buildFailure, errorEnvelope, errorPage } from "./fai
 import { type Generation, RUNTIME_URL, devOptions, importSpec, makeGeneration, migrateOrReset } from "./generation.js";
 import { BuildCache, describeReuse } from "../build-cache.js";
 import { build, formatDiagnostics } from "../index.js";
-import { type Watcher, watchProject } from "./watch.js";
+import { type Watcher, onlyMainArea, watchProject } from "./watch.js";
 
 /** Builds run after start to warm the compiler up (see warmUp). */
 const WARM_UP_BUILDS = 3;
@@ -127,6 +127,11 @@ export class DevServer {
     while (this.building !== null) await this.building.catch(() => undefined);
   }
 
+  /** Open pages listening for reloads. */
+  get listeners(): number {
+    return this.live.size;
+  }
+
   get error(): BuildFailure | null {
     return this.failure;
   }
@@ -217,6 +222,8 @@ export class DevServer {
     this.nextId++;
     const previous = this.current;
     const previousDb = this.db;
+    // Pages showing the error overlay reload whole: a re-render of the main area would keep it.
+    const recovered = this.failure !== null;
     this.current = next;
     this.db = next.db;
     this.failure = null;
@@ -231,7 +238,7 @@ export class DevServer {
       const reuse = describeReuse(this.cache.stats);
       this.say(`svc dev: reloaded${what} in ${ms.toFixed(0)} ms${reuse === "" ? "" : ` (${reuse})`}`);
     }
-    this.live.reload(changed.join(", "));
+    this.live.reload(changed.join(", "), !recovered && onlyMainArea(changed));
     return { ok: true, ms, reset };
   }
 

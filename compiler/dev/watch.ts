@@ -22,6 +22,21 @@ export function isWatched(path: string): boolean {
   return /\.(svc|html|jq|toml)$/.test(name);
 }
 
+/**
+ * Whether a save of just these paths can change no more than a page's main area: module
+ * and route files (data), page templates and page.jq. A layout, svc.toml, anything under
+ * public/ (styles, scripts) or an unnamed change can change the whole page.
+ */
+export function onlyMainArea(paths: readonly string[]): boolean {
+  if (paths.length === 0) return false;
+  return paths.every((path) => {
+    const parts = path.split(sep).join("/").split("/");
+    const name = parts[parts.length - 1];
+    if (parts[0] === "public" || name === "layout.html") return false;
+    return name.endsWith(".svc") || name === "page.html" || name === "page.jq";
+  });
+}
+
 export interface Watcher {
   close(): void;
 }

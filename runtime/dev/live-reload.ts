@@ -12,10 +12,24 @@ const HEARTBEAT_MS = 15_000;
 
 // Loaded by <script src> rather than inline: pages' Content-Security-Policy allows scripts
 // from this server only. A lost connection (the dev server restarting) retries by itself.
-const CLIENT_JS = `// svc dev: reload this page when the server has swapped in a new build.
+// When only the main area can have changed and the page runs Unpoly, Unpoly re-renders the
+// main area in place (scroll position, open details and form input elsewhere survive);
+// anything else, an error overlay on the page, or a failed re-render, reloads the page.
+const CLIENT_JS = `// svc dev: show the new build when the server has swapped it in.
 (() => {
   const events = new EventSource(${JSON.stringify(EVENTS_PATH)});
-  events.addEventListener("reload", () => location.reload());
+  events.addEventListener("reload", (event) => {
+    let main = false;
+    try {
+      main = JSON.parse(event.data).main === true;
+    } catch {}
+    const up = window.up;
+    if (main && up && typeof up.reload === "function" && !document.getElementById("svc-dev-overlay")) {
+      up.reload({ navigate: false }).catch(() => location.reload());
+    } else {
+      location.reload();
+    }
+  });
 })();
 `;
 
@@ -63,9 +77,12 @@ export class LiveReload {
     return false;
   }
 
-  /** Every open page reloads. */
-  reload(reason: string): void {
-    this.send(`event: reload\ndata: ${JSON.stringify({ reason })}\n\n`);
+  /**
+   * Every open page shows the new build: with `main`, pages running Unpoly re-render just
+   * their main area; otherwise, and on pages without Unpoly, the whole page reloads.
+   */
+  reload(reason: string, main = false): void {
+    this.send(`event: reload\ndata: ${JSON.stringify({ reason, main })}\n\n`);
   }
 
   /** Ends every stream (the dev server is stopping). */

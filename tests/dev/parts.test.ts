@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, test } from "@jest/globals";
-import { isWatched } from "../../compiler/dev/watch.js";
+import { isWatched, onlyMainArea } from "../../compiler/dev/watch.js";
 import { extractTarGz, readTarGz, writeTarGz } from "../../compiler/deploy/tar.js";
 import { escapeHtml, injectBeforeBodyEnd } from "../../runtime/dev/overlay.js";
 
@@ -63,6 +63,22 @@ describe("what svc dev watches", () => {
     ["README.md", false],
   ])("%s → %s", (path, watched) => {
     expect(isWatched(path)).toBe(watched);
+  });
+});
+
+describe("which saves Unpoly may show by re-rendering the main area", () => {
+  test.each([
+    [["modules/notes/notes.svc"], true],
+    [["app/api/notes/route.svc", "app/notes/page.html"], true],
+    [["app/tasks/[id]/page.jq"], true],
+    [["app/layout.html"], false],
+    [["app/notes/page.html", "app/layout.html"], false],
+    [["public/style.css"], false],
+    [["svc.toml"], false],
+    [["app/tasks"], false],
+    [[], false],
+  ])("%j → %s", (paths, main) => {
+    expect(onlyMainArea(paths)).toBe(main);
   });
 });
 
