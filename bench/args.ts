@@ -45,7 +45,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
   };
 }
 
-function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+/** A whole-number flag of any bench runner: `fallback` when absent, else within min..max or an Error. */
+export function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!/^\d+$/.test(raw) || value < min || value > max) {

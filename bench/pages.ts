@@ -2,7 +2,7 @@
 // pages against the JSON endpoints they are built from, on one svc server and the same rows.
 // The target: /tasks (50 rows through jq and mustache) serves ≥ 0.5× the req/s of
 // /api/task_tracker:list_tasks?limit=50. See bench/README.md, "bench:pages".
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseBenchArgs, USAGE } from "./args.js";
@@ -14,7 +14,8 @@ import { PAGE_LOADS, checkPages, getJsonPath, getPagePath, LIST_JSON_PATH, LIST_
 import type { PageLoad } from "./pages-check.js";
 import { prepare, svcSpec } from "./prepare.js";
 import { clockTicksPerSecond } from "./proc-cpu.js";
-import { Resources } from "./resources.js";
+import type { Resources } from "./resources.js";
+import { log, runBench, writeResults } from "./runner.js";
 import { startServer } from "./server-process.js";
 import type { RunningServer } from "./server-process.js";
 import { median } from "./summary.js";
@@ -22,7 +23,6 @@ import { seededRandom } from "./ulid.js";
 
 const TARGET = 0.5;
 const PAGES_USAGE = USAGE.replace("npm run bench --", "node build/bench/pages.js").replace(/\n  --skip-svc[^\n]*/, "");
-const log = (line: string): void => void process.stderr.write(line + "\n");
 
 interface PageRun {
   round: number;
@@ -168,8 +168,6 @@ async function main(options: BenchOptions, resources: Resources): Promise<void> 
   ];
   if (summaries.some((s) => s.failed > 0)) out.push("WARNING: failed requests; those figures are suspect.");
   process.stdout.write(out.join("\n") + "\n");
-  mkdirSync(paths.resultsDir, { recursive: true });
-  const file = join(paths.resultsDir, `pages-${startedAt.replace(/[:.]/g, "-")}.json`);
   const report = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -185,8 +183,7 @@ async function main(options: BenchOptions, resources: Resources): Promise<void> 
     },
     runs,
   };
-  writeFileSync(file, JSON.stringify(report, null, 2) + "\n");
-  log(`\nfull results: ${file}`);
+  log(`\nfull results: ${writeResults(paths.resultsDir, "pages-", startedAt, report)}`);
 }
 
 function row(cells: string[]): string {
@@ -197,34 +194,10 @@ function row(cells: string[]): string {
     .trimEnd();
 }
 
-function entry(): void {
-  let options: BenchOptions | "help";
-  try {
-    options = parseBenchArgs(process.argv.slice(2));
-    if (options !== "help" && options.skipSvc) throw new Error("--skip-svc: the pages bench measures only svc");
-  } catch (error) {
-    log(`${(error as Error).message}\n${PAGES_USAGE}`);
-    process.exit(2);
-  }
-  if (options === "help") {
-    log(PAGES_USAGE);
-    return;
-  }
-  const resources = new Resources();
-  const interrupt = (signal: NodeJS.Signals): void => {
-    log(`\n${signal}: stopping the server and removing temp files …`);
-    void resources.release().finally(() => process.exit(130));
-  };
-  process.once("SIGINT", interrupt);
-  process.once("SIGTERM", interrupt);
-  process.on("exit", () => resources.releaseSync());
-  main(options, resources)
-    .then(() => resources.release())
-    .catch(async (error: Error) => {
-      log(`bench:pages failed: ${error.message}`);
-      await resources.release();
-      process.exitCode = 1;
-    });
+function parsePagesArgs(argv: string[]): BenchOptions | "help" {
+  const options = parseBenchArgs(argv);
+  if (options !== "help" && options.skipSvc) throw new Error("--skip-svc: the pages bench measures only svc");
+  return options;
 }
 
-entry();
+runBench({ name: "bench:pages", usage: PAGES_USAGE, parse: parsePagesArgs, main });

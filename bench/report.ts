@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { BenchOptions } from "./args.js";
 import type { EndpointName } from "./endpoints.js";
 import type { ResponseBytes } from "./smoke.js";
@@ -117,12 +115,4 @@ export function formatReport(report: BenchReport): string {
     ),
   );
   return out.join("\n");
-}
-
-/** Writes the whole report as JSON to <resultsDir>/<timestamp>.json and returns the path. */
-export function writeReport(resultsDir: string, report: BenchReport): string {
-  mkdirSync(resultsDir, { recursive: true });
-  const file = join(resultsDir, `${report.startedAt.replace(/[:.]/g, "-")}.json`);
-  writeFileSync(file, JSON.stringify(report, null, 2) + "\n");
-  return file;
 }

@@ -13,9 +13,10 @@ import type { BenchPaths } from "./paths.js";
 import { baselineSpec, prepare, SEEDED_TASKS, svcSpec } from "./prepare.js";
 import type { Prepared } from "./prepare.js";
 import { clockTicksPerSecond } from "./proc-cpu.js";
-import { formatReport, writeReport } from "./report.js";
+import { formatReport } from "./report.js";
 import type { BenchReport } from "./report.js";
-import { Resources } from "./resources.js";
+import type { Resources } from "./resources.js";
+import { log, runBench, writeResults } from "./runner.js";
 import { trimToSeed } from "./seed.js";
 import { startServer } from "./server-process.js";
 import type { RunningServer, ServerSpec } from "./server-process.js";
@@ -47,8 +48,6 @@ interface Context {
   requests: Record<EndpointName, LoadRequest[]>;
   servers: Map<ServerName, RunningServer>;
 }
-
-const log = (line: string): void => void process.stderr.write(line + "\n");
 
 async function measure(
   ctx: Context,
@@ -236,41 +235,7 @@ async function main(options: BenchOptions, resources: Resources): Promise<void> 
     runs,
   };
   process.stdout.write(formatReport(report) + "\n");
-  log(`\nfull results: ${writeReport(paths.resultsDir, report)}`);
+  log(`\nfull results: ${writeResults(paths.resultsDir, "", startedAt, report)}`);
 }
 
-function entry(): void {
-  let options: BenchOptions | "help";
-  try {
-    options = parseBenchArgs(process.argv.slice(2));
-  } catch (error) {
-    log(`${(error as Error).message}\n${USAGE}`);
-    process.exit(2);
-  }
-  if (options === "help") {
-    log(USAGE);
-    return;
-  }
-  const resources = new Resources();
-  let interrupted = false;
-  const interrupt = (signal: NodeJS.Signals): void => {
-    if (interrupted) return;
-    interrupted = true;
-    log(`\n${signal}: stopping the servers and removing temp files …`);
-    void resources.release().finally(() => process.exit(130));
-  };
-  process.on("SIGINT", interrupt);
-  process.on("SIGTERM", interrupt);
-  // Last resort for any path that skips release(): nothing async runs here, so SIGKILL.
-  process.on("exit", () => resources.releaseSync());
-  main(options, resources)
-    .then(() => resources.release())
-    .catch(async (error: Error) => {
-      if (interrupted) return;
-      log(`bench failed: ${error.message}`);
-      await resources.release();
-      process.exitCode = 1;
-    });
-}
-
-entry();
+runBench({ name: "bench", usage: USAGE, parse: parseBenchArgs, main });

@@ -1,16 +1,18 @@
 // `npm run bench:backends`: the generated svc server against Fastify 5 on PostgreSQL and
 // MySQL/MariaDB, both servers on the same driver (postgres.js, mysql2) and the same
 // database server. See bench/README.md ("Backends") for what is measured.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { cpus, loadavg, platform, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { integer } from "../args.js";
 import { type EndpointName, loadRequests } from "../endpoints.js";
 import { runLoad } from "../load.js";
 import { benchPaths } from "../paths.js";
 import { svcSpec } from "../prepare.js";
 import { clockTicksPerSecond } from "../proc-cpu.js";
-import { Resources } from "../resources.js";
+import type { Resources } from "../resources.js";
+import { log, runBench, writeResults } from "../runner.js";
 import { makeTasks } from "../seed.js";
 import { type RunningServer, type ServerSpec, startServer } from "../server-process.js";
 import { checkServer } from "../smoke.js";
@@ -54,8 +56,6 @@ interface Run {
   failed: number;
 }
 
-const log = (line: string): void => void process.stderr.write(line + "\n");
-
 function parse(argv: string[]): Options | "help" {
   const { values } = parseArgs({
     args: argv,
@@ -79,22 +79,16 @@ function parse(argv: string[]): Options | "help" {
       throw new Error(`${flag}: ${bad.join(", ") || "empty"}; use ${allowed.join(", ")}`);
     return items as T[];
   };
-  const int = (flag: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
-    if (raw === undefined) return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
-      throw new Error(`${flag} must be a whole number from ${min} to ${max}`);
-    return Number(raw);
-  };
   return {
     backends: list("--backends", values.backends, ["postgres", "mysql"] as const, ["postgres", "mysql"]),
     endpoints: list("--endpoints", values.endpoints, ["list_tasks", "get_task", "create_task"] as const, [
       "list_tasks",
       "create_task",
     ]),
-    rounds: int("--rounds", values.rounds, 3, 1, 100),
-    duration: int("--duration", values.duration, 4, 1, 600),
-    warmup: int("--warmup", values.warmup, 2, 0, 600),
-    connections: int("--connections", values.connections, 10, 1, 1000),
+    rounds: integer("--rounds", values.rounds, 3, 1, 100),
+    duration: integer("--duration", values.duration, 4, 1, 600),
+    warmup: integer("--warmup", values.warmup, 2, 0, 600),
+    connections: integer("--connections", values.connections, 10, 1, 1000),
   };
 }
 
@@ -248,64 +242,21 @@ async function main(options: Options, resources: Resources): Promise<void> {
       `medians over the rounds; ratio = svc req/s ÷ fastify req/s\n\n${rows.join("\n")}\n` +
       (skipped.length ? `\nskipped: ${skipped.join("; ")}\n` : ""),
   );
-  const resultsDir = paths.resultsDir;
-  mkdirSync(resultsDir, { recursive: true });
-  const file = join(resultsDir, `backends-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify(
-      {
-        startedAt: startedAt.toISOString(),
-        options,
-        machine: {
-          cpus: cpus().length,
-          cpuModel: cpus()[0]?.model.trim(),
-          node: process.version,
-          os: `${platform()} ${release()}`,
-          loadAverageAtStart: loadavg()[0],
-        },
-        summary,
-        skipped,
-        runs,
-      },
-      null,
-      2,
-    ) + "\n",
-  );
+  const file = writeResults(paths.resultsDir, "backends-", startedAt.toISOString(), {
+    startedAt: startedAt.toISOString(),
+    options,
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model.trim(),
+      node: process.version,
+      os: `${platform()} ${release()}`,
+      loadAverageAtStart: loadavg()[0],
+    },
+    summary,
+    skipped,
+    runs,
+  });
   log(`\nfull results: ${file}`);
 }
 
-function entry(): void {
-  let options: Options | "help";
-  try {
-    options = parse(process.argv.slice(2));
-  } catch (error) {
-    log(`${(error as Error).message}\n${USAGE}`);
-    process.exit(2);
-  }
-  if (options === "help") {
-    log(USAGE);
-    return;
-  }
-  const resources = new Resources();
-  let interrupted = false;
-  const interrupt = (signal: NodeJS.Signals): void => {
-    if (interrupted) return;
-    interrupted = true;
-    log(`\n${signal}: stopping the servers and removing temp files …`);
-    void resources.release().finally(() => process.exit(130));
-  };
-  process.on("SIGINT", interrupt);
-  process.on("SIGTERM", interrupt);
-  process.on("exit", () => resources.releaseSync());
-  main(options, resources)
-    .then(() => resources.release())
-    .catch(async (error: Error) => {
-      if (interrupted) return;
-      log(`bench failed: ${error.message}`);
-      await resources.release();
-      process.exitCode = 1;
-    });
-}
-
-entry();
+runBench({ name: "bench", usage: USAGE, parse, main });

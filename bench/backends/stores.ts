@@ -2,7 +2,8 @@
 // Node user would write it with the same drivers svc uses: postgres.js tagged templates
 // (prepared statements, its default pool, Dates for timestamps) and mysql2/promise
 // `execute()` (prepared statements on a pool). MySQL has no RETURNING, so create inserts
-// then selects the row back, as svc does; on PostgreSQL both use INSERT … RETURNING.
+// then selects the row back, as svc does; on PostgreSQL both use INSERT … RETURNING. create
+// stores the title trimmed, as svc's create_task does; the SQLite baselines store it as sent.
 
 import mysql from "mysql2/promise";
 import postgres from "postgres";
@@ -49,7 +50,7 @@ export function postgresStore(url: string): NetTaskStore {
       const [row] = await sql<
         NetTask[]
       >`INSERT INTO task (id, title, description, priority, assignee, status, created_at, completed_at)
-        VALUES (${ulid(now.getTime())}, ${task.title}, ${task.description}, ${task.priority}, ${task.assignee}, 'open', ${now}, NULL)
+        VALUES (${ulid(now.getTime())}, ${task.title.trim()}, ${task.description}, ${task.priority}, ${task.assignee}, 'open', ${now}, NULL)
         RETURNING *`;
       return row;
     },
@@ -77,7 +78,7 @@ export function mysqlStore(url: string): NetTaskStore {
       const id = ulid(now.getTime());
       await pool.execute(
         "INSERT INTO task (id, title, description, priority, assignee, status, created_at, completed_at) VALUES (?, ?, ?, ?, ?, 'open', ?, NULL)",
-        [id, task.title, task.description, task.priority, task.assignee, now],
+        [id, task.title.trim(), task.description, task.priority, task.assignee, now],
       );
       const row = await one(id);
       if (row === null) throw new Error("the inserted task is not there");

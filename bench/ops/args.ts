@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
+import { integer } from "../args.js";
 
 export interface OpsLoadOptions {
   durationSeconds: number;
@@ -49,13 +50,4 @@ export function parseOpsLoadArgs(argv: string[]): OpsLoadOptions | "help" {
     skipRatio: values["skip-ratio"] ?? false,
     pin: !(values["no-pin"] ?? false),
   };
-}
-
-function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) {
-    throw new Error(`${flag} must be a whole number from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
 }

@@ -2,45 +2,28 @@
 // fragment updates, so a whole lifecycle (create, open, start, complete, delete) happens in
 // one document. A `window.__marker` set at the start and a count of `load` events prove it.
 
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
-import type { Page } from "playwright-core";
+import { expect, test } from "@jest/globals";
 import {
   FILE_TIMEOUT,
-  STEP_TIMEOUT,
-  type Session,
-  countLoads,
   countPosts,
   describeBrowser,
-  openSession,
   quietPeriod,
   rowFor,
   settles,
   textOf,
+  usePageSession,
 } from "./support.js";
 
-let session: Session | undefined;
-let page: Page;
-let loads: () => number;
-
 describeBrowser("with JavaScript (Unpoly)", () => {
-  beforeAll(async () => {
-    session = await openSession();
-    const context = await session.browser.newContext();
-    context.setDefaultTimeout(STEP_TIMEOUT);
-    page = await context.newPage();
-    loads = countLoads(page);
-  }, FILE_TIMEOUT);
+  const flow = usePageSession();
 
-  afterAll(async () => {
-    await session?.close();
-  }, FILE_TIMEOUT);
-
-  const marked = () => page.evaluate(() => (globalThis as unknown as { __marker?: number }).__marker);
+  const marked = () => flow.page.evaluate(() => (globalThis as unknown as { __marker?: number }).__marker);
 
   test(
     "create, open, start, complete and delete a task without a full page load",
     async () => {
-      const base = session!.server.url;
+      const { page, loads } = flow;
+      const base = flow.session.server.url;
       await page.goto(`${base}/tasks`);
       await page.waitForFunction(() => "up" in globalThis);
       expect(loads()).toBe(1);
@@ -119,7 +102,8 @@ describeBrowser("with JavaScript (Unpoly)", () => {
   test(
     "a title of only spaces re-renders the form with the error (422), keeping the other fields",
     async () => {
-      await page.goto(`${session!.server.url}/tasks`);
+      const { page } = flow;
+      await page.goto(`${flow.session.server.url}/tasks`);
       await page.waitForFunction(() => "up" in globalThis);
       const form = page.locator("#create-task");
       await form.getByLabel("Title").fill("    ");

@@ -2,50 +2,33 @@
 // full page load (counted through `load` events), and deleting posts at once (the confirm
 // is Unpoly's, so there is no dialog). The pages must work this way too.
 
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
-import type { Page } from "playwright-core";
+import { expect, test } from "@jest/globals";
 import {
   FILE_TIMEOUT,
-  STEP_TIMEOUT,
-  type Session,
-  countLoads,
   countPosts,
   describeBrowser,
-  openSession,
   quietPeriod,
   rowFor,
   settles,
   textOf,
+  usePageSession,
 } from "./support.js";
 
-let session: Session | undefined;
-let page: Page;
-let loads: () => number;
-
 describeBrowser("without JavaScript", () => {
-  beforeAll(async () => {
-    session = await openSession();
-    const context = await session.browser.newContext({ javaScriptEnabled: false });
-    context.setDefaultTimeout(STEP_TIMEOUT);
-    page = await context.newPage();
-    loads = countLoads(page);
-  }, FILE_TIMEOUT);
-
-  afterAll(async () => {
-    await session?.close();
-  }, FILE_TIMEOUT);
+  const flow = usePageSession({ javaScriptEnabled: false });
 
   /** Runs `act` and waits for the full page load it must cause. */
   async function loadsPage(act: () => Promise<void>): Promise<void> {
-    const before = loads();
+    const before = flow.loads();
     await act();
-    await settles(async () => loads(), before + 1);
+    await settles(async () => flow.loads(), before + 1);
   }
 
   test(
     "create, open, start, complete and delete a task, each step a full page load",
     async () => {
-      const base = session!.server.url;
+      const { page, loads } = flow;
+      const base = flow.session.server.url;
       const dialogs: string[] = [];
       page.on("dialog", (d) => {
         dialogs.push(d.message());
@@ -107,7 +90,8 @@ describeBrowser("without JavaScript", () => {
   test(
     "a title of only spaces is a 422 page with the error in the form",
     async () => {
-      await page.goto(`${session!.server.url}/tasks`);
+      const { page } = flow;
+      await page.goto(`${flow.session.server.url}/tasks`);
       const form = page.locator("#create-task");
       await form.getByLabel("Title").fill("   ");
       await form.getByLabel("Assignee").fill("ines");

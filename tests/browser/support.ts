@@ -5,8 +5,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { describe, expect } from "@jest/globals";
-import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect } from "@jest/globals";
+import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core";
 import { CHROMIUM, launchBrowser } from "../support/browser.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, removeDir, startServer } from "../support/server.js";
@@ -54,6 +54,49 @@ export async function openSession(): Promise<Session> {
         removeDir(out);
       }
     },
+  };
+}
+
+/** What a flow test drives: its session and one page, in a browser context of its own. */
+export interface PageSession {
+  readonly session: Session;
+  readonly page: Page;
+  /** The page's full page loads so far (countLoads). */
+  loads(): number;
+}
+
+/**
+ * Opens a session and a page before the tests of the enclosing `describe` and closes them
+ * after. The fields are there once its tests run, so read them inside the tests.
+ */
+export function usePageSession(contextOptions?: BrowserContextOptions): PageSession {
+  let session: Session | undefined;
+  let page: Page | undefined;
+  let loads: (() => number) | undefined;
+  beforeAll(async () => {
+    session = await openSession();
+    const context = await session.browser.newContext(contextOptions);
+    context.setDefaultTimeout(STEP_TIMEOUT);
+    page = await context.newPage();
+    loads = countLoads(page);
+  }, FILE_TIMEOUT);
+
+  afterAll(async () => {
+    await session?.close();
+  }, FILE_TIMEOUT);
+
+  const opened = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("no browser session: its beforeAll failed, or this runs outside a test");
+    return value;
+  };
+  return {
+    get session() {
+      return opened(session);
+    },
+    get page() {
+      return opened(page);
+    },
+    loads: () => opened(loads)(),
   };
 }
 
