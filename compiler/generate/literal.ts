@@ -1,17 +1,36 @@
+/** Prettier's print width for server.ts (format-worker.ts). */
+const WIDTH = 110;
+
 /**
  * A JavaScript literal for plain data (strings, numbers, booleans, null, arrays,
  * objects), with identifier keys unquoted so the generated file reads like hand-written
  * code. Key order is kept: output is deterministic for deterministic input.
+ *
+ * An object or array whose one-line form would not fit in the print width at `indent` is
+ * written one entry per line. server.js is transpiled from this printing (prettier formats
+ * server.ts meanwhile), so it stays readable; and since prettier would break exactly these
+ * too, server.ts comes out the same either way.
  */
-export function literal(value: unknown): string {
+export function literal(value: unknown, indent = 0): string {
   if (value === null || value === undefined) return "null";
-  if (Array.isArray(value)) return `[${value.map(literal).join(", ")}]`;
+  if (Array.isArray(value)) {
+    const items = value.map((v) => literal(v, indent + 2));
+    return wrap("[", items, "]", indent, (one) => `[${one}]`);
+  }
   if (typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{ ${entries.map(([k, v]) => `${key(k)}: ${literal(v)}`).join(", ")} }`;
+    const items = entries.map(([k, v]) => `${key(k)}: ${literal(v, indent + 2)}`);
+    return wrap("{", items, "}", indent, (one) => (one === "" ? "{}" : `{ ${one} }`));
   }
   if (typeof value === "string" && value.includes("\n")) return templateLiteral(value);
   return JSON.stringify(value);
+}
+
+function wrap(open: string, items: string[], close: string, indent: number, oneLine: (joined: string) => string): string {
+  const single = oneLine(items.join(", "));
+  if (items.length === 0 || (!single.includes("\n") && indent + single.length <= WIDTH)) return single;
+  const pad = " ".repeat(indent + 2);
+  return `${open}\n${items.map((item) => `${pad}${item},`).join("\n")}\n${" ".repeat(indent)}${close}`;
 }
 
 /** A multi-line string as a template literal, so its lines read as lines. */
