@@ -5,6 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createServer as createNetServer } from "node:net";
 import type { AddressInfo } from "node:net";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { EXAMPLE_ENV, removeDir, startServer, type TestServer } from "../support/server.js";
@@ -131,4 +132,34 @@ test("a signal while the workers are starting stops them all and exits 0", async
   expect(code).toBe(0);
   expect(out).toContain('"msg":"shutting down"');
   expect(out.trimEnd().endsWith('"msg":"stopped"}')).toBe(true);
+});
+
+test("replacement workers that keep failing to start stop the server after five tries, exit 1", async () => {
+  const dbFile = join(dir, "taken-away.db");
+  const server = await startServer(dir, ["--db", dbFile, "--workers", "2"]);
+  try {
+    // A folder where the database file was: the running workers keep their open file, but
+    // no new worker can open it.
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
+    mkdirSync(dbFile);
+    const victim = logLines(server).find((l) => l.msg === "worker started")!.pid as number;
+    process.kill(victim, "SIGKILL");
+    const deadline = setTimeout(() => server.process.kill("SIGKILL"), 30_000);
+    const code = await exited(server);
+    clearTimeout(deadline);
+    expect(code).toBe(1);
+    const lines = logLines(server);
+    const attempts = lines.filter((l) => l.msg === "a replacement worker could not start");
+    expect(attempts.map((l) => l.attempt)).toEqual([1, 2, 3, 4, 5]);
+    expect(String(attempts[0].error)).toMatch(/taken-away\.db/);
+    expect(lines.find((l) => l.msg === "workers keep failing to start; stopping")).toMatchObject({
+      level: "error",
+      attempts: 5,
+    });
+    // The worker still running was stopped too, before the primary exited.
+    expect(lines.at(-1)?.msg).toBe("stopped");
+  } finally {
+    server.process.kill("SIGKILL");
+    rmSync(dbFile, { recursive: true, force: true });
+  }
 });
