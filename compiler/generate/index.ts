@@ -27,16 +27,13 @@ export interface GenerateOptions {
  * model) and `server.js` (the same code with its types removed by TypeScript's
  * `transpileModule`: no type check, one file, no configuration; the analyzer already
  * checked what matters, and it is the transpiler ts-morph already loaded). server.js is
- * transpiled from ts-morph's own printing while prettier formats server.ts on its thread:
- * the two take about as long, and a cold build would otherwise wait for one after the other.
+ * compiled from server.ts as written, so what runs is exactly what is reviewed.
  */
 export async function generate(model: Model, options: GenerateOptions = {}): Promise<OutputFile[]> {
-  const printed = await generateServerTs(model, { ...options, pretty: false });
-  const formatted = options.pretty === false ? null : format(printed);
-  const js = transpile(printed);
+  const ts_ = await generateServerTs(model, options);
   return [
-    { path: "server.ts", contents: formatted === null ? printed : await formatted },
-    { path: "server.js", contents: js },
+    { path: "server.ts", contents: ts_ },
+    { path: "server.js", contents: transpile(ts_) },
     // server.js is an ES module wherever dist/ lands, whatever the enclosing package says.
     { path: "package.json", contents: `${JSON.stringify({ type: "module", private: true }, null, 2)}\n` },
   ];

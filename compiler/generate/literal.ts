@@ -7,9 +7,9 @@ const WIDTH = 110;
  * code. Key order is kept: output is deterministic for deterministic input.
  *
  * An object or array whose one-line form would not fit in the print width at `indent` is
- * written one entry per line. server.js is transpiled from this printing (prettier formats
- * server.ts meanwhile), so it stays readable; and since prettier would break exactly these
- * too, server.ts comes out the same either way.
+ * written one entry per line: `svc dev` runs the JavaScript transpiled from this printing
+ * without prettier, and it stays readable; since prettier breaks exactly these too, the
+ * formatted server.ts comes out the same either way.
  */
 export function literal(value: unknown, indent = 0): string {
   if (value === null || value === undefined) return "null";
