@@ -11,9 +11,14 @@ import { join, relative, sep } from "node:path";
 /** Folders no build reads: outputs, dependencies, databases, version control. */
 const IGNORED_DIRS = new Set(["node_modules", ".git", "dist", "data", "tmp"]);
 
+/** The segments of a project-relative path, whatever the platform's separator. */
+function segments(path: string): string[] {
+  return path.split(sep).join("/").split("/");
+}
+
 /** Whether a change to `path` (relative to the project root) can change the build. */
 export function isWatched(path: string): boolean {
-  const parts = path.split(sep).join("/").split("/");
+  const parts = segments(path);
   if (parts.some((p) => IGNORED_DIRS.has(p) || p.startsWith("build") || p.startsWith("."))) return false;
   const name = parts[parts.length - 1];
   // Editors' temporaries: vim's 4913 and foo~, emacs's #foo#, swap files.
@@ -30,7 +35,7 @@ export function isWatched(path: string): boolean {
 export function onlyMainArea(paths: readonly string[]): boolean {
   if (paths.length === 0) return false;
   return paths.every((path) => {
-    const parts = path.split(sep).join("/").split("/");
+    const parts = segments(path);
     const name = parts[parts.length - 1];
     if (parts[0] === "public" || name === "layout.html") return false;
     return name.endsWith(".svc") || name === "page.html" || name === "page.jq";

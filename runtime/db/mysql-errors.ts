@@ -15,7 +15,7 @@ import {
   uniqueIndexViolation,
   uniqueViolation,
 } from "./net-constraints.js";
-import { busyError, unavailableError } from "./net-errors.js";
+import { SOCKET_ERROR_CODES, busyError, unavailableError } from "./net-errors.js";
 
 export type MysqlFlavor = "mysql" | "tidb";
 
@@ -55,14 +55,7 @@ export function isRetryableMysql(err: unknown, flavor: MysqlFlavor): boolean {
 }
 
 const CONNECTION_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EPIPE",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
+  ...SOCKET_ERROR_CODES,
   "PROTOCOL_CONNECTION_LOST",
   "PROTOCOL_SEQUENCE_TIMEOUT",
   "POOL_CLOSED",

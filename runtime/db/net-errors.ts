@@ -1,7 +1,20 @@
-// The two 503s of the network adapters. Both carry Retry-After (RFC 9110 §10.2.3): a
-// restarted database or a drained pool is usually back within a second.
+// The two 503s of the network adapters, and the socket errors behind the first. Both carry
+// Retry-After (RFC 9110 §10.2.3): a restarted database or a drained pool is usually back
+// within a second.
 
 import { HttpError } from "../errors.js";
+
+/** Node's socket and DNS errors: the database's host cannot be reached or dropped the connection. */
+export const SOCKET_ERROR_CODES: readonly string[] = [
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+];
 
 /** The database cannot be reached, refused the connection, or dropped it. */
 export function unavailableError(cause: unknown): HttpError {

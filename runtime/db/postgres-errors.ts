@@ -14,7 +14,7 @@ import {
   uniqueIndexViolation,
   uniqueViolation,
 } from "./net-constraints.js";
-import { busyError, unavailableError } from "./net-errors.js";
+import { SOCKET_ERROR_CODES, busyError, unavailableError } from "./net-errors.js";
 
 interface PgErrorFields {
   code?: unknown;
@@ -44,14 +44,7 @@ const CONNECTION_CODES = new Set([
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
   "CONNECT_TIMEOUT",
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EPIPE",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
+  ...SOCKET_ERROR_CODES,
 ]);
 
 /** The database cannot be reached, or dropped the connection (a restart, pg_terminate_backend). */

@@ -23,6 +23,8 @@ describeBrowser("svc dev live reload in Chromium", () => {
   let dev: DevServer;
   let browser: Browser;
   let page: Page;
+  /** The environment as it was, restored after: other tests in this jest worker share it. */
+  const envBefore: Record<string, string | undefined> = {};
 
   beforeAll(async () => {
     project = tmpDir("dev-browser-");
@@ -30,7 +32,10 @@ describeBrowser("svc dev live reload in Chromium", () => {
       cpSync(join(repoRoot, "examples", "task_tracker", part), join(project, part), { recursive: true });
     }
     // The example's webhook credential, as `npm run dev` passes it.
-    for (const [name, value] of Object.entries(EXAMPLE_ENV)) process.env[name] ??= value;
+    for (const [name, value] of Object.entries(EXAMPLE_ENV)) {
+      envBefore[name] = process.env[name];
+      process.env[name] ??= value;
+    }
     dev = await DevServer.start({
       target: { mode: "project", dir: project },
       port: 0,
@@ -48,6 +53,10 @@ describeBrowser("svc dev live reload in Chromium", () => {
     await browser?.close();
     await dev?.close();
     if (project) removeDir(project);
+    for (const [name, value] of Object.entries(envBefore)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   });
 
   /** Loads /tasks and waits until Unpoly runs and the page listens for reloads. */

@@ -174,33 +174,22 @@ class Scanner {
   }
 
   private array(path: TomlPath): void {
-    this.pos++;
     let i = 0;
-    for (;;) {
-      this.skipBlank();
-      const c = this.text[this.pos];
-      if (c === undefined) return;
-      if (c === "]") {
-        this.pos++;
-        return;
-      }
-      if (c === ",") {
-        this.pos++;
-        continue;
-      }
-      const before = this.pos;
-      this.value([...path, i++]);
-      if (this.pos === before) this.pos++;
-    }
+    this.items("]", () => this.value([...path, i++]));
   }
 
   private inlineTable(path: TomlPath): void {
+    this.items("}", () => this.keyValue(path));
+  }
+
+  /** The comma-separated items of an array or inline table, from its opening bracket to `close`. */
+  private items(close: string, item: () => void): void {
     this.pos++;
     for (;;) {
       this.skipBlank();
       const c = this.text[this.pos];
       if (c === undefined) return;
-      if (c === "}") {
+      if (c === close) {
         this.pos++;
         return;
       }
@@ -209,7 +198,8 @@ class Scanner {
         continue;
       }
       const before = this.pos;
-      this.keyValue(path);
+      item();
+      // An item the scanner cannot read must not stop it: skip a character and go on.
       if (this.pos === before) this.pos++;
     }
   }
