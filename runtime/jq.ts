@@ -12,4 +12,4 @@ export {
   addAll, asciiDowncase, asciiUpcase, contains, endsWith, fromEntries, groupBy, has, join, keys, length, ltrimstr,
   mapValues, minMax, rangeBounds, reverse, rtrimstr, sort, sortBy, startsWith, testText, toEntries,
 } from "./jq/builtins.js";
-export { loadJqWeb, type JqRunner } from "./jq/web.js";
+export { JQ_FALLBACK_TIMEOUT_MS, JqWeb, JqWebFailure, loadJqWeb, type JqRunner } from "./jq/web.js";

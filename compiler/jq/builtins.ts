@@ -1,4 +1,5 @@
-// Every builtin jq 1.7.1 defines (as `[builtins]` lists them in jq-web 0.6), as
+// Every builtin jq 1.7.1 defines (as `[builtins]` lists them in jq-web 0.6, and the
+// internal ones a program may still call), as
 // `name/arity`: a call to one of these outside the compiled subset runs on jq-web; a call
 // to anything else is an error at build time, as it would be in jq.
 
@@ -27,7 +28,14 @@ const LIST =
   "tonumber/0 tostream/0 tostring/0 transpose/0 trunc/0 truncate_stream/1 type/0 unique/0 " +
   "unique_by/1 until/2 utf8bytelength/0 values/0 walk/1 while/2 with_entries/1 y0/0 y1/0 yn/2";
 
-export const JQ_BUILTINS: ReadonlySet<string> = new Set(LIST.split(" "));
+// Internal definitions `builtins` leaves out but jq 1.7.1 still lets a program call (each
+// checked against jq-web): refusing them would refuse programs jq runs.
+const INTERNAL =
+  "_assign/2 _divide/2 _equal/2 _flatten/1 _greater/2 _greatereq/2 _group_by_impl/1 _less/2 _lesseq/2 " +
+  "_match_impl/3 _max_by_impl/1 _min_by_impl/1 _minus/2 _mod/2 _modify/2 _multiply/2 _negate/0 " +
+  "_notequal/2 _nwise/1 _nwise/2 _plus/2 _sort_by_impl/1 _strindices/1";
+
+export const JQ_BUILTINS: ReadonlySet<string> = new Set([...LIST.split(" "), ...INTERNAL.split(" ")]);
 
 /** The closest builtin name of the same arity, for a did-you-mean hint. */
 export function nearestBuiltin(name: string, arity: number): string | null {
@@ -35,7 +43,8 @@ export function nearestBuiltin(name: string, arity: number): string | null {
   let bestDistance = 3;
   for (const entry of JQ_BUILTINS) {
     const [n, a] = entry.split("/");
-    if (Number(a) !== arity) continue;
+    // Internal names are no one's intended spelling.
+    if (Number(a) !== arity || (n.startsWith("_") && !name.startsWith("_"))) continue;
     const d = distance(name, n);
     if (d < bestDistance) {
       best = n;

@@ -1,13 +1,15 @@
 // page.jq → JavaScript at build time. A program in the compiled subset becomes a function
 // `(input, $params, $query) => unknown[]` (all outputs, in jq's order) that calls helpers
 // from the runtime as `rt.jq.<name>`; any other valid program is left to jq-web; a
-// program jq would reject is a diagnostic.
+// program jq would reject is a diagnostic (for a fallback program, jq-web itself is asked).
 
+import type { Position, Span } from "../parse/ast.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { jqCodes } from "../diagnostics/codes/jq.js";
 import { analyze, resolve, Unsupported } from "./analyze.js";
 import { Emitter } from "./emit.js";
 import { isSingle } from "./emit-builtins.js";
+import { checkWithJq } from "./jq-check.js";
 import { parseJq } from "./parser.js";
 
 export type JqCompileResult =
@@ -18,6 +20,8 @@ export type JqCompileResult =
 export function compileJq(file: string, program: string): JqCompileResult {
   const parsed = parseJq(program);
   if (!parsed.ok) return { kind: "error", diagnostics: [jqCodes.syntax.at(file, parsed.span, parsed.message)] };
+  // The server wraps the program to bind $params and $query, and gives jq no library path.
+  if (parsed.ast.kind === "Module") return { kind: "error", diagnostics: [jqCodes.moduleDirective.at(file, parsed.ast.span, parsed.ast.what)] };
   // Long operator chains (`1 + 1 + … `) nest without bound in the AST; analysis and emission recurse.
   if (depth(parsed.ast) > MAX_DEPTH) {
     return { kind: "error", diagnostics: [jqCodes.syntax.at(file, parsed.ast.span, `the program nests deeper than ${MAX_DEPTH} levels`)] };
@@ -40,9 +44,23 @@ export function compileJq(file: string, program: string): JqCompileResult {
     const analysis = analyze(parsed.ast);
     return { kind: "compiled", source: emitProgram(parsed.ast, analysis) };
   } catch (e) {
-    if (e instanceof Unsupported) return { kind: "fallback", reason: e.message, program };
-    throw e;
+    if (!(e instanceof Unsupported)) throw e;
+    const check = checkWithJq(program);
+    if (check.ok === false) {
+      return { kind: "error", diagnostics: check.errors.map((err) => jqCodes.jqRefused.at(file, lineSpan(program, err.line ?? 1), err.message)) };
+    }
+    return { kind: "fallback", reason: e.message, program };
   }
+}
+
+/** Line `line` (1-based) of `text`, without its line break: jq names lines, not columns. */
+function lineSpan(text: string, line: number): Span {
+  let offset = 0;
+  for (let l = 1; l < line; l++) offset = text.indexOf("\n", offset) + 1;
+  const endAt = text.indexOf("\n", offset);
+  const end = endAt === -1 ? text.length : endAt;
+  const at = (o: number): Position => ({ offset: o, line, column: o - offset + 1 });
+  return { start: at(offset), end: at(Math.max(end, offset)) };
 }
 
 const MAX_DEPTH = 400;

@@ -2,7 +2,8 @@
 // into the view ($params and $query bound), the template renders the view, and the layout
 // wraps it with the title and Unpoly. Also the error pages, in the same layout.
 
-import type { JqRunner } from "../jq.js";
+import { HttpError } from "../errors.js";
+import { type JqRunner, JqWebFailure } from "../jq.js";
 import type { Logger } from "../log.js";
 import type { CallContext, Database } from "../types.js";
 import type { UnpolyAssets } from "../unpoly.js";
@@ -83,7 +84,7 @@ async function runLoader(
 ): Promise<Record<string, unknown>> {
   let outputs: unknown[];
   if (spec.load !== null) outputs = spec.load(data, params, query);
-  else if (spec.jq !== null && r.jq !== null) outputs = (await r.jq)(spec.jq, data, { params, query });
+  else if (spec.jq !== null && r.jq !== null) outputs = await runFallback(await r.jq, spec.jq, data, params, query);
   else return data;
   const view = outputs[0];
   if (outputs.length !== 1 || view === null || typeof view !== "object" || Array.isArray(view)) {
@@ -91,4 +92,24 @@ async function runLoader(
     throw new Error(`${spec.source}: page.jq must give one object for the template, but gave ${got}`);
   }
   return view as Record<string, unknown>;
+}
+
+/**
+ * page.jq on jq-web. A program past its time bound, or refused because too many wait, is a
+ * 503 (the server is fine; this page could not be made in time); a crash of jq-web stays
+ * an internal error (500), logged with jq-web's message.
+ */
+async function runFallback(
+  jq: JqRunner,
+  program: string,
+  data: Record<string, unknown>,
+  params: Record<string, string>,
+  query: Record<string, string>,
+): Promise<unknown[]> {
+  try {
+    return await jq(program, data, { params, query });
+  } catch (e) {
+    if (e instanceof JqWebFailure && e.reason !== "crash") throw new HttpError(503, "this page took too long to prepare; try again later", { cause: e });
+    throw e;
+  }
 }

@@ -30,4 +30,18 @@ export const jqCodes = {
     (found: string) => `object keys must be strings; this key is always ${found}`,
     () => 'write the key as a string, e.g. {"1": …}',
   ),
+  moduleDirective: d(
+    "SVC5005",
+    "error",
+    "A page.jq program starts with an `import`, `include` or `module` directive.",
+    (what: string) => `\`${what}\` directives cannot be used in page.jq: svc gives jq no module library to load from`,
+    () => "define what the page needs in page.jq itself, e.g. `def slug: ascii_downcase; …`",
+  ),
+  jqRefused: d(
+    "SVC5006",
+    "error",
+    "jq itself refuses to compile a page.jq program that runs on jq-web (checked with jq-web at build time).",
+    (problem: string) => `jq cannot compile this program: ${problem}`,
+    () => "this program runs on jq-web, which compiled it at build time as the server would at each request",
+  ),
 };

@@ -2,8 +2,7 @@
 // inputs: the same outputs in the same order, and an error exactly when jq errors.
 
 import { beforeAll, describe, expect, test } from "@jest/globals";
-import { loadJqWeb, type JqRunner } from "../../../runtime/jq.js";
-import { canon, compiled, Gen, outcome, type Outcome } from "./harness.js";
+import { canon, compiled, Gen, outcome, type Outcome, rawJq, runOnJqWeb } from "./harness.js";
 import { PAGE_PROGRAMS, SUBSET_PROGRAMS } from "./programs.js";
 
 const INPUTS = 200;
@@ -13,10 +12,10 @@ const QUERY = [{}, { q: "a" }];
 // Binary operators on two arbitrary values mostly fail: these check that they fail alike.
 const ERRORING = new Set(['error("boom")', ".a - .b", ".a * .b", ".a / .b", ".a % .b"]);
 
-let jqWeb: JqRunner;
+let jqWeb: Awaited<ReturnType<typeof rawJq>>;
 
 beforeAll(async () => {
-  jqWeb = await loadJqWeb();
+  jqWeb = await rawJq();
 });
 
 function show(o: Outcome): string {
@@ -32,7 +31,7 @@ function differential(program: string, seed: number): void {
     const params = PARAMS[i % PARAMS.length];
     const query = QUERY[i % QUERY.length];
     const ours = outcome(() => f(input, params, query));
-    const theirs = outcome(() => jqWeb(program, input, { params, query }));
+    const theirs = outcome(() => runOnJqWeb(jqWeb, program, input, { params, query }));
     if (ours.ok !== theirs.ok || (ours.ok && show(ours) !== show(theirs))) {
       throw new Error(`${program}\ninput: ${canon(input)}\ncompiled: ${show(ours)}\njq-web:   ${show(theirs)}`);
     }

@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import ts from "typescript";
 import { compileJq, type JqCompileResult } from "../../../compiler/jq/index.js";
 import * as jq from "../../../runtime/jq.js";
+import { jqMessage, runFilter } from "../../../runtime/jq/web.js";
 
 export type JqFunction = (input: unknown, params: unknown, query: unknown) => unknown[];
 
@@ -49,6 +50,24 @@ interface RawJq {
 export async function rawJq(): Promise<RawJq> {
   const require = createRequire(import.meta.url);
   return (await (require("jq-web") as Promise<RawJq>)) as RawJq;
+}
+
+/**
+ * A program run on jq-web in this thread, wrapped as the server's fallback wraps it:
+ * synchronous, for comparing thousands of runs (the server's runs go through a thread).
+ */
+export function runOnJqWeb(raw: RawJq, program: string, input: unknown, vars: { params: unknown; query: unknown }): unknown[] {
+  const doc = JSON.stringify({ i: input ?? null, p: vars.params ?? null, q: vars.query ?? null });
+  let text: string | undefined;
+  try {
+    text = raw.raw(doc, runFilter(program), ["-c"]);
+  } catch (e) {
+    throw new jq.JqError(jqMessage(String((e as { stderr?: string }).stderr ?? (e as Error).message)));
+  }
+  return (text ?? "")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as unknown);
 }
 
 // ------------------------------------------------------------ seeded inputs
