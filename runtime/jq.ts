@@ -3,7 +3,7 @@
 // Every helper follows jq 1.7.1 (the version jq-web 0.6 ships): its value ordering, its
 // error cases, and its two ways of printing a number (see `numText`).
 
-export { caught, error, fail, JqError, NONE, pass, Passthrough } from "./jq/errors.js";
+export { caught, error, fail, JqError, NONE, pass, Passthrough, runCompiled } from "./jq/errors.js";
 export { keysOf, typeOf } from "./jq/values.js";
 export { dump, finite, format, numText, tostring } from "./jq/print.js";
 export { cmp, equals, strCmp } from "./jq/order.js";

@@ -34,5 +34,27 @@ export function pass(e: unknown): Passthrough {
 export function caught(e: unknown): JqError {
   if (e instanceof Passthrough) throw e.inner;
   if (e instanceof JqError) return e;
+  if (e instanceof RangeError) return tooDeep(e);
   throw e;
+}
+
+/**
+ * The helpers that walk a value (tojson, comparison, equality) recurse once per level of
+ * nesting, and a program can nest a value deeper than JavaScript's stack allows (`reduce
+ * range(10001) as $_ ([]; [.])`). That is an error of the program, which `try` catches and
+ * a page answers as any other jq error. V8 throws the same RangeError for a string or an
+ * array past its maximum length, the same kind of limit.
+ */
+export function tooDeep(e: RangeError): JqError {
+  return new JqError(`value nested too deeply or too large for a compiled program (${e.message})`);
+}
+
+/** Runs a compiled page.jq program: a failure of the program's own is always a JqError. */
+export function runCompiled<A extends unknown[]>(program: (...args: A) => unknown[], ...args: A): unknown[] {
+  try {
+    return program(...args);
+  } catch (e) {
+    if (e instanceof RangeError) throw tooDeep(e);
+    throw e;
+  }
 }

@@ -72,8 +72,35 @@ export function tostring(v: unknown, computed: boolean): string {
 
 /** The value as jq quotes it in error messages: its JSON, cut at 11 characters. */
 export function errDump(v: unknown): string {
-  const s = dump(v, false);
+  const s = dumpUpTo(v, 14);
   return s.length > 14 ? `${s.slice(0, 11)}...` : s;
+}
+
+/**
+ * `dump`, stopped once the text is longer than `limit`: an error message about a value
+ * nested 10,000 deep needs its first characters, not a walk of all of it.
+ */
+function dumpUpTo(v: unknown, limit: number): string {
+  let out = "";
+  const put = (s: string): boolean => {
+    out += s;
+    return out.length > limit;
+  };
+  const walk = (x: unknown): boolean => {
+    if (x === null || typeof x !== "object") return put(dump(x, false));
+    if (Array.isArray(x)) {
+      if (put("[")) return true;
+      for (let i = 0; i < x.length; i++) if ((i > 0 && put(",")) || walk(x[i])) return true;
+      return put("]");
+    }
+    const o = x as Record<string, unknown>;
+    if (put("{")) return true;
+    const keys = keysOf(o);
+    for (let i = 0; i < keys.length; i++) if ((i > 0 && put(",")) || put(`${quote(keys[i])}:`) || walk(o[keys[i]])) return true;
+    return put("}");
+  };
+  walk(v);
+  return out;
 }
 
 export function described(v: unknown): string {

@@ -3,7 +3,7 @@
 // wraps it with the title and Unpoly. Also the error pages, in the same layout.
 
 import { HttpError } from "../errors.js";
-import { type JqRunner, JqWebFailure } from "../jq.js";
+import { type JqRunner, JqWebFailure, runCompiled } from "../jq.js";
 import type { Logger } from "../log.js";
 import type { CallContext, Database } from "../types.js";
 import type { UnpolyAssets } from "../unpoly.js";
@@ -83,7 +83,7 @@ async function runLoader(
   query: Record<string, string>,
 ): Promise<Record<string, unknown>> {
   let outputs: unknown[];
-  if (spec.load !== null) outputs = spec.load(data, params, query);
+  if (spec.load !== null) outputs = runCompiled(spec.load, data, params, query);
   else if (spec.jq !== null && r.jq !== null) outputs = await runFallback(await r.jq, spec.jq, data, params, query);
   else return data;
   const view = outputs[0];

@@ -1,0 +1,1 @@
+label $out | {who: ($query.who // "nobody")} | ., break $out
