@@ -214,7 +214,7 @@ export const appCodes = {
     "warning",
     "A page.jq program is outside the subset compiled to JavaScript; it runs on jq-web, slower.",
     (reason: string) => `this program runs on jq-web at request time (${reason})`,
-    () => "jq-web takes a millisecond or more per page and blocks the server meanwhile; docs/language.md lists what compiles",
+    () => "jq-web takes a millisecond or more per page (on a thread of its own, bounded to 1 s); docs/language.md lists what compiles",
   ),
   reservedPath: d(
     "SVC6031",
