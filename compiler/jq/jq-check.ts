@@ -32,7 +32,8 @@ let nextId = 0;
 /** Compiles `program` with jq-web (as the server's fallback wraps it) and runs none of it. */
 export function checkWithJq(program: string): JqCheck {
   const reply = ask(checkFilter(program));
-  if (reply === null) return { ok: false, errors: [{ message: `jq-web did not finish compiling it within ${CHECK_TIMEOUT_MS} ms`, line: null }] };
+  if (reply === null)
+    return { ok: false, errors: [{ message: `jq-web did not finish compiling it within ${CHECK_TIMEOUT_MS} ms`, line: null }] };
   switch (reply.kind) {
     case "ok":
       return { ok: true };

@@ -83,6 +83,7 @@ export class JqWeb {
   /** All outputs of `program` on `input`, in order; a JqError for jq's errors. */
   run(program: string, input: unknown, vars: { params: unknown; query: unknown }): Promise<unknown[]> {
     if (this.failed !== null) return Promise.reject(this.failed);
+    if (this.closed) return Promise.reject(new Error("jq-web was closed"));
     if (this.waiting.length >= JQ_FALLBACK_MAX_WAITING) {
       return Promise.reject(new JqWebFailure("busy", `more than ${JQ_FALLBACK_MAX_WAITING} jq-web calls are waiting`));
     }

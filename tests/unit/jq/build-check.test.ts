@@ -38,7 +38,11 @@ describe("programs jq refuses to compile", () => {
 
   test("a constant non-string key in a destructuring pattern is SVC5006", () => {
     const [d] = diagnostics(". as {(true):$foo} | {x: $foo}");
-    expect(d).toMatchObject({ code: "SVC5006", message: "jq cannot compile this program: Cannot use boolean (true) as object key", line: 1 });
+    expect(d).toMatchObject({
+      code: "SVC5006",
+      message: "jq cannot compile this program: Cannot use boolean (true) as object key",
+      line: 1,
+    });
   });
 
   test("a function a `def` calls but no one defines is SVC5006", () => {

@@ -13,7 +13,15 @@ function run(program: string): unknown[] {
 }
 
 describe("a value nested 10,001 deep", () => {
-  for (const tail of ["tojson", "tostring", "@html", "@json", "[., .] | unique | length", "[., .] | sort | length", "{x: .} | .x | tojson"]) {
+  for (const tail of [
+    "tojson",
+    "tostring",
+    "@html",
+    "@json",
+    "[., .] | unique | length",
+    "[., .] | sort | length",
+    "{x: .} | .x | tojson",
+  ]) {
     test(`\`${tail}\` is a jq error`, () => {
       const o = outcome(() => run(`${DEEP} | ${tail}`));
       expect(o.ok).toBe(false);

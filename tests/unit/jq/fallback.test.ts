@@ -111,3 +111,12 @@ describe("a call that never ends", () => {
     expect(bounded.threadsStarted).toBe(started + 1);
   });
 });
+
+describe("a closed runner", () => {
+  test("refuses calls rather than leaving them waiting", async () => {
+    const closed = new JqWeb();
+    await closed.ready;
+    await closed.close();
+    await expect(closed.run(".", 1, vars)).rejects.toThrow("jq-web was closed");
+  });
+});
