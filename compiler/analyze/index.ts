@@ -27,6 +27,7 @@ import { allTableDdl } from "./sql/ddl/index.js";
 import { analyzeWebhook, checkWebhookHandlers } from "./webhook.js";
 import { DELIVERIES_TABLE, deliveryStore } from "./webhook-store.js";
 import { type AnalyzeSteps, directSteps } from "./steps.js";
+import { assignTextArgs } from "./text-args.js";
 
 /** The parsed files of one module folder. */
 export interface ParsedModuleDir {
@@ -150,6 +151,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   // Route files and pages come after the modules' routes and webhooks in the one route table.
   const app = input.app ? analyzeApp(input.app, appScope(modules.map((m) => m.name), queries, actions, resourceMap, webhooks), r, steps) : null;
   if (app) claims.push(...app.claims);
+  assignTextArgs([...queries, ...actions], routes, app?.app ?? null);
   checkRouteTable(claims, r);
   checkWebhookHandlers(claims, webhooks, r);
   const reserved = resourceDecls.get(DELIVERIES_TABLE);

@@ -49,11 +49,11 @@ export async function generateServerTs(model: Model, options: GenerateOptions = 
   for (const r of model.resources) statements.push(...resourceSection(model, r, names));
   for (const q of model.queries) {
     statements.push(...querySection(model, q, names));
-    statements.push(...inputFunction(model, q.module, q.name, q.params, names));
+    statements.push(...inputFunction(q, names));
   }
   for (const a of model.actions) {
     statements.push(...actionSection(model, a, names));
-    statements.push(...inputFunction(model, a.module, a.name, a.params, names));
+    statements.push(...inputFunction(a, names));
   }
   statements.push(...webhookSection(model, names));
   statements.push(...endpointSection(model, names));

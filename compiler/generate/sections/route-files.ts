@@ -48,7 +48,8 @@ function blockFunction(file: RouteFileModel, block: RouteBlockModel, names: Name
   const redirect = block.redirect ? expr(block.redirect) : "null";
   lines.push(`return { data: ${data}, redirect: ${redirect} };`);
   const body = lines.join("\n");
-  const uses = (name: string) => new RegExp(`\\b${name}\\b`).test(body);
+  // Only a block with a step calls an endpoint (with `db` and `ctx`); the request is read where a value comes from it.
+  const readsInput = [...(step?.args.map((a) => a.value) ?? []), ...(block.redirect ? [block.redirect] : [])].some(fromRequest);
   const handler = block.handler ? `?handler=${block.handler}` : "";
   return {
     kind: StructureKind.Function,
@@ -56,9 +57,9 @@ function blockFunction(file: RouteFileModel, block: RouteBlockModel, names: Name
     isAsync: true,
     docs: [`${block.method} ${file.path}${handler} (${block.source})`],
     parameters: [
-      { name: uses("db") ? "db" : "_db", type: "rt.Database" },
-      { name: uses("input") ? "input" : "_input", type: "rt.RouteInput" },
-      { name: uses("ctx") ? "ctx" : "_ctx", type: "rt.CallContext" },
+      { name: step ? "db" : "_db", type: "rt.Database" },
+      { name: readsInput ? "input" : "_input", type: "rt.RouteInput" },
+      { name: step ? "ctx" : "_ctx", type: "rt.CallContext" },
     ],
     returnType: "Promise<rt.RouteOutcome>",
     statements: body,
@@ -84,6 +85,10 @@ function isInput(v: RouteExprModel, from: "query" | "body" | "params"): boolean 
   return v.kind === "input" && v.from === from;
 }
 
+function fromRequest(v: RouteExprModel): boolean {
+  return v.kind === "input" || (v.kind === "concat" && v.parts.some(fromRequest));
+}
+
 /** A route-file value as TypeScript. Path parameters are always strings; anything else may be absent. */
 function expr(v: RouteExprModel): string {
   switch (v.kind) {
@@ -100,20 +105,4 @@ function expr(v: RouteExprModel): string {
         ? v.parts.map(expr).join(" + ")
         : `rt.app.join(${v.parts.map(expr).join(", ")})`;
   }
-}
-
-/**
- * Arguments of `module.name` that route files may pass as text inside a JSON call (a path
- * or query value next to JSON body values): the validator must ask `rt.arg.isText` for them.
- */
-export function routeFileTextParams(model: Model, module: string, name: string): string[] {
-  const out = new Set<string>();
-  for (const file of model.app?.routeFiles ?? []) {
-    for (const block of file.blocks) {
-      const step = block.step;
-      if (!step || step.target.module !== module || step.target.name !== name) continue;
-      for (const a of step.args) if (isInput(a.value, "params") || isInput(a.value, "query")) out.add(a.name);
-    }
-  }
-  return [...out];
 }
