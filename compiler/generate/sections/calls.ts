@@ -54,7 +54,7 @@ export function querySection(model: Model, q: QueryModel, names: Names): Out {
   } else {
     body = decoder
       ? `const rows = await db.all(${sql}, [${values}]);\nreturn rows.map((r) => ${decoder.name}(r)!);`
-      : `return (await db.all(${sql}, [${values}])) as ${result};`;
+      : `return (await db.all(${sql}, [${values}])) as unknown as ${result};`;
   }
   out.push({
     kind: StructureKind.Function,

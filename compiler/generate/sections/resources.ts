@@ -69,7 +69,8 @@ function recordFunction(
       parameters = [{ name: "row", type: row }];
       returnType = `Promise<${row}>`;
       const args = s.sql.args.map((a) => jsonOut(`row.${a}`, a)).join(", ");
-      body = `const inserted = await tx.one(${sql}, [${args}]);\nreturn ${decode ? `${decode}(inserted)!` : `inserted as ${row}`};`;
+      // An insert always returns its row; `rt.Row` is any record, so the row type is asserted through unknown.
+      body = `const inserted = await tx.one(${sql}, [${args}]);\nreturn ${decode ? `${decode}(inserted)!` : `inserted as unknown as ${row}`};`;
       break;
     }
     case "update": {
