@@ -1,6 +1,7 @@
 import { IndentationText, Project, QuoteKind, type StatementStructures, ts } from "./ts-morph.js";
 import type { Model } from "../analyze/model.js";
 import { format } from "./format.js";
+import { PRETTIER_RC } from "./format-options.js";
 import { Names } from "./names.js";
 import { actionSection, inputFunction, querySection } from "./sections/calls.js";
 import { resourceSection } from "./sections/resources.js";
@@ -36,6 +37,8 @@ export async function generate(model: Model, options: GenerateOptions = {}): Pro
     { path: "server.js", contents: transpile(ts_) },
     // server.js is an ES module wherever dist/ lands, whatever the enclosing package says.
     { path: "package.json", contents: `${JSON.stringify({ type: "module", private: true }, null, 2)}\n` },
+    // The options server.ts is formatted with, where a user's prettier looks for them.
+    { path: ".prettierrc.json", contents: PRETTIER_RC },
   ];
 }
 
