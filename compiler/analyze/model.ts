@@ -259,7 +259,7 @@ export interface WebhookModel {
   source: string;
 }
 
-/** Where the server reads a credential at start (LANGUAGE §6): never its value. */
+/** Where the server reads a credential at start (docs/language.md §6): never its value. */
 export interface CredentialModel {
   name: string;
   from: { env: string } | { file: string };
@@ -272,7 +272,7 @@ export interface AuthModel {
   bearer: { credential: string };
 }
 
-/** The table of handled webhook deliveries (exactly once, LANGUAGE §2.4) and the statement that records one. */
+/** The table of handled webhook deliveries (exactly once, docs/language.md §2.4) and the statement that records one. */
 export interface DeliveryStoreModel {
   table: string;
   ddl: Partial<Record<Dialect, TableDdl>>;

@@ -1,4 +1,4 @@
-// Route-file blocks (LANGUAGE §4) as plain async functions: gather the step's arguments
+// Route-file blocks (docs/language.md §4) as plain async functions: gather the step's arguments
 // from the request, call the target's endpoint (its validator coerces text to the declared
 // types, its `requires` check and its transaction come with it), and return the route data
 // and the redirect. Nothing here re-validates what the endpoint already does.
