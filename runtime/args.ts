@@ -131,12 +131,12 @@ export function missing(name: string): never {
 }
 
 /**
- * True when an argument counts as not given: undefined or null, and, for a nullable
- * argument that arrived as text, the empty string (an empty optional form field means
- * "none", docs/language.md §4).
+ * True when the value of a nullable argument means null: undefined or null, and, when it
+ * arrived as text, the empty string (an empty optional form field means "none",
+ * docs/language.md §4).
  */
-export function isAbsent(value: unknown, asText: boolean, nullable: boolean): boolean {
-  return value === undefined || value === null || (asText && nullable && value === "");
+export function isNull(value: unknown, asText: boolean): boolean {
+  return value === undefined || value === null || (asText && value === "");
 }
 
 /**

@@ -126,8 +126,8 @@ export function inputFunction(endpoint: QueryModel | ActionModel, names: Names):
     const def = p.default === undefined ? "null" : JSON.stringify(p.default);
     let value: string;
     if (p.required) value = `a.${p.name} === undefined ? rt.arg.missing(${JSON.stringify(p.name)}) : ${conv}`;
-    else if (p.nullable && p.default === undefined) value = `rt.arg.isAbsent(a.${p.name}, ${text}, true) ? null : ${conv}`;
-    else if (p.nullable) value = `a.${p.name} === undefined ? ${def} : rt.arg.isAbsent(a.${p.name}, ${text}, true) ? null : ${conv}`;
+    else if (p.nullable && p.default === undefined) value = `rt.arg.isNull(a.${p.name}, ${text}) ? null : ${conv}`;
+    else if (p.nullable) value = `a.${p.name} === undefined ? ${def} : rt.arg.isNull(a.${p.name}, ${text}) ? null : ${conv}`;
     else value = `a.${p.name} === undefined ? ${def} : ${conv}`;
     return `${p.name}: ${value},`;
   });

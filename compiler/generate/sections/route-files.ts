@@ -35,7 +35,7 @@ function blockFunction(file: RouteFileModel, block: RouteBlockModel, names: Name
   if (step) {
     const endpoint = names.endpoint(step.target.module, step.target.name);
     const args = `{ ${step.args.map((a) => `${key(a.name)}: ${expr(a.value)}`).join(", ")} }`;
-    const call = `${endpoint}.run(db, rt.app.callInput(${args}, ${textArgs(block)}), ctx)`;
+    const call = `${endpoint}.run(db, rt.app.callInput(${args}, { text: ${textArgs(block)} }), ctx)`;
     if (step.op === "query") {
       lines.push(`const records = await ${call};`);
       data = "{ records }";
@@ -68,13 +68,13 @@ function blockFunction(file: RouteFileModel, block: RouteBlockModel, names: Name
 
 /**
  * Which arguments arrive as text, decided at build time: path and query values always,
- * body values when the body is a form; literals and joined text never. `true` when all do.
+ * body values when the body is a form; literals and joined text never. `"all"` when all do.
  */
 function textArgs(block: RouteBlockModel): string {
   const args = block.step?.args ?? [];
   const always = args.filter((a) => isInput(a.value, "params") || isInput(a.value, "query")).map((a) => a.name);
   const body = args.filter((a) => isInput(a.value, "body")).map((a) => a.name);
-  const list = (names: string[]) => (names.length === args.length ? "true" : literal(names));
+  const list = (names: string[]) => (names.length === args.length ? `"all"` : literal(names));
   if (body.length === 0) return list(always);
   const form = list([...always, ...body]);
   const json = list(always);

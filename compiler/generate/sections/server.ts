@@ -28,6 +28,7 @@ export function endpointSection(model: Model, names: Names): Out {
           ? `(db, input) => ${fn}(db, ${input}(input))`
           : `(db, input, ctx) => {\n${guard}return ${fn}(db, ${input}(input));\n}`
         : `(db, input${guard === "" ? "" : ", ctx"}) => {\n${guard}const args = ${input}(input);\nreturn db.transaction((tx) => ${fn}(tx, args));\n}`;
+    if (!a.transaction) out.push("// At most one statement and no `fail` after it: atomic on its own, without BEGIN/COMMIT.");
     out.push(endpointConst(a.module, a.name, "action", run, names));
   }
   return out;
