@@ -1,5 +1,5 @@
 // `npm run bench:dev`: how long `svc dev` takes from a save to the new code being served,
-// and how long a cold `svc build` takes (LANGUAGE §7; issue 8's targets: p50 < 300 ms,
+// and how long a cold `svc build` takes (docs/language.md §7; issue 8's targets: p50 < 300 ms,
 // p95 < 600 ms from save to served; cold build < 1.5 s).
 //
 // Save → served: a copy of examples/task_tracker under the OS temp folder runs in an

@@ -1,7 +1,7 @@
 // Argument checks that generated validators call, one per declared type. Each takes
 // the raw value, the argument's name (for the message) and whether the value arrived as
 // text (query string, form, path parameter), and returns the typed value or throws a
-// 400 naming the argument (LANGUAGE §2.3: "a value of the wrong type … is a 400 naming
+// 400 naming the argument (docs/language.md §2.3: "a value of the wrong type … is a 400 naming
 // the argument, before the body runs").
 //
 // Text coercion applies to strings only: a non-string value is judged by the JSON
@@ -114,7 +114,7 @@ export function enumOf<const T extends string>(values: readonly T[]): ArgCheck<T
   };
 }
 
-/** Throws a 400 naming every argument that is not in `known` (LANGUAGE §3). */
+/** Throws a 400 naming every argument that is not in `known` (docs/language.md §3). */
 export function rejectUnknown(args: Record<string, unknown>, known: readonly string[]): void {
   let unknown: string[] | null = null;
   for (const key in args) {
@@ -131,12 +131,12 @@ export function missing(name: string): never {
 }
 
 /**
- * True when an argument counts as not given: undefined or null, and, for a nullable
- * argument that arrived as text, the empty string (an empty optional form field means
- * "none", LANGUAGE §4).
+ * True when the value of a nullable argument means null: undefined or null, and, when it
+ * arrived as text, the empty string (an empty optional form field means "none",
+ * docs/language.md §4).
  */
-export function isAbsent(value: unknown, asText: boolean, nullable: boolean): boolean {
-  return value === undefined || value === null || (asText && nullable && value === "");
+export function isNull(value: unknown, asText: boolean): boolean {
+  return value === undefined || value === null || (asText && value === "");
 }
 
 /**

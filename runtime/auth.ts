@@ -1,4 +1,4 @@
-// Bearer tokens (LANGUAGE §6; RFC 6750 for the header and the challenge). svc.toml
+// Bearer tokens (docs/language.md §6; RFC 6750 for the header and the challenge). svc.toml
 // `[auth] bearer = { credential = "api_tokens" }` names a credential holding one token per
 // line, optionally followed by its roles: `token` or `token role [role…]`. Blank lines and
 // lines starting with `#` are skipped.

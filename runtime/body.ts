@@ -45,7 +45,7 @@ export async function readRawBody(req: IncomingMessage, maxBodySize: number): Pr
   return readRaw(req, maxBodySize);
 }
 
-/** The media type decides the parser; anything else with a body is a 415 (LANGUAGE §3). */
+/** The media type decides the parser; anything else with a body is a 415 (docs/language.md §3). */
 function bodyKind(header: string | undefined): BodyKind {
   // Fast path: what JSON clients almost always send.
   if (header === "application/json") return "json";

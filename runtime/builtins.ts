@@ -1,4 +1,4 @@
-// Built-in functions of the svc language (LANGUAGE §2.3), as generated actions call them.
+// Built-in functions of the svc language (docs/language.md §2.3), as generated actions call them.
 // Each one is null-safe: a nullable argument gives null (len gives 0), never a crash.
 
 export function trim(s: string): string;

@@ -1,4 +1,4 @@
-// Credentials (LANGUAGE §6): read once at start from where svc.toml `[credentials]` points
+// Credentials (docs/language.md §6): read once at start from where svc.toml `[credentials]` points
 // (an environment variable or a file), else from `SVC_CREDENTIAL_<NAME>`. A credential the
 // server needs but cannot read stops it at start, with one message naming every missing
 // one and where it was looked for. Values never leave this module except to the code that

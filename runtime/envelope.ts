@@ -1,4 +1,4 @@
-// The response envelope (LANGUAGE §3, SERVICE §2 and §7): `{"ok":true,"data":…}` or
+// The response envelope (docs/language.md §3, docs/service.md §2 and §7): `{"ok":true,"data":…}` or
 // `{"ok":false,"error":"…"}`. An HttpError keeps its status, message and headers; any
 // other error is a 500 whose details go only to the log.
 

@@ -1,4 +1,4 @@
-// GET /health (LANGUAGE §3, SERVICE §4.5): `{"status":"ok","version","uptime_seconds"}`,
+// GET /health (docs/language.md §3, docs/service.md §4.5): `{"status":"ok","version","uptime_seconds"}`,
 // or 503 with `"status":"unavailable"` when the database does not answer a ping within
 // PING_TIMEOUT_MS. The reason goes to the log, not to the caller.
 

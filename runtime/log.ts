@@ -1,4 +1,4 @@
-// JSON-lines logging on stdout (LANGUAGE §7): `{"time","level","msg",…fields}` per line,
+// JSON-lines logging on stdout (docs/language.md §7): `{"time","level","msg",…fields}` per line,
 // filtered by level. Lines written in one tick of the event loop go out in one write, so
 // a busy server does not pay a write per request; errors are written at once.
 

@@ -1,7 +1,7 @@
 // Starting a generated server: flags → one serving process (serve.ts), or a primary with
 // `--workers N` worker processes (cluster.ts, worker.ts). A StartupError ends the process
 // with its message on stderr and exit code 1; SIGTERM/SIGINT shut down gracefully
-// (signals.ts; LANGUAGE §7, SERVICE §8): stop accepting, let in-flight requests finish for
+// (signals.ts; docs/language.md §7, docs/service.md §8): stop accepting, let in-flight requests finish for
 // up to 30 s, stop the workers, close the database, exit 0.
 
 import { realpathSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Server flags (LANGUAGE §7, SERVICE §8). Precedence: a flag wins over the environment
+// Server flags (docs/language.md §7, docs/service.md §8). Precedence: a flag wins over the environment
 // (`SVC_LISTEN`, for the listen address only), which wins over the defaults baked in from
 // svc.toml, which win over the built-in defaults below. A bad value from any source is a
 // StartupError naming where it came from (the flag, the variable or the svc.toml key).

@@ -1,6 +1,6 @@
 import { HttpError } from "./errors.js";
 
-// Checks a record operation makes before it writes (LANGUAGE §2.3): a value outside an
+// Checks a record operation makes before it writes (docs/language.md §2.3): a value outside an
 // enum, or null for a field that is not nullable, is a 400 naming the field. The
 // generator emits a check only where the value's static type does not rule it out.
 

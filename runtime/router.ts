@@ -1,7 +1,7 @@
 // Maps (method, path) to an endpoint. Built once from the ServerSpec: static routes
 // (`/api/<module>:<name>`) by exact path in a Map, then declared param routes in
 // declaration order, grouped by segment count so a request only tries routes that
-// could match. First match wins (LANGUAGE §2.4).
+// could match. First match wins (docs/language.md §2.4).
 
 import { HttpError } from "./errors.js";
 import { newArgs } from "./query-string.js";

@@ -22,7 +22,7 @@ export interface Running {
   address: string;
   port: number;
   log: Logger;
-  /** Graceful stop (SERVICE §8): in-flight requests finish (up to 30 s), databases closed. Does not exit. */
+  /** Graceful stop (docs/service.md §8): in-flight requests finish (up to 30 s), databases closed. Does not exit. */
   close(): Promise<void>;
 }
 

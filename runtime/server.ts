@@ -46,7 +46,7 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
   // Credentials are read once, here, at start: one that is missing is a StartupError.
   const credentials = resolveCredentials(spec.credentials ?? [], process.env);
   const auth = spec.auth === undefined ? null : bearerAuth(spec.auth, credentials);
-  // Webhooks are exact-path POST routes, so they match before declared routes (LANGUAGE §2.4).
+  // Webhooks are exact-path POST routes, so they match before declared routes (docs/language.md §2.4).
   const hooks = webhookRoutes(spec.webhooks ?? [], credentials, log);
   const router = new Router(hooks.length === 0 ? spec.staticRoutes : [...spec.staticRoutes, ...hooks], spec.paramRoutes);
   const health: HealthInfo = { version: spec.version, startedAt: Date.now() };
@@ -94,7 +94,7 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
         if (match === null) throw new HttpError(404, "not found");
         if ("allow" in match)
           throw new HttpError(405, "method not allowed", { headers: { Allow: match.allow.join(", ") } });
-        // A cross-site form must not run an action (LANGUAGE §5); webhooks prove themselves by signature.
+        // A cross-site form must not run an action (docs/language.md §5); webhooks prove themselves by signature.
         if (method === "POST" && match.endpoint.rawBody !== true) refuseCrossSiteForm(req);
         const input: CallInput =
           match.endpoint.rawBody === true

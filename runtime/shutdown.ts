@@ -1,4 +1,4 @@
-// Graceful stop of one serving process, in SERVICE §8's order: (1) stop accepting new
+// Graceful stop of one serving process, in docs/service.md §8's order: (1) stop accepting new
 // connections; (2) let in-flight requests finish, up to the grace period; (3) is the
 // primary's (cluster.ts); (4) close the database; (5) the caller exits 0.
 //

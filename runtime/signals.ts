@@ -1,4 +1,4 @@
-// SIGTERM and SIGINT (SERVICE §8): the first starts a graceful stop and exits 0 when it is
+// SIGTERM and SIGINT (docs/service.md §8): the first starts a graceful stop and exits 0 when it is
 // done; a second one exits at once (code 128 + the signal's number, as a shell reports a
 // process killed by it), for an operator who does not want to wait.
 

@@ -1,4 +1,4 @@
-// Read and write timeouts (SERVICE §8) and keep-alive, for servers that face the internet
+// Read and write timeouts (docs/service.md §8) and keep-alive, for servers that face the internet
 // or sit behind a load balancer.
 //
 // Read timeout: Node's own `headersTimeout` and `requestTimeout`, both set to

@@ -107,7 +107,7 @@ export interface CallContext {
   auth?: Authenticator | null;
 }
 
-/** `requires auth` / `requires role "r"` of an action (LANGUAGE §2.3, §6). */
+/** `requires auth` / `requires role "r"` of an action (docs/language.md §2.3, §6). */
 export type Requirement = { kind: "auth" } | { kind: "role"; role: string };
 
 /** Checks a request's `Authorization: Bearer` token (runtime/auth.ts). */
@@ -166,7 +166,7 @@ export interface ServerSpec {
   app?: AppSpec;
 }
 
-/** Where a credential's value comes from (LANGUAGE §6); the value itself is never in the spec. */
+/** Where a credential's value comes from (docs/language.md §6); the value itself is never in the spec. */
 export interface CredentialSpec {
   name: string;
   from: { env: string } | { file: string };
@@ -184,7 +184,7 @@ export type WebhookProvider = "github" | "stripe" | "slack" | "standard" | "hmac
 /** The arguments a webhook hands its handler. */
 export type WebhookParam = "payload" | "event" | "delivery";
 
-/** A `webhook` block (LANGUAGE §2.4). */
+/** A `webhook` block (docs/language.md §2.4). */
 export interface WebhookSpec {
   /** `task_tracker.github_issues` */
   name: string;
@@ -203,7 +203,7 @@ export interface WebhookSpec {
 
 export type LogLevel = "error" | "warn" | "info" | "debug" | "trace";
 
-/** Server flags after parsing (runtime/options.ts); SERVICE §8 lists them. */
+/** Server flags after parsing (runtime/options.ts); docs/service.md §8 lists them. */
 export interface ServerOptions {
   listen: string;
   backend: "sqlite" | "postgres" | "mysql" | "tidb";

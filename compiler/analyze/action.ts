@@ -1,11 +1,13 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
-import type { ActionDecl, Block, IfStmt, SqlBody, Stmt } from "../parse/ast.js";
+import type { ActionDecl, Block, IfStmt, SqlStmt, Stmt } from "../parse/ast.js";
 import { ExprAnalyzer } from "./expr.js";
 import type { ActionModel, IrExpr, IrStmt, ParamModel, Requirement, ValueType } from "./model.js";
 import { analyzeParams } from "./params.js";
 import { type ModuleScope, Scope } from "./scope.js";
 import { UNKNOWN, describe, isNullable, scalar, withNullable } from "./shared/types.js";
 import { bindParams } from "./sql/params.js";
+import { sqlTextRef } from "./sql/span.js";
+import { needsTransaction } from "./transaction.js";
 
 const FAIL_STATUSES = [400, 401, 403, 404, 409, 422];
 
@@ -26,7 +28,10 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope, hasAuth: boolean
     doc: decl.doc,
     params,
     requires,
+    // Known once routes and route files are read (text-args.ts).
+    textArgs: [],
     body,
+    transaction: needsTransaction(body),
     returns: lowering.returnType(),
   };
 }
@@ -103,7 +108,7 @@ class BodyLowering {
       case "ExprStmt":
         return [{ kind: "expr", expr: this.exprs.expr(s.expr, scope) }];
       case "SqlStmt":
-        return [this.sql(s.sql, scope)];
+        return [this.sql(s, scope)];
     }
   }
 
@@ -132,7 +137,8 @@ class BodyLowering {
   }
 
   /** `sql { … }`: checked like a query, with the action's variables as its parameters. */
-  private sql(body: SqlBody, scope: Scope): IrStmt {
+  private sql(stmt: SqlStmt, scope: Scope): IrStmt {
+    const body = stmt.sql;
     const args: IrExpr[] = [];
     const params: ParamModel[] = [];
     for (const name of new Set(body.params.map((p) => p.name))) {
@@ -152,9 +158,12 @@ class BodyLowering {
       const b = scope.lookup(name);
       args.push(b ? { kind: b.kind, name, type: b.type } : { kind: "literal", value: null, type: UNKNOWN });
     }
-    const name = `${this.m.module}.${this.action}.sql${++this.sqlCount}`;
+    const index = ++this.sqlCount;
+    const name = `${this.m.module}.${this.action}.sql${index}`;
     this.m.statements.set(name, {
       name,
+      owner: { kind: "sql", module: this.m.module, action: this.action, index },
+      at: { file: this.m.file, span: stmt.span, text: sqlTextRef(body) },
       sql: { source: body.text.trim(), args: bound.args, dialects: bound.dialects, readonly: checked.readonly },
     });
     return { kind: "sql", statement: name, args };

@@ -1,4 +1,4 @@
-// The part of the model that describes a project's app folder (LANGUAGE §4–5): route
+// The part of the model that describes a project's app folder (docs/language.md §4–5): route
 // files, pages, the layout and public/. Plain and serializable like the rest of the model;
 // the generator turns it into route-file functions, page specs and the static file table.
 

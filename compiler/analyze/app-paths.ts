@@ -1,4 +1,4 @@
-// Folders under app/ as URLs (LANGUAGE §4–5): a file's URL is its folder, and a folder
+// Folders under app/ as URLs (docs/language.md §4–5): a file's URL is its folder, and a folder
 // `[id]` is the path parameter `:id`. Also the order pages and route files are matched in:
 // at each position a fixed segment before a parameter, so `/tasks/new` wins over
 // `/tasks/:id` whatever the folder names sort as.

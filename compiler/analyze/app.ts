@@ -1,4 +1,4 @@
-// The app folder of a project (LANGUAGE §4–5) as one part of the model: route files,
+// The app folder of a project (docs/language.md §4–5) as one part of the model: route files,
 // pages, the layout and public/, plus the route-table claims they make, which join the
 // modules' routes and webhooks in the one check that no method and path is claimed twice.
 

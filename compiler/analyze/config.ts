@@ -1,4 +1,4 @@
-// Reads svc.toml (LANGUAGE.md §1): parses it with smol-toml, checks every key against
+// Reads svc.toml (docs/language.md §1): parses it with smol-toml, checks every key against
 // what the project configuration knows, and points each problem at its line and column.
 
 import { parse, TomlError } from "smol-toml";
@@ -87,7 +87,7 @@ function syntaxError(file: string, source: string, error: unknown): Diagnostic {
 }
 
 /**
- * A reference to an undeclared credential is a warning, not an error: LANGUAGE.md §6 says
+ * A reference to an undeclared credential is a warning, not an error: docs/language.md §6 says
  * such a credential is read from SVC_CREDENTIAL_<NAME>, and the server stops at start
  * with a clear message when that is missing too.
  */

@@ -1,4 +1,4 @@
-// The credentials a server reads at start (LANGUAGE §6): every webhook's secret and the
+// The credentials a server reads at start (docs/language.md §6): every webhook's secret and the
 // `[auth]` token list, each with where it comes from. `[deploy] token` is not among them:
 // `svc deploy` reads it, never the server.
 

@@ -1,4 +1,4 @@
-// Finds what a build reads (LANGUAGE.md §1): the module folders and their `.svc` files,
+// Finds what a build reads (docs/language.md §1): the module folders and their `.svc` files,
 // and in project mode svc.toml, the app folder and public/. Every path it reports is
 // relative to the target folder with forward slashes, and every list is sorted, so the
 // output never depends on the order a file system lists folders in.

@@ -1,4 +1,4 @@
-// The front matter of page.html (LANGUAGE §5): `---`, lines of `key: value`, `---`, at the
+// The front matter of page.html (docs/language.md §5): `---`, lines of `key: value`, `---`, at the
 // very top of the file. A deliberately small subset of YAML: one line per key, a value
 // either bare or in quotes, `#` comment lines. Known keys: `title` and `route`.
 

@@ -27,6 +27,7 @@ import { allTableDdl } from "./sql/ddl/index.js";
 import { analyzeWebhook, checkWebhookHandlers } from "./webhook.js";
 import { DELIVERIES_TABLE, deliveryStore } from "./webhook-store.js";
 import { type AnalyzeSteps, directSteps } from "./steps.js";
+import { assignTextArgs } from "./text-args.js";
 
 /** The parsed files of one module folder. */
 export interface ParsedModuleDir {
@@ -150,6 +151,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   // Route files and pages come after the modules' routes and webhooks in the one route table.
   const app = input.app ? analyzeApp(input.app, appScope(modules.map((m) => m.name), queries, actions, resourceMap, webhooks), r, steps) : null;
   if (app) claims.push(...app.claims);
+  assignTextArgs([...queries, ...actions], routes, app?.app ?? null);
   checkRouteTable(claims, r);
   checkWebhookHandlers(claims, webhooks, r);
   const reserved = resourceDecls.get(DELIVERIES_TABLE);
@@ -218,17 +220,17 @@ function groupModules(dirs: ParsedModuleDir[], r: Reporter): ModuleDecls[] {
   return out;
 }
 
-/** Queries and actions share one namespace: both are endpoints at `/api/<module>:<name>`. */
+/**
+ * Queries and actions share one namespace: both are endpoints at `/api/<module>:<name>`.
+ * (Resources are one namespace across modules, checked where they are collected.)
+ */
 function checkEndpointNames(m: ModuleDecls, r: Reporter): void {
   const seen = new Map<string, string>();
-  const resources = new Map<string, string>();
   for (const { decl, file } of m.decls) {
-    if (decl.kind === "Route") continue;
-    const names = decl.kind === "Resource" ? resources : seen;
-    const kind = decl.kind.toLowerCase();
-    const other = names.get(decl.name.name);
-    if (other) r.add(codes.duplicateDeclaration.at(file, decl.name.span, kind, decl.name.name, other));
-    else names.set(decl.name.name, place(file, decl.name.span));
+    if (decl.kind === "Route" || decl.kind === "Resource") continue;
+    const other = seen.get(decl.name.name);
+    if (other) r.add(codes.duplicateDeclaration.at(file, decl.name.span, decl.kind.toLowerCase(), decl.name.name, other));
+    else seen.set(decl.name.name, place(file, decl.name.span));
   }
 }
 

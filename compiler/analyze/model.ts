@@ -1,6 +1,7 @@
 // The model the analyzer hands to the generator: plain, serializable, resolved.
 // The generator never sees the AST; golden tests snapshot this as JSON.
 
+import type { Position, Span } from "../parse/ast.js";
 import type { AppModel } from "./app-model.js";
 
 export type * from "./app-model.js";
@@ -32,10 +33,27 @@ export interface IndexModel {
   columns: { name: string; desc: boolean }[];
 }
 
+/** Where a declaration or a statement is written: for messages that point back into the source. */
+export interface SourceRef {
+  file: string;
+  /** A declaration's name, or a whole `sql { … }` statement. */
+  span: Span;
+}
+
+/**
+ * Where SQL written in a .svc file is: `start` is where its trimmed text (`SqlModel.source`)
+ * begins, `params` the [start, end) offsets of each `@name` in that text, so a place a
+ * database points at in the SQL it was sent maps back to a line and column.
+ */
+export interface SqlSourceRef extends SourceRef {
+  text: { start: Position; params: [number, number][] };
+}
+
 export interface ResourceModel {
   module: string;
   name: string;
   doc: string | null;
+  at: SourceRef;
   /** Name of the `id` field (the primary key). */
   primaryKey: string;
   fields: FieldModel[];
@@ -114,7 +132,10 @@ export interface QueryModel {
   module: string;
   name: string;
   doc: string | null;
+  at: SqlSourceRef;
   params: ParamModel[];
+  /** Arguments that may arrive as text even inside a JSON call (see `ActionModel.textArgs`). */
+  textArgs: string[];
   one: boolean;
   sql: SqlModel;
   columns: ColumnModel[];
@@ -140,7 +161,7 @@ export type IrExpr = (
   | { kind: "unary"; op: "not" | "neg"; operand: IrExpr }
   | { kind: "builtin"; name: BuiltinName; args: IrExpr[] }
   | { kind: "query"; module: string; query: string; args: { name: string; value: IrExpr }[] }
-  | { kind: "record"; op: "get" | "delete"; resource: string; statement: string; key: IrExpr }
+  | { kind: "record"; op: Extract<RecordOp, "get" | "delete">; resource: string; statement: string; key: IrExpr }
   | { kind: "record"; op: "insert"; resource: string; statement: string; fields: RecordWrite[] }
   | { kind: "record"; op: "update"; resource: string; statement: string; key: IrExpr; fields: RecordWrite[] }
 ) & { type: ValueType };
@@ -165,10 +186,25 @@ export type IrStmt =
   | { kind: "expr"; expr: IrExpr }
   | { kind: "sql"; statement: string; args: IrExpr[] };
 
-/** A statement an action runs: record operations and `sql { … }` blocks, prepared once at start. */
-export interface StatementModel {
+/** A named statement the server prepares once at start. */
+export interface PreparedSql {
   name: string;
   sql: SqlModel;
+}
+
+export type RecordOp = "get" | "insert" | "update" | "delete";
+
+/** What a statement was made for: which generated code runs it, and what a message about it names. */
+export type StatementOwner =
+  | { kind: "record"; resource: string; op: RecordOp; fields: string[] }
+  /** The `index`-th `sql { … }` of an action (from 1, in source order, `then` before `else`). */
+  | { kind: "sql"; module: string; action: string; index: number };
+
+/** A statement an action runs: record operations and `sql { … }` blocks, prepared once at start. */
+export interface StatementModel extends PreparedSql {
+  owner: StatementOwner;
+  /** The `sql { … }` as written; a record operation's resource declaration. */
+  at: SourceRef | SqlSourceRef;
 }
 
 export interface ActionModel {
@@ -177,7 +213,18 @@ export interface ActionModel {
   doc: string | null;
   params: ParamModel[];
   requires: Requirement | null;
+  /**
+   * Arguments that may arrive as text even inside a JSON call, so the validator must ask
+   * whether each value is text: path parameters of the routes that call it, and path and
+   * query values route files pass it.
+   */
+  textArgs: string[];
   body: IrStmt[];
+  /**
+   * Runs in an explicit transaction: it has two or more statements, or a `fail` after a
+   * statement that would have to undo it. One statement alone is atomic without one.
+   */
+  transaction: boolean;
   returns: ValueType;
 }
 
@@ -212,7 +259,7 @@ export interface WebhookModel {
   source: string;
 }
 
-/** Where the server reads a credential at start (LANGUAGE §6): never its value. */
+/** Where the server reads a credential at start (docs/language.md §6): never its value. */
 export interface CredentialModel {
   name: string;
   from: { env: string } | { file: string };
@@ -225,12 +272,12 @@ export interface AuthModel {
   bearer: { credential: string };
 }
 
-/** The table of handled webhook deliveries (exactly once, LANGUAGE §2.4) and the statement that records one. */
+/** The table of handled webhook deliveries (exactly once, docs/language.md §2.4) and the statement that records one. */
 export interface DeliveryStoreModel {
   table: string;
   ddl: Partial<Record<Dialect, TableDdl>>;
   /** Inserts `(id, webhook, delivery)` unless the id is there: one row changed when new, none when handled before. */
-  record: StatementModel;
+  record: PreparedSql;
 }
 
 /** svc.toml `[server]` and `[database]`, named as the runtime's ServerOptions (runtime/types.ts) names them. */

@@ -1,4 +1,4 @@
-// Pages (`app/**/page.html` + `page.jq`, LANGUAGE §5): front matter read, template checked,
+// Pages (`app/**/page.html` + `page.jq`, docs/language.md §5): front matter read, template checked,
 // the `route` resolved to a route file's default GET block, and page.jq compiled to
 // JavaScript (or left to jq-web when it is outside the compiled subset). All of it at
 // build time: the server only runs what this produced.

@@ -1,4 +1,4 @@
-// public/ (LANGUAGE §1): every file is served as it is at its path below the folder. The
+// public/ (docs/language.md §1): every file is served as it is at its path below the folder. The
 // files are read at build time and embedded in the server with their content type and a
 // strong ETag made from their bytes, so serving one is a map lookup and a 304 needs no
 // disk; a deployed server needs no public/ folder beside it.

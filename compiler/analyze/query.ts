@@ -4,6 +4,7 @@ import { analyzeParams } from "./params.js";
 import type { Reporter } from "./shared/context.js";
 import type { SqlChecker } from "./sql/dialect.js";
 import { bindParams } from "./sql/params.js";
+import { sqlTextRef } from "./sql/span.js";
 
 /** A declared query: parameters typed, SQL checked against the resources, result columns typed. */
 export function analyzeQuery(module: string, decl: QueryDecl, file: string, r: Reporter, checker: SqlChecker): QueryModel {
@@ -15,7 +16,10 @@ export function analyzeQuery(module: string, decl: QueryDecl, file: string, r: R
     module,
     name: decl.name.name,
     doc: decl.doc,
+    at: { file, span: decl.name.span, text: sqlTextRef(decl.sql) },
     params,
+    // Known once routes and route files are read (text-args.ts).
+    textArgs: [],
     one: decl.one,
     sql: { source: decl.sql.text.trim(), args: bound.args, dialects: bound.dialects, readonly: checked.readonly },
     columns: checked.columns,

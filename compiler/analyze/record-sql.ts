@@ -1,4 +1,4 @@
-import type { Dialect, DialectSql, ResourceModel, StatementModel } from "./model.js";
+import type { Dialect, DialectSql, RecordOp as Op, ResourceModel, StatementModel } from "./model.js";
 import { mysqlPlaceholder } from "./sql/mysql/params.js";
 
 // SQL for record operations (`get`, `insert`, `update`, `delete` by primary key), made at
@@ -10,8 +10,6 @@ import { mysqlPlaceholder } from "./sql/mysql/params.js";
 // and MariaDB has none on UPDATE, so there the row comes from a read by primary key that
 // the adapter runs on the same connection, in the same transaction (`returning`): after an
 // insert or update; before a delete, with FOR UPDATE so the row read is the row deleted.
-
-type Op = "get" | "insert" | "update" | "delete";
 
 const quote: Record<Dialect, (name: string) => string> = {
   sqlite: (n) => `"${n}"`,
@@ -44,7 +42,13 @@ export function recordStatement(r: ResourceModel, op: Op, fields: readonly strin
   }
   dialects.mysql = renderMysql(r, op, fields, args);
   const source = dialects.sqlite!.text;
-  return { name, sql: { source, args, dialects, readonly: op === "get" } };
+  return {
+    name,
+    owner: { kind: "record", resource: r.name, op, fields: [...fields] },
+    // The SQL is made from the resource, so that is where a message about it points.
+    at: r.at,
+    sql: { source, args, dialects, readonly: op === "get" },
+  };
 }
 
 /** The mysql statement: no RETURNING, a timestamp read from ISO text (sql/mysql/params.ts). */

@@ -43,6 +43,7 @@ export function analyzeResource(module: string, decl: ResourceDecl, file: string
     module,
     name: decl.name.name,
     doc: decl.doc,
+    at: { file, span: decl.name.span },
     primaryKey: keys[0]?.name ?? "id",
     fields,
     indexes,

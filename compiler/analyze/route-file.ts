@@ -1,4 +1,4 @@
-// Route files (`app/api/**/route.svc`, LANGUAGE §4): per block, its method and handler
+// Route files (`app/api/**/route.svc`, docs/language.md §4): per block, its method and handler
 // name, its one data step resolved against the modules' queries and actions (arguments
 // checked by name, required-ness and, for literals, type), and its redirect.
 

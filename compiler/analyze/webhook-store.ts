@@ -1,4 +1,4 @@
-// The table that makes webhook deliveries run exactly once (LANGUAGE §2.4; runtime/webhooks/
+// The table that makes webhook deliveries run exactly once (docs/language.md §2.4; runtime/webhooks/
 // deliveries.ts uses it). It is declared like a resource so the same DDL code makes it for
 // every dialect and the server creates it at start with the resources' tables; the insert
 // that records a delivery is written per dialect so that a delivery id already there

@@ -1,4 +1,4 @@
-// The deploy archive (LANGUAGE §7, `svc deploy`): everything a machine with only Node needs
+// The deploy archive (docs/language.md §7, `svc deploy`): everything a machine with only Node needs
 // to run the project with `node server.js`:
 //
 //   server.js, server.ts, package.json   the generated server ("type": "module")

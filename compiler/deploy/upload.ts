@@ -1,6 +1,6 @@
 // `svc deploy`'s upload: the archive goes to svc.toml's `[deploy] url` in one HTTP PUT with
 // `Authorization: Bearer <token>`, the token read from the credential `[deploy] token`
-// names (LANGUAGE §6: an environment variable or a file, else SVC_CREDENTIAL_<NAME>).
+// names (docs/language.md §6: an environment variable or a file, else SVC_CREDENTIAL_<NAME>).
 
 import { fallbackEnvName, resolveCredentials, type Env } from "../../runtime/credentials.js";
 import type { ProjectConfig } from "../analyze/config.js";

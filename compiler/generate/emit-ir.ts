@@ -4,6 +4,9 @@ import { local, type Names } from "./names.js";
 
 /** Turns an action's typed IR into straight-line TypeScript running on `tx`. */
 export class IrEmitter {
+  /** Whether the code emitted so far reads an argument: an action that reads none names its parameter `_args`. */
+  readsArgs = false;
+
   constructor(
     private readonly names: Names,
     private readonly model: Model,
@@ -39,6 +42,7 @@ export class IrEmitter {
       case "literal":
         return e.value === null ? "null" : JSON.stringify(e.value);
       case "param":
+        this.readsArgs = true;
         return `args.${e.name}`;
       case "local":
         return local(e.name);

@@ -6,6 +6,7 @@ import * as estree from "prettier/plugins/estree";
 import * as typescript from "prettier/plugins/typescript";
 import type { Options } from "prettier";
 import { format } from "prettier/standalone";
+import { FORMAT_OPTIONS } from "./format-options.js";
 
 export interface FormatRequest {
   id: number;
@@ -15,15 +16,7 @@ export interface FormatRequest {
 export type FormatReply = { id: number; ok: true; text: string } | { id: number; ok: false; error: string };
 
 /** Fixed options, so output never depends on a user's prettier config. */
-const OPTIONS: Options = {
-  parser: "typescript",
-  plugins: [estree, typescript],
-  printWidth: 110,
-  semi: true,
-  singleQuote: false,
-  trailingComma: "all",
-  tabWidth: 2,
-};
+const OPTIONS: Options = { parser: "typescript", plugins: [estree, typescript], ...FORMAT_OPTIONS };
 
 parentPort?.on("message", (request: FormatRequest) => {
   format(request.source, OPTIONS).then(

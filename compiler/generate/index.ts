@@ -1,6 +1,7 @@
 import { IndentationText, Project, QuoteKind, type StatementStructures, ts } from "./ts-morph.js";
 import type { Model } from "../analyze/model.js";
 import { format } from "./format.js";
+import { PRETTIER_RC } from "./format-options.js";
 import { Names } from "./names.js";
 import { actionSection, inputFunction, querySection } from "./sections/calls.js";
 import { resourceSection } from "./sections/resources.js";
@@ -36,6 +37,8 @@ export async function generate(model: Model, options: GenerateOptions = {}): Pro
     { path: "server.js", contents: transpile(ts_) },
     // server.js is an ES module wherever dist/ lands, whatever the enclosing package says.
     { path: "package.json", contents: `${JSON.stringify({ type: "module", private: true }, null, 2)}\n` },
+    // The options server.ts is formatted with, where a user's prettier looks for them.
+    { path: ".prettierrc.json", contents: PRETTIER_RC },
   ];
 }
 
@@ -49,11 +52,11 @@ export async function generateServerTs(model: Model, options: GenerateOptions = 
   for (const r of model.resources) statements.push(...resourceSection(model, r, names));
   for (const q of model.queries) {
     statements.push(...querySection(model, q, names));
-    statements.push(...inputFunction(model, q.module, q.name, q.params, names));
+    statements.push(...inputFunction(q, names));
   }
   for (const a of model.actions) {
     statements.push(...actionSection(model, a, names));
-    statements.push(...inputFunction(model, a.module, a.name, a.params, names));
+    statements.push(...inputFunction(a, names));
   }
   statements.push(...webhookSection(model, names));
   statements.push(...endpointSection(model, names));

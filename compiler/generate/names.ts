@@ -1,5 +1,5 @@
 import { camelCase, pascalCase } from "../analyze/shared/names.js";
-import type { Model } from "../analyze/model.js";
+import type { Model, StatementOwner } from "../analyze/model.js";
 
 // Identifiers the generated file declares itself; user names that would shadow them get a `_`.
 const RESERVED = new Set([
@@ -25,9 +25,11 @@ export class Names {
   private readonly prefix: boolean;
   private readonly taken = new Set<string>();
   private readonly memo = new Map<string, string>();
+  private readonly owners: ReadonlyMap<string, StatementOwner>;
 
   constructor(model: Model) {
     this.prefix = model.modules.length > 1;
+    this.owners = new Map(model.statements.map((s) => [s.name, s.owner]));
   }
 
   private unique(key: string, base: string): string {
@@ -60,13 +62,14 @@ export class Names {
   recordFn(statement: string): string {
     return this.unique(`record:${statement}`, camelCase(statement.replace(/\./g, "_")));
   }
-  /** `listTasksSql` for a query, `taskGetSql` for a record statement, `purgeDoneTasksSql1` for an `sql` block. */
+  /** `listTasksSql`: the statement of a query. */
+  querySql(module: string, name: string): string {
+    return this.unique(`querySql:${module}.${name}`, `${this.fn(module, name)}Sql`);
+  }
+  /** `taskGetSql` for a record statement (or the delivery store's), `purgeDoneTasksSql1` for an action's first `sql` block. */
   statement(name: string): string {
-    const parts = name.split(".");
-    let base: string;
-    if (parts.length === 2 && this.memo.has(`fn:${name}`)) base = `${this.memo.get(`fn:${name}`)}Sql`;
-    else if (/^sql\d+$/.test(parts[parts.length - 1]) && parts.length === 3) base = `${this.fn(parts[0], parts[1])}Sql${parts[2].slice(3)}`;
-    else base = `${this.recordFn(name)}Sql`;
+    const owner = this.owners.get(name);
+    const base = owner?.kind === "sql" ? `${this.fn(owner.module, owner.action)}Sql${owner.index}` : `${this.recordFn(name)}Sql`;
     return this.unique(`stmt:${name}`, base);
   }
   /** `listTasks` */

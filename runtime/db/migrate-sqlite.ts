@@ -1,4 +1,4 @@
-// Brings a SQLite database up to the declared resources at start (LANGUAGE.md §2.1):
+// Brings a SQLite database up to the declared resources at start (docs/language.md §2.1):
 // creates missing tables and indexes, adds missing columns that can be added without
 // touching existing rows, and refuses every other difference. Nothing is ever dropped,
 // renamed or retyped here.

@@ -1,4 +1,4 @@
-// The schema check shared by the postgres and mysql adapters (LANGUAGE §2.1), the same
+// The schema check shared by the postgres and mysql adapters (docs/language.md §2.1), the same
 // rules as migrate-sqlite.ts: a missing table is created, a missing column is added when
 // it is nullable or has a default, and any other difference (a column dropped, renamed,
 // retyped, or its nullability changed) stops the server with a message naming the table

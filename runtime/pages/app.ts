@@ -1,4 +1,4 @@
-// The app folder's share of one server (LANGUAGE §2.4, §4–5). The module routes and
+// The app folder's share of one server (docs/language.md §2.4, §4–5). The module routes and
 // webhooks match first (runtime/router.ts); what they leave goes, in order, to route files,
 // pages, the assets the server serves itself (Unpoly), and public/. A browser asking for a
 // path nothing answers gets an HTML 404 page rather than JSON.

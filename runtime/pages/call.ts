@@ -3,20 +3,25 @@
 import { newArgs } from "../query-string.js";
 import type { CallInput } from "../types.js";
 
+/** Which arguments of a data step arrived as text: all of them, or those named. */
+export interface StepText {
+  text: "all" | readonly string[];
+}
+
 /**
  * The call input of a data step: absent values (a query-string or body field that was not
  * sent) are left out, so the target's defaults apply and a required one is reported as
- * missing. `text` lists the arguments that arrived as text, or is true when all did; the
- * target's validator coerces exactly those (runtime/args.ts).
+ * missing. The target's validator coerces exactly the arguments `text` says arrived as
+ * text (runtime/args.ts).
  */
-export function callInput(values: Record<string, unknown>, text: true | readonly string[]): CallInput {
+export function callInput(values: Record<string, unknown>, { text }: StepText): CallInput {
   const args = newArgs() as Record<string, unknown>;
   let allText = true;
   for (const name in values) {
     const value = values[name];
     if (value === undefined) continue;
     args[name] = value;
-    if (text !== true && !text.includes(name)) allText = false;
+    if (text !== "all" && !text.includes(name)) allText = false;
   }
   if (allText) return { args, text: true };
   return { args, text: false, textArgs: text as readonly string[] };

@@ -1,4 +1,4 @@
-// Who is asking, from the request's headers (LANGUAGE §4): a form post (an urlencoded or
+// Who is asking, from the request's headers (docs/language.md §4): a form post (an urlencoded or
 // multipart body, from a plain browser or from Unpoly, which sends X-Up-Version and does
 // not ask for text/html) is answered with redirects and pages; everyone else with the
 // JSON envelope.

@@ -1,4 +1,4 @@
-// Cross-site form posts are refused without tokens in templates (LANGUAGE §5), with the
+// Cross-site form posts are refused without tokens in templates (docs/language.md §5), with the
 // headers browsers send on every request: Fetch Metadata (`Sec-Fetch-Site`, W3C Fetch
 // Metadata Request Headers §2.1) and `Origin` (RFC 6454 §7). A JSON body needs no check:
 // a browser sends one cross-site only after a CORS preflight the server controls.

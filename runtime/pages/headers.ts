@@ -1,4 +1,4 @@
-// Headers of every HTML response (LANGUAGE §5). The policy allows what pages use and
+// Headers of every HTML response (docs/language.md §5). The policy allows what pages use and
 // nothing else: scripts and styles from this server (Unpoly is served from here), inline
 // style attributes (Unpoly sets some while it animates), images from here or data: URLs,
 // forms posting back here, and no framing at all.

@@ -1,4 +1,4 @@
-// Route files, pages, layout and public/ (LANGUAGE §4–5): what the server uses of
+// Route files, pages, layout and public/ (docs/language.md §4–5): what the server uses of
 // runtime/pages. Generated code reaches its helpers as `rt.app.*` (call.ts).
 
 export { App, type AppDeps } from "./app.js";

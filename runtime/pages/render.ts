@@ -1,4 +1,4 @@
-// One page (LANGUAGE §5): the route file's GET block gives the route data, page.jq turns it
+// One page (docs/language.md §5): the route file's GET block gives the route data, page.jq turns it
 // into the view ($params and $query bound), the template renders the view, and the layout
 // wraps it with the title and Unpoly. Also the error pages, in the same layout.
 

@@ -1,4 +1,4 @@
-// A request to a route file (LANGUAGE §4): choose the block (`?handler=`, else the
+// A request to a route file (docs/language.md §4): choose the block (`?handler=`, else the
 // method's default), read the body, run the block, and answer. JSON callers get the
 // envelope with the route data; a form post that succeeds gets 303 to its redirect (or
 // back to the page it came from), and one that fails gets 422 with that page rendered

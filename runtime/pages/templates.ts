@@ -1,4 +1,4 @@
-// Mustache templates (LANGUAGE §5), parsed once at start and rendered from their tokens on
+// Mustache templates (docs/language.md §5), parsed once at start and rendered from their tokens on
 // each request: `{{x}}` is HTML-escaped, `{{{x}}}` is raw. A page's title is rendered as
 // plain text (not escaped there), because the layout escapes it where it writes `{{title}}`;
 // escaping twice would show `&amp;lt;` in the tab.

@@ -1,4 +1,4 @@
-// What a generated server hands the runtime for its app folder (LANGUAGE §4–5): route-file
+// What a generated server hands the runtime for its app folder (docs/language.md §4–5): route-file
 // blocks as functions, pages with their templates and loaders, the layout, and public/.
 // Everything here was decided at build time; the runtime parses templates once at start.
 

@@ -1,4 +1,4 @@
-// Exactly once (LANGUAGE §2.4): the ids of handled deliveries live in the database, in the
+// Exactly once (docs/language.md §2.4): the ids of handled deliveries live in the database, in the
 // table `svc_webhook_deliveries` that the generated server declares beside the resources'
 // tables (made by the same DDL code for every dialect, created at start by `migrate`).
 //

@@ -1,4 +1,4 @@
-// A declared webhook as an endpoint of the route table (LANGUAGE §2.4): `POST <path>`,
+// A declared webhook as an endpoint of the route table (docs/language.md §2.4): `POST <path>`,
 // the raw body verified for its provider before anything is parsed, then the handler run
 // once per delivery id (deliveries.ts). Any bad, missing or stale signature is a 401.
 // Keys are made from the credentials once, at start: a secret that cannot be a key for

@@ -1,4 +1,4 @@
-// Declared webhooks (LANGUAGE §2.4): one verifier per provider, the delivery record, and
+// Declared webhooks (docs/language.md §2.4): one verifier per provider, the delivery record, and
 // the endpoint that ties them together.
 
 export { webhookRoutes, type Clock } from "./endpoint.js";

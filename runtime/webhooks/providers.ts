@@ -1,4 +1,4 @@
-// Provider name → verifier: the only place that lists them. LANGUAGE §2.4 names the five.
+// Provider name → verifier: the only place that lists them. docs/language.md §2.4 names the five.
 
 import type { WebhookProvider } from "../types.js";
 import { github } from "./github.js";

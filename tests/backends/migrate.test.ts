@@ -1,4 +1,4 @@
-// The schema at start on PostgreSQL and MySQL/MariaDB (LANGUAGE §2.1, as
+// The schema at start on PostgreSQL and MySQL/MariaDB (docs/language.md §2.1, as
 // tests/http/migrate.test.ts checks it on SQLite): missing tables are created, nullable
 // or defaulted columns added, every other difference refused naming table and column;
 // several servers starting at once against an empty database all start, and make the

@@ -1,4 +1,4 @@
-// The example's route files and pages (SERVICE §4.6, §4.7) on PostgreSQL and MySQL/MariaDB:
+// The example's route files and pages (docs/service.md §4.6, §4.7) on PostgreSQL and MySQL/MariaDB:
 // the same data reaches the HTML and the route envelopes as on SQLite (tests/pages/ has
 // the full page suite on SQLite): a task created through the JSON route, listed and shown
 // by the pages, moved through its states by form posts, and deleted.

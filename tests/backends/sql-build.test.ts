@@ -6,6 +6,7 @@ import { describe, expect, test } from "@jest/globals";
 import { recordStatement } from "../../compiler/analyze/record-sql.js";
 import { offsetFromMessage, sourceOffset } from "../../compiler/analyze/sql/live.js";
 import { bindParams } from "../../compiler/analyze/sql/params.js";
+import { spanInText, sqlText } from "../../compiler/analyze/sql/span.js";
 import type { ResourceModel, ScalarType } from "../../compiler/analyze/model.js";
 import { generateServerTs } from "../../compiler/generate/index.js";
 import { analyzeText } from "../unit/analyze/analyze.js";
@@ -51,6 +52,7 @@ describe("record operations on mysql", () => {
     module: "m",
     name: "task",
     doc: null,
+    at: { file: "task.svc", span: { start: { offset: 9, line: 1, column: 10 }, end: { offset: 13, line: 1, column: 14 } } },
     primaryKey: "id",
     fields: [field("id", "id"), field("title", "text"), field("done_at", "timestamp", { nullable: true })],
     indexes: [],
@@ -114,6 +116,7 @@ action rename(id: id, title: text) {
 describe("places in the SQL sent, mapped back into the .svc file", () => {
   const text = "SELECT nope FROM task\nWHERE created_at > @since AND id = @id";
   const body = sqlBody(text);
+  const sql = sqlText(body);
   const bound = bindParams(
     body,
     types([
@@ -124,16 +127,31 @@ describe("places in the SQL sent, mapped back into the .svc file", () => {
 
   test("postgres: before, inside and after the placeholders", () => {
     const sent = bound.dialects.postgres.text;
-    expect(sourceOffset(body, sent, sent.indexOf("nope"))).toBe(text.indexOf("nope"));
-    expect(sourceOffset(body, sent, sent.indexOf("::timestamptz") + 3)).toBe(text.indexOf("@since"));
-    expect(sourceOffset(body, sent, sent.indexOf("AND id"))).toBe(text.indexOf("AND id"));
-    expect(sourceOffset(body, sent, sent.length - 1)).toBe(text.indexOf("@id"));
+    expect(sourceOffset(sql, sent, sent.indexOf("nope"))).toBe(text.indexOf("nope"));
+    expect(sourceOffset(sql, sent, sent.indexOf("::timestamptz") + 3)).toBe(text.indexOf("@since"));
+    expect(sourceOffset(sql, sent, sent.indexOf("AND id"))).toBe(text.indexOf("AND id"));
+    expect(sourceOffset(sql, sent, sent.length - 1)).toBe(text.indexOf("@id"));
   });
 
   test("mysql: STR_TO_DATE(…) stands for one @name", () => {
     const sent = bound.dialects.mysql.text;
-    expect(sourceOffset(body, sent, sent.indexOf("%Y"))).toBe(text.indexOf("@since"));
-    expect(sourceOffset(body, sent, sent.indexOf("AND id"))).toBe(text.indexOf("AND id"));
+    expect(sourceOffset(sql, sent, sent.indexOf("%Y"))).toBe(text.indexOf("@since"));
+    expect(sourceOffset(sql, sent, sent.indexOf("AND id"))).toBe(text.indexOf("AND id"));
+  });
+
+  test("SQL written on its own lines: the model keeps it trimmed, places still map to line and column", () => {
+    const padded = sqlBody(`\n    ${text}\n  `);
+    const trimmed = sqlText(padded);
+    expect(trimmed.text).toBe(text);
+    // The body starts right after `{` (line 1); its text starts on the next line, column 5.
+    expect(trimmed.start).toMatchObject({ line: padded.span.start.line + 1, column: 5 });
+    const sent = bindParams(padded, types([["since", "timestamp"], ["id", "id"]])).dialects.postgres.text;
+    expect(sourceOffset(trimmed, sent, sent.indexOf("nope"))).toBe(text.indexOf("nope"));
+    expect(sourceOffset(trimmed, sent, sent.indexOf("::timestamptz"))).toBe(text.indexOf("@since"));
+    expect(spanInText(trimmed, text.indexOf("nope"), text.indexOf("nope") + 4).start).toMatchObject({
+      line: padded.span.start.line + 1,
+      column: 5 + text.indexOf("nope"),
+    });
   });
 
   test("MySQL's messages point with the text they quote", () => {

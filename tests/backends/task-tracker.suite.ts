@@ -1,5 +1,5 @@
 // The task tracker example, built and served for real and driven over sockets: every
-// endpoint, and every status of LANGUAGE §3. One suite, run once per backend (Hono's
+// endpoint, and every status of docs/language.md §3. One suite, run once per backend (Hono's
 // router/common.case.test.ts is the model): tests/http/task-tracker.test.ts runs it on
 // SQLite, tests/backends/task-tracker-{postgres,mysql,tidb}.test.ts on the servers.
 

@@ -1,4 +1,4 @@
-// Every server flag of SERVICE §8 on a generated server and through svc-server: `--help`
+// Every server flag of docs/service.md §8 on a generated server and through svc-server: `--help`
 // lists them with their defaults, a bad value stops the server with a message naming the
 // flag, svc.toml `[server]` sets the defaults and a flag wins over it; logs at the chosen level.
 

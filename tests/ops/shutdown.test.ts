@@ -1,4 +1,4 @@
-// Graceful shutdown (SERVICE §8) of a generated server, as one process and as a cluster:
+// Graceful shutdown (docs/service.md §8) of a generated server, as one process and as a cluster:
 // stop accepting, let in-flight requests finish, answer requests that arrive meanwhile on a
 // kept-alive connection with 503 + Connection: close, close the database, exit 0; a second
 // signal exits at once.

@@ -1,6 +1,6 @@
-// Every route of SERVICE §4.6 (the task tracker's route files), called as a JSON client and
+// Every route of docs/service.md §4.6 (the task tracker's route files), called as a JSON client and
 // as a browser form (urlencoded and multipart, with and without Unpoly's headers), plus
-// block choice by ?handler= and the cross-site refusal of LANGUAGE §5.
+// block choice by ?handler= and the cross-site refusal of docs/language.md §5.
 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
@@ -204,7 +204,7 @@ describe("/api/task_tracker/:id", () => {
   });
 });
 
-describe("cross-site form posts (LANGUAGE §5)", () => {
+describe("cross-site form posts (docs/language.md §5)", () => {
   test("Sec-Fetch-Site: cross-site is a 403 and changes nothing", async () => {
     const before = (await call(`${api}?limit=100`)).json.data.records.length;
     const r = await postForm(api, { title: "csrf" }, { "sec-fetch-site": "cross-site" });

@@ -1,4 +1,4 @@
-// The task tracker's pages (SERVICE §4.7) served for real: the HTML they render, the
+// The task tracker's pages (docs/service.md §4.7) served for real: the HTML they render, the
 // headers every HTML answer carries, escaping, the 422 re-render of a failed form, the
 // Unpoly protocol headers, and the files the server serves itself (public/, Unpoly).
 

@@ -175,10 +175,10 @@ describe("responses", () => {
   });
 
   test("callInput leaves out absent values and says which arrived as text", () => {
-    expect(callInput({ a: "1", b: undefined }, true)).toMatchObject({ args: { a: "1" }, text: true });
-    expect(callInput({ id: "x", n: 5 }, ["id"])).toMatchObject({ args: { id: "x", n: 5 }, text: false, textArgs: ["id"] });
-    expect(callInput({ id: "x" }, ["id"])).toMatchObject({ text: true });
-    expect("b" in callInput({ a: "1", b: undefined }, true).args).toBe(false);
+    expect(callInput({ a: "1", b: undefined }, { text: "all" })).toMatchObject({ args: { a: "1" }, text: true });
+    expect(callInput({ id: "x", n: 5 }, { text: ["id"] })).toMatchObject({ args: { id: "x", n: 5 }, text: false, textArgs: ["id"] });
+    expect(callInput({ id: "x" }, { text: ["id"] })).toMatchObject({ text: true });
+    expect("b" in callInput({ a: "1", b: undefined }, { text: "all" }).args).toBe(false);
   });
 
   test("+ in a route file joins text, absent values as empty", () => {

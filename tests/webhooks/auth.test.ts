@@ -1,4 +1,4 @@
-// Bearer tokens with roles (LANGUAGE §6, RFC 6750): the token list, the header, and the
+// Bearer tokens with roles (docs/language.md §6, RFC 6750): the token list, the header, and the
 // 401/403 answers with their WWW-Authenticate challenges.
 
 import type { IncomingMessage } from "node:http";

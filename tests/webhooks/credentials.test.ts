@@ -1,4 +1,4 @@
-// Credentials are read once at start (LANGUAGE §6): from [credentials]' env or file, else
+// Credentials are read once at start (docs/language.md §6): from [credentials]' env or file, else
 // SVC_CREDENTIAL_<NAME>. A missing one stops the start with a message naming it and where
 // it was looked for; no message ever holds a value.
 

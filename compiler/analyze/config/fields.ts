@@ -1,4 +1,4 @@
-// svc.toml, key by key (LANGUAGE.md §1): the readers that accept each key's values.
+// svc.toml, key by key (docs/language.md §1): the readers that accept each key's values.
 
 import { configCodes } from "../../diagnostics/codes/config.js";
 import { formatPath, integer, mapOf, oneOf, strings, table, text } from "./readers.js";

@@ -1,4 +1,4 @@
-// The shape of svc.toml once read: every key LANGUAGE.md §1 lists, with its defaults.
+// The shape of svc.toml once read: every key docs/language.md §1 lists, with its defaults.
 // Keys keep the spelling users write in svc.toml so a reader can map one to the other.
 
 import type { Backend } from "../model.js";

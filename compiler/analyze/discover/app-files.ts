@@ -1,4 +1,4 @@
-// The files of the app folder that a project serves (LANGUAGE.md §4–5): route files and
+// The files of the app folder that a project serves (docs/language.md §4–5): route files and
 // pages anywhere below it, and the one layout at its top.
 
 import path from "node:path";

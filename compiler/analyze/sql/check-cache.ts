@@ -101,10 +101,10 @@ export class SqlCheckCache {
   }
 }
 
-/** The resources as the checker reads them. Doc comments are left out: no check reads them. */
+/** The resources as the checker reads them. Doc comments and places are left out: no check reads them. */
 function schemaKey(resources: readonly ResourceModel[]): string {
   return JSON.stringify(
-    resources.map((r) => ({ ...r, doc: null, fields: r.fields.map((f) => ({ ...f, doc: null })) })),
+    resources.map((r) => ({ ...r, at: null, doc: null, fields: r.fields.map((f) => ({ ...f, doc: null })) })),
   );
 }
 

@@ -1,5 +1,5 @@
-import type { SqlBody } from "../../parse/ast.js";
 import type { ColumnModel, ScalarType } from "../model.js";
+import type { SqlText } from "./span.js";
 
 // `svc check --db URL`: what a live database says about each statement, in one shape for
 // both network dialects (postgres/live.ts, mysql/live.ts), and how a place in the SQL
@@ -51,27 +51,28 @@ export function compatible(declared: ScalarType | "unknown", live: LiveType): bo
 const PLACEHOLDER = /\$\d+(?:::(?:double precision|[a-z]+))?|STR_TO_DATE\(\?, '[^']*'\)|\?/y;
 
 /**
- * Maps an offset in `sent` (the body's text with each `@name` replaced by a placeholder)
- * back to an offset in `body.text`: the text between parameters is copied unchanged; an
+ * Maps an offset in `sent` (the SQL's text with each `@name` replaced by a placeholder)
+ * back to an offset in `sql.text`: the text between parameters is copied unchanged; an
  * offset inside a placeholder maps to its `@name`.
  */
-export function sourceOffset(body: SqlBody, sent: string, offset: number): number {
-  const base = body.span.start.offset;
-  const refs = [...body.params].sort((a, b) => a.span.start.offset - b.span.start.offset);
+export function sourceOffset(sql: SqlText, sentAsIs: string, offsetAsIs: number): number {
+  // The SQL is sent as written, with the blank space the model's trimmed text leaves out.
+  const sent = sentAsIs.trimStart();
+  const offset = Math.max(0, offsetAsIs - (sentAsIs.length - sent.length));
+  const refs = [...sql.params].sort((a, b) => a[0] - b[0]);
   let src = 0;
   let out = 0;
-  for (const ref of refs) {
-    const refStart = ref.span.start.offset - base;
+  for (const [refStart, refEnd] of refs) {
     const stretch = refStart - src;
     if (offset < out + stretch) return src + Math.max(0, offset - out);
     const at = out + stretch;
     PLACEHOLDER.lastIndex = at;
     const length = PLACEHOLDER.exec(sent)?.[0].length ?? 0;
     if (offset < at + length) return refStart;
-    src = ref.span.end.offset - base;
+    src = refEnd;
     out = at + length;
   }
-  return Math.min(src + Math.max(0, offset - out), body.text.length);
+  return Math.min(src + Math.max(0, offset - out), sql.text.length);
 }
 
 /**

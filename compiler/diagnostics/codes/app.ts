@@ -2,7 +2,7 @@ import { defineDiagnostic as d } from "../diagnostic.js";
 
 const didYouMean = (near: string | null) => (near ? `did you mean \`${near}\`?` : undefined);
 
-/** Route files, pages, the layout and public/ (LANGUAGE §4–5): SVC6001–SVC6099. */
+/** Route files, pages, the layout and public/ (docs/language.md §4–5): SVC6001–SVC6099. */
 export const appCodes = {
   unknownMethod: d(
     "SVC6001",

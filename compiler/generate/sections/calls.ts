@@ -5,7 +5,6 @@ import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { fieldTs, queryResultTs, queryRowTs, valueTs } from "../ts-types.js";
 import { decoderFor, statementSpec } from "./shared.js";
-import { routeFileTextParams } from "./route-files.js";
 
 type Out = (string | StatementStructures)[];
 
@@ -34,7 +33,8 @@ export function querySection(model: Model, q: QueryModel, names: Names): Out {
       properties: q.columns.map((c) => ({ name: JSON.stringify(c.name), type: fieldTs(c) })),
     });
   }
-  out.push(statementSpec({ name: `${q.module}.${q.name}`, sql: q.sql }, names));
+  const sql = names.querySql(q.module, q.name);
+  out.push(statementSpec({ name: `${q.module}.${q.name}`, sql: q.sql }, sql));
 
   const decoder = q.rowResource
     ? decoderFor(model.resources.find((r) => r.name === q.rowResource)!.fields, row, `decode${row}`)
@@ -42,7 +42,6 @@ export function querySection(model: Model, q: QueryModel, names: Names): Out {
   // A resource's decoder is already emitted in its section; a query-specific one is emitted here.
   if (decoder && !q.rowResource) out.push(decoder.structure);
 
-  const sql = names.statement(`${q.module}.${q.name}`);
   // A json argument is bound as its JSON text: drivers take scalars only.
   const jsonArgs = new Set(q.params.filter((p) => p.type === "json").map((p) => p.name));
   const values = q.sql.args.map((a) => (jsonArgs.has(a) ? `rt.toJson(args.${a})` : `args.${a}`)).join(", ");
@@ -55,7 +54,7 @@ export function querySection(model: Model, q: QueryModel, names: Names): Out {
   } else {
     body = decoder
       ? `const rows = await db.all(${sql}, [${values}]);\nreturn rows.map((r) => ${decoder.name}(r)!);`
-      : `return (await db.all(${sql}, [${values}])) as ${result};`;
+      : `return (await db.all(${sql}, [${values}])) as unknown as ${result};`;
   }
   out.push({
     kind: StructureKind.Function,
@@ -78,8 +77,10 @@ export function actionSection(model: Model, a: ActionModel, names: Names): Out {
   const out: Out = [`// ---- action ${a.module}.${a.name} ----`];
   const args = names.argsType(a.module, a.name);
   out.push(argsInterface(args, a.params, `Arguments of \`${a.module}.${a.name}\`.`));
-  for (const s of model.statements.filter((x) => x.name.startsWith(`${a.module}.${a.name}.sql`))) {
-    out.push(statementSpec(s, names));
+  for (const s of model.statements) {
+    if (s.owner.kind === "sql" && s.owner.module === a.module && s.owner.action === a.name) {
+      out.push(statementSpec(s, names.statement(s.name)));
+    }
   }
   const emitter = new IrEmitter(names, model);
   const body = emitter.stmts(a.body);
@@ -92,7 +93,7 @@ export function actionSection(model: Model, a: ActionModel, names: Names): Out {
     docs: a.doc ? [a.doc] : undefined,
     parameters: [
       { name: "tx", type: "rt.Executor" },
-      { name: usesArgs(body) ? "args" : "_args", type: args },
+      { name: emitter.readsArgs ? "args" : "_args", type: args },
     ],
     returnType: `Promise<${valueTs(a.returns, names, model)}>`,
     statements: endsWithReturn ? body : `${body}\nreturn null;`,
@@ -100,24 +101,15 @@ export function actionSection(model: Model, a: ActionModel, names: Names): Out {
   return out;
 }
 
-function usesArgs(body: string): boolean {
-  return /\bargs\./.test(body);
-}
-
 /**
  * `listTasksInput(input)`: checks and coerces the arguments of one call, straight-line,
  * one line per parameter. Unknown names, a missing required argument or a value of the
  * wrong type are 400s naming the argument, before anything runs.
  */
-export function inputFunction(model: Model, module: string, name: string, params: ParamModel[], names: Names): Out {
-  // Path parameters arrive as text even inside a JSON body: those arguments ask the input.
-  const pathParams = new Set([
-    ...model.routes
-      .filter((r) => r.target.module === module && r.target.name === name)
-      .flatMap((r) => r.segments.filter((s) => s.startsWith(":")).map((s) => s.slice(1))),
-    // Route files pass path and query values as text even in a JSON call.
-    ...routeFileTextParams(model, module, name),
-  ]);
+export function inputFunction(endpoint: QueryModel | ActionModel, names: Names): Out {
+  const { module, name, params } = endpoint;
+  // Path and query values arrive as text even inside a JSON body: those arguments ask the input.
+  const textArgs = new Set(endpoint.textArgs);
   const out: Out = [];
   const checks = new Map<string, string>();
   for (const p of params) {
@@ -129,13 +121,13 @@ export function inputFunction(model: Model, module: string, name: string, params
   }
   const lines = params.map((p) => {
     const check = checks.get(p.name) ?? `rt.arg.${p.type}`;
-    const text = pathParams.has(p.name) ? `rt.arg.isText(input, ${JSON.stringify(p.name)})` : "t";
+    const text = textArgs.has(p.name) ? `rt.arg.isText(input, ${JSON.stringify(p.name)})` : "t";
     const conv = `${check}(a.${p.name}, ${JSON.stringify(p.name)}, ${text})`;
     const def = p.default === undefined ? "null" : JSON.stringify(p.default);
     let value: string;
     if (p.required) value = `a.${p.name} === undefined ? rt.arg.missing(${JSON.stringify(p.name)}) : ${conv}`;
-    else if (p.nullable && p.default === undefined) value = `rt.arg.isAbsent(a.${p.name}, ${text}, true) ? null : ${conv}`;
-    else if (p.nullable) value = `a.${p.name} === undefined ? ${def} : rt.arg.isAbsent(a.${p.name}, ${text}, true) ? null : ${conv}`;
+    else if (p.nullable && p.default === undefined) value = `rt.arg.isNull(a.${p.name}, ${text}) ? null : ${conv}`;
+    else if (p.nullable) value = `a.${p.name} === undefined ? ${def} : rt.arg.isNull(a.${p.name}, ${text}) ? null : ${conv}`;
     else value = `a.${p.name} === undefined ? ${def} : ${conv}`;
     return `${p.name}: ${value},`;
   });
@@ -146,7 +138,7 @@ export function inputFunction(model: Model, module: string, name: string, params
     parameters: [{ name: "input", type: "rt.CallInput" }],
     returnType: names.argsType(module, name),
     statements: params.length
-      ? `const a = input.args;\n${lines.some((l) => /, t\)/.test(l)) ? "const t = input.text;\n" : ""}rt.arg.rejectUnknown(a, ${known});\nreturn {\n${lines.join("\n")}\n};`
+      ? `const a = input.args;\n${params.some((p) => !textArgs.has(p.name)) ? "const t = input.text;\n" : ""}rt.arg.rejectUnknown(a, ${known});\nreturn {\n${lines.join("\n")}\n};`
       : `rt.arg.rejectUnknown(input.args, []);\nreturn {};`,
   });
   return out;

@@ -1,4 +1,4 @@
-// Pages, the layout and public/ (LANGUAGE §5) as plain data the runtime serves: templates
+// Pages, the layout and public/ (docs/language.md §5) as plain data the runtime serves: templates
 // as readable literals, each page's data source as a reference to its route file's GET
 // block, page.jq as the JavaScript function it was compiled to, and the app spec that
 // ties them together in matching order.

@@ -1,5 +1,5 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { Model, ResourceModel, StatementModel } from "../../analyze/model.js";
+import type { Model, ResourceModel, StatementModel, StatementOwner } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { fieldTs } from "../ts-types.js";
@@ -37,18 +37,26 @@ export function resourceSection(model: Model, r: ResourceModel, names: Names): (
   const decode = decoderFor(r.fields.map((f) => ({ name: f.name, type: f.type })), row, `decode${row}`);
   if (decode) out.push(decode.structure);
 
-  for (const s of model.statements.filter((x) => x.name.startsWith(`${r.name}.`))) {
-    out.push(statementSpec(s, names));
-    out.push(recordFunction(r, s, names, decode?.name ?? null));
+  for (const s of model.statements) {
+    if (s.owner.kind !== "record" || s.owner.resource !== r.name) continue;
+    out.push(statementSpec(s, names.statement(s.name)));
+    out.push(recordFunction(r, s.owner, s, names, decode?.name ?? null));
   }
   return out;
 }
 
+type RecordOwner = Extract<StatementOwner, { kind: "record" }>;
+
 /** `taskGet(tx, id)`, `taskInsert(tx, row)`, `taskUpdateAssigneeStatus(tx, id, set)`, `taskDelete(tx, id)`. */
-function recordFunction(r: ResourceModel, s: StatementModel, names: Names, decode: string | null): StatementStructures {
+function recordFunction(
+  r: ResourceModel,
+  owner: RecordOwner,
+  s: StatementModel,
+  names: Names,
+  decode: string | null,
+): StatementStructures {
   const row = names.rowType(r.name);
   const key = r.fields.find((f) => f.name === r.primaryKey)!;
-  const op = s.name.split(".")[1];
   const sql = names.statement(s.name);
   const wrap = (call: string) => (decode ? `${decode}(${call})` : `${call} as ${row} | null`);
   const jsonOut = (expr: string, field: string) =>
@@ -56,16 +64,17 @@ function recordFunction(r: ResourceModel, s: StatementModel, names: Names, decod
   let parameters: { name: string; type: string }[];
   let returnType = `Promise<${row} | null>`;
   let body: string;
-  switch (op) {
+  switch (owner.op) {
     case "insert": {
       parameters = [{ name: "row", type: row }];
       returnType = `Promise<${row}>`;
       const args = s.sql.args.map((a) => jsonOut(`row.${a}`, a)).join(", ");
-      body = `const inserted = await tx.one(${sql}, [${args}]);\nreturn ${decode ? `${decode}(inserted)!` : `inserted as ${row}`};`;
+      // An insert always returns its row; `rt.Row` is any record, so the row type is asserted through unknown.
+      body = `const inserted = await tx.one(${sql}, [${args}]);\nreturn ${decode ? `${decode}(inserted)!` : `inserted as unknown as ${row}`};`;
       break;
     }
     case "update": {
-      const fields = s.sql.args.slice(0, -1);
+      const fields = owner.fields;
       parameters = [
         { name: "key", type: fieldTs({ ...key, nullable: false }) },
         { name: "set", type: `Pick<${row}, ${fields.map((f) => JSON.stringify(f)).join(" | ")}>` },

@@ -1,4 +1,4 @@
-// Route-file blocks (LANGUAGE §4) as plain async functions: gather the step's arguments
+// Route-file blocks (docs/language.md §4) as plain async functions: gather the step's arguments
 // from the request, call the target's endpoint (its validator coerces text to the declared
 // types, its `requires` check and its transaction come with it), and return the route data
 // and the redirect. Nothing here re-validates what the endpoint already does.
@@ -35,7 +35,7 @@ function blockFunction(file: RouteFileModel, block: RouteBlockModel, names: Name
   if (step) {
     const endpoint = names.endpoint(step.target.module, step.target.name);
     const args = `{ ${step.args.map((a) => `${key(a.name)}: ${expr(a.value)}`).join(", ")} }`;
-    const call = `${endpoint}.run(db, rt.app.callInput(${args}, ${textArgs(block)}), ctx)`;
+    const call = `${endpoint}.run(db, rt.app.callInput(${args}, { text: ${textArgs(block)} }), ctx)`;
     if (step.op === "query") {
       lines.push(`const records = await ${call};`);
       data = "{ records }";
@@ -48,7 +48,8 @@ function blockFunction(file: RouteFileModel, block: RouteBlockModel, names: Name
   const redirect = block.redirect ? expr(block.redirect) : "null";
   lines.push(`return { data: ${data}, redirect: ${redirect} };`);
   const body = lines.join("\n");
-  const uses = (name: string) => new RegExp(`\\b${name}\\b`).test(body);
+  // Only a block with a step calls an endpoint (with `db` and `ctx`); the request is read where a value comes from it.
+  const readsInput = [...(step?.args.map((a) => a.value) ?? []), ...(block.redirect ? [block.redirect] : [])].some(fromRequest);
   const handler = block.handler ? `?handler=${block.handler}` : "";
   return {
     kind: StructureKind.Function,
@@ -56,9 +57,9 @@ function blockFunction(file: RouteFileModel, block: RouteBlockModel, names: Name
     isAsync: true,
     docs: [`${block.method} ${file.path}${handler} (${block.source})`],
     parameters: [
-      { name: uses("db") ? "db" : "_db", type: "rt.Database" },
-      { name: uses("input") ? "input" : "_input", type: "rt.RouteInput" },
-      { name: uses("ctx") ? "ctx" : "_ctx", type: "rt.CallContext" },
+      { name: step ? "db" : "_db", type: "rt.Database" },
+      { name: readsInput ? "input" : "_input", type: "rt.RouteInput" },
+      { name: step ? "ctx" : "_ctx", type: "rt.CallContext" },
     ],
     returnType: "Promise<rt.RouteOutcome>",
     statements: body,
@@ -67,13 +68,13 @@ function blockFunction(file: RouteFileModel, block: RouteBlockModel, names: Name
 
 /**
  * Which arguments arrive as text, decided at build time: path and query values always,
- * body values when the body is a form; literals and joined text never. `true` when all do.
+ * body values when the body is a form; literals and joined text never. `"all"` when all do.
  */
 function textArgs(block: RouteBlockModel): string {
   const args = block.step?.args ?? [];
   const always = args.filter((a) => isInput(a.value, "params") || isInput(a.value, "query")).map((a) => a.name);
   const body = args.filter((a) => isInput(a.value, "body")).map((a) => a.name);
-  const list = (names: string[]) => (names.length === args.length ? "true" : literal(names));
+  const list = (names: string[]) => (names.length === args.length ? `"all"` : literal(names));
   if (body.length === 0) return list(always);
   const form = list([...always, ...body]);
   const json = list(always);
@@ -82,6 +83,10 @@ function textArgs(block: RouteBlockModel): string {
 
 function isInput(v: RouteExprModel, from: "query" | "body" | "params"): boolean {
   return v.kind === "input" && v.from === from;
+}
+
+function fromRequest(v: RouteExprModel): boolean {
+  return v.kind === "input" || (v.kind === "concat" && v.parts.some(fromRequest));
 }
 
 /** A route-file value as TypeScript. Path parameters are always strings; anything else may be absent. */
@@ -100,20 +105,4 @@ function expr(v: RouteExprModel): string {
         ? v.parts.map(expr).join(" + ")
         : `rt.app.join(${v.parts.map(expr).join(", ")})`;
   }
-}
-
-/**
- * Arguments of `module.name` that route files may pass as text inside a JSON call (a path
- * or query value next to JSON body values): the validator must ask `rt.arg.isText` for them.
- */
-export function routeFileTextParams(model: Model, module: string, name: string): string[] {
-  const out = new Set<string>();
-  for (const file of model.app?.routeFiles ?? []) {
-    for (const block of file.blocks) {
-      const step = block.step;
-      if (!step || step.target.module !== module || step.target.name !== name) continue;
-      for (const a of step.args) if (isInput(a.value, "params") || isInput(a.value, "query")) out.add(a.name);
-    }
-  }
-  return [...out];
 }

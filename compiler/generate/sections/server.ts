@@ -1,5 +1,5 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { IrExpr, IrStmt, Model, TargetRef } from "../../analyze/model.js";
+import type { Model, TargetRef } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { appSpecName } from "./pages.js";
@@ -19,110 +19,19 @@ export function endpointSection(model: Model, names: Names): Out {
     if (handlers.has(`${a.module}.${a.name}`)) continue;
     const fn = names.fn(a.module, a.name);
     const input = names.input(a.module, a.name);
-    // One statement is atomic on its own: an action that runs at most one, with no `fail`
-    // after it that would have to undo it, needs no BEGIN/COMMIT (two statements saved).
+    // `a.transaction` is false for an action that runs at most one statement, with no
+    // `fail` after it that would have to undo it: one statement is atomic on its own.
     const guard = authorizeCall(a.requires);
     const run =
-      !needsTransaction(a.body)
+      !a.transaction
         ? guard === ""
           ? `(db, input) => ${fn}(db, ${input}(input))`
           : `(db, input, ctx) => {\n${guard}return ${fn}(db, ${input}(input));\n}`
         : `(db, input${guard === "" ? "" : ", ctx"}) => {\n${guard}const args = ${input}(input);\nreturn db.transaction((tx) => ${fn}(tx, args));\n}`;
+    if (!a.transaction) out.push("// At most one statement and no `fail` after it: atomic on its own, without BEGIN/COMMIT.");
     out.push(endpointConst(a.module, a.name, "action", run, names));
   }
   return out;
-}
-
-/**
- * Does an action need an explicit transaction? Yes when it has two or more statements,
- * or a `fail` after its statement in source order (there are no loops, so source order
- * bounds every execution order).
- */
-export function needsTransaction(body: readonly IrStmt[]): boolean {
-  let statements = 0;
-  let failAfterStatement = false;
-  const walk = (stmts: readonly IrStmt[]): void => {
-    for (const s of stmts) {
-      if (s.kind === "fail" && statements > 0) failAfterStatement = true;
-      statements += countStatements([s.kind === "if" ? { ...s, then: [], else: [] } : s]);
-      if (s.kind === "if") {
-        walk(s.then);
-        walk(s.else);
-      }
-    }
-  };
-  walk(body);
-  return statements > 1 || failAfterStatement;
-}
-
-/** How many database statements an action body contains, counting every branch. */
-export function countStatements(stmts: readonly IrStmt[]): number {
-  let n = 0;
-  const visit = (e: IrExpr): void => {
-    switch (e.kind) {
-      case "query":
-      case "record":
-        n++;
-        break;
-    }
-    forEachChild(e, visit);
-  };
-  for (const s of stmts) {
-    switch (s.kind) {
-      case "let":
-        visit(s.value);
-        break;
-      case "if":
-        visit(s.cond);
-        n += countStatements(s.then) + countStatements(s.else);
-        break;
-      case "fail":
-        visit(s.message);
-        break;
-      case "return":
-        if (s.value) visit(s.value);
-        break;
-      case "expr":
-        visit(s.expr);
-        break;
-      case "sql":
-        n++;
-        s.args.forEach(visit);
-        break;
-    }
-  }
-  return n;
-}
-
-function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
-  switch (e.kind) {
-    case "member":
-      f(e.object);
-      break;
-    case "object":
-      e.entries.forEach((x) => f(x.value));
-      break;
-    case "array":
-      e.items.forEach(f);
-      break;
-    case "binary":
-      f(e.left);
-      f(e.right);
-      break;
-    case "unary":
-      f(e.operand);
-      break;
-    case "builtin":
-      e.args.forEach(f);
-      break;
-    case "query":
-      e.args.forEach((a) => f(a.value));
-      break;
-    case "record":
-      if (e.op !== "insert") f(e.key);
-      if (e.op === "insert" || e.op === "update") e.fields.forEach((w) => f(w.value));
-      break;
-  }
 }
 
 function endpointConst(module: string, name: string, kind: "query" | "action", run: string, names: Names): StatementStructures {
@@ -156,7 +65,7 @@ export function specSection(model: Model, names: Names): Out {
     (r) => `// ${r.source}\n{ method: ${JSON.stringify(r.method)}, path: ${JSON.stringify(r.path)}, segments: ${literal(r.segments)}, endpoint: ${endpoint(r.target)} }`,
   );
   const statements = [
-    ...model.queries.map((q) => names.statement(`${q.module}.${q.name}`)),
+    ...model.queries.map((q) => names.querySql(q.module, q.name)),
     ...model.statements.map((s) => names.statement(s.name)),
     ...webhookStatements(model, names),
   ];

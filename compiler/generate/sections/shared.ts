@@ -1,10 +1,9 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { ScalarType, StatementModel } from "../../analyze/model.js";
+import type { PreparedSql, ScalarType } from "../../analyze/model.js";
 import { literal, sqlLiteral } from "../literal.js";
-import type { Names } from "../names.js";
 
 /** `const listTasksSql: rt.StatementSpec = { name, sql: { sqlite: { text, slots }, … } }`. */
-export function statementSpec(s: StatementModel, names: Names): StatementStructures {
+export function statementSpec(s: PreparedSql, constName: string): StatementStructures {
   const dialects = Object.entries(s.sql.dialects)
     .map(([d, v]) => {
       const returning = v.returning
@@ -18,7 +17,7 @@ export function statementSpec(s: StatementModel, names: Names): StatementStructu
     declarationKind: VariableDeclarationKind.Const,
     declarations: [
       {
-        name: names.statement(s.name),
+        name: constName,
         type: "rt.StatementSpec",
         initializer: `{ name: ${JSON.stringify(s.name)}, sql: {\n${dialects}\n} }`,
       },

@@ -29,7 +29,7 @@ export function webhookSection(model: Model, names: Names): Out {
         },
       ],
     },
-    statementSpec(store.record, names),
+    statementSpec(store.record, names.statement(store.record.name)),
   ];
   for (const w of model.webhooks) {
     const action = handlerOf(model, w.handler.module, w.handler.name);

@@ -53,7 +53,7 @@ token = { credential = "deploy_token" }
 `;
 
 describe("readConfig: accepted input", () => {
-  test("every key of LANGUAGE.md §1, each with its type", () => {
+  test("every key of docs/language.md §1, each with its type", () => {
     const { config, diagnostics } = readConfig("svc.toml", FULL);
     expect(diagnostics).toEqual([]);
     expect(config).toEqual({

@@ -1,5 +1,5 @@
 // Hand-written specs in the shape the generator emits for the task tracker example
-// (LANGUAGE.md §2.1), shared by the db adapter tests.
+// (docs/language.md §2.1), shared by the db adapter tests.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -3,7 +3,7 @@ import type { DataStep, RedirectStep } from "../../../compiler/parse/ast.js";
 import { parseRouteFile } from "../../../compiler/parse/index.js";
 import { sexpr, textAt } from "./helpers.js";
 
-// The two route files of LANGUAGE.md §4, verbatim.
+// The two route files of docs/language.md §4, verbatim.
 const listRoute = `GET {
   query task_tracker.list_tasks { status: input.query.status, limit: input.query.limit, offset: input.query.offset }
 }

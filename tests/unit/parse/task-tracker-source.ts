@@ -1,4 +1,4 @@
-// The task tracker module of LANGUAGE.md §2.1–2.4, verbatim, under its module header.
+// The task tracker module of docs/language.md §2.1–2.4, verbatim, under its module header.
 export const taskTrackerSource = `module task_tracker
 
 resource task {

@@ -5,7 +5,7 @@ import type {
 import { parseClean, sexpr, textAt } from "./helpers.js";
 import { taskTrackerSource } from "./task-tracker-source.js";
 
-describe("the task tracker module of LANGUAGE.md §2", () => {
+describe("the task tracker module of docs/language.md §2", () => {
   const ast = parseClean(taskTrackerSource);
 
   test("every declaration, in order", () => {

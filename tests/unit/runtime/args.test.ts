@@ -145,7 +145,7 @@ describe("enumOf", () => {
   });
 });
 
-describe("rejectUnknown, missing, isAbsent, isText", () => {
+describe("rejectUnknown, missing, isNull, isText", () => {
   test("unknown arguments are named, one or many", () => {
     expect(() => arg.rejectUnknown({ title: "a" }, ["title", "assignee"])).not.toThrow();
     expect(failure(() => arg.rejectUnknown({ title: "a", colour: "red" }, ["title"])).message).toBe(
@@ -158,13 +158,13 @@ describe("rejectUnknown, missing, isAbsent, isText", () => {
     expect(err.status).toBe(400);
     expect(err.message).toBe('argument "title" is required');
   });
-  test("isAbsent: undefined, null, and an empty text value for a nullable argument", () => {
-    expect(arg.isAbsent(undefined, false, false)).toBe(true);
-    expect(arg.isAbsent(null, false, true)).toBe(true);
-    expect(arg.isAbsent("", true, true)).toBe(true);
-    expect(arg.isAbsent("", true, false)).toBe(false);
-    expect(arg.isAbsent("", false, true)).toBe(false);
-    expect(arg.isAbsent(0, true, true)).toBe(false);
+  test("isNull: undefined, null, and an empty text value mean null for a nullable argument", () => {
+    expect(arg.isNull(undefined, false)).toBe(true);
+    expect(arg.isNull(null, false)).toBe(true);
+    expect(arg.isNull("", true)).toBe(true);
+    expect(arg.isNull("", false)).toBe(false);
+    expect(arg.isNull(0, true)).toBe(false);
+    expect(arg.isNull("x", true)).toBe(false);
   });
   test("isText: whole text input, or a path parameter merged into JSON", () => {
     expect(arg.isText({ args: {}, text: true }, "id")).toBe(true);

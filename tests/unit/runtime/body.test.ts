@@ -142,7 +142,7 @@ describe("empty bodies and content types", () => {
   });
 });
 
-describe("multipart/form-data bodies (LANGUAGE §3: a form is urlencoded or multipart)", () => {
+describe("multipart/form-data bodies (docs/language.md §3: a form is urlencoded or multipart)", () => {
   const form = (fields: [string, string][], boundary = "----svcBoundary7"): Buffer =>
     Buffer.from(
       fields.map(([n, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`).join("") +

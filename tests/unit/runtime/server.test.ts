@@ -18,8 +18,8 @@ const createTask = endpoint("tasks.create_task", "action", async (_db, input) =>
   const t = input.text;
   return {
     title: a.title === undefined ? arg.missing("title") : arg.text(a.title, "title", t),
-    priority: arg.isAbsent(a.priority, t, false) ? "medium" : priority(a.priority, "priority", t),
-    assignee: arg.isAbsent(a.assignee, t, true) ? null : arg.text(a.assignee, "assignee", t),
+    priority: a.priority === undefined || a.priority === null ? "medium" : priority(a.priority, "priority", t),
+    assignee: arg.isNull(a.assignee, t) ? null : arg.text(a.assignee, "assignee", t),
   };
 });
 
@@ -28,7 +28,7 @@ const listTasks = endpoint("tasks.list_tasks", "query", async (_db, input) => {
   arg.rejectUnknown(a, ["limit", "status"]);
   return {
     limit: a.limit === undefined ? 50 : arg.int(a.limit, "limit", input.text),
-    status: arg.isAbsent(a.status, input.text, true) ? null : arg.text(a.status, "status", input.text),
+    status: arg.isNull(a.status, input.text) ? null : arg.text(a.status, "status", input.text),
   };
 });
 

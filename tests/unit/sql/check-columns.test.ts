@@ -32,7 +32,7 @@ describe("result columns of valid queries", () => {
     expect(r.readonly).toBe(true);
   });
 
-  test("LANGUAGE's list_tasks is clean and typed", () => {
+  test("list_tasks of docs/language.md §2.2 is clean and typed", () => {
     const r = checkSql(
       checker,
       "SELECT * FROM task\n  WHERE (@status IS NULL OR status = @status)\n  ORDER BY created_at DESC, id DESC\n  LIMIT @limit OFFSET @offset",

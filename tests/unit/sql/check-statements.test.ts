@@ -11,7 +11,7 @@ beforeAll(() => {
 afterAll(() => checker.dispose());
 
 describe("statements (an action's sql { … })", () => {
-  test("DELETE from LANGUAGE's purge_done_tasks: clean, no columns, writes", () => {
+  test("DELETE from purge_done_tasks (docs/language.md §2.3): clean, no columns, writes", () => {
     const r = checkSql(checker, " DELETE FROM task WHERE status = 'done' ", [], "statement", "purge_done_tasks");
     expect(r).toMatchObject({ columns: [], rowResource: null, readonly: false, diagnostics: [] });
   });

@@ -29,7 +29,7 @@ const settings: ResourceShape = {
   indexes: [{ name: "setting_note_key", unique: true, columns: [{ name: "note", desc: false }] }],
 };
 
-describe("task DDL (LANGUAGE §2.1)", () => {
+describe("task DDL (docs/language.md §2.1)", () => {
   test("sqlite", () => {
     const ddl = sqliteDdl(task);
     expect(ddl.createTable).toBe(

@@ -3,7 +3,7 @@ import type { FieldModel, IndexModel, ParamModel, ScalarType } from "../../../co
 import type { ResourceShape } from "../../../compiler/analyze/sql/ddl/index.js";
 
 // Hand-made inputs for the SQL tests: SqlBody values with spans as the parser makes
-// them, and the `task` resource of LANGUAGE §2.1.
+// them, and the `task` resource of docs/language.md §2.1.
 
 /** Where test bodies start in their imaginary file: line 7, column 3 (after `  ` indentation and `{`). */
 export const BODY_START: Position = { offset: 120, line: 7, column: 3 };
@@ -66,7 +66,7 @@ export const CREATED_INDEX: IndexModel = {
   ],
 };
 
-/** `resource task` of LANGUAGE §2.1; `indexes` defaults to the two it declares. */
+/** `resource task` of docs/language.md §2.1; `indexes` defaults to the two it declares. */
 export function taskResource(indexes: IndexModel[] = [STATUS_INDEX, CREATED_INDEX]): ResourceShape {
   return {
     module: "task_tracker",

@@ -3,8 +3,8 @@ import type { DefaultValue, FieldModel, Literal, ResourceModel, TableDdl } from 
 // The part of DDL every dialect shares: column order, NOT NULL, PRIMARY KEY, DEFAULT,
 // CHECK, index statements. Each dialect file supplies only what differs (its Rules).
 
-/** A resource before its DDL is attached (what the analyzer has when it asks for DDL). */
-export type ResourceShape = Omit<ResourceModel, "ddl">;
+/** A resource as DDL and the SQL checks read it: without its DDL (made from this) and its place in the source. */
+export type ResourceShape = Omit<ResourceModel, "ddl" | "at">;
 
 export interface Rules {
   quoteIdent(name: string): string;

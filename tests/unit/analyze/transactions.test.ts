@@ -1,15 +1,14 @@
 // Which actions run inside BEGIN/COMMIT: everything that could need a rollback.
 import { describe, expect, test } from "@jest/globals";
-import { needsTransaction } from "../../../compiler/generate/sections/server.js";
-import { TASK, analyzeText } from "../analyze/analyze.js";
+import { TASK, analyzeText } from "./analyze.js";
 
 function needs(body: string, params = "id: id, t: text"): boolean {
   const r = analyzeText(`${TASK}\naction a(${params}) {\n${body}\n}\n`);
   expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  return needsTransaction(r.model.actions[0].body);
+  return r.model.actions[0].transaction;
 }
 
-describe("needsTransaction", () => {
+describe("ActionModel.transaction", () => {
   test("one statement, fails only before it: autocommit is atomic", () => {
     expect(needs(`if t == "" { fail "empty" }\nreturn insert task { title: t }`)).toBe(false);
     expect(needs(`return get task(id)`)).toBe(false);

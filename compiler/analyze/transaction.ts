@@ -1,0 +1,94 @@
+import type { IrExpr, IrStmt } from "./model.js";
+
+/**
+ * Does an action need an explicit transaction? Yes when it has two or more statements,
+ * or a `fail` after its statement in source order (there are no loops, so source order
+ * bounds every execution order). One statement is atomic on its own: an action that runs
+ * at most one, with no `fail` after it that would have to undo it, saves BEGIN and COMMIT.
+ */
+export function needsTransaction(body: readonly IrStmt[]): boolean {
+  let statements = 0;
+  let failAfterStatement = false;
+  const walk = (stmts: readonly IrStmt[]): void => {
+    for (const s of stmts) {
+      if (s.kind === "fail" && statements > 0) failAfterStatement = true;
+      statements += countStatements([s.kind === "if" ? { ...s, then: [], else: [] } : s]);
+      if (s.kind === "if") {
+        walk(s.then);
+        walk(s.else);
+      }
+    }
+  };
+  walk(body);
+  return statements > 1 || failAfterStatement;
+}
+
+/** How many database statements an action body contains, counting every branch. */
+export function countStatements(stmts: readonly IrStmt[]): number {
+  let n = 0;
+  const visit = (e: IrExpr): void => {
+    switch (e.kind) {
+      case "query":
+      case "record":
+        n++;
+        break;
+    }
+    forEachChild(e, visit);
+  };
+  for (const s of stmts) {
+    switch (s.kind) {
+      case "let":
+        visit(s.value);
+        break;
+      case "if":
+        visit(s.cond);
+        n += countStatements(s.then) + countStatements(s.else);
+        break;
+      case "fail":
+        visit(s.message);
+        break;
+      case "return":
+        if (s.value) visit(s.value);
+        break;
+      case "expr":
+        visit(s.expr);
+        break;
+      case "sql":
+        n++;
+        s.args.forEach(visit);
+        break;
+    }
+  }
+  return n;
+}
+
+function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
+  switch (e.kind) {
+    case "member":
+      f(e.object);
+      break;
+    case "object":
+      e.entries.forEach((x) => f(x.value));
+      break;
+    case "array":
+      e.items.forEach(f);
+      break;
+    case "binary":
+      f(e.left);
+      f(e.right);
+      break;
+    case "unary":
+      f(e.operand);
+      break;
+    case "builtin":
+      e.args.forEach(f);
+      break;
+    case "query":
+      e.args.forEach((a) => f(a.value));
+      break;
+    case "record":
+      if (e.op !== "insert") f(e.key);
+      if (e.op === "insert" || e.op === "update") e.fields.forEach((w) => f(w.value));
+      break;
+  }
+}
