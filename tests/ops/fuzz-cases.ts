@@ -161,13 +161,19 @@ function template(r: Rng, ctx: FuzzContext): FuzzRequest {
     case 7:
       return webhook(r, ctx);
     case 8:
-      return base("GET", pick(r, ["/tasks", `/tasks/${id}`, "/", "/health", "/style.css", "/favicon.svg", `/api/task_tracker/${id}`]));
+      return base("GET", pick(r, ["/tasks", `/tasks/${id}`, "/", "/health", "/style.css", "/favicon.svg", `/api/task_tracker/${id}`]) + pick(r, ["", "", "?status=open", `?status=${pick(r, ODD_QUERY)}&limit=${pick(r, ODD_QUERY)}`, "?handler=x"]));
     case 9: {
-      const fields = [["title", pick(r, ["t", "", "%00", "\u00ff", "x".repeat(300)])], ["priority", pick(r, ["low", "huge", ""])]];
-      const body = fields.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
+      // A form posted to a route file, as the pages post it (same-origin), to a default or named block.
+      // Already form-encoded: invalid escapes and the UTF-8 of a lone surrogate included.
+      const fields = [
+        [pick(r, ["title", "assignee", "title", "priority"]), pick(r, ["t", "", "%00", "%C3%BF", "x".repeat(300), "%ED%A0%80", "%FF", "%", "a+b"])],
+        [pick(r, ["priority", "title", "extra"]), pick(r, ["low", "huge", ""])],
+      ];
+      const body = fields.map(([k, v]) => `${k}=${v}`).join("&");
+      const handler = pick(r, ["", "?handler=start_task", "?handler=complete_task", "?handler=delete_task", "?handler=nope", "?handler="]);
       return {
-        ...base("POST", pick(r, ["/api/task_tracker", `/api/task_tracker/${id}`]), ""),
-        headers: [["Content-Type", "application/x-www-form-urlencoded"], ["Origin", "http://127.0.0.1"], ["Sec-Fetch-Site", "same-origin"]],
+        ...base("POST", r() < 0.4 ? "/api/task_tracker" : `/api/task_tracker/${encodeURIComponent(id)}${handler}`, ""),
+        headers: [["Content-Type", pick(r, ["application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain"])], ["Sec-Fetch-Site", "same-origin"]],
         body: json(body),
       };
     }
@@ -278,15 +284,33 @@ function mutateBytes(r: Rng, bytes: Buffer): Buffer {
   return b;
 }
 
+/** A case: the request, its bytes, and for raw cases how they go out. */
+export interface FuzzCase {
+  req: FuzzRequest;
+  bytes: Buffer;
+  /** Final responses to wait for: 2 when a valid keep-alive request goes first on the connection. */
+  responses: number;
+  /** Sizes of the pieces the bytes are written in (one write when empty), so the parser sees every boundary. */
+  pieces: number[];
+}
+
 /** Case `index`: a valid request mutated at the JSON level (fetch) or at the byte level (raw). */
-export function fuzzCase(seed: number, index: number, ctx: FuzzContext): { req: FuzzRequest; bytes: Buffer } {
+export function fuzzCase(seed: number, index: number, ctx: FuzzContext): FuzzCase {
   const r = caseRng(seed, index);
   const req = template(r, ctx);
   // Methods fetch refuses, and half of the rest, go over a raw socket, with bytes mutated.
-  if (["TRACE", "CONNECT"].includes(req.method) || r() < 0.5) {
-    req.transport = "raw";
-    const bytes = serialize(req);
-    return { req, bytes: r() < 0.85 ? mutateBytes(r, bytes) : bytes };
+  if (!(["TRACE", "CONNECT"].includes(req.method) || r() < 0.5)) return { req, bytes: serialize(req), responses: 1, pieces: [] };
+  req.transport = "raw";
+  let bytes = serialize(req);
+  if (r() < 0.85) bytes = mutateBytes(r, bytes);
+  let responses = 1;
+  if (r() < 0.1) {
+    // Behind a valid request on the same kept-alive connection.
+    const first = Buffer.from("GET /api/task_tracker:list_tasks?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "latin1");
+    bytes = Buffer.concat([first, bytes]);
+    responses = 2;
   }
-  return { req, bytes: serialize(req) };
+  const pieces: number[] = [];
+  if (r() < 0.15) for (let left = bytes.length; left > 0; ) left -= pieces[pieces.push(1 + int(r, 40)) - 1];
+  return { req, bytes, responses, pieces };
 }

@@ -48,13 +48,15 @@ afterAll(async () => {
 });
 
 interface Outcome {
-  /** First status line's code; 0 when the server closed without one, -1 when nothing came in time. */
+  /** The last final status; 0 when the server closed without one, -1 when not all answers came in time. */
   status: number;
+  /** Every final status in the answer (a pipelined case has two). */
+  all: number[];
   text: string;
 }
 
-/** Sends raw bytes; done at the first complete response, at the close, or after WAIT_MS. */
-function sendRaw(port: number, bytes: Buffer): Promise<Outcome> {
+/** Sends raw bytes (in `pieces`, if any); done at the `responses`th complete response, at the close, or after WAIT_MS. */
+function sendRaw(port: number, bytes: Buffer, responses: number, pieces: number[]): Promise<Outcome> {
   return new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1");
     const chunks: Buffer[] = [];
@@ -65,31 +67,36 @@ function sendRaw(port: number, bytes: Buffer): Promise<Outcome> {
       clearTimeout(timer);
       socket.destroy();
       const text = Buffer.concat(chunks).toString("latin1");
-      const status = firstStatus(text);
-      resolve({ status: status ?? (closed ? 0 : -1), text });
+      const all = finalStatuses(text);
+      const status = !closed && all.length < responses ? -1 : (all.at(-1) ?? 0);
+      resolve({ status, all, text });
     };
     const timer = setTimeout(() => finish(false), WAIT_MS);
     socket.on("data", (d: Buffer) => {
       chunks.push(d);
-      if (complete(Buffer.concat(chunks).toString("latin1"))) finish(true);
+      if (complete(Buffer.concat(chunks).toString("latin1"), responses)) finish(true);
     });
     socket.on("error", () => finish(true));
     socket.on("close", () => finish(true));
-    socket.on("connect", () => socket.write(bytes));
+    socket.on("connect", async () => {
+      let at = 0;
+      for (const size of pieces) {
+        if (finished) return;
+        socket.write(bytes.subarray(at, (at += size)));
+        await new Promise((next) => setImmediate(next));
+      }
+      if (!finished && at < bytes.length) socket.write(bytes.subarray(at));
+    });
   });
 }
 
-/** The first final (non-1xx) status in `text`, if its status line came. */
-function firstStatus(text: string): number | null {
-  for (const m of text.matchAll(/HTTP\/1\.1 (\d{3}) /g)) {
-    const status = Number(m[1]);
-    if (status >= 200) return status;
-  }
-  return null;
+/** The final (non-1xx) statuses in `text`, in order. */
+function finalStatuses(text: string): number[] {
+  return [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1])).filter((status) => status >= 200);
 }
 
-/** Whether a whole final response (Content-Length framed, or without a body) is in `text`. */
-function complete(text: string): boolean {
+/** Whether `count` whole final responses (Content-Length framed, or without a body) are in `text`. */
+function complete(text: string, count: number): boolean {
   let at = 0;
   for (;;) {
     const headEnd = text.indexOf("\r\n\r\n", at);
@@ -101,7 +108,11 @@ function complete(text: string): boolean {
       continue;
     }
     const length = /\r\ncontent-length: *(\d+)/i.exec(head);
-    return length === null ? !/\r\ntransfer-encoding:/i.test(head) : text.length >= headEnd + 4 + Number(length[1]);
+    if (length === null && /\r\ntransfer-encoding:/i.test(head)) return false;
+    const end = headEnd + 4 + Number(length?.[1] ?? 0);
+    if (text.length < end) return false;
+    if (--count === 0) return true;
+    at = end;
   }
 }
 
@@ -117,12 +128,12 @@ async function sendFetch(port: number, req: FuzzRequest): Promise<Outcome | null
     });
   } catch (err) {
     const name = (err as Error).name;
-    if (name === "TimeoutError") return { status: -1, text: "" };
+    if (name === "TimeoutError") return { status: -1, all: [], text: "" };
     // fetch refused to send it (a header value outside Latin-1, say): the raw socket will.
     if (err instanceof TypeError && !/fetch failed/.test(err.message)) return null;
-    return { status: 0, text: String((err as Error).cause ?? err) };
+    return { status: 0, all: [], text: String((err as Error).cause ?? err) };
   }
-  return { status: res.status, text: await res.text() };
+  return { status: res.status, all: [res.status], text: await res.text() };
 }
 
 test(`fuzzed requests (seed ${SEED}): never a 5xx but 503, never a stack trace, never a hang; the server lives`, async () => {
@@ -138,11 +149,11 @@ test(`fuzzed requests (seed ${SEED}): never a 5xx but 503, never a stack trace, 
   let next = 0;
 
   const runOne = async (index: number): Promise<void> => {
-    const { req, bytes } = fuzzCase(SEED, index, ctx);
+    const { req, bytes, responses, pieces } = fuzzCase(SEED, index, ctx);
     let outcome = req.transport === "fetch" ? await sendFetch(server.port, req) : null;
     if (outcome === null) {
       req.transport = "raw";
-      outcome = await sendRaw(server.port, bytes);
+      outcome = await sendRaw(server.port, bytes, responses, pieces);
     }
     transports[req.transport]++;
     const key = outcome.status === -1 ? "hang" : outcome.status === 0 ? "closed" : String(outcome.status);
@@ -150,8 +161,8 @@ test(`fuzzed requests (seed ${SEED}): never a 5xx but 503, never a stack trace, 
     const why =
       outcome.status === -1
         ? `no answer and no close within ${WAIT_MS} ms`
-        : outcome.status >= 500 && outcome.status !== 503
-          ? `answered ${outcome.status}`
+        : outcome.all.some((status) => status >= 500 && status !== 503)
+          ? `answered ${outcome.all.join(", ")}`
           : STACK.test(outcome.text)
             ? "a stack trace in the answer"
             : null;
