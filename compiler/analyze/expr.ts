@@ -348,7 +348,7 @@ export class ExprAnalyzer {
     // The parser guarantees the shape: a key for get/update/delete, fields for insert/update.
     let key: IrExpr | null = null;
     if (e.op !== "insert" && e.key) {
-      key = this.expr(e.key, scope);
+      key = this.checked(this.expr(e.key, scope), keyField?.type ?? "id", false);
       this.expect(key, keyType, `the key of \`${e.op} ${r.name}\``, e.key.span);
     }
     const wantsFields = e.op === "insert" || e.op === "update";

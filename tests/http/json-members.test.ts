@@ -66,6 +66,12 @@ describe("json members", () => {
     await refused("complain", { reason: 42 }, "doc.reason must be text");
   });
 
+  test("a record key read from json", async () => {
+    await refused("drop", { id: { a: 1 } }, "doc.id must be an id (a non-empty string of at most 64 characters)");
+    await refused("drop", { id: 12 }, "doc.id must be an id (a non-empty string of at most 64 characters)");
+    expect((await post("drop", { id: "01ARZ3NDEKTSV4RRFFQ69G5FAV" })).status).toBe(404);
+  });
+
   test("a len of null or a missing member is 0, as for any null", async () => {
     const s = await post("shape", { n: 1, tag: "t" });
     expect(s.json.data).toMatchObject({ loud: null, size: 0 });

@@ -76,6 +76,11 @@ describe("json members in typed slots", () => {
     expect(expects(body)).toEqual(["text? d.a", "sized d.b", "float d.c", "float d.e", "float d.f", "text? d.g", "text d.j"]);
   });
 
+  test("the key of get, update and delete checks", () => {
+    const body = action(`let a = get task(d.a)\nlet b = delete task(d.b)\nreturn update task(d.c) { note: "x" }`);
+    expect(expects(body)).toEqual(["id d.a", "id d.b", "id d.c"]);
+  });
+
   test("query arguments, sql bindings and fail messages check", () => {
     const body = action(`let x = get_task(id: d.id)\nlet n = d.note\nsql { UPDATE task SET note = @n }\nfail d.why`);
     expect(expects(body)).toEqual(["id d.id", "text? d.note", "text d.why"]);
