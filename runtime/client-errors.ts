@@ -3,7 +3,7 @@
 // no body, and none at all on a kept-alive connection; here every one gets the JSON envelope
 // with `Connection: close` and an X-Request-Id, and a log line.
 
-import { STATUS_CODES, type ServerResponse } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { HttpError } from "./errors.js";
@@ -69,13 +69,8 @@ export function answerClientError(err: ClientError, socket: Duplex, log: Logger,
     socket.destroy();
     return;
   }
-  const body = JSON.stringify({ ok: false, error: answer.message });
-  const head =
-    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}\r\n` +
-    "Content-Type: application/json; charset=utf-8\r\n" +
-    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-    `X-Request-Id: ${requestId}\r\n` +
-    "Connection: close\r\n\r\n";
+  const head = rawAnswer(answer.status, answer.message, requestId);
+  const body = "";
   if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
     // The parser is still working on this request: were the rest of its headers to arrive,
     // Node would hand the request to the handler after it was refused. Close as soon as the
@@ -88,4 +83,36 @@ export function answerClientError(err: ClientError, socket: Duplex, log: Logger,
   // (and discarding) for a moment lets a client still sending see the answer.
   socket.write(head + body);
   lingerSocket(socket as Socket);
+}
+
+/** The envelope as bytes, for a socket Node no longer writes responses to. */
+function rawAnswer(status: number, message: string, requestId: string): string {
+  const body = JSON.stringify({ ok: false, error: message });
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n` +
+    "Content-Type: application/json; charset=utf-8\r\n" +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    `X-Request-Id: ${requestId}\r\n` +
+    "Connection: close\r\n\r\n" +
+    body
+  );
+}
+
+/**
+ * The 'connect' listener: a CONNECT request (a proxy tunnel) is handed over by Node as a
+ * bare socket, and without a listener Node closes it unanswered. This server is no proxy:
+ * the client is told so, and the connection closes.
+ */
+export function answerConnect(req: IncomingMessage, socket: Duplex, log: Logger): void {
+  const requestId = requestIdFrom(req.headers["x-request-id"]);
+  const message = "CONNECT is not served: this server is not a proxy";
+  log.info("request rejected", { request_id: requestId, method: "CONNECT", status: 400, error: message });
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.write(rawAnswer(400, message, requestId));
+  lingerSocket(socket as Socket);
+  // Nothing else reads a socket Node has let go of: read and drop what the client still sends.
+  socket.resume();
 }

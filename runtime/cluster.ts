@@ -1,6 +1,6 @@
 // `--workers N` with node:cluster: the primary starts N workers (worker.ts) that share the
-// listening port (on Linux the primary accepts and hands connections out in turn), replaces
-// a worker that dies, and stops them all on shutdown.
+// listening port (each accepts from the one socket itself: see the scheduling policy
+// below), replaces a worker that dies, and stops them all on shutdown.
 //
 // The primary opens the database once before forking, migrates it and prepares every
 // statement, then closes it: a schema that cannot be migrated or a statement that does not
@@ -58,6 +58,14 @@ export async function startCluster(
   const db = await openChecked(spec, options, hooks.openDatabase);
   await db.close();
 
+  // Workers accept from the one listening socket themselves (SCHED_NONE), instead of the
+  // primary accepting and passing each connection on (round-robin, Node's default on Linux).
+  // A connection in flight from the primary to a worker that dies is lost by Node: the
+  // primary keeps its copy open, unread and unanswered, for good (no timeout applies to
+  // it). Here a connection is only ever in the kernel's accept queue, which the surviving
+  // workers keep draining, or in one worker, whose death closes it. Set before the first fork,
+  // when Node reads it.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   const slots = new Map<number, Slot>();
   const graceMs = hooks.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
   const listen = parseListen(options.listen);

@@ -15,7 +15,7 @@ import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import { bearerAuth } from "./auth.js";
 import { readBody, readRawBody } from "./body.js";
-import { answerClientError } from "./client-errors.js";
+import { answerClientError, answerConnect } from "./client-errors.js";
 import { createCors } from "./cors.js";
 import { resolveCredentials } from "./credentials.js";
 import { sendError, sendJson, sendOk } from "./envelope.js";
@@ -134,6 +134,7 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
   // handle never rejects: every error ends in answerError.
   const server = createHttpServer(httpServerOptions(options.readTimeoutMs), (req, res) => void handle(req, res));
   server.on("clientError", (err: Error, socket) => answerClientError(err, socket, log, options.readTimeoutMs));
+  server.on("connect", (req: IncomingMessage, socket: Socket) => answerConnect(req, socket, log));
   // `Expect: 100-continue` (RFC 9110 §10.1.1): a body over the limit is refused before the
   // client sends it; otherwise Node's default, "100 Continue" then the request.
   server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {

@@ -96,7 +96,7 @@ class BodyLowering {
           if (FAIL_STATUSES.includes(s.status.value)) status = s.status.value;
           else this.m.reporter.add(codes.failStatus.at(this.m.file, s.status.span, s.status.value));
         }
-        const message = this.exprs.expr(s.message, scope);
+        const message = this.exprs.checked(this.exprs.expr(s.message, scope), "text", false);
         this.exprs.expect(message, scalar("text"), "the message of `fail`", s.message.span);
         return [{ kind: "fail", status, message }];
       }
@@ -156,7 +156,8 @@ class BodyLowering {
     const bound = bindParams(body, new Map(params.map((p) => [p.name, p.type])));
     for (const name of bound.args) {
       const b = scope.lookup(name);
-      args.push(b ? { kind: b.kind, name, type: b.type } : { kind: "literal", value: null, type: UNKNOWN });
+      // A variable read from json binds as the text the checker took it for.
+      args.push(b ? this.exprs.checked({ kind: b.kind, name, type: b.type }, "text", true) : { kind: "literal", value: null, type: UNKNOWN });
     }
     const index = ++this.sqlCount;
     const name = `${this.m.module}.${this.action}.sql${index}`;

@@ -1,6 +1,6 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { BinaryExpr, CallExpr, Expr, ObjectEntry, RecordOpExpr } from "../parse/ast.js";
-import type { BuiltinName, IrBinaryOp, IrExpr, RecordWrite, ResourceModel, ValueType } from "./model.js";
+import type { BuiltinName, ExpectKind, IrBinaryOp, IrExpr, RecordWrite, ResourceModel, ScalarType, ValueType } from "./model.js";
 import { recordStatement, recordStatementName } from "./record-sql.js";
 import type { ModuleScope, Scope } from "./scope.js";
 import { closest } from "./shared/names.js";
@@ -71,8 +71,9 @@ export class ExprAnalyzer {
           this.expect(operand, BOOL, "the operand of `not`", e.operand.span);
           return { kind: "unary", op: "not", operand, type: BOOL };
         }
-        this.expectNumber(operand, "the operand of `-`", e.operand.span);
-        return { kind: "unary", op: "neg", operand, type: operand.type };
+        const number = this.checked(operand, "float", false);
+        this.expectNumber(number, "the operand of `-`", e.operand.span);
+        return { kind: "unary", op: "neg", operand: number, type: number.type };
       }
       case "Binary":
         return this.binary(e, scope);
@@ -108,10 +109,23 @@ export class ExprAnalyzer {
     }
   }
 
+  /**
+   * A value read from json meeting a slot of type `target`: wrapped in a run-time check
+   * (the client chose it); any other value is returned as it is, its type checked at build.
+   */
+  checked(value: IrExpr, target: ScalarType, orNull: boolean): IrExpr {
+    const t = value.type;
+    if (t.kind !== "unknown" || t.from === undefined || target === "json") return value;
+    const as: ExpectKind = target === "enum" ? "text" : target;
+    return { kind: "expect", value, as, orNull, path: t.from, type: scalar(target === "enum" ? "text" : target, orNull) };
+  }
+
   private member(objectExpr: Expr, property: string, span: Expr["span"], scope: Scope): IrExpr {
     const object = this.expr(objectExpr, scope);
     const t = object.type;
     const optional = isNullable(t);
+    const base = jsonPath(object);
+    if (base !== null) return { kind: "member", object, property, optional, type: { kind: "unknown", from: `${base}.${property}` } };
     const found = this.fieldType(t, property);
     if (found === "unknown-field") {
       const names = this.fieldNames(t);
@@ -165,9 +179,18 @@ export class ExprAnalyzer {
   }
 
   private binary(e: BinaryExpr, scope: Scope): IrExpr {
-    const left = this.expr(e.left, scope);
-    const right = this.expr(e.right, scope);
+    let left = this.expr(e.left, scope);
+    let right = this.expr(e.right, scope);
     const op = BINARY[e.op];
+    // `==` and `!=` compare any JSON value safely; the other operators need text or numbers.
+    if (op !== "eq" && op !== "ne" && op !== "or" && op !== "and") {
+      const stringy = isStringy(left.type) || isStringy(right.type);
+      const target: ScalarType = stringy && (op === "add" || op === "lt" || op === "le" || op === "gt" || op === "ge") ? "text" : "float";
+      // Concatenation reads null as "", as it does for any nullable text.
+      const orNull = target === "text" && op === "add";
+      left = this.checked(left, target, orNull);
+      right = this.checked(right, target, orNull);
+    }
     switch (op) {
       case "or":
       case "and":
@@ -246,8 +269,17 @@ export class ExprAnalyzer {
     if (e.args.length < min || e.args.length > max) {
       this.report(codes.badCallArgs.at(this.m.file, e.span, `\`${name}\` takes ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? "" : "s"}, found ${e.args.length}`));
     }
-    const args = e.args.map((a) => this.expr(a.value, scope));
+    const args = e.args.map((a) => this.builtinArg(builtin, this.expr(a.value, scope)));
     return { kind: "builtin", name: builtin, args, type: this.builtinType(builtin, args, e) };
+  }
+
+  /** Builtins are null-safe, so a json member may be null; anything else of the wrong type is a 400. */
+  private builtinArg(name: BuiltinName, arg: IrExpr): IrExpr {
+    if (name === "trim" || name === "lower" || name === "upper") return this.checked(arg, "text", true);
+    if (name === "len" && arg.type.kind === "unknown" && arg.type.from !== undefined) {
+      return { kind: "expect", value: arg, as: "sized", orNull: false, path: arg.type.from, type: UNKNOWN };
+    }
+    return arg;
   }
 
   private builtinType(name: BuiltinName, args: IrExpr[], e: CallExpr): ValueType {
@@ -288,7 +320,7 @@ export class ExprAnalyzer {
         continue;
       }
       this.expect(value, scalar(p.type, p.nullable, p.enumValues), `argument \`${p.name}\``, a.value.span);
-      args.push({ name: p.name, value });
+      args.push({ name: p.name, value: this.checked(value, p.type, p.nullable) });
     }
     for (const p of q.params) {
       if (p.required && !args.some((a) => a.name === p.name)) {
@@ -316,7 +348,7 @@ export class ExprAnalyzer {
     // The parser guarantees the shape: a key for get/update/delete, fields for insert/update.
     let key: IrExpr | null = null;
     if (e.op !== "insert" && e.key) {
-      key = this.expr(e.key, scope);
+      key = this.checked(this.expr(e.key, scope), keyField?.type ?? "id", false);
       this.expect(key, keyType, `the key of \`${e.op} ${r.name}\``, e.key.span);
     }
     const wantsFields = e.op === "insert" || e.op === "update";
@@ -365,7 +397,9 @@ export class ExprAnalyzer {
       if (field.type === "enum" && value.kind === "literal" && typeof value.value === "string" && !field.enumValues.includes(value.value)) {
         this.report(codes.enumValueUnknown.at(this.m.file, en.value.span, value.value, `${r.name}.${field.name}`, field.enumValues));
       }
-      out.push({ field: field.name, value, check: writeCheck(field, value) });
+      // An enum field's own check (oneOf) already refuses anything but its strings.
+      const written = field.type === "enum" ? value : this.checked(value, field.type, field.nullable);
+      out.push({ field: field.name, value: written, check: writeCheck(field, written) });
     }
     return out;
   }
@@ -385,4 +419,19 @@ function writeCheck(field: ResourceModel["fields"][number], value: IrExpr): Reco
     !(t.kind === "scalar" && t.type === "enum" && t.enumValues.every((v) => field.enumValues.includes(v)));
   if (needsEnum) return field.nullable ? "enumOrNull" : "enum";
   return mayBeNull ? "notNull" : "none";
+}
+
+/** The member path a member read from `object` extends, when `object` is json: `payload`, `payload.issue`. */
+function jsonPath(object: IrExpr): string | null {
+  const t = object.type;
+  if (t.kind === "unknown") return t.from ?? null;
+  if (t.kind === "scalar" && t.type === "json") return written(object);
+  return null;
+}
+
+/** An expression as the path a message names: `payload`, `task.attributes`. */
+function written(e: IrExpr): string {
+  if (e.kind === "param" || e.kind === "local") return e.name;
+  if (e.kind === "member") return `${written(e.object)}.${e.property}`;
+  return "a json value";
 }

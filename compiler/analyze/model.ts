@@ -82,7 +82,12 @@ export type ValueType =
   | { kind: "object"; fields: { name: string; type: ValueType }[] }
   | { kind: "array"; item: ValueType }
   | { kind: "null" }
-  | { kind: "unknown" };
+  /**
+   * A value whose type is known only at run time. `from` is set when it was read out of a
+   * json value (a member of a `json` argument or webhook payload): the member path as
+   * written (`payload.issue.title`), which a typed slot checks it against (an `expect`).
+   */
+  | { kind: "unknown"; from?: string };
 
 export interface ParamModel {
   name: string;
@@ -164,7 +169,12 @@ export type IrExpr = (
   | { kind: "record"; op: Extract<RecordOp, "get" | "delete">; resource: string; statement: string; key: IrExpr }
   | { kind: "record"; op: "insert"; resource: string; statement: string; fields: RecordWrite[] }
   | { kind: "record"; op: "update"; resource: string; statement: string; key: IrExpr; fields: RecordWrite[] }
+  /** A value read from json meeting a typed slot: checked at run time, a 400 naming `path` when it does not fit. */
+  | { kind: "expect"; value: IrExpr; as: ExpectKind; orNull: boolean; path: string }
 ) & { type: ValueType };
+
+/** The run-time checks on json members (runtime/expect.ts); `sized` is text or a list (for `len`). */
+export type ExpectKind = "text" | "id" | "int" | "float" | "bool" | "timestamp" | "sized";
 
 export type IrBinaryOp = "or" | "and" | "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "add" | "concat" | "sub" | "mul" | "div";
 

@@ -80,6 +80,9 @@ function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
     case "unary":
       f(e.operand);
       break;
+    case "expect":
+      f(e.value);
+      break;
     case "builtin":
       e.args.forEach(f);
       break;

@@ -75,6 +75,8 @@ export class IrEmitter {
       }
       case "record":
         return this.record(e);
+      case "expect":
+        return `rt.expect.${e.as}${e.orNull ? "OrNull" : ""}(${this.expr(e.value)}, ${JSON.stringify(e.path)})`;
     }
   }
 

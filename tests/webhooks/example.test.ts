@@ -107,3 +107,43 @@ describe("the README's webhook example", () => {
     );
   });
 });
+
+describe("payload members of the wrong type (issue 15 part 10)", () => {
+  const deliver = (id: string, body: string) =>
+    call(`${server.url}/webhooks/github`, {
+      method: "POST",
+      body,
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "issues",
+        "x-github-delivery": id,
+        "x-hub-signature-256": `sha256=${hmacHex(DEV_SECRET, body)}`,
+      },
+    });
+
+  test("a title that is not text is a 400 naming the member, and no task is written", async () => {
+    const cases = [
+      { title: {}, url: "x" },
+      { title: ["a"], url: "x" },
+      { title: 5, url: "x" },
+      { title: true, url: "x" },
+    ];
+    for (const [i, c] of cases.entries()) {
+      const body = JSON.stringify({ action: "opened", issue: { title: c.title, html_url: c.url } });
+      const r = await deliver(`bad-title-${i}`, body);
+      expect([r.status, r.json]).toEqual([400, { ok: false, error: "payload.issue.title must be text" }]);
+    }
+    const tasks = await call(`${server.url}/api/task_tracker:list_tasks?limit=1000`);
+    expect(tasks.json.data.some((t: any) => t.description === "x")).toBe(false);
+  });
+
+  test("a nullable member may be absent or null, and is checked when present", async () => {
+    const missing = await deliver("url-missing", JSON.stringify({ action: "opened", issue: { title: "No url" } }));
+    expect([missing.status, missing.json.data.title, missing.json.data.description]).toEqual([200, "No url", null]);
+    const number = await deliver("url-number", JSON.stringify({ action: "opened", issue: { title: "T", html_url: 5 } }));
+    expect([number.status, number.json]).toEqual([400, { ok: false, error: "payload.issue.html_url must be text" }]);
+    // The same delivery id, once fixed by the sender, is handled: a refused one was not recorded.
+    const fixed = await deliver("url-number", JSON.stringify({ action: "opened", issue: { title: "T", html_url: "u" } }));
+    expect([fixed.status, fixed.json.data.description]).toEqual([200, "u"]);
+  });
+});
