@@ -32,10 +32,24 @@ export function sqlState(err: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-/** 40001 serialization_failure, 40P01 deadlock_detected: the transaction had no effect; run it again. */
+/**
+ * 40001 serialization_failure, 40P01 deadlock_detected: the transaction had no effect; run
+ * it again. So does a stale plan (isStalePlan).
+ */
 export function isRetryablePostgres(err: unknown): boolean {
   const state = sqlState(err);
-  return state === "40001" || state === "40P01";
+  return state === "40001" || state === "40P01" || (state === "0A000" && isStalePlan(err));
+}
+
+/**
+ * "cached plan must not change result type": a statement prepared on this connection reads
+ * a table whose columns changed since (another server's migration added one). Nothing ran.
+ * postgres.js forgets the statement when it reports this, so the next try prepares it
+ * afresh; inside a transaction that next try has to be a new transaction, since the
+ * failed statement aborted this one.
+ */
+export function isStalePlan(err: unknown): boolean {
+  return (err as { routine?: unknown }).routine === "RevalidateCachedQuery";
 }
 
 // postgres.js's own connection errors, and Node's socket errors.

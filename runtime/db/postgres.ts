@@ -51,19 +51,37 @@ export function openPostgres(db: string, options: PostgresOpenOptions = {}): Pos
     idle_in_transaction_session_timeout: String(s.requestTimeoutMs * 2),
   };
   if (target.schema !== null) connection.search_path = target.schema;
-  const sql = postgres(target.driverUrl, {
+  const driver = {
     max: s.poolSize,
     connect_timeout: s.connectTimeoutMs / 1000,
     idle_timeout: 60,
     prepare: true,
+    // postgres.js waits before reopening a connection that failed, up to 20 s as failures
+    // add up; a database back from an outage would answer only that much later. A short
+    // cap gets the first request after its return through at once (issue 15, part 5).
+    backoff: reconnectDelaySeconds,
     // svc binds no arrays, and fetching array types costs a query per connection.
     fetch_types: false,
     // CREATE … IF NOT EXISTS says "already exists, skipping" on every start.
     onnotice: () => undefined,
     types: POSTGRES_TYPES,
     connection,
-  });
-  return new PostgresDatabase(sql, target);
+  };
+  // Statements outside a transaction run one at a time per connection, never pipelined:
+  // when PostgreSQL refuses a prepared statement whose plan went stale (a column added
+  // under `SELECT *`), postgres.js prepares it again after the statements already sent
+  // behind it, and the answers that follow are matched to the wrong queries (issue 15).
+  // Queued statements wait in postgres.js's queue instead, where the acquire deadline can
+  // still drop them. sql.begin needs pipelining to reserve its connection, so transactions
+  // have a pool of their own, where nothing is ever sent behind a transaction's statement.
+  const sql = postgres(target.driverUrl, { ...driver, max_pipeline: 0 } as typeof driver);
+  const txSql = postgres(target.driverUrl, driver);
+  return new PostgresDatabase(sql, txSql, target);
+}
+
+/** postgres.js's reconnect delay, in seconds: full jitter, doubling from 20 ms up to 250 ms. */
+export function reconnectDelaySeconds(failures: number): number {
+  return (Math.random() * Math.min(250, 20 * 2 ** Math.min(failures, 8))) / 1000;
 }
 
 export class PostgresDatabase implements Database {
@@ -72,13 +90,13 @@ export class PostgresDatabase implements Database {
   private readonly watch: AcquireWatch;
   /** Statements outside a transaction sent and not yet answered. */
   private inflight = 0;
-  /** Transactions begun or waiting to: each holds a connection of its own. */
-  private transactions = 0;
   private constraints: Constraints = emptyConstraints();
   private closed = false;
 
   constructor(
     private readonly sql: Sql,
+    /** Transactions' pool (openPostgres says why there are two). */
+    private readonly txSql: Sql,
     private readonly target: NetTarget,
   ) {
     this.watch = new AcquireWatch(target.settings.acquireTimeoutMs);
@@ -86,7 +104,7 @@ export class PostgresDatabase implements Database {
 
   async migrate(tables: readonly TableSpec[]): Promise<void> {
     try {
-      await migratePostgres(this.sql, tables, this.target.schema);
+      await migratePostgres(this.txSql, tables, this.target.schema);
     } catch (err) {
       throw this.startupError(err, "cannot bring the schema up to date");
     }
@@ -145,15 +163,15 @@ export class PostgresDatabase implements Database {
     );
   }
 
-  // This is the hot path. While fewer statements and transactions are in flight than the
-  // pool has connections, a connection is free for this statement (or being opened for it,
-  // which connect_timeout_ms bounds) and takes it at once: only past that can it wait in
+  // This is the hot path. While fewer statements are in flight than the pool has
+  // connections, a connection is free for this statement (or being opened for it, which
+  // connect_timeout_ms bounds) and takes it at once: only past that can it wait in
   // postgres.js's queue, and only then is it watched (postgres-acquire.ts), so the common
   // case carries no bookkeeping at all.
   private statement(text: string, values: Scalar[]): Promise<RowList<Row[]>> {
     const query = this.sql.unsafe<Row[]>(text, pgValues(values), PREPARED);
     const item =
-      ++this.inflight + this.transactions > this.target.settings.poolSize
+      ++this.inflight > this.target.settings.poolSize
         ? this.watch.watch(query as unknown as { state?: unknown; cancel(): unknown })
         : null;
     return query.then(
@@ -197,16 +215,9 @@ export class PostgresDatabase implements Database {
 
   /** One try: BEGIN (within the deadline on getting a connection), `fn`, COMMIT; ROLLBACK when it throws. */
   private attempt<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
-    this.transactions++;
-    return this.attemptHolding(fn).finally(() => {
-      this.transactions--;
-    });
-  }
-
-  private attemptHolding<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     let started = false;
     let abandoned = false;
-    const work = this.sql.begin(TX_MODE, async (tx: TransactionSql) => {
+    const work = this.txSql.begin(TX_MODE, async (tx: TransactionSql) => {
       started = true;
       if (abandoned) throw new Abandoned();
       const executor = new PostgresTx(tx, this.statements, this.constraints);
@@ -237,7 +248,7 @@ export class PostgresDatabase implements Database {
     if (this.closed) return;
     this.closed = true;
     this.watch.stop();
-    await this.sql.end({ timeout: 5 });
+    await Promise.all([this.sql.end({ timeout: 5 }), this.txSql.end({ timeout: 5 })]);
   }
 
   /** A start-up failure with the reason and where, never the password. */
