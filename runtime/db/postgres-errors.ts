@@ -75,6 +75,19 @@ export function isUnavailablePostgres(err: unknown): boolean {
   return typeof code === "string" && CONNECTION_CODES.has(code);
 }
 
+/**
+ * `rows` as the statement's own answer. Every statement PostgreSQL completes ends in a
+ * CommandComplete, which gives postgres.js's result its `command` ("INSERT 0 1" → INSERT);
+ * a result without one was resolved by something else than this statement's completion
+ * (a connection cut and reopened under it), so it says nothing about what was written.
+ * Answering it would make an INSERT … RETURNING that never ran read as a success with no
+ * row (issue 15, part 2): it is a lost connection instead, a 503.
+ */
+export function completed<T extends { command?: unknown }>(rows: T): T {
+  if (typeof rows.command === "string" && rows.command !== "") return rows;
+  throw unavailableError(new Error("the database's answer to a statement was cut short"));
+}
+
 /** The HttpError for `err`, or `err` itself. Retryable errors are mapped only once retries are over (retry.ts). */
 export function mapPostgresError(err: unknown, c: Constraints): unknown {
   if (err instanceof HttpError) return err;

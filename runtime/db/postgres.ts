@@ -20,7 +20,7 @@ import { NetStatements } from "./net-statements.js";
 import { type NetTarget, parseNetUrl, redactUrl } from "./net-url.js";
 import { withRetries } from "./retry.js";
 import { AcquireWatch } from "./postgres-acquire.js";
-import { isRetryablePostgres, isUnavailablePostgres, mapPostgresError } from "./postgres-errors.js";
+import { completed, isRetryablePostgres, isUnavailablePostgres, mapPostgresError } from "./postgres-errors.js";
 import { migratePostgres } from "./postgres-migrate.js";
 import { PREPARED, PostgresTx, pgValues } from "./postgres-tx.js";
 import { POSTGRES_TYPES } from "./postgres-types.js";
@@ -178,7 +178,7 @@ export class PostgresDatabase implements Database {
       (rows) => {
         this.inflight--;
         if (item !== null) this.watch.settled(item);
-        return rows;
+        return completed(rows);
       },
       (err: unknown) => {
         this.inflight--;

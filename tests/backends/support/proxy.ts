@@ -35,6 +35,12 @@ export class TcpProxy {
     return this.port;
   }
 
+  /** Cuts every connection, both sides at once, and keeps listening: a network blip. */
+  reset(): void {
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+  }
+
   /** Cuts every connection and stops listening: the database is gone, as far as the server can tell. */
   async stop(): Promise<void> {
     for (const s of this.sockets) s.destroy();
