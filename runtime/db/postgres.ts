@@ -11,7 +11,7 @@
 // is then run again from the start (retry.ts). The same holds for deadlocks (40P01).
 
 import postgres, { type RowList, type Sql, type TransactionSql } from "postgres";
-import { StartupError } from "../errors.js";
+import { HttpError, StartupError } from "../errors.js";
 import type { Database, Executor, Row, StatementSpec, TableSpec } from "../types.js";
 import { type Scalar, bindSlots } from "./net-args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "./net-constraints.js";
@@ -31,6 +31,22 @@ const count = (rows: RowList<Row[]>): number => rows.count;
 
 /** Thrown inside a transaction that started after its caller gave up waiting: it must not run. */
 class Abandoned extends Error {}
+
+/**
+ * How long before the request's deadline a transaction must be ready to commit. The
+ * deadline is counted from the transaction's start, a little after the request's own
+ * (its arguments were read first), and COMMIT takes a round trip: the margin covers both,
+ * so a transaction never commits after its client was answered 503.
+ */
+export function commitMarginMs(requestTimeoutMs: number): number {
+  return Math.min(250, Math.floor(requestTimeoutMs / 10));
+}
+
+function lateCommitError(): HttpError {
+  return new HttpError(503, "the server did not answer within the write timeout; nothing was written", {
+    headers: { "Retry-After": "1" },
+  });
+}
 
 export interface PostgresOpenOptions {
   /** The request deadline (--write-timeout), in ms. */
@@ -206,15 +222,20 @@ export class PostgresDatabase implements Database {
 
   async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     const deadline = Date.now() + this.target.settings.requestTimeoutMs;
+    const commitBy = deadline - commitMarginMs(this.target.settings.requestTimeoutMs);
     try {
-      return await withRetries(() => this.attempt(fn), isRetryablePostgres, { deadline });
+      return await withRetries(() => this.attempt(fn, commitBy), isRetryablePostgres, { deadline });
     } catch (err) {
       throw mapPostgresError(err, this.constraints);
     }
   }
 
-  /** One try: BEGIN (within the deadline on getting a connection), `fn`, COMMIT; ROLLBACK when it throws. */
-  private attempt<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+  /**
+   * One try: BEGIN (within the deadline on getting a connection), `fn`, COMMIT; ROLLBACK
+   * when it throws, or when `fn` ends past `commitBy`: by then the client has its 503 (the
+   * write timeout), which must mean nothing was written, so the work is rolled back.
+   */
+  private attempt<T>(fn: (tx: Executor) => Promise<T>, commitBy: number): Promise<T> {
     let started = false;
     let abandoned = false;
     const work = this.txSql.begin(TX_MODE, async (tx: TransactionSql) => {
@@ -222,7 +243,9 @@ export class PostgresDatabase implements Database {
       if (abandoned) throw new Abandoned();
       const executor = new PostgresTx(tx, this.statements, this.constraints);
       try {
-        return await fn(executor);
+        const result = await fn(executor);
+        if (Date.now() >= commitBy) throw lateCommitError();
+        return result;
       } finally {
         executor.end();
       }
