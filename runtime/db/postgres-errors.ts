@@ -92,7 +92,7 @@ export function completed<T extends { command?: unknown }>(rows: T): T {
 export function mapPostgresError(err: unknown, c: Constraints): unknown {
   if (err instanceof HttpError) return err;
   if (isUnavailablePostgres(err)) return unavailableError(err);
-  // postgres.js's own 57014, for a query cancelled before any connection took it (postgres-acquire.ts).
+  // postgres.js's own 57014, for a query it dropped before any connection took it.
   if ((err as { code?: unknown })?.code === "57014") return busyError(err);
   const state = sqlState(err);
   if (state === undefined) return err;
@@ -119,7 +119,7 @@ export function mapPostgresError(err: unknown, c: Constraints): unknown {
     case "22021": // character_not_in_repertoire: PostgreSQL text cannot hold a NUL (U+0000)
     case "22P05": // untranslatable_character
       return invalidValue(err, column, "text with a character PostgreSQL cannot store (such as U+0000)");
-    case "57014": // query_canceled: statement_timeout, or a wait for a connection given up
+    case "57014": // query_canceled: statement_timeout, or cancelled at its deadline (postgres-gate.ts)
     case "55P03": // lock_not_available
       return busyError(err);
     default:

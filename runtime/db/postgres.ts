@@ -17,9 +17,9 @@ import { type Scalar, bindSlots } from "./net-args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "./net-constraints.js";
 import { busyError } from "./net-errors.js";
 import { NetStatements } from "./net-statements.js";
-import { type NetTarget, parseNetUrl, redactUrl } from "./net-url.js";
+import { type NetSettings, type NetTarget, parseNetUrl, redactUrl } from "./net-url.js";
 import { withRetries } from "./retry.js";
-import { AcquireWatch } from "./postgres-acquire.js";
+import { SendGate } from "./postgres-gate.js";
 import { completed, isRetryablePostgres, isUnavailablePostgres, mapPostgresError } from "./postgres-errors.js";
 import { migratePostgres } from "./postgres-migrate.js";
 import { PREPARED, PostgresTx, pgValues } from "./postgres-tx.js";
@@ -69,7 +69,7 @@ export function openPostgres(db: string, options: PostgresOpenOptions = {}): Pos
   if (target.schema !== null) connection.search_path = target.schema;
   const driver = {
     max: s.poolSize,
-    connect_timeout: s.connectTimeoutMs / 1000,
+    connect_timeout: deadlines(s).connectTimeoutMs / 1000,
     idle_timeout: 60,
     prepare: true,
     // postgres.js waits before reopening a connection that failed, up to 20 s as failures
@@ -95,17 +95,38 @@ export function openPostgres(db: string, options: PostgresOpenOptions = {}): Pos
   return new PostgresDatabase(sql, txSql, target);
 }
 
+/** The longest wait before postgres.js reopens a connection (reconnectDelaySeconds). */
+const MAX_RECONNECT_DELAY_MS = 250;
+
+/**
+ * The bounds that make a 503 mean "not written" for a statement outside a transaction.
+ * It is asked for a little after its request began and must be done, or cancelled, before
+ * the write timeout: within `spanMs` (the write timeout less commitMarginMs). It waits for
+ * a free connection at most `acquireTimeoutMs`, then for its connection to open at most
+ * `connectTimeoutMs` after postgres.js's reconnect delay, so it is sent within the span or
+ * not at all; still running at the span's end, it is cancelled (postgres-gate.ts).
+ */
+export function deadlines(s: NetSettings): { spanMs: number; acquireTimeoutMs: number; connectTimeoutMs: number } {
+  const spanMs = s.requestTimeoutMs - commitMarginMs(s.requestTimeoutMs);
+  const acquireTimeoutMs = Math.max(1, Math.min(s.acquireTimeoutMs, Math.floor(spanMs / 2)));
+  const connectTimeoutMs = Math.max(
+    100,
+    Math.min(s.connectTimeoutMs, spanMs - acquireTimeoutMs - MAX_RECONNECT_DELAY_MS),
+  );
+  return { spanMs, acquireTimeoutMs, connectTimeoutMs };
+}
+
 /** postgres.js's reconnect delay, in seconds: full jitter, doubling from 20 ms up to 250 ms. */
 export function reconnectDelaySeconds(failures: number): number {
-  return (Math.random() * Math.min(250, 20 * 2 ** Math.min(failures, 8))) / 1000;
+  return (Math.random() * Math.min(MAX_RECONNECT_DELAY_MS, 20 * 2 ** Math.min(failures, 8))) / 1000;
 }
 
 export class PostgresDatabase implements Database {
   readonly dialect = "postgres" as const;
   private readonly statements = new NetStatements("postgres");
-  private readonly watch: AcquireWatch;
-  /** Statements outside a transaction sent and not yet answered. */
-  private inflight = 0;
+  private readonly gate: SendGate;
+  /** A statement outside a transaction is done within this of being asked for, or cancelled (deadlines()). */
+  private readonly spanMs: number;
   private constraints: Constraints = emptyConstraints();
   private closed = false;
 
@@ -115,7 +136,9 @@ export class PostgresDatabase implements Database {
     private readonly txSql: Sql,
     private readonly target: NetTarget,
   ) {
-    this.watch = new AcquireWatch(target.settings.acquireTimeoutMs);
+    const d = deadlines(target.settings);
+    this.spanMs = d.spanMs;
+    this.gate = new SendGate(target.settings.poolSize, d.acquireTimeoutMs);
   }
 
   async migrate(tables: readonly TableSpec[]): Promise<void> {
@@ -174,34 +197,16 @@ export class PostgresDatabase implements Database {
 
   /** The statement, run again after a serialization failure or a deadlock (retryStatement). */
   private retrying(text: string, values: Scalar[]): Promise<RowList<Row[]>> {
-    return this.statement(text, values).then(undefined, (err: unknown) =>
-      this.retryStatement(err, () => this.statement(text, values)),
+    const deadline = Date.now() + this.spanMs;
+    return this.statement(text, values, deadline).then(undefined, (err: unknown) =>
+      this.retryStatement(err, deadline, () => this.statement(text, values, deadline)),
     );
   }
 
-  // This is the hot path. While fewer statements are in flight than the pool has
-  // connections, a connection is free for this statement (or being opened for it, which
-  // connect_timeout_ms bounds) and takes it at once: only past that can it wait in
-  // postgres.js's queue, and only then is it watched (postgres-acquire.ts), so the common
-  // case carries no bookkeeping at all.
-  private statement(text: string, values: Scalar[]): Promise<RowList<Row[]>> {
-    const query = this.sql.unsafe<Row[]>(text, pgValues(values), PREPARED);
-    const item =
-      ++this.inflight > this.target.settings.poolSize
-        ? this.watch.watch(query as unknown as { state?: unknown; cancel(): unknown })
-        : null;
-    return query.then(
-      (rows) => {
-        this.inflight--;
-        if (item !== null) this.watch.settled(item);
-        return completed(rows);
-      },
-      (err: unknown) => {
-        this.inflight--;
-        if (item !== null) this.watch.settled(item);
-        throw err;
-      },
-    );
+  // This is the hot path: while a pooled connection is free, the gate hands the statement
+  // to postgres.js at once (postgres-gate.ts).
+  private statement(text: string, values: Scalar[], deadline: number): Promise<RowList<Row[]>> {
+    return this.gate.run(() => this.sql.unsafe<Row[]>(text, pgValues(values), PREPARED), deadline).then(completed);
   }
 
   /**
@@ -209,12 +214,10 @@ export class PostgresDatabase implements Database {
    * had no effect, so it runs again, as a transaction would, within the request's
    * deadline; any other error is final.
    */
-  private async retryStatement<T>(first: unknown, attempt: () => Promise<T>): Promise<T> {
+  private async retryStatement<T>(first: unknown, deadline: number, attempt: () => Promise<T>): Promise<T> {
     if (!isRetryablePostgres(first)) throw mapPostgresError(first, this.constraints);
     try {
-      return await withRetries(attempt, isRetryablePostgres, {
-        deadline: Date.now() + this.target.settings.requestTimeoutMs,
-      });
+      return await withRetries(attempt, isRetryablePostgres, { deadline });
     } catch (err) {
       throw mapPostgresError(err, this.constraints);
     }
@@ -264,13 +267,13 @@ export class PostgresDatabase implements Database {
   }
 
   async ping(): Promise<void> {
-    await this.sql.unsafe("SELECT 1", [], PREPARED);
+    await this.gate.run(() => this.sql.unsafe("SELECT 1", [], PREPARED), Date.now() + this.spanMs);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.watch.stop();
+    this.gate.stop();
     await Promise.all([this.sql.end({ timeout: 5 }), this.txSql.end({ timeout: 5 })]);
   }
 
