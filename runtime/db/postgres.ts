@@ -11,10 +11,11 @@
 // is then run again from the start (retry.ts). The same holds for deadlocks (40P01).
 
 import postgres, { type RowList, type Sql, type TransactionSql } from "postgres";
-import { HttpError, StartupError } from "../errors.js";
+import { StartupError } from "../errors.js";
 import type { Database, Executor, Row, StatementSpec, TableSpec } from "../types.js";
 import { type Scalar, bindSlots } from "./net-args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "./net-constraints.js";
+import { commitMarginMs, lateCommitError } from "./net-deadline.js";
 import { busyError } from "./net-errors.js";
 import { NetStatements } from "./net-statements.js";
 import { type NetSettings, type NetTarget, parseNetUrl, redactUrl } from "./net-url.js";
@@ -31,22 +32,6 @@ const count = (rows: RowList<Row[]>): number => rows.count;
 
 /** Thrown inside a transaction that started after its caller gave up waiting: it must not run. */
 class Abandoned extends Error {}
-
-/**
- * How long before the request's deadline a transaction must be ready to commit. The
- * deadline is counted from the transaction's start, a little after the request's own
- * (its arguments were read first), and COMMIT takes a round trip: the margin covers both,
- * so a transaction never commits after its client was answered 503.
- */
-export function commitMarginMs(requestTimeoutMs: number): number {
-  return Math.min(250, Math.floor(requestTimeoutMs / 10));
-}
-
-function lateCommitError(): HttpError {
-  return new HttpError(503, "the server did not answer within the write timeout; nothing was written", {
-    headers: { "Retry-After": "1" },
-  });
-}
 
 export interface PostgresOpenOptions {
   /** The request deadline (--write-timeout), in ms. */
