@@ -8,6 +8,7 @@ export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   /** Clients accepted while held: connected to the database only on `release`. */
   private held: Socket[] | null = null;
+  private resets = 0;
   port = 0;
 
   constructor(
@@ -46,9 +47,17 @@ export class TcpProxy {
     upstream.on("close", () => client.destroy());
   }
 
-  /** Cuts every connection, both sides at once, and keeps listening: a network blip. */
+  /**
+   * Cuts every connection, both sides at once, and keeps listening: a network blip. Every
+   * other reset closes them with a TCP RST rather than a FIN, as a crashed peer or a
+   * middlebox would.
+   */
   reset(): void {
-    for (const s of this.sockets) s.destroy();
+    const rst = this.resets++ % 2 === 1;
+    for (const s of this.sockets) {
+      if (rst) s.resetAndDestroy();
+      else s.destroy();
+    }
     this.sockets.clear();
   }
 
