@@ -1,10 +1,11 @@
-// The PostgreSQL adapter, on postgres.js: a pool of `pool_size` connections per server
-// process, every statement a named prepared statement on each connection (prepared there
-// on first use, checked at start by `prepare`), statements outside a transaction
-// pipelined over the pool.
+// The PostgreSQL adapter, on postgres.js: two pools of `pool_size` connections per server
+// process, one for statements outside a transaction (one at a time per connection, queued
+// in postgres-gate.ts) and one for transactions; every statement a named prepared
+// statement on each connection (prepared there on first use, checked at start by `prepare`).
 //
 // Each session runs in UTC with statement_timeout set to the request deadline, so a
-// runaway statement is stopped by the server once its client has had a 503 anyway.
+// runaway statement is stopped by the server once its client has had a 503 anyway; the
+// gate cancels one sooner, and a transaction too late to commit rolls back (net-deadline.ts).
 // Action transactions are SERIALIZABLE: an action reads, decides, then writes, and
 // SQLite runs that alone (BEGIN IMMEDIATE); here concurrent actions run side by side and
 // PostgreSQL aborts the one that would see a state no serial order gives (40001), which
@@ -112,6 +113,8 @@ export class PostgresDatabase implements Database {
   private readonly gate: SendGate;
   /** A statement outside a transaction is done within this of being asked for, or cancelled (deadlines()). */
   private readonly spanMs: number;
+  /** The wait for a connection, statements' and transactions' alike (deadlines()). */
+  private readonly acquireMs: number;
   private constraints: Constraints = emptyConstraints();
   private closed = false;
 
@@ -123,6 +126,7 @@ export class PostgresDatabase implements Database {
   ) {
     const d = deadlines(target.settings);
     this.spanMs = d.spanMs;
+    this.acquireMs = d.acquireTimeoutMs;
     this.gate = new SendGate(target.settings.poolSize, d.acquireTimeoutMs);
   }
 
@@ -245,8 +249,8 @@ export class PostgresDatabase implements Database {
         abandoned = true;
         // The transaction may still start later; it then rolls back at once (Abandoned).
         work.catch(() => undefined);
-        reject(busyError(new Error(`no connection free within ${this.target.settings.acquireTimeoutMs} ms`)));
-      }, this.target.settings.acquireTimeoutMs);
+        reject(busyError(new Error(`no connection free within ${this.acquireMs} ms`)));
+      }, this.acquireMs);
     });
     return Promise.race([work, gaveUp]).finally(() => clearTimeout(timer));
   }
