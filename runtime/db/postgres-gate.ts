@@ -78,7 +78,14 @@ export class SendGate {
   }
 
   private start<T>(send: () => GatedQuery<T>, deadline: number): Promise<T> {
-    const query = send();
+    let query: GatedQuery<T>;
+    try {
+      query = send();
+    } catch (err) {
+      // Nothing was handed over: the slot goes to the next waiter.
+      this.next();
+      return Promise.reject(err);
+    }
     const item: Running = { query, deadline };
     this.running.add(item);
     this.arm();

@@ -94,4 +94,21 @@ describe("the send gate (postgres)", () => {
     opening.finish("x");
     gate.stop();
   });
+
+  test("a statement that fails before it is sent frees its slot for the next", async () => {
+    const gate = new SendGate(1, 1000);
+    const a = stand();
+    void gate.run(() => a, Date.now() + 5000);
+    const broken = gate.run<string>(() => {
+      throw new Error("cannot build the query");
+    }, Date.now() + 5000);
+    const b = stand();
+    const after = gate.run(() => b, Date.now() + 5000);
+    a.finish("A");
+    await expect(broken).rejects.toThrow("cannot build the query");
+    b.finish("B");
+    expect(await after).toBe("B");
+    expect([gate.inFlight, gate.queued]).toEqual([0, 0]);
+    gate.stop();
+  });
 });
