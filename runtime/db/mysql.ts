@@ -9,6 +9,7 @@ import { StartupError } from "../errors.js";
 import type { Database, Executor, Row, StatementSpec, TableSpec } from "../types.js";
 import { bindSlots } from "./net-args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "./net-constraints.js";
+import { commitMarginMs, lateCommitError } from "./net-deadline.js";
 import { NetStatements } from "./net-statements.js";
 import { type NetTarget, parseNetUrl, redactUrl } from "./net-url.js";
 import { withRetries } from "./retry.js";
@@ -113,11 +114,16 @@ export class MysqlDatabase implements Database {
   }
 
   async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
-    return this.retrying(() => this.withConnection((conn) => this.attempt(conn, fn)));
+    const timeout = this.target.settings.requestTimeoutMs;
+    const commitBy = Date.now() + timeout - commitMarginMs(timeout);
+    return this.retrying(() => this.withConnection((conn) => this.attempt(conn, fn, commitBy)));
   }
 
-  /** One try on `conn`: BEGIN, `fn`, COMMIT; ROLLBACK when anything throws. */
-  private async attempt<T>(conn: PoolConnection, fn: (tx: Executor) => Promise<T>): Promise<T> {
+  /**
+   * One try on `conn`: BEGIN, `fn`, COMMIT; ROLLBACK when anything throws, or when `fn`
+   * ends past `commitBy`, when the client has its 503 already (net-deadline.ts).
+   */
+  private async attempt<T>(conn: PoolConnection, fn: (tx: Executor) => Promise<T>, commitBy: number): Promise<T> {
     await queryConstant(conn, beginStatement(this.pool.serverKind ?? "mysql"));
     const tx = new MysqlTx(
       conn,
@@ -129,6 +135,7 @@ export class MysqlDatabase implements Database {
     try {
       result = await fn(tx);
       tx.end();
+      if (Date.now() >= commitBy) throw lateCommitError();
       await queryConstant(conn, "COMMIT");
     } catch (err) {
       tx.end();

@@ -32,10 +32,24 @@ export function sqlState(err: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-/** 40001 serialization_failure, 40P01 deadlock_detected: the transaction had no effect; run it again. */
+/**
+ * 40001 serialization_failure, 40P01 deadlock_detected: the transaction had no effect; run
+ * it again. So does a stale plan (isStalePlan).
+ */
 export function isRetryablePostgres(err: unknown): boolean {
   const state = sqlState(err);
-  return state === "40001" || state === "40P01";
+  return state === "40001" || state === "40P01" || (state === "0A000" && isStalePlan(err));
+}
+
+/**
+ * "cached plan must not change result type": a statement prepared on this connection reads
+ * a table whose columns changed since (another server's migration added one). Nothing ran.
+ * postgres.js forgets the statement when it reports this, so the next try prepares it
+ * afresh; inside a transaction that next try has to be a new transaction, since the
+ * failed statement aborted this one.
+ */
+export function isStalePlan(err: unknown): boolean {
+  return (err as { routine?: unknown }).routine === "RevalidateCachedQuery";
 }
 
 // postgres.js's own connection errors, and Node's socket errors.
@@ -61,11 +75,24 @@ export function isUnavailablePostgres(err: unknown): boolean {
   return typeof code === "string" && CONNECTION_CODES.has(code);
 }
 
+/**
+ * `rows` as the statement's own answer. Every statement PostgreSQL completes ends in a
+ * CommandComplete, which gives postgres.js's result its `command` ("INSERT 0 1" → INSERT);
+ * a result without one was resolved by something else than this statement's completion
+ * (a connection cut and reopened under it), so it says nothing about what was written.
+ * Answering it would make an INSERT … RETURNING that never ran read as a success with no
+ * row (issue 15, part 2): it is a lost connection instead, a 503.
+ */
+export function completed<T extends { command?: unknown }>(rows: T): T {
+  if (typeof rows.command === "string" && rows.command !== "") return rows;
+  throw unavailableError(new Error("the database's answer to a statement was cut short"));
+}
+
 /** The HttpError for `err`, or `err` itself. Retryable errors are mapped only once retries are over (retry.ts). */
 export function mapPostgresError(err: unknown, c: Constraints): unknown {
   if (err instanceof HttpError) return err;
   if (isUnavailablePostgres(err)) return unavailableError(err);
-  // postgres.js's own 57014, for a query cancelled before any connection took it (postgres-acquire.ts).
+  // postgres.js's own 57014, for a query it dropped before any connection took it.
   if ((err as { code?: unknown })?.code === "57014") return busyError(err);
   const state = sqlState(err);
   if (state === undefined) return err;
@@ -92,7 +119,7 @@ export function mapPostgresError(err: unknown, c: Constraints): unknown {
     case "22021": // character_not_in_repertoire: PostgreSQL text cannot hold a NUL (U+0000)
     case "22P05": // untranslatable_character
       return invalidValue(err, column, "text with a character PostgreSQL cannot store (such as U+0000)");
-    case "57014": // query_canceled: statement_timeout, or a wait for a connection given up
+    case "57014": // query_canceled: statement_timeout, or cancelled at its deadline (postgres-gate.ts)
     case "55P03": // lock_not_available
       return busyError(err);
     default:

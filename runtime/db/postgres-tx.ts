@@ -8,7 +8,7 @@ import { type Scalar, bindSlots } from "./net-args.js";
 import type { Constraints } from "./net-constraints.js";
 import { withReturning } from "./net-returning.js";
 import type { NetStatement, NetStatements } from "./net-statements.js";
-import { isRetryablePostgres, mapPostgresError } from "./postgres-errors.js";
+import { completed, isRetryablePostgres, mapPostgresError } from "./postgres-errors.js";
 
 export class PostgresTx implements Executor {
   private active = true;
@@ -35,19 +35,21 @@ export class PostgresTx implements Executor {
   async run(spec: StatementSpec, args: readonly unknown[]): Promise<number> {
     const s = this.statement(spec);
     return this.guard(
-      async () => (await this.tx.unsafe(s.text, pgValues(bindSlots(s.name, s.slots, args)), PREPARED)).count,
+      async () => completed(await this.tx.unsafe(s.text, pgValues(bindSlots(s.name, s.slots, args)), PREPARED)).count,
     );
   }
 
   private rows(s: NetStatement, args: readonly unknown[]): Promise<Row[]> {
     const r = s.returning;
     if (r === undefined)
-      return this.guard(() => this.tx.unsafe<Row[]>(s.text, pgValues(bindSlots(s.name, s.slots, args)), PREPARED));
+      return this.guard(async () =>
+        completed(await this.tx.unsafe<Row[]>(s.text, pgValues(bindSlots(s.name, s.slots, args)), PREPARED)),
+      );
     return this.guard(() =>
       withReturning(
         r.when,
-        async () => (await this.tx.unsafe(s.text, pgValues(bindSlots(s.name, s.slots, args)), PREPARED)).count,
-        () => this.tx.unsafe<Row[]>(r.text, pgValues(bindSlots(s.name, r.slots, args)), PREPARED),
+        async () => completed(await this.tx.unsafe(s.text, pgValues(bindSlots(s.name, s.slots, args)), PREPARED)).count,
+        async () => completed(await this.tx.unsafe<Row[]>(r.text, pgValues(bindSlots(s.name, r.slots, args)), PREPARED)),
       ),
     );
   }

@@ -1,10 +1,11 @@
-// The PostgreSQL adapter, on postgres.js: a pool of `pool_size` connections per server
-// process, every statement a named prepared statement on each connection (prepared there
-// on first use, checked at start by `prepare`), statements outside a transaction
-// pipelined over the pool.
+// The PostgreSQL adapter, on postgres.js: two pools of `pool_size` connections per server
+// process, one for statements outside a transaction (one at a time per connection, queued
+// in postgres-gate.ts) and one for transactions; every statement a named prepared
+// statement on each connection (prepared there on first use, checked at start by `prepare`).
 //
 // Each session runs in UTC with statement_timeout set to the request deadline, so a
-// runaway statement is stopped by the server once its client has had a 503 anyway.
+// runaway statement is stopped by the server once its client has had a 503 anyway; the
+// gate cancels one sooner, and a transaction too late to commit rolls back (net-deadline.ts).
 // Action transactions are SERIALIZABLE: an action reads, decides, then writes, and
 // SQLite runs that alone (BEGIN IMMEDIATE); here concurrent actions run side by side and
 // PostgreSQL aborts the one that would see a state no serial order gives (40001), which
@@ -15,12 +16,13 @@ import { StartupError } from "../errors.js";
 import type { Database, Executor, Row, StatementSpec, TableSpec } from "../types.js";
 import { type Scalar, bindSlots } from "./net-args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "./net-constraints.js";
+import { commitMarginMs, lateCommitError } from "./net-deadline.js";
 import { busyError } from "./net-errors.js";
 import { NetStatements } from "./net-statements.js";
-import { type NetTarget, parseNetUrl, redactUrl } from "./net-url.js";
+import { type NetSettings, type NetTarget, parseNetUrl, redactUrl } from "./net-url.js";
 import { withRetries } from "./retry.js";
-import { AcquireWatch } from "./postgres-acquire.js";
-import { isRetryablePostgres, isUnavailablePostgres, mapPostgresError } from "./postgres-errors.js";
+import { SendGate } from "./postgres-gate.js";
+import { completed, isRetryablePostgres, isUnavailablePostgres, mapPostgresError } from "./postgres-errors.js";
 import { migratePostgres } from "./postgres-migrate.js";
 import { PREPARED, PostgresTx, pgValues } from "./postgres-tx.js";
 import { POSTGRES_TYPES } from "./postgres-types.js";
@@ -51,42 +53,86 @@ export function openPostgres(db: string, options: PostgresOpenOptions = {}): Pos
     idle_in_transaction_session_timeout: String(s.requestTimeoutMs * 2),
   };
   if (target.schema !== null) connection.search_path = target.schema;
-  const sql = postgres(target.driverUrl, {
+  const driver = {
     max: s.poolSize,
-    connect_timeout: s.connectTimeoutMs / 1000,
+    connect_timeout: deadlines(s).connectTimeoutMs / 1000,
     idle_timeout: 60,
     prepare: true,
+    // postgres.js waits before reopening a connection that failed, up to 20 s as failures
+    // add up; a database back from an outage would answer only that much later. A short
+    // cap gets the first request after its return through at once (issue 15, part 5).
+    backoff: reconnectDelaySeconds,
     // svc binds no arrays, and fetching array types costs a query per connection.
     fetch_types: false,
     // CREATE … IF NOT EXISTS says "already exists, skipping" on every start.
     onnotice: () => undefined,
     types: POSTGRES_TYPES,
     connection,
-  });
-  return new PostgresDatabase(sql, target);
+  };
+  // Statements outside a transaction run one at a time per connection, never pipelined:
+  // when PostgreSQL refuses a prepared statement whose plan went stale (a column added
+  // under `SELECT *`), postgres.js prepares it again after the statements already sent
+  // behind it, and the answers that follow are matched to the wrong queries (issue 15).
+  // Queued statements wait in postgres.js's queue instead, where the acquire deadline can
+  // still drop them. sql.begin needs pipelining to reserve its connection, so transactions
+  // have a pool of their own, where nothing is ever sent behind a transaction's statement.
+  const sql = postgres(target.driverUrl, { ...driver, max_pipeline: 0 } as typeof driver);
+  const txSql = postgres(target.driverUrl, driver);
+  return new PostgresDatabase(sql, txSql, target);
+}
+
+/** The longest wait before postgres.js reopens a connection (reconnectDelaySeconds). */
+const MAX_RECONNECT_DELAY_MS = 250;
+
+/**
+ * The bounds that make a 503 mean "not written" for a statement outside a transaction.
+ * It is asked for a little after its request began and must be done, or cancelled, before
+ * the write timeout: within `spanMs` (the write timeout less commitMarginMs). It waits for
+ * a free connection at most `acquireTimeoutMs`, then for its connection to open at most
+ * `connectTimeoutMs` after postgres.js's reconnect delay, so it is sent within the span or
+ * not at all; still running at the span's end, it is cancelled (postgres-gate.ts).
+ */
+export function deadlines(s: NetSettings): { spanMs: number; acquireTimeoutMs: number; connectTimeoutMs: number } {
+  const spanMs = s.requestTimeoutMs - commitMarginMs(s.requestTimeoutMs);
+  const acquireTimeoutMs = Math.max(1, Math.min(s.acquireTimeoutMs, Math.floor(spanMs / 2)));
+  const connectTimeoutMs = Math.max(
+    100,
+    Math.min(s.connectTimeoutMs, spanMs - acquireTimeoutMs - MAX_RECONNECT_DELAY_MS),
+  );
+  return { spanMs, acquireTimeoutMs, connectTimeoutMs };
+}
+
+/** postgres.js's reconnect delay, in seconds: full jitter, doubling from 20 ms up to 250 ms. */
+export function reconnectDelaySeconds(failures: number): number {
+  return (Math.random() * Math.min(MAX_RECONNECT_DELAY_MS, 20 * 2 ** Math.min(failures, 8))) / 1000;
 }
 
 export class PostgresDatabase implements Database {
   readonly dialect = "postgres" as const;
   private readonly statements = new NetStatements("postgres");
-  private readonly watch: AcquireWatch;
-  /** Statements outside a transaction sent and not yet answered. */
-  private inflight = 0;
-  /** Transactions begun or waiting to: each holds a connection of its own. */
-  private transactions = 0;
+  private readonly gate: SendGate;
+  /** A statement outside a transaction is done within this of being asked for, or cancelled (deadlines()). */
+  private readonly spanMs: number;
+  /** The wait for a connection, statements' and transactions' alike (deadlines()). */
+  private readonly acquireMs: number;
   private constraints: Constraints = emptyConstraints();
   private closed = false;
 
   constructor(
     private readonly sql: Sql,
+    /** Transactions' pool (openPostgres says why there are two). */
+    private readonly txSql: Sql,
     private readonly target: NetTarget,
   ) {
-    this.watch = new AcquireWatch(target.settings.acquireTimeoutMs);
+    const d = deadlines(target.settings);
+    this.spanMs = d.spanMs;
+    this.acquireMs = d.acquireTimeoutMs;
+    this.gate = new SendGate(target.settings.poolSize, d.acquireTimeoutMs);
   }
 
   async migrate(tables: readonly TableSpec[]): Promise<void> {
     try {
-      await migratePostgres(this.sql, tables, this.target.schema);
+      await migratePostgres(this.txSql, tables, this.target.schema);
     } catch (err) {
       throw this.startupError(err, "cannot bring the schema up to date");
     }
@@ -140,34 +186,16 @@ export class PostgresDatabase implements Database {
 
   /** The statement, run again after a serialization failure or a deadlock (retryStatement). */
   private retrying(text: string, values: Scalar[]): Promise<RowList<Row[]>> {
-    return this.statement(text, values).then(undefined, (err: unknown) =>
-      this.retryStatement(err, () => this.statement(text, values)),
+    const deadline = Date.now() + this.spanMs;
+    return this.statement(text, values, deadline).then(undefined, (err: unknown) =>
+      this.retryStatement(err, deadline, () => this.statement(text, values, deadline)),
     );
   }
 
-  // This is the hot path. While fewer statements and transactions are in flight than the
-  // pool has connections, a connection is free for this statement (or being opened for it,
-  // which connect_timeout_ms bounds) and takes it at once: only past that can it wait in
-  // postgres.js's queue, and only then is it watched (postgres-acquire.ts), so the common
-  // case carries no bookkeeping at all.
-  private statement(text: string, values: Scalar[]): Promise<RowList<Row[]>> {
-    const query = this.sql.unsafe<Row[]>(text, pgValues(values), PREPARED);
-    const item =
-      ++this.inflight + this.transactions > this.target.settings.poolSize
-        ? this.watch.watch(query as unknown as { state?: unknown; cancel(): unknown })
-        : null;
-    return query.then(
-      (rows) => {
-        this.inflight--;
-        if (item !== null) this.watch.settled(item);
-        return rows;
-      },
-      (err: unknown) => {
-        this.inflight--;
-        if (item !== null) this.watch.settled(item);
-        throw err;
-      },
-    );
+  // This is the hot path: while a pooled connection is free, the gate hands the statement
+  // to postgres.js at once (postgres-gate.ts).
+  private statement(text: string, values: Scalar[], deadline: number): Promise<RowList<Row[]>> {
+    return this.gate.run(() => this.sql.unsafe<Row[]>(text, pgValues(values), PREPARED), deadline).then(completed);
   }
 
   /**
@@ -175,12 +203,10 @@ export class PostgresDatabase implements Database {
    * had no effect, so it runs again, as a transaction would, within the request's
    * deadline; any other error is final.
    */
-  private async retryStatement<T>(first: unknown, attempt: () => Promise<T>): Promise<T> {
+  private async retryStatement<T>(first: unknown, deadline: number, attempt: () => Promise<T>): Promise<T> {
     if (!isRetryablePostgres(first)) throw mapPostgresError(first, this.constraints);
     try {
-      return await withRetries(attempt, isRetryablePostgres, {
-        deadline: Date.now() + this.target.settings.requestTimeoutMs,
-      });
+      return await withRetries(attempt, isRetryablePostgres, { deadline });
     } catch (err) {
       throw mapPostgresError(err, this.constraints);
     }
@@ -188,30 +214,30 @@ export class PostgresDatabase implements Database {
 
   async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     const deadline = Date.now() + this.target.settings.requestTimeoutMs;
+    const commitBy = deadline - commitMarginMs(this.target.settings.requestTimeoutMs);
     try {
-      return await withRetries(() => this.attempt(fn), isRetryablePostgres, { deadline });
+      return await withRetries(() => this.attempt(fn, commitBy), isRetryablePostgres, { deadline });
     } catch (err) {
       throw mapPostgresError(err, this.constraints);
     }
   }
 
-  /** One try: BEGIN (within the deadline on getting a connection), `fn`, COMMIT; ROLLBACK when it throws. */
-  private attempt<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
-    this.transactions++;
-    return this.attemptHolding(fn).finally(() => {
-      this.transactions--;
-    });
-  }
-
-  private attemptHolding<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+  /**
+   * One try: BEGIN (within the deadline on getting a connection), `fn`, COMMIT; ROLLBACK
+   * when it throws, or when `fn` ends past `commitBy`: by then the client has its 503 (the
+   * write timeout), which must mean nothing was written, so the work is rolled back.
+   */
+  private attempt<T>(fn: (tx: Executor) => Promise<T>, commitBy: number): Promise<T> {
     let started = false;
     let abandoned = false;
-    const work = this.sql.begin(TX_MODE, async (tx: TransactionSql) => {
+    const work = this.txSql.begin(TX_MODE, async (tx: TransactionSql) => {
       started = true;
       if (abandoned) throw new Abandoned();
       const executor = new PostgresTx(tx, this.statements, this.constraints);
       try {
-        return await fn(executor);
+        const result = await fn(executor);
+        if (Date.now() >= commitBy) throw lateCommitError();
+        return result;
       } finally {
         executor.end();
       }
@@ -223,21 +249,21 @@ export class PostgresDatabase implements Database {
         abandoned = true;
         // The transaction may still start later; it then rolls back at once (Abandoned).
         work.catch(() => undefined);
-        reject(busyError(new Error(`no connection free within ${this.target.settings.acquireTimeoutMs} ms`)));
-      }, this.target.settings.acquireTimeoutMs);
+        reject(busyError(new Error(`no connection free within ${this.acquireMs} ms`)));
+      }, this.acquireMs);
     });
     return Promise.race([work, gaveUp]).finally(() => clearTimeout(timer));
   }
 
   async ping(): Promise<void> {
-    await this.sql.unsafe("SELECT 1", [], PREPARED);
+    await this.gate.run(() => this.sql.unsafe("SELECT 1", [], PREPARED), Date.now() + this.spanMs);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.watch.stop();
-    await this.sql.end({ timeout: 5 });
+    this.gate.stop();
+    await Promise.all([this.sql.end({ timeout: 5 }), this.txSql.end({ timeout: 5 })]);
   }
 
   /** A start-up failure with the reason and where, never the password. */

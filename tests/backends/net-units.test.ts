@@ -9,7 +9,6 @@ import { BindError, bindSlots } from "../../runtime/db/net-args.js";
 import { constraintsOf } from "../../runtime/db/net-constraints.js";
 import { planMigration } from "../../runtime/db/net-migrate.js";
 import { parseNetUrl } from "../../runtime/db/net-url.js";
-import { AcquireWatch } from "../../runtime/db/postgres-acquire.js";
 import { isRetryablePostgres, mapPostgresError } from "../../runtime/db/postgres-errors.js";
 import { isoFromPostgres } from "../../runtime/db/postgres-types.js";
 import { backoffMs, withRetries } from "../../runtime/db/retry.js";
@@ -385,31 +384,5 @@ describe("retries", () => {
       { deadline: Date.now() + 30, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
     ).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 503, headers: { "Retry-After": "1" } });
-  });
-});
-
-describe("the wait for a connection (postgres)", () => {
-  test("a query no connection took by the deadline is cancelled; a taken one is left alone", async () => {
-    const watch = new AcquireWatch(50);
-    const queued = {
-      state: null as unknown,
-      cancelled: 0,
-      cancel() {
-        this.cancelled++;
-      },
-    };
-    const taken = {
-      state: null as unknown,
-      cancelled: 0,
-      cancel() {
-        this.cancelled++;
-      },
-    };
-    watch.watch(queued);
-    watch.watch(taken);
-    taken.state = { pid: 1 };
-    await new Promise((r) => setTimeout(r, 200));
-    expect([queued.cancelled, taken.cancelled]).toEqual([1, 0]);
-    watch.stop();
   });
 });

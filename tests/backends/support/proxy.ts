@@ -6,6 +6,9 @@ import { type Server, type Socket, createConnection, createServer } from "node:n
 export class TcpProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  /** Clients accepted while held: connected to the database only on `release`. */
+  private held: Socket[] | null = null;
+  private resets = 0;
   port = 0;
 
   constructor(
@@ -16,15 +19,9 @@ export class TcpProxy {
   /** Listens on 127.0.0.1 (the same port as before when restarted). */
   async start(): Promise<number> {
     const server = createServer((client) => {
-      const upstream = createConnection(this.targetPort, this.targetHost);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on("close", () => this.sockets.delete(s));
-        s.on("error", () => s.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-      client.on("close", () => upstream.destroy());
-      upstream.on("close", () => client.destroy());
+      this.track(client);
+      if (this.held !== null) this.held.push(client);
+      else this.forward(client);
     });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -35,10 +32,55 @@ export class TcpProxy {
     return this.port;
   }
 
+  private track(s: Socket): void {
+    this.sockets.add(s);
+    s.on("close", () => this.sockets.delete(s));
+    s.on("error", () => s.destroy());
+  }
+
+  private forward(client: Socket): void {
+    if (client.destroyed) return;
+    const upstream = createConnection(this.targetPort, this.targetHost);
+    this.track(upstream);
+    client.pipe(upstream).pipe(client);
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+  }
+
+  /**
+   * Cuts every connection, both sides at once, and keeps listening: a network blip. Every
+   * other reset closes them with a TCP RST rather than a FIN, as a crashed peer or a
+   * middlebox would.
+   */
+  reset(): void {
+    const rst = this.resets++ % 2 === 1;
+    for (const s of this.sockets) {
+      if (rst) s.resetAndDestroy();
+      else s.destroy();
+    }
+    this.sockets.clear();
+  }
+
+  /**
+   * Cuts every connection; new ones are accepted and answered nothing (what they send
+   * waits) until `release`: a database that is slow to take connections.
+   */
+  hold(): void {
+    this.reset();
+    this.held = [];
+  }
+
+  /** Connects the held clients to the database, and every client from now on. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const client of held) this.forward(client);
+  }
+
   /** Cuts every connection and stops listening: the database is gone, as far as the server can tell. */
   async stop(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    this.sockets.clear();
+    this.held = null;
+    this.reset();
     const server = this.server;
     this.server = null;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,0 +1,181 @@
+// Statements outside a transaction on their way to postgres.js (postgres.ts). Left to
+// itself, postgres.js queues a statement while every connection is busy and sends it
+// whenever one frees up, however late; and a statement it is told to drop while a
+// connection is being opened for it leaves that connection out of the pool for good. So
+// the queue is kept here: at most `slots` statements (one per pooled connection, which
+// never pipelines) are handed to postgres.js at a time, and the rest wait here, in order.
+//
+// Every statement has a deadline, a little before its request's write timeout:
+// - one still waiting here when its wait ends (acquire_timeout_ms, or the deadline if
+//   sooner) is never handed over: 503 "database busy";
+// - one still running on the server at its deadline is cancelled there (a CancelRequest),
+//   so it cannot commit after its client was answered 503.
+// A statement handed to a connection still being opened waits for it at most
+// connect_timeout, which postgres.ts keeps within the deadline too.
+//
+// postgres.js marks a query taken by a connection by setting its `state` (the backend's
+// key) and `active`, and cancels through its `canceller`: none of it is typed API.
+
+import { busyError } from "./net-errors.js";
+
+/** The parts of a postgres.js query the gate uses. */
+export interface GatedQuery<T> extends PromiseLike<T> {
+  state?: unknown;
+  active?: boolean;
+  canceller?: ((query: never) => unknown) | null;
+}
+
+interface Waiter {
+  send: () => void;
+  fail: (err: unknown) => void;
+  /** Not handed over past this. */
+  waitUntil: number;
+}
+
+interface Running {
+  query: GatedQuery<unknown>;
+  deadline: number;
+}
+
+/** How often deadlines are checked while statements run or wait. */
+const SWEEP_MS = 50;
+
+export class SendGate {
+  private running = new Set<Running>();
+  private waiting: (Waiter | undefined)[] = [];
+  private head = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly slots: number,
+    private readonly acquireTimeoutMs: number,
+  ) {}
+
+  /** Statements handed to postgres.js and not settled yet. */
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  /** Statements waiting for a slot. */
+  get queued(): number {
+    return this.waiting.length - this.head;
+  }
+
+  /**
+   * Runs `send()` (which creates the query: postgres.js sends it only then) once a slot is
+   * free and before `deadline`, a `Date.now()` time; cancels it on the server past that.
+   */
+  run<T>(send: () => GatedQuery<T>, deadline: number): Promise<T> {
+    if (this.running.size < this.slots && this.queued === 0) return this.start(send, deadline);
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({
+        send: () => this.start(send, deadline).then(resolve, reject),
+        fail: reject,
+        waitUntil: Math.min(Date.now() + this.acquireTimeoutMs, deadline),
+      });
+      this.arm();
+    });
+  }
+
+  private start<T>(send: () => GatedQuery<T>, deadline: number): Promise<T> {
+    let query: GatedQuery<T>;
+    try {
+      query = send();
+    } catch (err) {
+      // Nothing was handed over: the slot goes to the next waiter.
+      this.next();
+      return Promise.reject(err);
+    }
+    const item: Running = { query, deadline };
+    this.running.add(item);
+    this.arm();
+    const done = (): void => {
+      this.running.delete(item);
+      this.next();
+    };
+    return Promise.resolve(query).then(
+      (value) => {
+        done();
+        return value;
+      },
+      (err: unknown) => {
+        done();
+        throw err;
+      },
+    );
+  }
+
+  /** Hands the oldest waiter still in time the slot just freed. */
+  private next(): void {
+    const now = Date.now();
+    while (this.running.size < this.slots && this.head < this.waiting.length) {
+      const w = this.shift();
+      if (w.waitUntil <= now) w.fail(gaveUp(this.acquireTimeoutMs));
+      else w.send();
+    }
+  }
+
+  private shift(): Waiter {
+    const w = this.waiting[this.head]!;
+    this.waiting[this.head++] = undefined;
+    if (this.head === this.waiting.length) {
+      this.waiting = [];
+      this.head = 0;
+    }
+    return w;
+  }
+
+  private arm(): void {
+    if (this.timer !== null) return;
+    this.timer = setTimeout(() => this.sweep(), SWEEP_MS);
+    // A pending sweep must not keep a closing process alive.
+    this.timer.unref();
+  }
+
+  private sweep(): void {
+    this.timer = null;
+    const now = Date.now();
+    for (const item of this.running) {
+      if (item.deadline <= now) cancelOnServer(item.query);
+    }
+    if (this.head < this.waiting.length) {
+      // Waiters leave in order; one whose wait ended behind one still in time is failed here.
+      const kept: Waiter[] = [];
+      for (let i = this.head; i < this.waiting.length; i++) {
+        const w = this.waiting[i]!;
+        if (w.waitUntil <= now) w.fail(gaveUp(this.acquireTimeoutMs));
+        else kept.push(w);
+      }
+      this.waiting = kept;
+      this.head = 0;
+    }
+    if (this.running.size > 0 || this.queued > 0) this.arm();
+  }
+
+  /** At close: the waiting statements get their 503, and no timer is left. */
+  stop(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    const waiting = this.waiting.slice(this.head);
+    this.waiting = [];
+    this.head = 0;
+    for (const w of waiting) w!.fail(gaveUp(this.acquireTimeoutMs));
+  }
+}
+
+function gaveUp(acquireTimeoutMs: number): unknown {
+  return busyError(new Error(`no connection free within ${acquireTimeoutMs} ms`));
+}
+
+/**
+ * Asks the server to cancel a statement a connection is running. Only a taken query is
+ * cancelled: one postgres.js has not sent yet is waiting for its connection to open,
+ * which connect_timeout bounds. Once: the canceller is dropped as postgres.js's own
+ * `cancel()` does, whose promise would go unhandled when the cancel cannot connect.
+ */
+function cancelOnServer(query: GatedQuery<unknown>): void {
+  const canceller = query.canceller;
+  if (typeof canceller !== "function" || !query.state || query.active !== true) return;
+  query.canceller = null;
+  Promise.resolve((canceller as (q: unknown) => unknown)(query)).catch(() => undefined);
+}
