@@ -34,6 +34,10 @@ export class IrEmitter {
         return `${ind}${this.expr(s.expr)};`;
       case "sql":
         return `${ind}await tx.run(${this.names.statement(s.statement)}, [${s.args.map((a) => this.expr(a)).join(", ")}]);`;
+      case "for": {
+        const list = isNullable(s.list.type) ? `rt.lists.items(${this.expr(s.list)})` : this.expr(s.list);
+        return `${ind}for (const ${local(s.name)} of ${list}) {\n${this.stmts(s.body, ind + "  ")}\n${ind}}`;
+      }
     }
   }
 
@@ -110,6 +114,15 @@ export class IrEmitter {
         return "rt.now()";
       case "coalesce":
         return `(${args[0]} ?? ${args[1]})`;
+      case "contains":
+      case "unique":
+        return `rt.lists.${e.name}(${args.join(", ")})`;
+      case "join": {
+        // Items of a list read from json are the client's choice: join checks them, naming the path.
+        const list = e.args[0];
+        const path = list?.kind === "expect" ? `, ${JSON.stringify(list.path)}` : "";
+        return `rt.lists.join(${args.join(", ")}${path})`;
+      }
       default:
         return `rt.${e.name}(${args.join(", ")})`;
     }
