@@ -22,9 +22,12 @@ const BUILT_IN = new Set<string>([...SCALAR_TYPES, "list"]);
 /** The record types of one module, by name. */
 export type TypeTable = ReadonlyMap<string, RecordTypeModel>;
 
+/** Types refused for containing themselves, per table: a use of one is not reported again as unknown. */
+const refused = new WeakMap<TypeTable, Set<string>>();
+
 /** Is this written type a list or a record type, rather than a single value? */
 export function isShaped(t: TypeRef, types: TypeTable): boolean {
-  return t.name.name === "list" || t.item !== undefined || types.has(t.name.name);
+  return t.name.name === "list" || t.item !== undefined || types.has(t.name.name) || refused.get(types)?.has(t.name.name) === true;
 }
 
 /**
@@ -76,9 +79,11 @@ export function analyzeTypes(module: string, decls: readonly { decl: Decl; file:
     const path = cycle(decl.name.name, out, []);
     if (path) {
       r.add(listCodes.recursiveType.at(file, decl.name.span, decl.name.name, path));
-      out.delete(decl.name.name);
+      if (!refused.has(out)) refused.set(out, new Set());
+      refused.get(out)!.add(decl.name.name);
     }
   }
+  for (const name of refused.get(out) ?? []) out.delete(name);
   return out;
 }
 
@@ -124,6 +129,7 @@ export function resolveShape(t: TypeRef, file: string, r: Reporter, types: TypeT
     return null;
   }
   if (types.has(name)) return { kind: "record", module, type: name, nullable: t.nullable };
+  if (refused.get(types)?.has(name)) return null;
   if (!BUILT_IN.has(name)) {
     r.add(codes.unknownType.at(file, t.name.span, name, closest(name, [...BUILT_IN, ...types.keys()])));
     return null;

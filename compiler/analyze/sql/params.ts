@@ -72,7 +72,8 @@ export const SQL_LIST_ITEMS: readonly ScalarType[] = ["id", "text", "enum", "int
 export function listItems(params: readonly ParamModel[]): Map<string, ScalarType> {
   const out = new Map<string, ScalarType>();
   for (const p of params) {
-    if (p.shape?.kind === "list" && p.shape.item.kind === "scalar") out.set(p.name, p.shape.item.type);
+    // A list of records is refused where the query is analyzed; read as text here, its SQL is still checked.
+    if (p.shape?.kind === "list") out.set(p.name, p.shape.item.kind === "scalar" ? p.shape.item.type : "text");
   }
   return out;
 }
