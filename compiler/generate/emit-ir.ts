@@ -54,7 +54,7 @@ export class IrEmitter {
         const obj = this.operand(e.object);
         const untyped = e.object.type.kind === "unknown" || (e.object.type.kind === "scalar" && e.object.type.type === "json");
         if (untyped) return `rt.member(${this.expr(e.object)}, ${JSON.stringify(e.property)})`;
-        return e.optional ? `(${obj}?.${e.property} ?? null)` : `${obj}.${e.property}`;
+        return e.optional ? `(${this.optionalChain(e)} ?? null)` : `${obj}.${e.property}`;
       }
       case "object":
         return `{ ${e.entries.map((en) => `${en.key}: ${this.expr(en.value)}`).join(", ")} }`;
@@ -82,6 +82,12 @@ export class IrEmitter {
       case "expect":
         return `rt.expect.${e.as}${e.orNull ? "OrNull" : ""}(${this.expr(e.value)}, ${JSON.stringify(e.path)})`;
     }
+  }
+
+  /** `obj?.prop` for an optional member of a typed value (null when the member is not one). */
+  private optionalChain(e: Extract<IrExpr, { kind: "member" }>): string | null {
+    const untyped = e.object.type.kind === "unknown" || (e.object.type.kind === "scalar" && e.object.type.type === "json");
+    return e.optional && !untyped ? `${this.operand(e.object)}?.${e.property}` : null;
   }
 
   /** An operand of a unary or member expression: parenthesized unless it is atomic. */
@@ -112,8 +118,12 @@ export class IrEmitter {
     switch (e.name) {
       case "now":
         return "rt.now()";
-      case "coalesce":
-        return `(${args[0]} ?? ${args[1]})`;
+      case "coalesce": {
+        // An optional member's chain ends in `?? null` on its own: coalesce it once (`user.address?.city ?? "nowhere"`).
+        const a = e.args[0];
+        const chain = a?.kind === "member" ? this.optionalChain(a) : null;
+        return `(${chain ?? args[0]} ?? ${args[1]})`;
+      }
       case "contains":
       case "unique":
         return `rt.lists.${e.name}(${args.join(", ")})`;
