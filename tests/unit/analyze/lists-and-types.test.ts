@@ -66,6 +66,14 @@ describe("shapes of arguments", () => {
   });
 });
 
+describe("webhooks", () => {
+  test("a handler's payload stays json: a record type would refuse the members providers add", () => {
+    const r = analyzeText(`${TASK}\n${TYPES}\naction h(payload: NewUser) { return payload.username }\nwebhook w {\n  provider: "hmac"\n  secret: credentials.w\n  path: "/w"\n  handler: h\n}\n`);
+    const d = r.diagnostics.filter((x) => x.severity === "error");
+    expect(d.map((x) => [x.code, x.message])).toEqual([["SVC2043", "handler parameter `payload` must be of type json, not NewUser"]]);
+  });
+});
+
 describe("for", () => {
   test("over a list argument, a literal, the rows of a query, a json member", () => {
     const m = clean('action a(tags: list<text>, doc: json) {\n  for t in tags { insert task { title: t } }\n  for n in [1, 2] { if n > 5 { fail "big" } }\n  for row in list_open() { update task(row.id) { points: row.points + 1 } }\n  for x in doc.items { insert task { title: x } }\n}\nquery list_open() { SELECT * FROM task WHERE status = \'open\' }');
