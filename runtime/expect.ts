@@ -77,3 +77,10 @@ export function sized(value: unknown, path: string): string | unknown[] | null {
   if (typeof value === "string" || Array.isArray(value)) return value;
   throw bad(path, "text or a list");
 }
+
+/** What `for`, `contains`, `unique` and `join` walk: a list, or null (read as empty). */
+export function listOrNull(value: unknown, path: string): unknown[] | null {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return value;
+  throw bad(path, "a list");
+}

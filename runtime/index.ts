@@ -7,6 +7,8 @@ export type * from "./pages/types.js";
 export { HttpError, Fail, StartupError } from "./errors.js";
 export * as arg from "./args.js";
 export * as expect from "./expect.js";
+export * as shape from "./shape.js";
+export * as lists from "./lists.js";
 export type { ArgCheck } from "./args.js";
 export { newId, createIdGenerator, isUlid, ulidTime, type IdGenerator } from "./ids.js";
 export { now } from "./time.js";

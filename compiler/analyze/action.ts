@@ -1,8 +1,10 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
-import type { ActionDecl, Block, IfStmt, SqlStmt, Stmt } from "../parse/ast.js";
+import type { ActionDecl, Block, ForStmt, IfStmt, SqlStmt, Stmt } from "../parse/ast.js";
+import { listCodes } from "../diagnostics/codes/lists.js";
 import { ExprAnalyzer } from "./expr.js";
 import type { ActionModel, IrExpr, IrStmt, ParamModel, Requirement, ValueType } from "./model.js";
 import { analyzeParams } from "./params.js";
+import { type TypeTable, shapeType } from "./record-types.js";
 import { type ModuleScope, Scope } from "./scope.js";
 import { UNKNOWN, describe, isNullable, scalar, withNullable } from "./shared/types.js";
 import { bindParams } from "./sql/params.js";
@@ -13,14 +15,14 @@ const FAIL_STATUSES = [400, 401, 403, 404, 409, 422];
 
 /** An action: parameters, `requires`, and its body lowered to typed, resolved statements. */
 export function analyzeAction(decl: ActionDecl, m: ModuleScope, hasAuth: boolean): ActionModel {
-  const params = analyzeParams(decl.params, m.file, m.reporter);
+  const params = analyzeParams(decl.params, m.file, m.reporter, { module: m.module, table: m.types });
   let requires: Requirement | null = null;
   if (decl.requires) {
     if (!hasAuth) m.reporter.add(codes.requiresWithoutAuth.at(m.file, decl.requires.span));
     requires = decl.requires.kind === "auth" ? { kind: "auth" } : { kind: "role", role: decl.requires.role.value };
   }
   const lowering = new BodyLowering(m, decl.name.name);
-  const scope = Scope.forParams(params, paramType);
+  const scope = Scope.forParams(params, (p) => paramType(p, m.types));
   const body = lowering.block(decl.body, scope);
   return {
     module: m.module,
@@ -36,8 +38,8 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope, hasAuth: boolean
   };
 }
 
-export function paramType(p: ParamModel): ValueType {
-  return scalar(p.type, p.nullable, p.enumValues);
+export function paramType(p: ParamModel, types: TypeTable = new Map()): ValueType {
+  return p.shape ? shapeType(p.shape, types) : scalar(p.type, p.nullable, p.enumValues);
 }
 
 class BodyLowering {
@@ -109,7 +111,33 @@ class BodyLowering {
         return [{ kind: "expr", expr: this.exprs.expr(s.expr, scope) }];
       case "SqlStmt":
         return [this.sql(s, scope)];
+      case "For":
+        return [this.forStmt(s, scope)];
     }
+  }
+
+  /** `for x in list { … }`: `x` is each item in turn, a name of the body's scope. */
+  private forStmt(s: ForStmt, scope: Scope): IrStmt {
+    let list = this.exprs.expr(s.list, scope);
+    const t = list.type;
+    let item: ValueType = UNKNOWN;
+    if (t.kind === "unknown" && t.from !== undefined) {
+      // A json member: checked to be a list (or null) when the loop starts.
+      list = { kind: "expect", value: list, as: "list", orNull: true, path: t.from, type: { kind: "array", item: { kind: "unknown", from: `${t.from}[]` }, nullable: true } };
+      item = { kind: "unknown", from: `${t.from}[]` };
+    } else if (t.kind === "array") {
+      item = t.item;
+    } else if (t.kind === "rows") {
+      item = { kind: "row", resource: t.resource, nullable: false };
+    } else if (t.kind === "queryRows") {
+      item = { kind: "queryRow", query: t.query, nullable: false };
+    } else if (t.kind !== "unknown" && t.kind !== "null") {
+      this.m.reporter.add(listCodes.forOverNonList.at(this.m.file, s.list.span, describe(t)));
+    }
+    if (scope.lookup(s.name.name)) this.m.reporter.add(codes.letShadows.at(this.m.file, s.name.span, s.name.name));
+    const inner = scope.child();
+    inner.define(s.name.name, { kind: "local", type: item });
+    return { kind: "for", name: s.name.name, list, body: this.block(s.body, inner) };
   }
 
   private ifStmt(s: IfStmt, scope: Scope): IrStmt {

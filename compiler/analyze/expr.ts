@@ -1,6 +1,7 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { BinaryExpr, CallExpr, Expr, ObjectEntry, RecordOpExpr } from "../parse/ast.js";
 import type { BuiltinName, ExpectKind, IrBinaryOp, IrExpr, RecordWrite, ResourceModel, ScalarType, ValueType } from "./model.js";
+import { LIST_BUILTINS, isListBuiltin, listArg, listBuiltinType } from "./list-builtins.js";
 import { recordStatement, recordStatementName } from "./record-sql.js";
 import type { ModuleScope, Scope } from "./scope.js";
 import { closest } from "./shared/names.js";
@@ -13,6 +14,7 @@ const BUILTINS: Record<BuiltinName, { arity: [number, number] }> = {
   upper: { arity: [1, 1] },
   len: { arity: [1, 1] },
   coalesce: { arity: [2, 2] },
+  ...LIST_BUILTINS,
 };
 
 const BINARY: Record<BinaryExpr["op"], IrBinaryOp> = {
@@ -270,6 +272,12 @@ export class ExprAnalyzer {
       this.report(codes.badCallArgs.at(this.m.file, e.span, `\`${name}\` takes ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? "" : "s"}, found ${e.args.length}`));
     }
     const args = e.args.map((a) => this.builtinArg(builtin, this.expr(a.value, scope)));
+    if (isListBuiltin(builtin) && args.length > 0) {
+      const list = listArg(builtin, args[0], e, this.m);
+      args[0] = list.arg;
+      if (builtin === "join" && args[1]) args[1] = this.checked(args[1], "text", false);
+      return { kind: "builtin", name: builtin, args, type: listBuiltinType(builtin, list.item, args, e, this.m) };
+    }
     return { kind: "builtin", name: builtin, args, type: this.builtinType(builtin, args, e) };
   }
 
@@ -302,6 +310,8 @@ export class ExprAnalyzer {
         if (!a || !b) return UNKNOWN;
         return a.type.kind === "null" ? b.type : withNullable(a.type, isNullable(b.type));
       }
+      default:
+        return UNKNOWN; // list builtins are typed in list-builtins.ts
     }
   }
 

@@ -10,6 +10,7 @@ import { authModel, credentialModels } from "./credentials.js";
 import type {
   ActionModel,
   Backend,
+  RecordTypeModel,
   Model,
   QueryModel,
   ResourceModel,
@@ -19,6 +20,7 @@ import type {
   WebhookModel,
 } from "./model.js";
 import { analyzeQuery } from "./query.js";
+import { analyzeTypes } from "./record-types.js";
 import { analyzeResource } from "./resource.js";
 import { type LocatedRoute, analyzeRoute, checkRouteTable } from "./route.js";
 import type { ModuleScope } from "./scope.js";
@@ -101,15 +103,18 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   /** Routes and webhook paths together, in declaration order, for the one route-table check. */
   const claims: LocatedRoute[] = [];
   const webhooks: WebhookModel[] = [];
+  const types: RecordTypeModel[] = [];
   const hasAuth = input.config.auth.bearer !== undefined;
   const declaredCredentials = input.mode === "project" ? Object.keys(input.config.credentials) : null;
   try {
     for (const m of modules) {
       checkEndpointNames(m, r);
+      const moduleTypes = analyzeTypes(m.name, m.decls, r);
+      types.push(...moduleTypes.values());
       const moduleQueries = new Map<string, QueryModel>();
       for (const { decl, file } of m.decls) {
         if (decl.kind !== "Query" || moduleQueries.has(decl.name.name)) continue;
-        const q = analyzeQuery(m.name, decl, file, r, checker);
+        const q = analyzeQuery(m.name, decl, file, r, checker, moduleTypes);
         moduleQueries.set(q.name, q);
         queries.push(q);
       }
@@ -124,6 +129,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
           statements,
           checker,
           reporter: r,
+          types: moduleTypes,
         };
         const a = analyzeAction(decl, scope, hasAuth);
         moduleActions.set(a.name, a);
@@ -178,6 +184,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   if (auth !== null) model.auth = auth;
   if (webhooks.length > 0) model.deliveryStore = deliveryStore();
   if (app) model.app = app.app;
+  if (types.length > 0) model.types = types;
   return { model, diagnostics: r.diagnostics };
 }
 
@@ -227,7 +234,7 @@ function groupModules(dirs: ParsedModuleDir[], r: Reporter): ModuleDecls[] {
 function checkEndpointNames(m: ModuleDecls, r: Reporter): void {
   const seen = new Map<string, string>();
   for (const { decl, file } of m.decls) {
-    if (decl.kind === "Route" || decl.kind === "Resource") continue;
+    if (decl.kind === "Route" || decl.kind === "Resource" || decl.kind === "Type") continue;
     const other = seen.get(decl.name.name);
     if (other) r.add(codes.duplicateDeclaration.at(file, decl.name.span, decl.kind.toLowerCase(), decl.name.name, other));
     else seen.set(decl.name.name, place(file, decl.name.span));

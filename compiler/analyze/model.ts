@@ -79,8 +79,10 @@ export type ValueType =
   | { kind: "rows"; resource: string }
   | { kind: "queryRow"; query: string; nullable: boolean }
   | { kind: "queryRows"; query: string }
-  | { kind: "object"; fields: { name: string; type: ValueType }[] }
-  | { kind: "array"; item: ValueType }
+  /** An object literal, or a value of a record type (`type` names it; `nullable` for `T?`). */
+  | { kind: "object"; fields: { name: string; type: ValueType }[]; module?: string; type?: string; nullable?: boolean }
+  /** A list literal, or a `list<T>` value (`nullable` for `list<T>?`). */
+  | { kind: "array"; item: ValueType; nullable?: boolean }
   | { kind: "null" }
   /**
    * A value whose type is known only at run time. `from` is set when it was read out of a
@@ -98,6 +100,26 @@ export interface ParamModel {
   default: Literal | undefined;
   /** Required = not nullable and no default. */
   required: boolean;
+  /**
+   * A `list<T>` or record-type argument: what the edge checks (runtime/shape.ts). Such an
+   * argument travels as JSON, so `type` is then "json"; absent for single values.
+   */
+  shape?: ShapeModel;
+}
+
+/** The structure of a list or record argument, or of a member of a record type. */
+export type ShapeModel =
+  | { kind: "scalar"; type: ScalarType; enumValues: string[]; nullable: boolean }
+  /** At most `max` items: longer is a 400 (docs/language.md §2.3, Lists). */
+  | { kind: "list"; item: ShapeModel; max: number; nullable: boolean }
+  | { kind: "record"; module: string; type: string; nullable: boolean };
+
+/** `type NewUser { … }`: a named record type of a module, checked member by member at the edge. */
+export interface RecordTypeModel {
+  module: string;
+  name: string;
+  doc: string | null;
+  members: { name: string; shape: ShapeModel; default: Literal | undefined; required: boolean }[];
 }
 
 /** A result column of a query, typed from the declared resources. */
@@ -152,7 +174,9 @@ export interface QueryModel {
 
 export type Requirement = { kind: "auth" } | { kind: "role"; role: string };
 
-export type BuiltinName = "now" | "trim" | "lower" | "upper" | "len" | "coalesce";
+export type BuiltinName = "now" | "trim" | "lower" | "upper" | "len" | "coalesce"
+  // Lists (docs/language.md §2.3, Lists)
+  | "contains" | "unique" | "join";
 
 /** A typed, resolved expression. Every name is already bound to what it means. */
 export type IrExpr = (
@@ -174,7 +198,7 @@ export type IrExpr = (
 ) & { type: ValueType };
 
 /** The run-time checks on json members (runtime/expect.ts); `sized` is text or a list (for `len`). */
-export type ExpectKind = "text" | "id" | "int" | "float" | "bool" | "timestamp" | "sized";
+export type ExpectKind = "text" | "id" | "int" | "float" | "bool" | "timestamp" | "sized" | "list";
 
 export type IrBinaryOp = "or" | "and" | "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "add" | "concat" | "sub" | "mul" | "div";
 
@@ -194,7 +218,9 @@ export type IrStmt =
   | { kind: "fail"; status: number; message: IrExpr }
   | { kind: "return"; value: IrExpr | null }
   | { kind: "expr"; expr: IrExpr }
-  | { kind: "sql"; statement: string; args: IrExpr[] };
+  | { kind: "sql"; statement: string; args: IrExpr[] }
+  /** `for name in list { … }`; a null list runs the body no time. */
+  | { kind: "for"; name: string; list: IrExpr; body: IrStmt[] };
 
 /** A named statement the server prepares once at start. */
 export interface PreparedSql {
@@ -324,6 +350,8 @@ export interface Model {
   auth?: AuthModel;
   /** Absent without webhooks. */
   deliveryStore?: DeliveryStoreModel;
+  /** Record types (`type NewUser { … }`) of all modules; absent when none is declared. */
+  types?: RecordTypeModel[];
   /** Project mode with an app folder or public/: route files, pages, layout, static files (app-model.ts). */
   app?: AppModel;
 }

@@ -1,6 +1,7 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { Param } from "../parse/ast.js";
 import type { ParamModel } from "./model.js";
+import { type TypeTable, isShaped, resolveShape } from "./record-types.js";
 import { literalDefault, resolveType } from "./resource.js";
 import type { Reporter } from "./shared/context.js";
 
@@ -8,10 +9,13 @@ import type { Reporter } from "./shared/context.js";
  * Names every object answers to: an argument called `constructor` would read
  * Object.prototype's in a JSON body, so such names are refused at build time.
  */
-const RESERVED = new Set([...Object.getOwnPropertyNames(Object.prototype), "prototype"]);
+export const RESERVED = new Set([...Object.getOwnPropertyNames(Object.prototype), "prototype"]);
 
-/** Parameters of a query or an action: types resolved, defaults checked against them. */
-export function analyzeParams(params: Param[], file: string, r: Reporter): ParamModel[] {
+/**
+ * Parameters of a query or an action: types resolved, defaults checked against them.
+ * With `types` (the module's record types), a parameter may be a list or a record.
+ */
+export function analyzeParams(params: Param[], file: string, r: Reporter, types?: { module: string; table: TypeTable }): ParamModel[] {
   const out: ParamModel[] = [];
   const seen = new Set<string>();
   for (const p of params) {
@@ -22,6 +26,14 @@ export function analyzeParams(params: Param[], file: string, r: Reporter): Param
     seen.add(p.name.name);
     if (RESERVED.has(p.name.name)) {
       r.add(codes.reservedParamName.at(file, p.name.span, p.name.name));
+      continue;
+    }
+    if (types && isShaped(p.type, types.table)) {
+      const shape = resolveShape(p.type, file, r, types.table, types.module);
+      if (!shape) continue;
+      if (p.default) r.add(codes.badDefault.at(file, p.default.span, p.name.name, "left out: a list or record argument has no default (make it nullable: absent is null)"));
+      const nullable = shape.nullable;
+      out.push({ name: p.name.name, type: "json", enumValues: [], nullable, default: undefined, required: !nullable, shape });
       continue;
     }
     const t = resolveType(p.type, file, r);

@@ -1,17 +1,27 @@
 import type { QueryDecl } from "../parse/ast.js";
+import { listCodes } from "../diagnostics/codes/lists.js";
 import type { QueryModel } from "./model.js";
+import { type TypeTable, describeShape } from "./record-types.js";
 import { analyzeParams } from "./params.js";
 import type { Reporter } from "./shared/context.js";
 import type { SqlChecker } from "./sql/dialect.js";
-import { bindParams } from "./sql/params.js";
+import { SQL_LIST_ITEMS, bindParams, listItems } from "./sql/params.js";
 import { sqlTextRef } from "./sql/span.js";
 
 /** A declared query: parameters typed, SQL checked against the resources, result columns typed. */
-export function analyzeQuery(module: string, decl: QueryDecl, file: string, r: Reporter, checker: SqlChecker): QueryModel {
-  const params = analyzeParams(decl.params, file, r);
+export function analyzeQuery(module: string, decl: QueryDecl, file: string, r: Reporter, checker: SqlChecker, types: TypeTable = new Map()): QueryModel {
+  const params = analyzeParams(decl.params, file, r, { module, table: types });
+  // SQL binds single values, and lists of them (`x IN @tags`); a record has no SQL form.
+  for (const p of params) {
+    const s = p.shape;
+    if (s && (s.kind === "record" || (s.kind === "list" && (s.item.kind !== "scalar" || !SQL_LIST_ITEMS.includes(s.item.type))))) {
+      const at = decl.params.find((x) => x.name.name === p.name)!;
+      r.add(listCodes.notASingleValue.at(file, at.type.span, `query parameter \`${p.name}\``, describeShape(s)));
+    }
+  }
   const checked = checker.check({ file, body: decl.sql, params, kind: "query", name: decl.name.name });
   r.addAll(checked.diagnostics);
-  const bound = bindParams(decl.sql, new Map(params.map((p) => [p.name, p.type])));
+  const bound = bindParams(decl.sql, new Map(params.map((p) => [p.name, p.type])), listItems(params));
   return {
     module,
     name: decl.name.name,

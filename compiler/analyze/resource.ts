@@ -1,4 +1,5 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
+import { listCodes } from "../diagnostics/codes/lists.js";
 import type { Expr, FieldDecl, ResourceDecl, TypeRef } from "../parse/ast.js";
 import type { DefaultValue, FieldModel, IndexModel, Literal, ResourceModel, ScalarType } from "./model.js";
 import type { Reporter } from "./shared/context.js";
@@ -51,6 +52,10 @@ export function analyzeResource(module: string, decl: ResourceDecl, file: string
 }
 
 function analyzeField(f: FieldDecl, file: string, r: Reporter): FieldModel | null {
+  if (f.type.name.name === "list" || f.type.item) {
+    r.add(listCodes.notASingleValue.at(file, f.type.span, `field \`${f.name.name}\``, f.type.name.name));
+    return null;
+  }
   const type = resolveType(f.type, file, r);
   if (!type) return null;
   const field: FieldModel = {

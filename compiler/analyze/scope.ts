@@ -1,4 +1,4 @@
-import type { ParamModel, QueryModel, ResourceModel, StatementModel, ValueType } from "./model.js";
+import type { ParamModel, QueryModel, RecordTypeModel, ResourceModel, StatementModel, ValueType } from "./model.js";
 import type { Reporter } from "./shared/context.js";
 import type { SqlChecker } from "./sql/dialect.js";
 
@@ -12,6 +12,8 @@ export interface ModuleScope {
   statements: Map<string, StatementModel>;
   checker: SqlChecker;
   reporter: Reporter;
+  /** The module's record types (`type NewUser { … }`), for list and record arguments. */
+  types: ReadonlyMap<string, RecordTypeModel>;
 }
 
 export interface Binding {

@@ -2,9 +2,11 @@ import type { IrExpr, IrStmt } from "./model.js";
 
 /**
  * Does an action need an explicit transaction? Yes when it has two or more statements,
- * or a `fail` after its statement in source order (there are no loops, so source order
- * bounds every execution order). One statement is atomic on its own: an action that runs
- * at most one, with no `fail` after it that would have to undo it, saves BEGIN and COMMIT.
+ * or a `fail` after its statement in source order. A `for` whose body runs a statement
+ * may run it many times, so it counts as two; a `fail` anywhere in such a body may follow
+ * the statement of an earlier turn. Otherwise source order bounds every execution order.
+ * One statement is atomic on its own: an action that runs at most one, with no `fail`
+ * after it that would have to undo it, saves BEGIN and COMMIT.
  */
 export function needsTransaction(body: readonly IrStmt[]): boolean {
   let statements = 0;
@@ -12,6 +14,12 @@ export function needsTransaction(body: readonly IrStmt[]): boolean {
   const walk = (stmts: readonly IrStmt[]): void => {
     for (const s of stmts) {
       if (s.kind === "fail" && statements > 0) failAfterStatement = true;
+      if (s.kind === "for") {
+        statements += countStatements([{ kind: "expr", expr: s.list }]);
+        if (countStatements(s.body) > 0) statements += 2;
+        walk(s.body);
+        continue;
+      }
       statements += countStatements([s.kind === "if" ? { ...s, then: [], else: [] } : s]);
       if (s.kind === "if") {
         walk(s.then);
@@ -56,6 +64,10 @@ export function countStatements(stmts: readonly IrStmt[]): number {
       case "sql":
         n++;
         s.args.forEach(visit);
+        break;
+      case "for":
+        visit(s.list);
+        n += countStatements(s.body);
         break;
     }
   }

@@ -4,6 +4,7 @@ import type { Expr, WebhookDecl } from "../parse/ast.js";
 import type { ActionModel, ParamModel, WebhookModel } from "./model.js";
 import { type LocatedRoute, splitPath } from "./route.js";
 import { type Reporter, place } from "./shared/context.js";
+import { describeShape } from "./record-types.js";
 import { closest } from "./shared/names.js";
 
 const PROVIDERS = ["github", "stripe", "slack", "standard", "hmac"] as const;
@@ -95,8 +96,10 @@ export function analyzeWebhook(
         if (!allowed) {
           r.add(codes.webhookHandler.at(file, handler.span, `handler \`${action.name}\` takes \`${p.name}\`, but a webhook passes only payload, event and delivery`));
           ok = false;
-        } else if (p.type !== allowed.type) {
-          r.add(codes.webhookHandler.at(file, handler.span, `handler parameter \`${p.name}\` must be of type ${allowed.type}${allowed.nullable ? "?" : ""}, not ${p.type}`));
+        } else if (p.type !== allowed.type || p.shape !== undefined) {
+          // A record type refuses members it does not declare, and providers add members at will.
+          const found = p.shape ? describeShape(p.shape) : p.type;
+          r.add(codes.webhookHandler.at(file, handler.span, `handler parameter \`${p.name}\` must be of type ${allowed.type}${allowed.nullable ? "?" : ""}, not ${found}`));
           ok = false;
         } else if (allowed.nullable && !p.nullable && p.default === undefined) {
           r.add(codes.webhookHandler.at(file, handler.span, `handler parameter \`${p.name}\` must be nullable: not every provider sends one`));

@@ -34,6 +34,10 @@ export class IrEmitter {
         return `${ind}${this.expr(s.expr)};`;
       case "sql":
         return `${ind}await tx.run(${this.names.statement(s.statement)}, [${s.args.map((a) => this.expr(a)).join(", ")}]);`;
+      case "for": {
+        const list = isNullable(s.list.type) ? `rt.lists.items(${this.expr(s.list)})` : this.expr(s.list);
+        return `${ind}for (const ${local(s.name)} of ${list}) {\n${this.stmts(s.body, ind + "  ")}\n${ind}}`;
+      }
     }
   }
 
@@ -50,7 +54,7 @@ export class IrEmitter {
         const obj = this.operand(e.object);
         const untyped = e.object.type.kind === "unknown" || (e.object.type.kind === "scalar" && e.object.type.type === "json");
         if (untyped) return `rt.member(${this.expr(e.object)}, ${JSON.stringify(e.property)})`;
-        return e.optional ? `(${obj}?.${e.property} ?? null)` : `${obj}.${e.property}`;
+        return e.optional ? `(${this.optionalChain(e)} ?? null)` : `${obj}.${e.property}`;
       }
       case "object":
         return `{ ${e.entries.map((en) => `${en.key}: ${this.expr(en.value)}`).join(", ")} }`;
@@ -78,6 +82,12 @@ export class IrEmitter {
       case "expect":
         return `rt.expect.${e.as}${e.orNull ? "OrNull" : ""}(${this.expr(e.value)}, ${JSON.stringify(e.path)})`;
     }
+  }
+
+  /** `obj?.prop` for an optional member of a typed value (null when the member is not one). */
+  private optionalChain(e: Extract<IrExpr, { kind: "member" }>): string | null {
+    const untyped = e.object.type.kind === "unknown" || (e.object.type.kind === "scalar" && e.object.type.type === "json");
+    return e.optional && !untyped ? `${this.operand(e.object)}?.${e.property}` : null;
   }
 
   /** An operand of a unary or member expression: parenthesized unless it is atomic. */
@@ -108,8 +118,21 @@ export class IrEmitter {
     switch (e.name) {
       case "now":
         return "rt.now()";
-      case "coalesce":
-        return `(${args[0]} ?? ${args[1]})`;
+      case "coalesce": {
+        // An optional member's chain ends in `?? null` on its own: coalesce it once (`user.address?.city ?? "nowhere"`).
+        const a = e.args[0];
+        const chain = a?.kind === "member" ? this.optionalChain(a) : null;
+        return `(${chain ?? args[0]} ?? ${args[1]})`;
+      }
+      case "contains":
+      case "unique":
+        return `rt.lists.${e.name}(${args.join(", ")})`;
+      case "join": {
+        // Items of a list read from json are the client's choice: join checks them, naming the path.
+        const list = e.args[0];
+        const path = list?.kind === "expect" ? `, ${JSON.stringify(list.path)}` : "";
+        return `rt.lists.join(${args.join(", ")}${path})`;
+      }
       default:
         return `rt.${e.name}(${args.join(", ")})`;
     }

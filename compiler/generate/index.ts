@@ -5,6 +5,7 @@ import { PRETTIER_RC } from "./format-options.js";
 import { Names } from "./names.js";
 import { actionSection, inputFunction, querySection } from "./sections/calls.js";
 import { resourceSection } from "./sections/resources.js";
+import { recordTypeSection } from "./sections/shapes.js";
 import { endpointSection, specSection } from "./sections/server.js";
 import { pageSection } from "./sections/pages.js";
 import { routeFileSection } from "./sections/route-files.js";
@@ -50,6 +51,7 @@ export async function generateServerTs(model: Model, options: GenerateOptions = 
 
   const statements: (string | StatementStructures)[] = [];
   for (const r of model.resources) statements.push(...resourceSection(model, r, names));
+  for (const t of model.types ?? []) statements.push(...recordTypeSection(model, t, names));
   for (const q of model.queries) {
     statements.push(...querySection(model, q, names));
     statements.push(...inputFunction(q, names));

@@ -96,6 +96,18 @@ export class Names {
   app(key: string, base: string): string {
     return this.unique(`app:${key}`, base);
   }
+  /** `NewUser`: the interface of a record type. */
+  recordType(module: string, name: string): string {
+    return this.unique(`type:${module}.${name}`, pascalCase(this.scoped(module, name)));
+  }
+  /** `checkNewUser`: checks a value against a record type at the edge. */
+  recordCheck(module: string, name: string): string {
+    return this.unique(`typeCheck:${module}.${name}`, `check${pascalCase(this.scoped(module, name))}`);
+  }
+  /** `NEW_USER_ROLE`: the check of an enum member of a record type, or of an enum list item. */
+  shapeEnum(key: string, base: string): string {
+    return this.unique(`shapeEnum:${key}`, base.toUpperCase());
+  }
   /** `githubIssuesWebhook` */
   webhook(module: string, name: string): string {
     return this.unique(`webhook:${module}.${name}`, `${camelCase(this.scoped(module, name))}Webhook`);

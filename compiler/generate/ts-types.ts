@@ -46,9 +46,10 @@ export function valueTs(t: ValueType, names: Names, model: Model): string {
       return t.kind === "queryRows" ? `${row}[]` : nullableTs(row, t.nullable);
     }
     case "object":
+      if (t.module !== undefined && t.type !== undefined) return nullableTs(names.recordType(t.module, t.type), t.nullable === true);
       return `{ ${t.fields.map((f) => `${f.name}: ${valueTs(f.type, names, model)}`).join("; ")} }`;
     case "array":
-      return `${wrap(valueTs(t.item, names, model))}[]`;
+      return nullableTs(`${wrap(valueTs(t.item, names, model))}[]`, t.nullable === true);
     case "null":
       return "null";
     case "unknown":

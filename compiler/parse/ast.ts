@@ -30,7 +30,7 @@ export interface ModuleFile {
   span: Span;
 }
 
-export type Decl = ResourceDecl | QueryDecl | ActionDecl | RouteDecl | WebhookDecl;
+export type Decl = ResourceDecl | QueryDecl | ActionDecl | RouteDecl | WebhookDecl | TypeDecl;
 
 interface DeclBase {
   /** Text of the `///` doc comments right above the declaration, joined by "\n"; null if none. */
@@ -50,6 +50,10 @@ export interface TypeRef {
   values: Ident[];
   /** `T?` */
   nullable: boolean;
+  /** The item type of `list<T>`; absent for other types. */
+  item?: TypeRef;
+  /** `max N` after `list<T>`; absent when not written. */
+  max?: IntLit;
   span: Span;
 }
 
@@ -80,6 +84,13 @@ export interface ResourceDecl extends DeclBase {
   name: Ident;
   fields: FieldDecl[];
   indexes: IndexDecl[];
+}
+
+/** `type NewUser { username: text, bio: text? }`: a named record type for arguments. */
+export interface TypeDecl extends DeclBase {
+  kind: "Type";
+  name: Ident;
+  members: Param[];
 }
 
 // ---------------------------------------------------------------- queries
@@ -137,7 +148,7 @@ export interface Block {
   span: Span;
 }
 
-export type Stmt = LetStmt | IfStmt | FailStmt | ReturnStmt | ExprStmt | SqlStmt;
+export type Stmt = LetStmt | IfStmt | FailStmt | ReturnStmt | ExprStmt | SqlStmt | ForStmt;
 
 export interface LetStmt {
   kind: "Let";
@@ -172,6 +183,15 @@ export interface ReturnStmt {
 export interface ExprStmt {
   kind: "ExprStmt";
   expr: Expr;
+  span: Span;
+}
+
+/** `for name in list { … }` */
+export interface ForStmt {
+  kind: "For";
+  name: Ident;
+  list: Expr;
+  body: Block;
   span: Span;
 }
 

@@ -6,6 +6,7 @@ import { parseCodes } from "../diagnostics/codes/parse.js";
 import type {
   ActionDecl, Block, DataStep, Decl, Expr, FieldDecl, IfStmt, IndexDecl, MethodBlock, ModuleFile, Param,
   QueryDecl, RedirectStep, Requires, ResourceDecl, RouteDecl, RouteFile, SqlBody, Stmt, TypeRef, WebhookDecl,
+  ForStmt, TypeDecl,
 } from "./ast.js";
 import { ExpressionBuilder, intLit, stringLit } from "./build-expressions.js";
 import { childrenSpan, ident, INCOMPLETE, isReal, keepComplete, need, tokenSpan, type BuildContext } from "./build-support.js";
@@ -15,7 +16,7 @@ import type {
   LetStmtCstChildren, MethodBlockCstChildren, ModuleCstChildren, ParamListCstChildren, QueryDeclCstChildren,
   RedirectStepCstChildren, RequiresClauseCstChildren, ResourceDeclCstChildren, ReturnStmtCstChildren,
   RouteDeclCstChildren, RouteFileCstChildren, SqlStmtCstChildren, StatementCstChildren, TypeRefCstChildren,
-  WebhookDeclCstChildren,
+  WebhookDeclCstChildren, ForStmtCstChildren, TypeDeclCstChildren, ListItemCstChildren,
 } from "./cst.js";
 import type { IToken } from "chevrotain";
 import type { SqlScan } from "./sql-scan.js";
@@ -54,7 +55,9 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
           ? this.actionDecl(ctx.actionDecl[0].children, c)
           : ctx.routeDecl
             ? this.routeDecl(ctx.routeDecl[0].children, c)
-            : this.webhookDecl(need(ctx.webhookDecl).children, c);
+            : ctx.typeDecl
+              ? this.typeDecl(ctx.typeDecl[0].children, c)
+              : this.webhookDecl(need(ctx.webhookDecl).children, c);
     decl.doc = c.docs.above(decl.span.start.line);
     return decl;
   }
@@ -99,7 +102,19 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
     } else if (name.name !== "enum" && ctx.LParen) {
       c.diagnostics.push(parseCodes.valuesOnNonEnum.at(c.file, childrenSpan(c, ctx), name.name));
     }
-    return { kind: "TypeRef", name, values, nullable: ctx.Question !== undefined, span: childrenSpan(c, ctx) };
+    const ref: TypeRef = { kind: "TypeRef", name, values, nullable: ctx.Question !== undefined, span: childrenSpan(c, ctx) };
+    if (ctx.listItem) Object.assign(ref, this.listItem(ctx.listItem[0].children, c));
+    return ref;
+  }
+
+  listItem(ctx: ListItemCstChildren, c: BuildContext): Pick<TypeRef, "item" | "max"> {
+    const item = this.typeRef(need(ctx.item).children, c);
+    return ctx.max ? { item, max: intLit(c, ctx.max[0]) } : { item };
+  }
+
+  typeDecl(ctx: TypeDeclCstChildren, c: BuildContext): TypeDecl {
+    const members = keepComplete(ctx.members, (n) => ({ kind: "Param" as const, ...this.binding(n.children, c) }));
+    return { kind: "Type", doc: null, name: ident(c, need(ctx.Name)), members, span: childrenSpan(c, ctx) };
   }
 
   paramList(ctx: ParamListCstChildren, c: BuildContext): Param[] {
@@ -170,6 +185,7 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
     if (ctx.failStmt) return this.failStmt(ctx.failStmt[0].children, c);
     if (ctx.returnStmt) return this.returnStmt(ctx.returnStmt[0].children, c);
     if (ctx.sqlStmt) return this.sqlStmt(ctx.sqlStmt[0].children, c);
+    if (ctx.forStmt) return this.forStmt(ctx.forStmt[0].children, c);
     const expr: Expr = this.expression(need(ctx.expression).children, c);
     return { kind: "ExprStmt", expr, span: expr.span };
   }
@@ -207,6 +223,12 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
   returnStmt(ctx: ReturnStmtCstChildren, c: BuildContext): Stmt {
     const value = ctx.value ? this.expression(ctx.value[0].children, c) : null;
     return { kind: "Return", value, span: childrenSpan(c, ctx) };
+  }
+
+  forStmt(ctx: ForStmtCstChildren, c: BuildContext): ForStmt {
+    const list = this.expression(need(ctx.list).children, c);
+    const body = this.block(need(ctx.body).children, c);
+    return { kind: "For", name: ident(c, need(ctx.name)), list, body, span: childrenSpan(c, ctx) };
   }
 
   sqlStmt(ctx: SqlStmtCstChildren, c: BuildContext): Stmt {

@@ -219,6 +219,7 @@ export type DeclarationCstChildren = {
   actionDecl?: ActionDeclCstNode[];
   routeDecl?: RouteDeclCstNode[];
   webhookDecl?: WebhookDeclCstNode[];
+  typeDecl?: TypeDeclCstNode[];
 };
 
 export interface ResourceDeclCstNode extends CstNode {
@@ -283,7 +284,35 @@ export type TypeRefCstChildren = {
   values?: (IToken)[];
   Comma?: (IToken)[];
   RParen?: IToken[];
+  listItem?: ListItemCstNode[];
   Question?: IToken[];
+};
+
+export interface ListItemCstNode extends CstNode {
+  name: "listItem";
+  children: ListItemCstChildren;
+}
+
+export type ListItemCstChildren = {
+  Lt: IToken[];
+  item: TypeRefCstNode[];
+  Gt: IToken[];
+  Max?: IToken[];
+  max?: IToken[];
+};
+
+export interface TypeDeclCstNode extends CstNode {
+  name: "typeDecl";
+  children: TypeDeclCstChildren;
+}
+
+export type TypeDeclCstChildren = {
+  Type: IToken[];
+  Name: IToken[];
+  LBrace: IToken[];
+  members?: BindingCstNode[];
+  Comma?: IToken[];
+  RBrace: IToken[];
 };
 
 export interface ParamListCstNode extends CstNode {
@@ -382,6 +411,7 @@ export type StatementCstChildren = {
   failStmt?: FailStmtCstNode[];
   returnStmt?: ReturnStmtCstNode[];
   sqlStmt?: SqlStmtCstNode[];
+  forStmt?: ForStmtCstNode[];
   expression?: ExpressionCstNode[];
 };
 
@@ -430,6 +460,19 @@ export interface ReturnStmtCstNode extends CstNode {
 export type ReturnStmtCstChildren = {
   Return: IToken[];
   value?: ExpressionCstNode[];
+};
+
+export interface ForStmtCstNode extends CstNode {
+  name: "forStmt";
+  children: ForStmtCstChildren;
+}
+
+export type ForStmtCstChildren = {
+  For: IToken[];
+  name: IToken[];
+  In: IToken[];
+  list: ExpressionCstNode[];
+  body: BlockCstNode[];
 };
 
 export interface SqlStmtCstNode extends CstNode {
@@ -512,6 +555,8 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   indexColumn(children: IndexColumnCstChildren, param?: IN): OUT;
   binding(children: BindingCstChildren, param?: IN): OUT;
   typeRef(children: TypeRefCstChildren, param?: IN): OUT;
+  listItem(children: ListItemCstChildren, param?: IN): OUT;
+  typeDecl(children: TypeDeclCstChildren, param?: IN): OUT;
   paramList(children: ParamListCstChildren, param?: IN): OUT;
   queryDecl(children: QueryDeclCstChildren, param?: IN): OUT;
   actionDecl(children: ActionDeclCstChildren, param?: IN): OUT;
@@ -524,6 +569,7 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   ifStmt(children: IfStmtCstChildren, param?: IN): OUT;
   failStmt(children: FailStmtCstChildren, param?: IN): OUT;
   returnStmt(children: ReturnStmtCstChildren, param?: IN): OUT;
+  forStmt(children: ForStmtCstChildren, param?: IN): OUT;
   sqlStmt(children: SqlStmtCstChildren, param?: IN): OUT;
   routeFile(children: RouteFileCstChildren, param?: IN): OUT;
   methodBlock(children: MethodBlockCstChildren, param?: IN): OUT;

@@ -11,6 +11,7 @@ import {
   FloatLiteral, Get, If, Index, Insert, IntLiteral, Invoke, LBrace, LBracket, Let, LParen, MethodName, Module, Name,
   Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Return, Role, Route, RParen, SoftName,
   Sql, SqlBody, StringLiteral, True, Unique, Update, Webhook,
+  For, Gt, In, Lt, Max, Type,
 } from "./tokens.js";
 
 export class SvcParser extends ExpressionParser {
@@ -48,8 +49,9 @@ export class SvcParser extends ExpressionParser {
         { ALT: () => this.SUBRULE(this.actionDecl) },
         { ALT: () => this.SUBRULE(this.routeDecl) },
         { ALT: () => this.SUBRULE(this.webhookDecl) },
+        { ALT: () => this.SUBRULE(this.typeDecl) },
       ],
-      ERR_MSG: "a declaration (resource, query, action, route or webhook)",
+      ERR_MSG: "a declaration (resource, type, query, action, route or webhook)",
     });
   });
 
@@ -116,7 +118,40 @@ export class SvcParser extends ExpressionParser {
       });
       this.CONSUME(RParen);
     });
+    this.OPTION5(() => this.SUBRULE(this.listItem));
     this.OPTION4(() => this.CONSUME(Question));
+  });
+
+  /**
+   * `<item>` and an optional `max N` after a list type. `max` counts only before a number,
+   * so a field named `max` on the next line stays a field.
+   */
+  public listItem = this.RULE("listItem", () => {
+    this.CONSUME(Lt);
+    this.SUBRULE(this.typeRef, { LABEL: "item" });
+    this.CONSUME(Gt);
+    this.OPTION({
+      GATE: () => tokenMatcher(this.LA(1), Max) && tokenMatcher(this.LA(2), IntLiteral),
+      DEF: () => {
+        this.CONSUME(Max);
+        this.CONSUME(IntLiteral, { LABEL: "max" });
+      },
+    });
+  });
+
+  /** `type NewUser { username: text, bio: text? }`: members as parameters, commas optional. */
+  public typeDecl = this.RULE("typeDecl", () => {
+    this.CONSUME(Type);
+    this.CONSUME(Name);
+    this.CONSUME(LBrace);
+    this.MANY({
+      GATE: () => tokenMatcher(this.LA(1), Name) && tokenMatcher(this.LA(2), Colon),
+      DEF: () => {
+        this.SUBRULE(this.binding, { LABEL: "members" });
+        this.OPTION(() => this.CONSUME(Comma));
+      },
+    });
+    this.CONSUME(RBrace);
   });
 
   public paramList = this.RULE("paramList", () => {
@@ -191,9 +226,10 @@ export class SvcParser extends ExpressionParser {
         { ALT: () => this.SUBRULE(this.failStmt) },
         { ALT: () => this.SUBRULE(this.returnStmt) },
         { ALT: () => this.SUBRULE(this.sqlStmt) },
+        { ALT: () => this.SUBRULE(this.forStmt) },
         { ALT: () => this.SUBRULE(this.expression) },
       ],
-      ERR_MSG: "a statement (let, if, fail, return, sql or an expression)",
+      ERR_MSG: "a statement (let, if, for, fail, return, sql or an expression)",
     });
   });
 
@@ -239,6 +275,15 @@ export class SvcParser extends ExpressionParser {
   public returnStmt = this.RULE("returnStmt", () => {
     this.CONSUME(Return);
     this.OPTION(() => this.SUBRULE(this.expression, { LABEL: "value" }));
+  });
+
+  /** `for tag in tags { … }`: the list expression ends before the body's brace, as an if's condition does. */
+  public forStmt = this.RULE("forStmt", () => {
+    this.CONSUME(For);
+    this.CONSUME(SoftName, { LABEL: "name" });
+    this.CONSUME(In);
+    this.SUBRULE(this.expression, { LABEL: "list" });
+    this.SUBRULE(this.block, { LABEL: "body" });
   });
 
   public sqlStmt = this.RULE("sqlStmt", () => {

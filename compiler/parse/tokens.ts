@@ -46,6 +46,10 @@ export const Null = keyword("null", false);
 export const And = keyword("and", false);
 export const Or = keyword("or", false);
 export const Not = keyword("not", false);
+// Lists and record types (docs/language.md §2.3 Lists, §2.5): `for x in xs { … }` reserves
+// both words; `type`, and `max` in `list<text> max 20`, stay names elsewhere.
+export const For = keyword("for", false);
+export const In = keyword("in", false);
 
 // Contextual: keywords only where the grammar expects them (a declaration, a route step,
 // `one`, `requires`, `desc`…), and names everywhere else, e.g. a field called `index`.
@@ -66,11 +70,14 @@ export const Role = keyword("role", true);
 export const Invoke = keyword("invoke", true);
 export const Fetch = keyword("fetch", true);
 export const Redirect = keyword("redirect", true);
+export const Type = keyword("type", true);
+export const Max = keyword("max", true);
 
 const keywords = [
   Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
   Module, Resource, Query, Action, Route, Webhook, Index, Unique, Desc, Asc, One, Requires, Auth,
   Role, Invoke, Fetch, Redirect,
+  For, In, Type, Max,
 ];
 
 /**

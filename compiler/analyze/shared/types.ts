@@ -18,6 +18,9 @@ export function isNullable(t: ValueType): boolean {
     case "null":
     case "unknown":
       return true;
+    case "object":
+    case "array":
+      return t.nullable === true;
     default:
       return false;
   }
@@ -29,6 +32,12 @@ export function withNullable(t: ValueType, nullable: boolean): ValueType {
     case "row":
     case "queryRow":
       return { ...t, nullable };
+    case "object":
+    case "array": {
+      // Kept absent rather than false, so the types of literals stay as they were.
+      const { nullable: _, ...rest } = t;
+      return nullable ? { ...rest, nullable } : rest;
+    }
     default:
       return t;
   }
@@ -59,9 +68,9 @@ export function describe(t: ValueType): string {
     case "queryRows":
       return `rows of ${t.query}`;
     case "object":
-      return "object";
+      return (t.type ?? "object") + (t.nullable ? "?" : "");
     case "array":
-      return "array";
+      return (t.item.kind === "unknown" ? "list" : `list<${describe(t.item)}>`) + (t.nullable ? "?" : "");
     case "null":
       return "null";
     case "unknown":
@@ -79,6 +88,8 @@ export function assignable(from: ValueType, to: ValueType): boolean {
   if (from.kind === "null") return isNullable(to);
   if (to.kind !== "scalar" || from.kind !== "scalar") {
     if (to.kind === "scalar" && to.type === "json") return true;
+    if (from.kind === "array" && to.kind === "array") return (!from.nullable || to.nullable === true) && assignable(from.item, to.item);
+    if (from.kind === "object" && to.kind === "object" && to.type !== undefined) return from.type === to.type;
     return from.kind === to.kind;
   }
   if (to.type === "json") return true;

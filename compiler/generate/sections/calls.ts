@@ -5,16 +5,17 @@ import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { fieldTs, queryResultTs, queryRowTs, valueTs } from "../ts-types.js";
 import { decoderFor, statementSpec } from "./shared.js";
+import { ShapeChecks, shapeTs } from "./shapes.js";
 
 type Out = (string | StatementStructures)[];
 
-function argsInterface(name: string, params: ParamModel[], doc: string): StatementStructures {
+function argsInterface(name: string, params: ParamModel[], doc: string, names: Names): StatementStructures {
   return {
     kind: StructureKind.Interface,
     name,
     isExported: true,
     docs: [doc],
-    properties: params.map((p) => ({ name: p.name, type: fieldTs(p) })),
+    properties: params.map((p) => ({ name: p.name, type: p.shape ? shapeTs(p.shape, names) : fieldTs(p) })),
   };
 }
 
@@ -22,7 +23,7 @@ function argsInterface(name: string, params: ParamModel[], doc: string): Stateme
 export function querySection(model: Model, q: QueryModel, names: Names): Out {
   const out: Out = [`// ---- query ${q.module}.${q.name} ----`];
   const args = names.argsType(q.module, q.name);
-  out.push(argsInterface(args, q.params, `Arguments of \`${q.module}.${q.name}\`.`));
+  out.push(argsInterface(args, q.params, `Arguments of \`${q.module}.${q.name}\`.`, names));
   const row = queryRowTs(q, names);
   if (!q.rowResource) {
     out.push({
@@ -76,7 +77,7 @@ export function querySection(model: Model, q: QueryModel, names: Names): Out {
 export function actionSection(model: Model, a: ActionModel, names: Names): Out {
   const out: Out = [`// ---- action ${a.module}.${a.name} ----`];
   const args = names.argsType(a.module, a.name);
-  out.push(argsInterface(args, a.params, `Arguments of \`${a.module}.${a.name}\`.`));
+  out.push(argsInterface(args, a.params, `Arguments of \`${a.module}.${a.name}\`.`, names));
   for (const s of model.statements) {
     if (s.owner.kind === "sql" && s.owner.module === a.module && s.owner.action === a.name) {
       out.push(statementSpec(s, names.statement(s.name)));
@@ -119,10 +120,15 @@ export function inputFunction(endpoint: QueryModel | ActionModel, names: Names):
       out.push(`const ${c} = rt.arg.enumOf(${literal(p.enumValues)});`);
     }
   }
+  const shapes = new ShapeChecks(names, `${module}.${name}`, names.input(module, name));
   const lines = params.map((p) => {
     const check = checks.get(p.name) ?? `rt.arg.${p.type}`;
     const text = textArgs.has(p.name) ? `rt.arg.isText(input, ${JSON.stringify(p.name)})` : "t";
-    const conv = `${check}(a.${p.name}, ${JSON.stringify(p.name)}, ${text})`;
+    const arg = JSON.stringify(p.name);
+    // A list or record is checked item by item and member by member, naming the path (`tags[3]`, `user.email`).
+    const conv = p.shape
+      ? shapes.value({ ...p.shape, nullable: false }, `rt.shape.fromText(a.${p.name}, ${arg}, ${text})`, arg, p.name)
+      : `${check}(a.${p.name}, ${arg}, ${text})`;
     const def = p.default === undefined ? "null" : JSON.stringify(p.default);
     let value: string;
     if (p.required) value = `a.${p.name} === undefined ? rt.arg.missing(${JSON.stringify(p.name)}) : ${conv}`;
@@ -132,6 +138,7 @@ export function inputFunction(endpoint: QueryModel | ActionModel, names: Names):
     return `${p.name}: ${value},`;
   });
   const known = literal(params.map((p) => p.name));
+  out.push(...shapes.constants);
   out.push({
     kind: StructureKind.Function,
     name: names.input(module, name),

@@ -12,3 +12,20 @@ export const MYSQL_TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%i:%s.%fZ";
 export function mysqlPlaceholder(type?: ScalarType): string {
   return type === "timestamp" ? `STR_TO_DATE(?, '${MYSQL_TIMESTAMP_FORMAT}')` : "?";
 }
+
+const MYSQL_LIST_TYPES: Partial<Record<ScalarType, string>> = {
+  id: "VARCHAR(64)",
+  text: "LONGTEXT",
+  enum: "LONGTEXT",
+  int: "BIGINT",
+  float: "DOUBLE",
+  bool: "BOOLEAN",
+};
+
+/**
+ * A `list<T>` argument, bound as its JSON text, as the table of its items: JSON_TABLE, which
+ * MySQL 8 and MariaDB 10.6+ have.
+ */
+export function mysqlList(item: ScalarType): string {
+  return `(SELECT value FROM JSON_TABLE(?, '$[*]' COLUMNS (value ${MYSQL_LIST_TYPES[item] ?? "LONGTEXT"} PATH '$')) AS svc_list)`;
+}

@@ -21,3 +21,11 @@ export const POSTGRES_TYPES: Record<ScalarType, string> = {
 export function postgresPlaceholder(index: number, type?: ScalarType): string {
   return type === undefined ? `$${index + 1}` : `$${index + 1}::${POSTGRES_TYPES[type]}`;
 }
+
+/**
+ * A `list<T>` argument, bound as its JSON text, as the table of its items. The items come
+ * out as text and are cast back to the item's type, so `x IN @ids` compares like with like.
+ */
+export function postgresList(index: number, item: ScalarType): string {
+  return `(SELECT CAST(value AS ${POSTGRES_TYPES[item]}) FROM jsonb_array_elements_text($${index + 1}::jsonb) AS svc_list(value))`;
+}

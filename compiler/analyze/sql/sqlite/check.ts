@@ -5,7 +5,7 @@ import type { ResourceModel } from "../../model.js";
 import type { ResourceShape } from "../ddl/shared.js";
 import { tableDdl } from "../ddl/sqlite.js";
 import { type RejectedTable, type SqlCheckInput, type SqlCheckResult, type SqlChecker, describeOwner } from "../dialect.js";
-import { bindParams } from "../params.js";
+import { bindParams, listItems } from "../params.js";
 import { tableRefs } from "../refs.js";
 import { spanIn } from "../span.js";
 import { closest } from "../suggest.js";
@@ -80,7 +80,7 @@ function check(db: BetterSqlite3.Database, resources: readonly ResourceShape[], 
     }
   }
 
-  const bound = bindParams(body);
+  const bound = bindParams(body, undefined, listItems(params));
   const sql = bound.dialects.sqlite.text;
   let stmt: BetterSqlite3.Statement;
   try {

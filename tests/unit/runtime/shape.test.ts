@@ -1,0 +1,86 @@
+// runtime/shape.ts and runtime/lists.ts: the checks generated validators call for list and
+// record arguments, attacked with the values a client can send.
+import { describe, expect, test } from "@jest/globals";
+import { HttpError } from "../../../runtime/errors.js";
+import * as expectCheck from "../../../runtime/expect.js";
+import * as lists from "../../../runtime/lists.js";
+import * as shape from "../../../runtime/shape.js";
+import { parseClientJson } from "../../../runtime/safe-json.js";
+
+function refusal(f: () => unknown): [number, string] {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof HttpError) return [e.status, e.message];
+    throw e;
+  }
+  throw new Error("not refused");
+}
+
+describe("shape.list", () => {
+  test("checks the length before any item, then each item at its index", () => {
+    let seen = 0;
+    const counting = (v: unknown, p: string) => {
+      seen++;
+      return expectCheck.text(v, p);
+    };
+    expect(refusal(() => shape.list(new Array(1_000_000).fill(1), "tags", 20, counting))).toEqual([400, "tags has 1000000 items; at most 20 are allowed"]);
+    expect(seen).toBe(0);
+    expect(refusal(() => shape.list(["a", "b", 3], "tags", 20, counting))).toEqual([400, "tags[2] must be text"]);
+    expect(shape.list(["a", "b"], "tags", 2, expectCheck.text)).toEqual(["a", "b"]);
+  });
+
+  test("anything but an array is refused: a string, an object with length, null", () => {
+    for (const v of ["abc", { length: 1, 0: "a" }, null, 5]) expect(refusal(() => shape.list(v, "xs", 5, shape.any))).toEqual([400, "xs must be a list"]);
+  });
+
+  test("nested lists name every index", () => {
+    const grid = (v: unknown, p: string) => shape.list(v, p, 3, expectCheck.int);
+    expect(refusal(() => shape.list([[1], [2, "x"]], "grid", 3, grid))).toEqual([400, "grid[1][1] must be a whole number between -(2^53-1) and 2^53-1"]);
+  });
+});
+
+describe("shape.record", () => {
+  test("only a plain object with declared members", () => {
+    for (const v of [null, [], "x", 1, true]) expect(refusal(() => shape.record(v, "user", "NewUser", ["a"]))).toEqual([400, "user must be an object (NewUser)"]);
+    expect(refusal(() => shape.record({ a: 1, toString: 2 }, "user", "NewUser", ["a"]))).toEqual([400, "user.toString is not a member of NewUser"]);
+    expect(shape.record({ a: 1 }, "user", "NewUser", ["a"])).toEqual({ a: 1 });
+  });
+
+  test("keys that reach a prototype never get this far: the body parser refuses them", () => {
+    expect(() => parseClientJson('{"user": {"__proto__": {"admin": true}}}')).toThrow(/forbidden key/);
+    expect(() => parseClientJson('{"user": {"constructor": 1}}')).toThrow(/forbidden key/);
+  });
+
+  test("missing members and enum values", () => {
+    expect(refusal(() => shape.missing("user.address", "city"))).toEqual([400, "user.address.city is required"]);
+    const role = shape.oneOf(["reader", "writer"]);
+    expect(role("reader", "user.role")).toBe("reader");
+    expect(refusal(() => role("toString", "user.role"))).toEqual([400, "user.role must be one of: reader, writer"]);
+    expect(shape.orNull(role)(null, "r")).toBeNull();
+  });
+
+  test("as text, a list or record is JSON", () => {
+    expect(shape.fromText('["a"]', "tags", true)).toEqual(["a"]);
+    expect(shape.fromText('["a"]', "tags", false)).toBe('["a"]');
+    expect(refusal(() => shape.fromText("[nope", "tags", true))).toEqual([400, 'argument "tags" must be JSON']);
+  });
+});
+
+describe("list builtins", () => {
+  test("null-safe, by value", () => {
+    expect(lists.contains(null, "a")).toBe(false);
+    expect(lists.contains(["a", 1], 1)).toBe(true);
+    expect(lists.unique(["b", "a", "b", "c", "a"])).toEqual(["b", "a", "c"]);
+    expect(lists.unique(null)).toEqual([]);
+    expect(lists.join(["a", "b"], ", ")).toBe("a, b");
+    expect(lists.join(null, ",")).toBe("");
+    expect(lists.items(null)).toEqual([]);
+  });
+
+  test("join of a list read from json checks each item", () => {
+    expect(refusal(() => lists.join(["a", { b: 1 }], ",", "doc.tags"))).toEqual([400, "doc.tags[1] must be text"]);
+    expect(refusal(() => expectCheck.listOrNull("a", "doc.tags"))).toEqual([400, "doc.tags must be a list"]);
+    expect(expectCheck.listOrNull(undefined, "doc.tags")).toBeNull();
+  });
+});
