@@ -1,15 +1,15 @@
 // The compiler: discover → parse → analyze → generate, chained in one place.
 
 import { analyze, type ParsedModuleDir } from "./analyze/index.js";
-import { type DiscoverTarget, discover } from "./analyze/discover.js";
-import { readPublicFiles } from "./analyze/public-files.js";
+import { type DiscoverTarget, discover } from "./project/discover.js";
+import { readPublicFiles } from "./project/public-files.js";
 import type { Backend, Model } from "./analyze/model.js";
 import { type Diagnostic, hasErrors, sortDiagnostics } from "./diagnostics/diagnostic.js";
 import { renderDiagnostics } from "./diagnostics/render.js";
 import { warmFormatter } from "./generate/format.js";
 import { type GenerateOptions, type OutputFile, generate } from "./generate/index.js";
 import { parseModule } from "./parse/index.js";
-import type { BuildCache } from "./build-cache.js";
+import type { BuildCache } from "./dev/build-cache.js";
 
 export type { DiscoverTarget, Diagnostic, Model, OutputFile };
 

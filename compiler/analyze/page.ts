@@ -5,7 +5,7 @@
 
 import { appCodes as codes } from "../diagnostics/codes/app.js";
 import { PositionMap } from "../parse/positions.js";
-import type { SourceFile } from "./discover/context.js";
+import type { SourceFile } from "../project/discover/context.js";
 import type { PageLoaderModel, PageModel, RouteFileModel } from "./app-model.js";
 import { type AppPath, routeReference, sameShape } from "./app-paths.js";
 import { readFrontMatter } from "./front-matter.js";

@@ -15,10 +15,10 @@ import { injectIntoHtml, overlayHtml, reloadScriptTag } from "../../runtime/dev/
 import { createLogger, type Logger, type LogSink } from "../../runtime/log.js";
 import { httpServerOptions } from "../../runtime/timeouts.js";
 import type { Database, LogLevel } from "../../runtime/types.js";
-import type { DiscoverTarget } from "../analyze/discover.js";
+import type { DiscoverTarget } from "../project/discover.js";
 import { type BuildFailure, buildFailure, errorEnvelope, errorPage } from "./failure.js";
 import { type Generation, RUNTIME_URL, devOptions, importSpec, makeGeneration, migrateOrReset } from "./generation.js";
-import { BuildCache, describeReuse } from "../build-cache.js";
+import { BuildCache, describeReuse } from "./build-cache.js";
 import { build, formatDiagnostics } from "../index.js";
 import { type Watcher, onlyMainArea, watchProject } from "./watch.js";
 

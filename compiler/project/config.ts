@@ -5,7 +5,7 @@ import { parse, TomlError } from "smol-toml";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { configCodes } from "../diagnostics/codes/config.js";
-import { closest } from "./shared/names.js";
+import { closest } from "../analyze/shared/names.js";
 import { svcToml } from "./config/fields.js";
 import { LineMap } from "./config/lines.js";
 import { indexToml } from "./config/locate.js";

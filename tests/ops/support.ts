@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { DiscoverTarget } from "../../compiler/analyze/discover.js";
+import type { DiscoverTarget } from "../../compiler/project/discover.js";
 import { build, formatDiagnostics } from "../../compiler/index.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";

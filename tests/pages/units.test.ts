@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "@jest/globals";
 import { bySpecificity, folderPath, routeReference } from "../../compiler/analyze/app-paths.js";
 import { readFrontMatter } from "../../compiler/analyze/front-matter.js";
-import { MAX_PUBLIC_FILE, readPublicFiles } from "../../compiler/analyze/public-files.js";
+import { MAX_PUBLIC_FILE, readPublicFiles } from "../../compiler/project/public-files.js";
 import { Reporter } from "../../compiler/analyze/shared/context.js";
 import { PositionMap } from "../../compiler/parse/positions.js";
 import { HttpError } from "../../runtime/errors.js";

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DiscoverTarget } from "../../compiler/analyze/discover.js";
+import type { DiscoverTarget } from "../../compiler/project/discover.js";
 import { build, formatDiagnostics } from "../../compiler/index.js";
 import { repoRoot } from "./paths.js";
 

@@ -5,7 +5,7 @@
 import { createHmac } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DiscoverTarget } from "../../compiler/analyze/discover.js";
+import type { DiscoverTarget } from "../../compiler/project/discover.js";
 import { build, formatDiagnostics } from "../../compiler/index.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, startServer, tmpDir } from "../support/server.js";

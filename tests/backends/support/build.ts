@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { DiscoverTarget } from "../../../compiler/analyze/discover.js";
+import type { DiscoverTarget } from "../../../compiler/project/discover.js";
 import { build, formatDiagnostics } from "../../../compiler/index.js";
 
 /**
