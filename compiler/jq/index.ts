@@ -3,7 +3,8 @@
 // from the runtime as `rt.jq.<name>`; any other valid program is left to jq-web; a
 // program jq would reject is a diagnostic (for a fallback program, jq-web itself is asked).
 
-import type { Position, Span } from "../parse/ast.js";
+import type { Span } from "../parse/ast.js";
+import { PositionMap } from "../parse/positions.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { jqCodes } from "../diagnostics/codes/jq.js";
 import { analyze, resolve, Unsupported } from "./analyze.js";
@@ -55,12 +56,10 @@ export function compileJq(file: string, program: string): JqCompileResult {
 
 /** Line `line` (1-based) of `text`, without its line break: jq names lines, not columns. */
 function lineSpan(text: string, line: number): Span {
-  let offset = 0;
-  for (let l = 1; l < line; l++) offset = text.indexOf("\n", offset) + 1;
-  const endAt = text.indexOf("\n", offset);
-  const end = endAt === -1 ? text.length : endAt;
-  const at = (o: number): Position => ({ offset: o, line, column: o - offset + 1 });
-  return { start: at(offset), end: at(Math.max(end, offset)) };
+  const lines = new PositionMap(text);
+  const start = lines.offset(line, 1);
+  const end = text.indexOf("\n", start);
+  return lines.span(start, end === -1 ? text.length : end);
 }
 
 const MAX_DEPTH = 400;
