@@ -3,7 +3,7 @@ import type { BinaryExpr, CallExpr, Expr, ObjectEntry, RecordOpExpr } from "../p
 import type { BuiltinName, IrBinaryOp, IrExpr, RecordWrite, ResourceModel, ValueType } from "./model.js";
 import { recordStatement, recordStatementName } from "./record-sql.js";
 import type { ModuleScope, Scope } from "./scope.js";
-import { closest } from "./shared/names.js";
+import { closest } from "../diagnostics/did-you-mean.js";
 import { NULL_TYPE, UNKNOWN, assignable, describe, isNullable, isNumeric, isStringy, scalar, withNullable } from "./shared/types.js";
 
 const BUILTINS: Record<BuiltinName, { arity: [number, number] }> = {

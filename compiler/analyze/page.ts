@@ -10,7 +10,7 @@ import type { PageLoaderModel, PageModel, RouteFileModel } from "./app-model.js"
 import { type AppPath, routeReference, sameShape } from "./app-paths.js";
 import { readFrontMatter } from "./front-matter.js";
 import type { Reporter } from "./shared/context.js";
-import { closest } from "./shared/names.js";
+import { closest } from "../diagnostics/did-you-mean.js";
 import { type AnalyzeSteps, directSteps } from "./steps.js";
 
 export function analyzePage(

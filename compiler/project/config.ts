@@ -5,7 +5,7 @@ import { parse, TomlError } from "smol-toml";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { configCodes } from "../diagnostics/codes/config.js";
-import { closest } from "../analyze/shared/names.js";
+import { closest } from "../diagnostics/did-you-mean.js";
 import { svcToml } from "./config/fields.js";
 import { PositionMap } from "../parse/positions.js";
 import { indexToml } from "./config/locate.js";
