@@ -64,7 +64,7 @@ function compileLoader(jq: SourceFile, r: Reporter, steps: AnalyzeSteps): PageLo
   const result = steps.compileJq(jq.path, jq.text);
   switch (result.kind) {
     case "compiled":
-      return { source: jq.path, kind: "compiled", js: result.source };
+      return { source: jq.path, kind: "compiled", program: jq.text, plan: result.plan };
     case "fallback":
       r.add(codes.jqFallback.at(jq.path, null, result.reason));
       return { source: jq.path, kind: "jq", program: result.program, reason: result.reason };

@@ -6,6 +6,7 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
 import type { Model, PageModel, PublicFileModel, RouteFileModel } from "../../analyze/model.js";
 import { camelCase } from "../../analyze/shared/names.js";
+import { emitJq } from "../jq/program.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { blockFunctionName } from "./route-files.js";
@@ -67,7 +68,7 @@ function pageConst(page: PageModel, routeFiles: readonly RouteFileModel[], names
     `title: ${literal(page.title)}`,
     `template: ${literal(page.template)}`,
     `data: ${data}${page.route ? ` /* GET ${page.route.path} */` : ""}`,
-    `load: ${loader?.kind === "compiled" ? `// ${loader.source}\n${loader.js}` : "null"}`,
+    `load: ${loader?.kind === "compiled" ? `// ${loader.source}\n${emitJq(loader.plan)}` : "null"}`,
     `jq: ${loader?.kind === "jq" ? `${literal(loader.program)} /* ${loader.source}, run by jq-web: ${loader.reason.replace(/\*\//g, "* /")} */` : "null"}`,
   ];
   return {
