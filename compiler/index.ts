@@ -1,5 +1,7 @@
 // The compiler: discover → parse → analyze → generate, chained in one place.
 
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { analyze, type ParsedModuleDir } from "./analyze/index.js";
 import { type DiscoverTarget, discover } from "./project/discover.js";
 import { readPublicFiles } from "./project/public-files.js";
@@ -94,4 +96,13 @@ export async function build(target: DiscoverTarget, options: BuildOptions = {}):
 /** All diagnostics as text, with code frames. */
 export function formatDiagnostics(result: Pick<CheckResult, "diagnostics" | "sources">): string {
   return renderDiagnostics(result.diagnostics, result.sources);
+}
+
+/** Writes a build's files below `dir`, making the folders they need (public/ keeps its tree). */
+export function writeOutputFiles(dir: string, files: readonly OutputFile[]): void {
+  for (const f of files) {
+    const path = join(dir, f.path);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, f.contents);
+  }
 }

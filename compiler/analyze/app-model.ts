@@ -74,16 +74,14 @@ export interface LayoutModel {
   template: string;
 }
 
-/** A file of public/, embedded in the server: its body, type and ETag are fixed at build time. */
+/** A file of public/: the generator writes it beside the server (`public/style.css` in the output folder). */
 export interface PublicFileModel {
   /** URL path: `/style.css` */
   path: string;
   /** `public/style.css` */
   source: string;
   contentType: string;
-  /** A strong validator made from the bytes: `"<sha256 prefix>"`. */
-  etag: string;
-  /** Text files are kept as they are (readable in server.ts); anything else as base64. */
+  /** Text files are kept as they are (readable in the model's snapshot); anything else as base64. */
   encoding: "utf8" | "base64";
   body: string;
 }

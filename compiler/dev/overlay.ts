@@ -1,22 +1,14 @@
 // What `svc dev` adds to HTML responses: the live-reload script always, and while the last
-// edit does not build, an overlay with the diagnostics over the last good version's page.
+// edit does not build, an overlay with the diagnostics over the last good version's page
+// (templates/dev/overlay.html).
 
 import type { ServerResponse } from "node:http";
+import { renderTemplate } from "../templates.js";
 import { CLIENT_PATH } from "./live-reload.js";
 
 /** The overlay: a headline, and the rendered diagnostics (file:line:col, code frame, hint) as preformatted text. */
 export function overlayHtml(headline: string, diagnostics: string): string {
-  return `<div id="svc-dev-overlay" role="alert">
-<style>
-#svc-dev-overlay{position:fixed;inset:0;z-index:2147483647;overflow:auto;padding:2rem;background:rgba(20,20,24,.94);color:#f3f3f3;font:14px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-#svc-dev-overlay h2{margin:0 0 1rem;color:#ff6b6b;font-size:18px}
-#svc-dev-overlay pre{margin:0;white-space:pre-wrap}
-#svc-dev-overlay p{color:#aaa}
-</style>
-<h2>svc dev: ${escapeHtml(headline)}</h2>
-<pre>${escapeHtml(diagnostics)}</pre>
-<p>Pages come from the last version that worked, if there is one. This page reloads after the next change.</p>
-</div>`;
+  return renderTemplate("dev/overlay.html", { headline, diagnostics });
 }
 
 export function reloadScriptTag(): string {
@@ -27,10 +19,6 @@ export function reloadScriptTag(): string {
 export function injectBeforeBodyEnd(html: string, snippet: string): string {
   const at = html.toLowerCase().lastIndexOf("</body>");
   return at === -1 ? html + snippet : html.slice(0, at) + snippet + html.slice(at);
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 type WriteHead = ServerResponse["writeHead"];
