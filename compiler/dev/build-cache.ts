@@ -11,7 +11,7 @@
 // A one-shot `svc build`/`svc check` passes no cache and runs every step afresh.
 
 import type { Backend, ResourceModel } from "../analyze/model.js";
-import { type BuildClock, Memo } from "../analyze/shared/memo.js";
+import { type BuildClock, Memo } from "./memo.js";
 import { Reporter } from "../analyze/shared/context.js";
 import { SqlCheckCache } from "./sql-check-cache.js";
 import type { SqlChecker } from "../analyze/sql/dialect.js";
