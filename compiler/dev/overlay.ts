@@ -3,6 +3,7 @@
 // (templates/dev/overlay.html).
 
 import type { ServerResponse } from "node:http";
+import { mediaType } from "../../runtime/media-type.js";
 import { renderTemplate } from "../templates.js";
 import { CLIENT_PATH } from "./live-reload.js";
 
@@ -35,14 +36,14 @@ export function injectIntoHtml(res: ServerResponse, snippet: () => string): void
   let html: boolean | null = null;
   const chunks: Buffer[] = [];
 
-  const isHtml = (): boolean => (html ??= /^\s*text\/html/i.test(String(res.getHeader("content-type") ?? "")));
+  const isHtml = (): boolean => (html ??= htmlType(res.getHeader("content-type")));
 
   res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]): ServerResponse {
     const given = (typeof rest[0] === "string" ? rest[1] : rest[0]) as Record<string, unknown> | unknown[] | undefined;
     const headers = given !== undefined && !Array.isArray(given) ? given : {};
     const typeKey = Object.keys(headers).find((k) => k.toLowerCase() === "content-type");
     const type = typeKey !== undefined ? headers[typeKey] : res.getHeader("content-type");
-    html = given === undefined || !Array.isArray(given) ? /^\s*text\/html/i.test(String(type ?? "")) : false;
+    html = given === undefined || !Array.isArray(given) ? htmlType(type) : false;
     if (!html) return writeHead.call(res, status, ...rest);
     // Held until end: the headers go on the response, the status is remembered.
     for (const [k, v] of Object.entries(headers)) {
@@ -70,6 +71,10 @@ export function injectIntoHtml(res: ServerResponse, snippet: () => string): void
     writeHead.call(res, res.statusCode);
     return end.call(res, body);
   } as ServerResponse["end"];
+}
+
+function htmlType(header: unknown): boolean {
+  return typeof header === "string" && mediaType(header) === "text/html";
 }
 
 function toBuffer(chunk: unknown, encoding: unknown): Buffer {
