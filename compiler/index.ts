@@ -1,15 +1,17 @@
 // The compiler: discover → parse → analyze → generate, chained in one place.
 
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { analyze, type ParsedModuleDir } from "./analyze/index.js";
-import { type DiscoverTarget, discover } from "./analyze/discover.js";
-import { readPublicFiles } from "./analyze/public-files.js";
+import { type DiscoverTarget, discover } from "./project/discover.js";
+import { readPublicFiles } from "./project/public-files.js";
 import type { Backend, Model } from "./analyze/model.js";
 import { type Diagnostic, hasErrors, sortDiagnostics } from "./diagnostics/diagnostic.js";
 import { renderDiagnostics } from "./diagnostics/render.js";
 import { warmFormatter } from "./generate/format.js";
 import { type GenerateOptions, type OutputFile, generate } from "./generate/index.js";
 import { parseModule } from "./parse/index.js";
-import type { BuildCache } from "./build-cache.js";
+import type { BuildCache } from "./dev/build-cache.js";
 
 export type { DiscoverTarget, Diagnostic, Model, OutputFile };
 
@@ -94,4 +96,13 @@ export async function build(target: DiscoverTarget, options: BuildOptions = {}):
 /** All diagnostics as text, with code frames. */
 export function formatDiagnostics(result: Pick<CheckResult, "diagnostics" | "sources">): string {
   return renderDiagnostics(result.diagnostics, result.sources);
+}
+
+/** Writes a build's files below `dir`, making the folders they need (public/ keeps its tree). */
+export function writeOutputFiles(dir: string, files: readonly OutputFile[]): void {
+  for (const f of files) {
+    const path = join(dir, f.path);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, f.contents);
+  }
 }

@@ -7,6 +7,7 @@
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "./errors.js";
 import { parseMultipart } from "./forms.js";
+import { isJsonMedia, mediaType, parameterValues } from "./media-type.js";
 import { newArgs, parseUrlEncoded } from "./query-string.js";
 import { JsonProblem, MAX_JSON_DEPTH, parseClientJson } from "./safe-json.js";
 import type { CallInput } from "./types.js";
@@ -52,35 +53,22 @@ function bodyKind(header: string | undefined): BodyKind {
   if (header === undefined || header.length === 0) {
     throw new HttpError(415, `a request body needs a Content-Type; ${EXPECTED}`, { headers: CLOSE });
   }
-  const semicolon = header.indexOf(";");
-  const media = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
-  const kind: BodyKind | null =
-    media === "application/json" || (media.startsWith("application/") && media.endsWith("+json"))
-      ? "json"
-      : media === "application/x-www-form-urlencoded"
-        ? "form"
-        : media === "multipart/form-data"
-          ? "multipart"
-          : null;
+  const media = mediaType(header);
+  const kind: BodyKind | null = isJsonMedia(media)
+    ? "json"
+    : media === "application/x-www-form-urlencoded"
+      ? "form"
+      : media === "multipart/form-data"
+        ? "multipart"
+        : null;
   if (kind === null) throw new HttpError(415, `unsupported Content-Type "${media}"; ${EXPECTED}`, { headers: CLOSE });
-  if (semicolon !== -1) checkCharset(header.slice(semicolon + 1));
-  return kind;
-}
-
-/** Only UTF-8 is accepted (RFC 8259 §8.1 requires it for JSON; forms follow the page's encoding, ours is UTF-8). */
-function checkCharset(params: string): void {
-  for (const param of params.split(";")) {
-    const eq = param.indexOf("=");
-    if (eq === -1 || param.slice(0, eq).trim().toLowerCase() !== "charset") continue;
-    let value = param
-      .slice(eq + 1)
-      .trim()
-      .toLowerCase();
-    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
-    if (value !== "utf-8" && value !== "utf8") {
-      throw new HttpError(415, `unsupported charset "${value}"; send UTF-8`, { headers: CLOSE });
+  // Only UTF-8 is accepted (RFC 8259 §8.1 requires it for JSON; forms follow the page's encoding, ours is UTF-8).
+  for (const charset of parameterValues(header, "charset")) {
+    if (charset !== "utf-8" && charset !== "utf8") {
+      throw new HttpError(415, `unsupported charset "${charset}"; send UTF-8`, { headers: CLOSE });
     }
   }
+  return kind;
 }
 
 function readRaw(req: IncomingMessage, max: number): Promise<Buffer> {

@@ -1,9 +1,12 @@
-// Files served as they are: public/ (embedded in the generated server at build time) and
-// the assets the runtime serves itself (unpoly.ts). Each is a Buffer with its type and a
-// strong ETag made once, at start; a request with a matching If-None-Match gets a 304
-// (RFC 9110 §13.1.2, §15.4.5) without a body.
+// Files served as they are: public/ (written beside the generated server at build time, read
+// once at start) and the assets the runtime serves itself (unpoly.ts). Each is a Buffer with
+// its type and a strong ETag made once, at start, from the bytes it serves; a request with a
+// matching If-None-Match gets a 304 (RFC 9110 §13.1.2, §15.4.5) without a body.
 
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { StartupError } from "./errors.js";
 import type { PublicFileSpec } from "./pages/types.js";
 
 export interface StaticAsset {
@@ -24,13 +27,15 @@ export const IMMUTABLE = "public, max-age=31536000, immutable";
 export class PublicFiles {
   private readonly byPath = new Map<string, StaticAsset>();
 
-  constructor(files: readonly PublicFileSpec[], htmlHeaders: Record<string, string>) {
-    for (const f of files) {
-      const body = f.encoding === "utf8" ? Buffer.from(f.body, "utf8") : Buffer.from(f.body, "base64");
-      const asset: StaticAsset = { body, contentType: f.contentType, etag: f.etag, cacheControl: REVALIDATE };
+  /** Reads every file below `root` (see AppSpec.publicRoot); one StartupError names every file that cannot be read. */
+  constructor(files: readonly PublicFileSpec[], root: string, htmlHeaders: Record<string, string>) {
+    const bodies = readPublicFiles(files, root);
+    files.forEach((f, i) => {
+      const body = bodies[i];
+      const asset: StaticAsset = { body, contentType: f.contentType, etag: strongEtag(body), cacheControl: REVALIDATE };
       if (f.contentType.startsWith("text/html")) asset.headers = htmlHeaders;
       this.byPath.set(f.path, asset);
-    }
+    });
   }
 
   get size(): number {
@@ -47,6 +52,34 @@ export class PublicFiles {
       return undefined;
     }
   }
+}
+
+function readPublicFiles(files: readonly PublicFileSpec[], root: string): Buffer[] {
+  if (files.length === 0) return [];
+  if (!root.startsWith("file:")) {
+    throw new StartupError(`public/ files are read beside the server module, which was not loaded from a file (${root.slice(0, 40)}…)`);
+  }
+  const bodies: Buffer[] = [];
+  const missing: string[] = [];
+  for (const f of files) {
+    const url = new URL(f.file, root);
+    try {
+      bodies.push(readFileSync(url));
+    } catch (err) {
+      missing.push(`${decodeURIComponent(url.pathname)} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+  }
+  if (missing.length > 0) {
+    throw new StartupError(
+      `cannot read ${missing.length === 1 ? "a file" : `${missing.length} files`} of public/, which svc build writes beside server.js: ${missing.join(", ")}`,
+    );
+  }
+  return bodies;
+}
+
+/** A strong validator made from the bytes: the first 27 characters of their SHA-256 in base64url, quoted. */
+export function strongEtag(body: Buffer): string {
+  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
 }
 
 /** Answers a GET or HEAD for `asset`: 200 with the bytes, or 304 when the client's copy is current. */

@@ -4,13 +4,12 @@
 // The files are read once, at start, and served under a URL that holds the package's
 // version, so they can be cached for a year: an upgrade changes the URL.
 
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { StartupError } from "./errors.js";
-import { IMMUTABLE, type StaticAsset } from "./static.js";
+import { IMMUTABLE, type StaticAsset, strongEtag } from "./static.js";
 
 /** Everything the server serves itself lives below this prefix (the compiler keeps pages out of it). */
 export const ASSET_PREFIX = "/_svc/";
@@ -43,8 +42,7 @@ export function unpolyAssets(): UnpolyAssets {
   const byPath = new Map<string, StaticAsset>();
   const add = (file: string, contentType: string): string => {
     const body = readFileSync(join(dir, file));
-    const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-    byPath.set(base + file, { body, contentType, etag, cacheControl: IMMUTABLE });
+    byPath.set(base + file, { body, contentType, etag: strongEtag(body), cacheControl: IMMUTABLE });
     return base + file;
   };
   const jsPath = add("unpoly.min.js", "text/javascript; charset=utf-8");

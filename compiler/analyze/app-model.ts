@@ -2,6 +2,7 @@
 // files, pages, the layout and public/. Plain and serializable like the rest of the model;
 // the generator turns it into route-file functions, page specs and the static file table.
 
+import type { CompiledJq } from "../jq/index.js";
 import type { HttpMethod, Literal, Requirement, TargetRef } from "./model.js";
 
 /** A value in a route file, resolved: where it comes from is known at build time. */
@@ -49,8 +50,8 @@ export interface RouteFileModel {
 }
 
 export type PageLoaderModel =
-  /** page.jq compiled to a JavaScript function `(input, $params, $query) => unknown[]`. */
-  | { source: string; kind: "compiled"; js: string }
+  /** page.jq in the compiled subset, analysed: the generator emits it as a JavaScript function. */
+  | { source: string; kind: "compiled"; program: string; plan: CompiledJq }
   /** page.jq outside the compiled subset: run by jq-web. */
   | { source: string; kind: "jq"; program: string; reason: string };
 
@@ -73,16 +74,14 @@ export interface LayoutModel {
   template: string;
 }
 
-/** A file of public/, embedded in the server: its body, type and ETag are fixed at build time. */
+/** A file of public/: the generator writes it beside the server (`public/style.css` in the output folder). */
 export interface PublicFileModel {
   /** URL path: `/style.css` */
   path: string;
   /** `public/style.css` */
   source: string;
   contentType: string;
-  /** A strong validator made from the bytes: `"<sha256 prefix>"`. */
-  etag: string;
-  /** Text files are kept as they are (readable in server.ts); anything else as base64. */
+  /** Text files are kept as they are (readable in the model's snapshot); anything else as base64. */
   encoding: "utf8" | "base64";
   body: string;
 }

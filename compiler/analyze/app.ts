@@ -7,7 +7,7 @@ import { PositionMap } from "../parse/positions.js";
 import type { Span } from "../parse/ast.js";
 import type { AppModel, LayoutModel, PageModel, PublicFileModel, RouteFileModel } from "./app-model.js";
 import { type AppPath, bySpecificity, folderPath } from "./app-paths.js";
-import type { SourceFile } from "./discover/context.js";
+import type { SourceFile } from "../project/discover/context.js";
 import type { ActionModel, HttpMethod, QueryModel, ResourceModel, RouteModel, WebhookModel } from "./model.js";
 import { analyzePage } from "./page.js";
 import { type AppScope, analyzeRouteFile } from "./route-file.js";

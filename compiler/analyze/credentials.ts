@@ -2,7 +2,7 @@
 // `[auth]` token list, each with where it comes from. `[deploy] token` is not among them:
 // `svc deploy` reads it, never the server.
 
-import type { ProjectConfig } from "./config/schema.js";
+import type { ProjectConfig } from "../project/config/schema.js";
 import type { AuthModel, CredentialModel, WebhookModel } from "./model.js";
 
 /** Sorted by name; a credential without a svc.toml entry is read from `SVC_CREDENTIAL_<NAME>`. */

@@ -4,7 +4,7 @@ import type { BuiltinName, ExpectKind, IrBinaryOp, IrExpr, RecordWrite, Resource
 import { LIST_BUILTINS, isListBuiltin, listArg, listBuiltinType } from "./list-builtins.js";
 import { recordStatement, recordStatementName } from "./record-sql.js";
 import type { ModuleScope, Scope } from "./scope.js";
-import { closest } from "./shared/names.js";
+import { closest } from "../diagnostics/did-you-mean.js";
 import { NULL_TYPE, UNKNOWN, assignable, describe, isNullable, isNumeric, isStringy, scalar, withNullable } from "./shared/types.js";
 
 const BUILTINS: Record<BuiltinName, { arity: [number, number] }> = {

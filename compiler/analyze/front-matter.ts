@@ -6,7 +6,7 @@ import { appCodes as codes } from "../diagnostics/codes/app.js";
 import type { Span } from "../parse/ast.js";
 import type { PositionMap } from "../parse/positions.js";
 import { Reporter } from "./shared/context.js";
-import { closest } from "./shared/names.js";
+import { closest } from "../diagnostics/did-you-mean.js";
 
 export interface FrontValue {
   value: string;

@@ -5,7 +5,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Decl, ModuleFile, Span } from "../parse/ast.js";
 import { analyzeAction } from "./action.js";
 import { type AppInput, analyzeApp, appScope } from "./app.js";
-import type { ProjectConfig } from "./config/schema.js";
+import type { ProjectConfig } from "../project/config/schema.js";
 import { authModel, credentialModels } from "./credentials.js";
 import type {
   ActionModel,

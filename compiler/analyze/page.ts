@@ -5,12 +5,12 @@
 
 import { appCodes as codes } from "../diagnostics/codes/app.js";
 import { PositionMap } from "../parse/positions.js";
-import type { SourceFile } from "./discover/context.js";
+import type { SourceFile } from "../project/discover/context.js";
 import type { PageLoaderModel, PageModel, RouteFileModel } from "./app-model.js";
 import { type AppPath, routeReference, sameShape } from "./app-paths.js";
 import { readFrontMatter } from "./front-matter.js";
 import type { Reporter } from "./shared/context.js";
-import { closest } from "./shared/names.js";
+import { closest } from "../diagnostics/did-you-mean.js";
 import { type AnalyzeSteps, directSteps } from "./steps.js";
 
 export function analyzePage(
@@ -64,7 +64,7 @@ function compileLoader(jq: SourceFile, r: Reporter, steps: AnalyzeSteps): PageLo
   const result = steps.compileJq(jq.path, jq.text);
   switch (result.kind) {
     case "compiled":
-      return { source: jq.path, kind: "compiled", js: result.source };
+      return { source: jq.path, kind: "compiled", program: jq.text, plan: result.plan };
     case "fallback":
       r.add(codes.jqFallback.at(jq.path, null, result.reason));
       return { source: jq.path, kind: "jq", program: result.program, reason: result.reason };

@@ -5,7 +5,7 @@ import type { RecordTypeModel, ShapeModel, ValueType } from "./model.js";
 import { RESERVED } from "./params.js";
 import { literalDefault, resolveType } from "./resource.js";
 import { type Reporter, place } from "./shared/context.js";
-import { closest } from "./shared/names.js";
+import { closest } from "../diagnostics/did-you-mean.js";
 import { SCALAR_TYPES, scalar, withNullable } from "./shared/types.js";
 
 // Lists (`list<text> max 20`) and record types (`type NewUser { … }`) of arguments

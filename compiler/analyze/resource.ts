@@ -3,7 +3,7 @@ import { listCodes } from "../diagnostics/codes/lists.js";
 import type { Expr, FieldDecl, ResourceDecl, TypeRef } from "../parse/ast.js";
 import type { DefaultValue, FieldModel, IndexModel, Literal, ResourceModel, ScalarType } from "./model.js";
 import type { Reporter } from "./shared/context.js";
-import { closest } from "./shared/names.js";
+import { closest } from "../diagnostics/did-you-mean.js";
 import { SCALAR_TYPES } from "./shared/types.js";
 
 /** A resource without its DDL: the SQL phase renders DDL per dialect from this. */

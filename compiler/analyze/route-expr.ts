@@ -7,7 +7,7 @@ import type { Expr, Span } from "../parse/ast.js";
 import type { RouteExprModel } from "./app-model.js";
 import type { ResourceModel, QueryModel, ValueType } from "./model.js";
 import type { Reporter } from "./shared/context.js";
-import { closest } from "./shared/names.js";
+import { closest } from "../diagnostics/did-you-mean.js";
 
 export interface RouteExprScope {
   file: string;

@@ -9,7 +9,7 @@ import type { AppPath } from "./app-paths.js";
 import type { ActionModel, HttpMethod, ParamModel, QueryModel, ResourceModel, ValueType } from "./model.js";
 import { routeExpr, staticKind, type RouteExprScope } from "./route-expr.js";
 import { type Reporter, place } from "./shared/context.js";
-import { closest } from "./shared/names.js";
+import { closest } from "../diagnostics/did-you-mean.js";
 
 const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "DELETE"];
 

@@ -2,7 +2,7 @@ import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { RouteDecl, Span } from "../parse/ast.js";
 import type { ActionModel, HttpMethod, QueryModel, RouteModel, TargetRef } from "./model.js";
 import { type Reporter, place } from "./shared/context.js";
-import { closest } from "./shared/names.js";
+import { closest } from "../diagnostics/did-you-mean.js";
 
 const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "DELETE"];
 

@@ -1,7 +1,7 @@
 // The per-text steps of analysis that cost real time (parsing a route file, checking SQL
 // against the resources, checking a template, compiling page.jq) behind one interface.
 // A one-shot build runs them directly; `svc dev` passes its BuildCache
-// (compiler/build-cache.ts), which answers an unchanged text from the last build.
+// (compiler/dev/build-cache.ts), which answers an unchanged text from the last build.
 
 import { compileJq, type JqCompileResult } from "../jq/index.js";
 import { parseRouteFile } from "../parse/index.js";

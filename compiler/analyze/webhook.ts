@@ -5,7 +5,7 @@ import type { ActionModel, ParamModel, WebhookModel } from "./model.js";
 import { type LocatedRoute, splitPath } from "./route.js";
 import { type Reporter, place } from "./shared/context.js";
 import { describeShape } from "./record-types.js";
-import { closest } from "./shared/names.js";
+import { closest } from "../diagnostics/did-you-mean.js";
 
 const PROVIDERS = ["github", "stripe", "slack", "standard", "hmac"] as const;
 const KEYS = ["provider", "secret", "path", "handler"];

@@ -2,6 +2,7 @@
 // `svc-server TARGET [server flags]`: build in memory and serve, with nothing written to disk.
 
 import { build, formatDiagnostics } from "../index.js";
+import { importSpec } from "../dev/generation.js";
 import { resolveTarget } from "./target.js";
 
 const TARGET_FLAGS = new Set(["--module", "--app", "--project"]);
@@ -33,11 +34,9 @@ async function run(argv: string[]): Promise<void> {
     process.exit(1);
   }
   // The generated module imports the runtime by absolute file URL, so a data: URL can hold it.
-  const mod = (await import(`data:text/javascript;base64,${Buffer.from(js.contents).toString("base64")}`)) as {
-    spec: import("../../runtime/types.js").ServerSpec;
-  };
+  const spec = await importSpec(js, result.root);
   const rt = (await import(runtimeUrl)) as typeof import("../../runtime/index.js");
-  await rt.main(mod.spec, rest);
+  await rt.main(spec, rest);
 }
 
 void run(process.argv.slice(2)).catch((err: unknown) => {

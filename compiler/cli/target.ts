@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { DiscoverTarget } from "../analyze/discover.js";
+import type { DiscoverTarget } from "../project/discover.js";
 
 export interface TargetFlags {
   module?: string;

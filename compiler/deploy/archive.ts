@@ -2,28 +2,25 @@
 // to run the project with `node server.js`:
 //
 //   server.js, server.ts, package.json   the generated server ("type": "module")
-//   start.sh                              cd to the archive's folder, then `node server.js "$@"`
+//   public/                               the project's public/ files, which server.js reads at start
+//   start.sh                              cd to the archive's folder, then `node server.js "$@"` (templates/output/)
 //   node_modules/svc/                     the compiled runtime, exported as `svc/runtime`
 //   node_modules/<package>/               the runtime's production dependencies (native ones as built here)
-//   app/, modules/, svc.toml, public/      the project's sources and static files, as built
+//   app/, modules/, svc.toml               the project's sources, as built
 //
-// The generated server embeds its pages and public/ files, so the copies are for whoever
-// reads the archive, not for the server.
+// The generated server embeds its pages, so the sources are for whoever reads the archive, not
+// for the server; public/ is the build's own output, the bytes the build checked.
 
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BuildResult } from "../index.js";
+import { readTemplate } from "../templates.js";
 import { dependencyClosure, importedPackages, packageFiles, walk } from "./closure.js";
 import { type TarEntry, writeTarGz } from "./tar.js";
 
 /** Where the compiled runtime is: beside the compiled compiler this file is part of. */
 export const RUNTIME_DIR = fileURLToPath(new URL("../../runtime/", import.meta.url));
-
-const START_SCRIPT = `#!/bin/sh
-# Starts the server from this folder; flags are passed on (e.g. --listen 0.0.0.0:8080 --db data/app.db).
-cd "$(dirname "$0")" && exec node server.js "$@"
-`;
 
 export interface ArchiveContents {
   entries: TarEntry[];
@@ -36,7 +33,7 @@ export function archiveEntries(build: BuildResult, runtimeDir: string = RUNTIME_
   if (build.model === null || build.files.length === 0) throw new Error("the project has errors; nothing to deploy");
   const entries: TarEntry[] = [];
   for (const f of build.files) entries.push({ path: f.path, data: Buffer.from(f.contents) });
-  entries.push({ path: "start.sh", data: Buffer.from(START_SCRIPT), mode: 0o755 });
+  entries.push({ path: "start.sh", data: Buffer.from(readTemplate("output/start.sh")), mode: 0o755 });
 
   entries.push({ path: "node_modules/svc/package.json", data: Buffer.from(svcManifest(runtimeDir)) });
   for (const file of walk(runtimeDir)) {
@@ -56,14 +53,9 @@ export function archiveEntries(build: BuildResult, runtimeDir: string = RUNTIME_
     entries.push({ path: `node_modules/${f.target}`, data: readFileSync(f.source), mode: f.mode });
   }
 
-  // Sources (modules, svc.toml, route files, pages, layout) as they were built; public/ from disk.
+  // Sources (modules, svc.toml, route files, pages, layout) as they were built.
   for (const s of build.model.sources) {
     entries.push({ path: s, data: readFileSync(join(build.root, s)) });
-  }
-  const publicDir = join(build.root, "public");
-  if (build.model.app !== undefined && existsSync(publicDir)) {
-    for (const file of walk(publicDir))
-      entries.push({ path: slash(relative(build.root, file)), data: readFileSync(file) });
   }
   return { entries, packages: packages.map((p) => `${p.name}@${p.version}`) };
 }

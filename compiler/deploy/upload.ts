@@ -3,7 +3,7 @@
 // names (docs/language.md §6: an environment variable or a file, else SVC_CREDENTIAL_<NAME>).
 
 import { fallbackEnvName, resolveCredentials, type Env } from "../../runtime/credentials.js";
-import type { ProjectConfig } from "../analyze/config.js";
+import type { ProjectConfig } from "../project/config.js";
 
 export interface UploadTarget {
   url: string;

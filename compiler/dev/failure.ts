@@ -3,7 +3,8 @@
 // error for API callers' 500 envelope.
 
 import type { ServerResponse } from "node:http";
-import { escapeHtml, overlayHtml } from "../../runtime/dev/overlay.js";
+import { renderTemplate } from "../templates.js";
+import { overlayHtml } from "./overlay.js";
 import type { CheckResult, Diagnostic } from "../index.js";
 import { formatDiagnostics } from "../index.js";
 
@@ -73,12 +74,13 @@ export function errorEnvelope(res: ServerResponse, failure: BuildFailure): void 
   res.end(body);
 }
 
-/** A page when there is no good version yet to put the overlay on. */
+/** A page when there is no good version yet to put the overlay on (templates/dev/error-page.html). */
 export function errorPage(res: ServerResponse, failure: BuildFailure, script: string): void {
-  const body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>svc dev: build error</title></head>
-<body><p>${escapeHtml(failure.summary)}</p>${overlayHtml(failure.headline, failure.text)}${script}</body></html>
-`;
+  const body = renderTemplate("dev/error-page.html", {
+    summary: failure.summary,
+    overlay: overlayHtml(failure.headline, failure.text),
+    script,
+  });
   res.writeHead(500, {
     "Content-Type": "text/html; charset=utf-8",
     "Content-Length": Buffer.byteLength(body),

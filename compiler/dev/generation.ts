@@ -3,6 +3,9 @@
 // runtime's own createServer, so dev serves exactly what a built server would.
 
 import type { Server } from "node:http";
+import { join, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { OutputFile } from "../generate/index.js";
 import { StartupError } from "../../runtime/errors.js";
 import type { Logger } from "../../runtime/log.js";
 import { parseServerArgs } from "../../runtime/options.js";
@@ -28,12 +31,17 @@ export interface Generation {
   dispose?: () => void;
 }
 
-/** Imports generated JavaScript; each distinct text is a new module (Node caches by URL). */
-export async function importSpec(js: string): Promise<ServerSpec> {
-  const mod = (await import(`data:text/javascript;base64,${Buffer.from(js).toString("base64")}`)) as {
+/**
+ * Imports generated JavaScript; each distinct text is a new module (Node caches by URL). A
+ * module imported from memory has no folder beside it, so its public/ files are read from the
+ * project at `root`: `public/…` there holds the bytes svc build would write beside server.js.
+ */
+export async function importSpec(js: OutputFile, root: string): Promise<ServerSpec> {
+  const mod = (await import(`data:text/javascript;base64,${Buffer.from(js.contents).toString("base64")}`)) as {
     spec?: ServerSpec;
   };
   if (mod.spec === undefined) throw new Error("the generated module exports no spec");
+  if (mod.spec.app !== undefined) mod.spec.app.publicRoot = pathToFileURL(join(root, sep)).href;
   return mod.spec;
 }
 

@@ -10,15 +10,15 @@ import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { answerClientError } from "../../runtime/client-errors.js";
-import { LiveReload } from "../../runtime/dev/live-reload.js";
-import { injectIntoHtml, overlayHtml, reloadScriptTag } from "../../runtime/dev/overlay.js";
+import { LiveReload } from "./live-reload.js";
+import { injectIntoHtml, overlayHtml, reloadScriptTag } from "./overlay.js";
 import { createLogger, type Logger, type LogSink } from "../../runtime/log.js";
 import { httpServerOptions } from "../../runtime/timeouts.js";
 import type { Database, LogLevel } from "../../runtime/types.js";
-import type { DiscoverTarget } from "../analyze/discover.js";
+import type { DiscoverTarget } from "../project/discover.js";
 import { type BuildFailure, buildFailure, errorEnvelope, errorPage } from "./failure.js";
 import { type Generation, RUNTIME_URL, devOptions, importSpec, makeGeneration, migrateOrReset } from "./generation.js";
-import { BuildCache, describeReuse } from "../build-cache.js";
+import { BuildCache, describeReuse } from "./build-cache.js";
 import { build, formatDiagnostics } from "../index.js";
 import { type Watcher, onlyMainArea, watchProject } from "./watch.js";
 
@@ -206,7 +206,7 @@ export class DevServer {
     let reset: string | null = null;
     let next: Generation;
     try {
-      const spec = await importSpec(js.contents);
+      const spec = await importSpec(js, result.root);
       const migrated = await migrateOrReset(spec, this.db, () => this.openMemory());
       reset = migrated.reset;
       const options = devOptions(spec, this.options.logLevel);

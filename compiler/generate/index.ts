@@ -1,5 +1,6 @@
 import { IndentationText, Project, QuoteKind, type StatementStructures, ts } from "./ts-morph.js";
 import type { Model } from "../analyze/model.js";
+import { readTemplate } from "../templates.js";
 import { format } from "./format.js";
 import { PRETTIER_RC } from "./format-options.js";
 import { Names } from "./names.js";
@@ -7,14 +8,16 @@ import { actionSection, inputFunction, querySection } from "./sections/calls.js"
 import { resourceSection } from "./sections/resources.js";
 import { recordTypeSection } from "./sections/shapes.js";
 import { endpointSection, specSection } from "./sections/server.js";
-import { pageSection } from "./sections/pages.js";
+import { pageSection, publicOutputFiles } from "./sections/pages.js";
 import { routeFileSection } from "./sections/route-files.js";
 import { webhookSection } from "./sections/webhooks.js";
 
 /** A file the generator produces; one writer (the CLI) puts drafts on disk. */
 export interface OutputFile {
+  /** Relative to the output folder, with forward slashes (`public/img/logo.png`). */
   path: string;
-  contents: string;
+  /** Text, or the bytes of a public/ file. */
+  contents: string | Buffer;
 }
 
 export interface GenerateOptions {
@@ -37,9 +40,10 @@ export async function generate(model: Model, options: GenerateOptions = {}): Pro
     { path: "server.ts", contents: ts_ },
     { path: "server.js", contents: transpile(ts_) },
     // server.js is an ES module wherever dist/ lands, whatever the enclosing package says.
-    { path: "package.json", contents: `${JSON.stringify({ type: "module", private: true }, null, 2)}\n` },
+    { path: "package.json", contents: readTemplate("output/package.json") },
     // The options server.ts is formatted with, where a user's prettier looks for them.
     { path: ".prettierrc.json", contents: PRETTIER_RC },
+    ...publicOutputFiles(model),
   ];
 }
 

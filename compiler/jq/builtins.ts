@@ -3,6 +3,8 @@
 // `name/arity`: a call to one of these outside the compiled subset runs on jq-web; a call
 // to anything else is an error at build time, as it would be in jq.
 
+import { editDistance } from "../diagnostics/did-you-mean.js";
+
 const LIST =
   "IN/1 IN/2 INDEX/1 INDEX/2 JOIN/2 JOIN/3 JOIN/4 abs/0 acos/0 acosh/0 add/0 all/0 all/1 " +
   "all/2 any/0 any/1 any/2 arrays/0 ascii_downcase/0 ascii_upcase/0 asin/0 asinh/0 atan/0 " +
@@ -37,33 +39,24 @@ const INTERNAL =
 
 export const JQ_BUILTINS: ReadonlySet<string> = new Set([...LIST.split(" "), ...INTERNAL.split(" ")]);
 
-/** The closest builtin name of the same arity, for a did-you-mean hint. */
+/**
+ * The closest builtin name of the same arity, for a did-you-mean hint. The distance ignores
+ * case, so a tie (`indx` is one edit from `index` and from `INDEX`) goes to the name whose
+ * first letter has the case the program wrote.
+ */
 export function nearestBuiltin(name: string, arity: number): string | null {
+  const upper = (s: string) => s[0] !== s[0].toLowerCase();
   let best: string | null = null;
   let bestDistance = 3;
   for (const entry of JQ_BUILTINS) {
     const [n, a] = entry.split("/");
     // Internal names are no one's intended spelling.
     if (Number(a) !== arity || (n.startsWith("_") && !name.startsWith("_"))) continue;
-    const d = distance(name, n);
-    if (d < bestDistance) {
+    const d = editDistance(name, n);
+    if (d < bestDistance || (d === bestDistance && best !== null && upper(best) !== upper(name) && upper(n) === upper(name))) {
       best = n;
       bestDistance = d;
     }
   }
   return best;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length];
 }

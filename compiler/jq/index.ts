@@ -1,19 +1,34 @@
-// page.jq → JavaScript at build time. A program in the compiled subset becomes a function
-// `(input, $params, $query) => unknown[]` (all outputs, in jq's order) that calls helpers
-// from the runtime as `rt.jq.<name>`; any other valid program is left to jq-web; a
+// page.jq at build time: a program in the compiled subset is analysed for the generator to
+// emit as JavaScript (compiler/generate/jq/); any other valid program is left to jq-web; a
 // program jq would reject is a diagnostic (for a fallback program, jq-web itself is asked).
 
-import type { Position, Span } from "../parse/ast.js";
+import type { Span } from "../parse/ast.js";
+import { PositionMap } from "../parse/positions.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { jqCodes } from "../diagnostics/codes/jq.js";
-import { analyze, resolve, Unsupported } from "./analyze.js";
-import { Emitter } from "./emit.js";
-import { isSingle } from "./emit-builtins.js";
+import { type Analysis, analyze, resolve, Unsupported } from "./analyze.js";
+import type { JqNode } from "./ast.js";
 import { checkWithJq } from "./jq-check.js";
 import { parseJq } from "./parser.js";
 
+/**
+ * A program in the compiled subset, checked and analysed: the generator emits its JavaScript
+ * (compiler/generate/jq/program.ts). Left out of the model's JSON snapshot, which shows the
+ * program's text; server.ts shows what it compiles to.
+ */
+export class CompiledJq {
+  constructor(
+    readonly ast: JqNode,
+    readonly analysis: Analysis,
+  ) {}
+
+  toJSON(): undefined {
+    return undefined;
+  }
+}
+
 export type JqCompileResult =
-  | { kind: "compiled"; source: string }
+  | { kind: "compiled"; plan: CompiledJq }
   | { kind: "fallback"; reason: string; program: string }
   | { kind: "error"; diagnostics: Diagnostic[] };
 
@@ -41,8 +56,7 @@ export function compileJq(file: string, program: string): JqCompileResult {
     }
   }
   try {
-    const analysis = analyze(parsed.ast);
-    return { kind: "compiled", source: emitProgram(parsed.ast, analysis) };
+    return { kind: "compiled", plan: new CompiledJq(parsed.ast, analyze(parsed.ast)) };
   } catch (e) {
     if (!(e instanceof Unsupported)) throw e;
     const check = checkWithJq(program);
@@ -55,12 +69,10 @@ export function compileJq(file: string, program: string): JqCompileResult {
 
 /** Line `line` (1-based) of `text`, without its line break: jq names lines, not columns. */
 function lineSpan(text: string, line: number): Span {
-  let offset = 0;
-  for (let l = 1; l < line; l++) offset = text.indexOf("\n", offset) + 1;
-  const endAt = text.indexOf("\n", offset);
-  const end = endAt === -1 ? text.length : endAt;
-  const at = (o: number): Position => ({ offset: o, line, column: o - offset + 1 });
-  return { start: at(offset), end: at(Math.max(end, offset)) };
+  const lines = new PositionMap(text);
+  const start = lines.offset(line, 1);
+  const end = text.indexOf("\n", start);
+  return lines.span(start, end === -1 ? text.length : end);
 }
 
 const MAX_DEPTH = 400;
@@ -83,35 +95,4 @@ function containsDef(n: unknown): boolean {
   if (n === null || typeof n !== "object") return false;
   if ((n as { kind?: string }).kind === "FuncDef") return true;
   return Object.values(n as object).some((v) => (Array.isArray(v) ? v.some(containsDef) : containsDef(v)));
-}
-
-const HEADER = "(input: any, $params: any, $query: any): unknown[] =>";
-
-function emitProgram(ast: Parameters<typeof isSingle>[0], analysis: ConstructorParameters<typeof Emitter>[0]): string {
-  const wrap = (v: string) => (analysis.arithmetic ? `rt.jq.finite(${v})` : v);
-  if (isSingle(ast)) {
-    const em = new Emitter(analysis);
-    const body = em.emit(ast, "input", (v) => `return [${wrap(v)}];`);
-    // A `return` inside a shared continuation would return from that local function
-    // instead; and straight-line code is only worth it when it ends in its one return.
-    const lines = body.trim().split("\n");
-    if (em.shared === 0 && lines[lines.length - 1].startsWith("return ")) return format(`${HEADER} {\n${body}\n}`);
-  }
-  const em = new Emitter(analysis);
-  const body = em.emit(ast, "input", (v) => `out.push(${wrap(v)});`);
-  return format(`${HEADER} {\nconst out: unknown[] = [];\n${body}\nreturn out;\n}`);
-}
-
-/** Indents by braces, so the generated server reads like code someone wrote. */
-function format(code: string): string {
-  let depth = 0;
-  const out: string[] = [];
-  for (const raw of code.split("\n")) {
-    const line = raw.trim();
-    if (line === "") continue;
-    if (line.startsWith("}")) depth = Math.max(0, depth - 1);
-    out.push("  ".repeat(depth) + line);
-    if (line.endsWith("{")) depth++;
-  }
-  return out.join("\n");
 }

@@ -1,6 +1,6 @@
 // The builtins that compile, with what analysis needs to know of each: the provenance of
 // its outputs' numbers (see analyze.ts), whether it prints numbers, and whether it does
-// arithmetic. compiler/jq/emit-builtins.ts has the code for the same list (a test checks).
+// arithmetic. compiler/generate/jq/emit-builtins.ts has the code for the same list (a test checks).
 
 import type { Prov } from "./analyze.js";
 

@@ -26,6 +26,12 @@ export class PositionMap {
     return { offset: clamped, line: lo + 1, column: clamped - this.lineStarts[lo] + 1 };
   }
 
+  /** The offset of a 1-based line and column, clamped to the text (smol-toml reports errors so). */
+  offset(line: number, column: number): number {
+    const start = this.lineStarts[Math.max(0, Math.min(line - 1, this.lineStarts.length - 1))];
+    return Math.min(this.text.length, start + Math.max(0, column - 1));
+  }
+
   /** `end` is exclusive. */
   span(start: number, end: number): Span {
     return { start: this.position(start), end: this.position(Math.max(start, end)) };

@@ -1,6 +1,8 @@
 // Scanning of SQL bodies (`query q() { … }`, `sql { … }`). The body is kept verbatim;
 // this only finds where it ends and where its `@name` parameters are.
 
+import { sqlLexemes } from "./sql-lex.js";
+
 export interface SqlScan {
   /** Offset just after the closing `}`, or where the body was cut off when unterminated. */
   end: number;
@@ -12,44 +14,26 @@ export interface SqlScan {
   params: { name: string; offset: number }[];
 }
 
-const NAME_START = /[A-Za-z_]/;
-const NAME_CHAR = /[A-Za-z0-9_]/;
+/** A parameter's name: what follows `@` up to the first character outside [A-Za-z0-9_]. */
+const PARAM = /^@([A-Za-z_][A-Za-z0-9_]*)/;
 
 /**
- * Scans from the `{` at `open`. Braces balance; quotes ('…' strings, "…" and `…`
- * identifiers, with the quote doubled to escape it as standard SQL does) and comments
- * (`--` to end of line, `/* … *\/`) are skipped both for balancing and for `@name`.
- * `@@name` (a MySQL system variable) is not a parameter.
+ * Scans from the `{` at `open` with the SQL lexer (sql-lex.ts), so strings, quoted names
+ * and comments are skipped both for balancing braces and for `@name`. `@@name` (a MySQL
+ * system variable) is not a parameter.
  */
 export function scanSqlBody(text: string, open: number): SqlScan {
   const params: SqlScan["params"] = [];
   let depth = 1;
-  let i = open + 1;
-  const n = text.length;
-  while (i < n) {
-    const ch = text[i];
-    if (ch === "'" || ch === '"' || ch === "`") {
-      const close = skipQuoted(text, i, ch);
-      if (close < 0) break;
-      i = close;
-    } else if (ch === "-" && text[i + 1] === "-") {
-      const nl = text.indexOf("\n", i);
-      i = nl < 0 ? n : nl;
-    } else if (ch === "/" && text[i + 1] === "*") {
-      const close = text.indexOf("*/", i + 2);
-      if (close < 0) break;
-      i = close + 2;
-    } else if (ch === "{") {
+  for (const l of sqlLexemes(text, open + 1)) {
+    if (l.kind === "op" && text[l.start] === "{") {
       depth++;
-      i++;
-    } else if (ch === "}") {
+    } else if (l.kind === "op" && text[l.start] === "}") {
       depth--;
-      if (depth === 0) return { end: i + 1, textStart: open + 1, textEnd: i, terminated: true, params };
-      i++;
-    } else if (ch === "@") {
-      i = scanAt(text, i, params);
-    } else {
-      i++;
+      if (depth === 0) return { end: l.end, textStart: open + 1, textEnd: l.start, terminated: true, params };
+    } else if (l.kind === "param" && text[l.start] === "@") {
+      const m = PARAM.exec(text.slice(l.start, l.end));
+      if (m) params.push({ name: m[1], offset: l.start });
     }
   }
   const cut = recoveryCut(text, open);
@@ -60,33 +44,6 @@ export function scanSqlBody(text: string, open: number): SqlScan {
     terminated: false,
     params: params.filter((p) => p.offset < cut),
   };
-}
-
-/** Returns the offset after the closing quote, or -1 when the quote never closes. */
-function skipQuoted(text: string, start: number, quote: string): number {
-  let i = start + 1;
-  for (;;) {
-    const close = text.indexOf(quote, i);
-    if (close < 0) return -1;
-    if (text[close + 1] === quote) {
-      i = close + 2;
-      continue;
-    }
-    return close + 1;
-  }
-}
-
-function scanAt(text: string, at: number, params: SqlScan["params"]): number {
-  if (text[at + 1] === "@") {
-    let i = at + 2;
-    while (i < text.length && NAME_CHAR.test(text[i])) i++;
-    return i;
-  }
-  if (!NAME_START.test(text[at + 1] ?? "")) return at + 1;
-  let i = at + 2;
-  while (i < text.length && NAME_CHAR.test(text[i])) i++;
-  params.push({ name: text.slice(at + 1, i), offset: at });
-  return i;
 }
 
 const NEXT_DECLARATION = /\n(?=(?:resource|query|action|route|webhook)[ \t])/g;

@@ -18,7 +18,7 @@ import { type Found, PathTable } from "./match.js";
 import { Pages } from "./pages.js";
 import { type CompiledPage, compilePage, type Renderer } from "./render.js";
 import { serveRouteFile } from "./route-request.js";
-import { DEFAULT_LAYOUT, parseTemplate } from "./templates.js";
+import { parseTemplate } from "./templates.js";
 import type { AppSpec, RouteFileSpec } from "./types.js";
 
 export interface AppDeps {
@@ -46,7 +46,8 @@ export class App {
     const renderer: Renderer = {
       db: deps.db,
       log: deps.log,
-      layout: parseTemplate(spec.layout ?? DEFAULT_LAYOUT),
+      layout: parseTemplate(spec.layout),
+      errorContent: parseTemplate(spec.errorPage),
       unpoly: this.unpoly,
       jq: spec.pages.some((p) => p.load === null && p.jq !== null) ? loadJqWeb() : null,
     };
@@ -55,7 +56,7 @@ export class App {
     renderer.jq?.catch(() => undefined);
     this.routeFiles = new PathTable(spec.routeFiles, (f) => f.segments);
     this.pages = new Pages(renderer, spec.pages.map(compilePage), deps.maxBodySize);
-    this.publicFiles = new PublicFiles(spec.publicFiles, HTML_SECURITY_HEADERS);
+    this.publicFiles = new PublicFiles(spec.publicFiles, spec.publicRoot, HTML_SECURITY_HEADERS);
     this.hasPages = spec.pages.length > 0;
   }
 

@@ -5,18 +5,6 @@
 
 import type { IncomingMessage } from "node:http";
 
-/** The media type of the body, lower case, without parameters; "" when there is none. */
-export function mediaType(req: IncomingMessage): string {
-  const header = req.headers["content-type"];
-  if (header === undefined) return "";
-  const semicolon = header.indexOf(";");
-  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
-}
-
-export function isJsonMedia(media: string): boolean {
-  return media === "application/json" || (media.startsWith("application/") && media.endsWith("+json"));
-}
-
 /**
  * A form post: a form's media type. Unpoly may send a form without fields with no body and
  * no Content-Type, so an Unpoly request without a body counts as a form too.

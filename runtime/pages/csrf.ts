@@ -5,6 +5,7 @@
 
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "../errors.js";
+import { mediaType } from "../media-type.js";
 
 /** True when the request comes from another site: it must not change anything. */
 export function isCrossSite(req: IncomingMessage): boolean {
@@ -47,7 +48,5 @@ const FORM_MEDIA: ReadonlySet<string> = new Set(["application/x-www-form-urlenco
 export function refuseCrossSiteForm(req: IncomingMessage): void {
   const header = req.headers["content-type"];
   if (header === undefined) return;
-  const semicolon = header.indexOf(";");
-  const media = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
-  if (FORM_MEDIA.has(media)) refuseCrossSite(req);
+  if (FORM_MEDIA.has(mediaType(header))) refuseCrossSite(req);
 }

@@ -7,13 +7,15 @@ import { type JqRunner, JqWebFailure, runCompiled } from "../jq.js";
 import type { Logger } from "../log.js";
 import type { CallContext, Database } from "../types.js";
 import type { UnpolyAssets } from "../unpoly.js";
-import { type Template, ERROR_CONTENT, parseTemplate, renderHtml, renderText } from "./templates.js";
+import { type Template, parseTemplate, renderHtml, renderText } from "./templates.js";
 import type { PageSpec, RouteInput } from "./types.js";
 
 export interface Renderer {
   db: Database;
   log: Logger;
   layout: Template;
+  /** The content of an error page, inside the layout. */
+  errorContent: Template;
   unpoly: UnpolyAssets;
   /** jq-web, loading since start; null when no page needs it. */
   jq: Promise<JqRunner> | null;
@@ -33,7 +35,6 @@ export interface PageExtras {
   form: Record<string, unknown>;
 }
 
-const errorContent = parseTemplate(ERROR_CONTENT);
 const NO_BODY: Record<string, unknown> = Object.freeze(Object.create(null) as Record<string, unknown>);
 
 export function compilePage(spec: PageSpec): CompiledPage {
@@ -70,7 +71,7 @@ export function layoutHtml(r: Renderer, title: string, content: string): string 
 
 /** An error page in the layout: the status, its reason phrase and the message. */
 export function errorHtml(r: Renderer, status: number, reason: string, message: string): string {
-  const content = renderHtml(errorContent, { status, reason, message });
+  const content = renderHtml(r.errorContent, { status, reason, message });
   return layoutHtml(r, `${status} ${reason}`, content);
 }
 

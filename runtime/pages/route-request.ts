@@ -11,7 +11,8 @@ import { HttpError } from "../errors.js";
 import { newArgs } from "../query-string.js";
 import type { CallContext } from "../types.js";
 import { isUnpolyRequest, unpolyLocation } from "../unpoly.js";
-import { isFormPost, isJsonMedia, mediaType, wantsJsonOnly } from "./caller.js";
+import { isJsonMedia, mediaType } from "../media-type.js";
+import { isFormPost, wantsJsonOnly } from "./caller.js";
 import { refuseCrossSite } from "./csrf.js";
 import type { Pages } from "./pages.js";
 import type { RouteBlockSpec, RouteFileSpec, RouteInput } from "./types.js";
@@ -26,7 +27,7 @@ export async function serveRouteFile(
   query: Record<string, string>,
   ctx: CallContext,
 ): Promise<void> {
-  const media = mediaType(req);
+  const media = mediaType(req.headers["content-type"]);
   const form = method !== "GET" && isFormPost(req, media);
   const html = form && !wantsJsonOnly(req);
   // Refused before the body is read; the server's error path drains what is left of it.

@@ -27,28 +27,3 @@ export function renderHtml(t: Template, view: unknown): string {
 export function renderText(t: Template, view: unknown): string {
   return writer.renderTokens(t.tokens as string[][], new Mustache.Context(view), undefined, t.text, asText);
 }
-
-/** The layout for an app without app/layout.html: a plain document that loads Unpoly. */
-export const DEFAULT_LAYOUT = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{title}}</title>
-<link rel="stylesheet" href="{{unpoly_css}}">
-<script src="{{unpoly_js}}"></script>
-</head>
-<body>
-<main up-main>
-{{{content}}}
-</main>
-</body>
-</html>
-`;
-
-/** The content of an error page, inside the layout. */
-export const ERROR_CONTENT = `<section class="error-page">
-<h1>{{status}} {{reason}}</h1>
-<p>{{message}}</p>
-</section>
-`;

@@ -56,13 +56,13 @@ export interface PageSpec {
   jq: string | null;
 }
 
-/** A file of public/, embedded at build time. */
+/** A file of public/, written beside the server at build time and read once at start. */
 export interface PublicFileSpec {
+  /** URL path: `/style.css`. */
   path: string;
+  /** Relative to `AppSpec.publicRoot`: `public/style.css`. */
+  file: string;
   contentType: string;
-  etag: string;
-  encoding: "utf8" | "base64";
-  body: string;
 }
 
 export interface AppSpec {
@@ -70,7 +70,15 @@ export interface AppSpec {
   routeFiles: RouteFileSpec[];
   /** Most specific first. */
   pages: PageSpec[];
-  /** `app/layout.html`; null for the built-in one. */
-  layout: string | null;
+  /** `app/layout.html`, or svc's default layout (templates/pages/layout.html) for an app without one. */
+  layout: string;
+  /** The content of an error page, rendered inside the layout (templates/pages/error.html). */
+  errorPage: string;
   publicFiles: PublicFileSpec[];
+  /**
+   * The URL public files are read relative to: the generated module's own (`import.meta.url`
+   * of server.js, beside which svc build writes public/), or a folder URL ending in `/` that a
+   * host serving from memory (svc dev, svc-server) puts here. Only file: URLs can be read.
+   */
+  publicRoot: string;
 }

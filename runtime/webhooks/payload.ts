@@ -14,6 +14,7 @@
 
 import type { IncomingHttpHeaders } from "node:http";
 import { HttpError } from "../errors.js";
+import { isJsonMedia, mediaType } from "../media-type.js";
 import { MAX_JSON_DEPTH, nestingExceeds } from "../safe-json.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -28,7 +29,7 @@ export function parsePayload(headers: IncomingHttpHeaders, body: Buffer): unknow
   }
   const media = mediaType(headers["content-type"]);
   if (media === "application/x-www-form-urlencoded") return formPayload(text);
-  const declaredJson = media === "application/json" || media.endsWith("+json");
+  const declaredJson = isJsonMedia(media);
   const value = parseJson(text);
   if (value !== NOT_JSON) return value;
   if (declaredJson) throw new HttpError(400, "malformed JSON body");
@@ -61,10 +62,4 @@ function formPayload(text: string): unknown {
     fields[key] = values.length === 1 ? values[0] : values;
   }
   return fields;
-}
-
-function mediaType(header: string | undefined): string {
-  if (header === undefined) return "";
-  const semicolon = header.indexOf(";");
-  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
 }

@@ -92,6 +92,11 @@ describe("svc deploy", () => {
     for (const p of paths)
       expect(p).not.toMatch(/^node_modules\/(ts-morph|prettier|chevrotain|typescript|clipanion)\//);
     expect([...paths].some((p) => p.startsWith("node_modules/better-sqlite3/deps/"))).toBe(false);
+    // svc dev's live reload and overlay are the compiler's; a deployed server never serves them.
+    expect([...paths].some((p) => p.startsWith("node_modules/svc/build/runtime/dev/"))).toBe(false);
+    expect(paths.has("node_modules/svc/templates/dev/client.js")).toBe(false);
+    // public/ once, from the build.
+    expect(entries.filter((e) => e.path === "public/hello.txt")).toHaveLength(1);
     expect(JSON.parse(entries.find((e) => e.path === "package.json")!.data!.toString()).type).toBe("module");
 
     const dir = mkdtempSync(join(tmpdir(), "svc-deploy-"));
@@ -118,6 +123,12 @@ describe("svc deploy", () => {
       expect(listed).toMatchObject({ ok: true, data: [{ body: "from the archive", tag: "v1" }] });
       const page = await fetch(`${base}/notes`);
       expect(await page.text()).toContain("<li>from the archive</li>");
+      // public/ is read from beside server.js, as extracted, with an ETag made from its bytes.
+      const hello = await fetch(`${base}/hello.txt`);
+      expect(hello.status).toBe(200);
+      expect(await hello.text()).toBe("hello\n");
+      const again = await fetch(`${base}/hello.txt`, { headers: { "if-none-match": hello.headers.get("etag")! } });
+      expect(again.status).toBe(304);
     } finally {
       await child.stop();
     }

@@ -1,11 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, test } from "@jest/globals";
 import { isWatched, onlyMainArea } from "../../compiler/dev/watch.js";
 import { extractTarGz, readTarGz, writeTarGz } from "../../compiler/deploy/tar.js";
-import { escapeHtml, injectBeforeBodyEnd } from "../../runtime/dev/overlay.js";
+import { EVENTS_PATH } from "../../compiler/dev/live-reload.js";
+import { injectBeforeBodyEnd, overlayHtml } from "../../compiler/dev/overlay.js";
+import { type TemplateName, escapeHtml, readTemplate, renderTemplate } from "../../compiler/templates.js";
+import { repoRoot } from "../support/paths.js";
 
 describe("the deploy archive's tar format", () => {
   test("round-trips files, folders, modes and long paths byte for byte", () => {
@@ -90,6 +93,38 @@ describe("the dev overlay", () => {
     expect(injectBeforeBodyEnd("<p>x</p>", "<i>s</i>")).toBe("<p>x</p><i>s</i>");
     expect(escapeHtml(`<script>"a" & 'b'</script>`)).toBe(
       "&#60;script&#62;&#34;a&#34; &#38; &#39;b&#39;&#60;/script&#62;",
+    );
+  });
+});
+
+describe("templates/: the assets svc writes or serves, as files", () => {
+  const names: TemplateName[] = [
+    "dev/client.js",
+    "dev/overlay.html",
+    "dev/error-page.html",
+    "pages/layout.html",
+    "pages/error.html",
+    "output/package.json",
+    "output/start.sh",
+  ];
+
+  test("every template is a file of templates/ and reads as what it is", () => {
+    for (const name of names) expect(readTemplate(name)).toBe(readFileSync(join(repoRoot, "templates", name), "utf8"));
+    // The client script is JavaScript that listens where the dev server sends events.
+    expect(() => new Function(readTemplate("dev/client.js"))).not.toThrow();
+    expect(readTemplate("dev/client.js")).toContain(`new EventSource(${JSON.stringify(EVENTS_PATH)})`);
+    expect(JSON.parse(readTemplate("output/package.json"))).toEqual({ type: "module", private: true });
+    expect(readTemplate("output/start.sh")).toMatch(/^#!\/bin\/sh\n[\s\S]*exec node server\.js "\$@"\n$/);
+    expect(statSync(join(repoRoot, "templates", "output", "start.sh")).mode & 0o111).not.toBe(0);
+  });
+
+  test("the overlay and the error page escape what they show, and hold markup given to them as it is", () => {
+    const overlay = overlayHtml("the project <does> not build", "modules/a.svc:1:1: `x` & <y>");
+    expect(overlay).toContain("<h2>svc dev: the project &#60;does&#62; not build</h2>");
+    expect(overlay).toContain("<pre>modules/a.svc:1:1: `x` &#38; &#60;y&#62;</pre>");
+    expect(renderTemplate("dev/error-page.html", { summary: "<b>", overlay: "<div id=o></div>", script: "<script src=/c.js></script>" })).toBe(
+      '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>svc dev: build error</title></head>\n' +
+        "<body><p>&#60;b&#62;</p><div id=o></div><script src=/c.js></script></body></html>\n",
     );
   });
 });

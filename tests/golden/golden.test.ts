@@ -29,7 +29,7 @@ async function outputs(dir: string): Promise<Map<string, string>> {
   if (result.diagnostics.length) out.set("diagnostics.txt", `${formatDiagnostics(result)}\n`);
   if (result.model && !hasErrors(result.diagnostics)) out.set("model.json", `${JSON.stringify(result.model, null, 2)}\n`);
   const server = result.files.find((f) => f.path === "server.ts");
-  if (server) out.set("server.ts", server.contents);
+  if (server) out.set("server.ts", String(server.contents));
   if (options.ast) {
     const asts = [...result.sources.entries()]
       .filter(([path]) => path.endsWith(".svc"))

@@ -6,8 +6,8 @@ import { writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { DiscoverTarget } from "../../compiler/analyze/discover.js";
-import { build, formatDiagnostics } from "../../compiler/index.js";
+import type { DiscoverTarget } from "../../compiler/project/discover.js";
+import { build, formatDiagnostics, writeOutputFiles } from "../../compiler/index.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, tmpDir } from "../support/server.js";
@@ -22,7 +22,7 @@ export async function buildServer(target: DiscoverTarget = { mode: "project", di
   const result = await build(target, { runtimeImport: runtimeUrl });
   if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
   const dir = tmpDir("ops-");
-  for (const f of result.files) writeFileSync(join(dir, f.path), f.contents);
+  writeOutputFiles(dir, result.files);
   return dir;
 }
 

@@ -4,7 +4,7 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { build, formatDiagnostics } from "../../compiler/index.js";
+import { build, formatDiagnostics, writeOutputFiles } from "../../compiler/index.js";
 import { type TestServer, startServer, tmpDir } from "../support/server.js";
 
 export const runtimeUrl = new URL("../../runtime/index.js", import.meta.url).href;
@@ -14,7 +14,7 @@ export async function buildProject(dir: string): Promise<string> {
   const result = await build({ mode: "project", dir }, { runtimeImport: runtimeUrl });
   if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
   const out = tmpDir("pages-");
-  for (const f of result.files) writeFileSync(join(out, f.path), f.contents);
+  writeOutputFiles(out, result.files);
   return out;
 }
 

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DiscoverTarget } from "../../compiler/analyze/discover.js";
-import { build, formatDiagnostics } from "../../compiler/index.js";
+import type { DiscoverTarget } from "../../compiler/project/discover.js";
+import { build, formatDiagnostics, writeOutputFiles } from "../../compiler/index.js";
 import { repoRoot } from "./paths.js";
 
 /**
@@ -13,7 +13,7 @@ export async function buildTo(target: DiscoverTarget): Promise<string> {
   const result = await build(target, { runtimeImport: "svc/runtime" });
   if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
   const dir = tmpDir("srv-");
-  for (const f of result.files) writeFileSync(join(dir, f.path), f.contents);
+  writeOutputFiles(dir, result.files);
   return dir;
 }
 

@@ -2,7 +2,7 @@
 // reads at start, the diagnostics around handlers, and what the generator makes of it.
 
 import { describe, expect, test } from "@jest/globals";
-import { defaultConfig } from "../../compiler/analyze/config.js";
+import { defaultConfig } from "../../compiler/project/config.js";
 import { analyze } from "../../compiler/analyze/index.js";
 import type { Model } from "../../compiler/analyze/model.js";
 import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";

@@ -5,8 +5,8 @@
 import { createHmac } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DiscoverTarget } from "../../compiler/analyze/discover.js";
-import { build, formatDiagnostics } from "../../compiler/index.js";
+import type { DiscoverTarget } from "../../compiler/project/discover.js";
+import { build, formatDiagnostics, writeOutputFiles } from "../../compiler/index.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, startServer, tmpDir } from "../support/server.js";
 
@@ -39,7 +39,7 @@ export async function buildServer(target: DiscoverTarget = { mode: "project", di
   const result = await build(target, { runtimeImport: runtimeUrl });
   if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
   const dir = tmpDir("hooks-");
-  for (const f of result.files) writeFileSync(join(dir, f.path), f.contents);
+  writeOutputFiles(dir, result.files);
   return dir;
 }
 

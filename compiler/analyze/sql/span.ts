@@ -1,4 +1,5 @@
 import type { Position, SqlBody, Span } from "../../parse/ast.js";
+import { PositionMap } from "../../parse/positions.js";
 
 /**
  * SQL as the model keeps it (`SqlModel.source`, the body trimmed) and where it is in its
@@ -44,17 +45,12 @@ function spanAt(text: string, from: Position, start: number, end: number): Span 
   return { start: positionAt(text, from, start), end: positionAt(text, from, Math.max(start, end)) };
 }
 
-/** The file position of `offset` in `text`, which starts at `from`. */
+/** The file position of `offset` in `text`, which starts at `from`: the text's own line and column, moved there. */
 function positionAt(text: string, from: Position, offset: number): Position {
-  const at = Math.max(0, Math.min(offset, text.length));
-  let line = from.line;
-  let lineStart = -1; // offset in text where the current line starts, -1 while still on the first line
-  for (let i = 0; i < at; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  const column = lineStart < 0 ? from.column + at : at - lineStart + 1;
-  return { offset: from.offset + at, line, column };
+  const at = new PositionMap(text).position(offset);
+  return {
+    offset: from.offset + at.offset,
+    line: from.line + at.line - 1,
+    column: at.line === 1 ? from.column + at.column - 1 : at.column,
+  };
 }

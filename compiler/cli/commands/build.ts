@@ -1,7 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { Command, Option } from "clipanion";
-import { build, formatDiagnostics } from "../../index.js";
+import { build, formatDiagnostics, writeOutputFiles } from "../../index.js";
 import { resolveTarget } from "../target.js";
 
 export class BuildCommand extends Command {
@@ -30,12 +29,13 @@ export class BuildCommand extends Command {
       this.context.stderr.write(`svc build: ${errors} error${errors === 1 ? "" : "s"}; nothing written\n`);
       return 1;
     }
-    for (const f of result.files) {
-      const path = join(this.out, f.path);
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, f.contents);
-    }
-    this.context.stdout.write(`svc build: wrote ${result.files.map((f) => relative(".", join(this.out, f.path))).join(", ")}\n`);
+    writeOutputFiles(this.out, result.files);
+    // public/ may hold hundreds of files: they are counted, not listed.
+    const own = result.files.filter((f) => !f.path.startsWith("public/"));
+    const publics = result.files.length - own.length;
+    const listed = own.map((f) => relative(".", join(this.out, f.path))).join(", ");
+    const more = publics === 0 ? "" : ` and ${publics} file${publics === 1 ? "" : "s"} of ${relative(".", join(this.out, "public"))}/`;
+    this.context.stdout.write(`svc build: wrote ${listed}${more}\n`);
     return 0;
   }
 }

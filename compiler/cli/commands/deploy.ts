@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { Command, Option } from "clipanion";
-import { readConfig } from "../../analyze/config.js";
+import { readConfig } from "../../project/config.js";
 import { deployArchive } from "../../deploy/archive.js";
 import { upload, uploadTarget } from "../../deploy/upload.js";
 import { build, formatDiagnostics } from "../../index.js";

@@ -6,6 +6,8 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
 import type { Model, PageModel, PublicFileModel, RouteFileModel } from "../../analyze/model.js";
 import { camelCase } from "../../analyze/shared/names.js";
+import { readTemplate } from "../../templates.js";
+import { emitJq } from "../jq/program.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { blockFunctionName } from "./route-files.js";
@@ -41,8 +43,10 @@ export function pageSection(model: Model, names: Names): Out {
   const fields = [
     `routeFiles: [\n${routeFiles.join(",\n")}\n]`,
     `pages: [${app.pages.map((p) => pageName(names, p)).join(", ")}]`,
-    `layout: ${app.layout ? `${literal(app.layout.template)} /* ${app.layout.source} */` : "null"}`,
+    `layout: ${app.layout ? `${literal(app.layout.template)} /* ${app.layout.source} */` : `${literal(readTemplate("pages/layout.html"))} /* svc's default layout */`}`,
+    `errorPage: ${literal(readTemplate("pages/error.html"))} /* svc's error page, inside the layout */`,
     `publicFiles: [\n${app.publicFiles.map(publicFile).join(",\n")}\n]`,
+    "// public/ files are read once at start, from beside this module, where svc build writes them.\npublicRoot: import.meta.url",
   ];
   out.push({
     kind: StructureKind.VariableStatement,
@@ -67,7 +71,7 @@ function pageConst(page: PageModel, routeFiles: readonly RouteFileModel[], names
     `title: ${literal(page.title)}`,
     `template: ${literal(page.template)}`,
     `data: ${data}${page.route ? ` /* GET ${page.route.path} */` : ""}`,
-    `load: ${loader?.kind === "compiled" ? `// ${loader.source}\n${loader.js}` : "null"}`,
+    `load: ${loader?.kind === "compiled" ? `// ${loader.source}\n${emitJq(loader.plan)}` : "null"}`,
     `jq: ${loader?.kind === "jq" ? `${literal(loader.program)} /* ${loader.source}, run by jq-web: ${loader.reason.replace(/\*\//g, "* /")} */` : "null"}`,
   ];
   return {
@@ -78,6 +82,18 @@ function pageConst(page: PageModel, routeFiles: readonly RouteFileModel[], names
 }
 
 function publicFile(f: PublicFileModel): string {
-  const body = f.encoding === "utf8" ? literal(f.body) : JSON.stringify(f.body);
-  return `// ${f.source}\n{ path: ${JSON.stringify(f.path)}, contentType: ${JSON.stringify(f.contentType)}, etag: ${JSON.stringify(f.etag)}, encoding: ${JSON.stringify(f.encoding)}, body: ${body} }`;
+  return `{ path: ${JSON.stringify(f.path)}, file: ${JSON.stringify(publicFilePath(f))}, contentType: ${JSON.stringify(f.contentType)} }`;
+}
+
+/** Where the generator writes a public/ file in the output folder, relative to server.js. */
+export function publicFilePath(f: PublicFileModel): string {
+  return `public${f.path}`;
+}
+
+/** The public/ files as output files, with their bytes as read at build time. */
+export function publicOutputFiles(model: Model): { path: string; contents: Buffer }[] {
+  return (model.app?.publicFiles ?? []).map((f) => ({
+    path: publicFilePath(f),
+    contents: Buffer.from(f.body, f.encoding === "utf8" ? "utf8" : "base64"),
+  }));
 }

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { DiscoverTarget } from "../../../compiler/analyze/discover.js";
-import { build, formatDiagnostics } from "../../../compiler/index.js";
+import type { DiscoverTarget } from "../../../compiler/project/discover.js";
+import { build, formatDiagnostics, writeOutputFiles } from "../../../compiler/index.js";
 
 /**
  * The folder this test run was compiled into (`build/` for `npm test`, or a helper's own
@@ -18,6 +18,6 @@ export async function buildServer(target: DiscoverTarget, prefix = "be-"): Promi
   const dir = mkdtempSync(join(base, prefix));
   const result = await build(target, { runtimeImport: "../../runtime/index.js" });
   if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
-  for (const f of result.files) writeFileSync(join(dir, f.path), f.contents);
+  writeOutputFiles(dir, result.files);
   return dir;
 }

@@ -1,5 +1,5 @@
 import { analyze } from "../../../compiler/analyze/index.js";
-import { defaultConfig } from "../../../compiler/analyze/config.js";
+import { defaultConfig } from "../../../compiler/project/config.js";
 import type { Model } from "../../../compiler/analyze/model.js";
 import type { Diagnostic } from "../../../compiler/diagnostics/diagnostic.js";
 import { parseModule } from "../../../compiler/parse/index.js";

@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "@jest/globals";
-import { BuildCache } from "../../../compiler/build-cache.js";
+import { BuildCache } from "../../../compiler/dev/build-cache.js";
 import { resolveTarget } from "../../../compiler/cli/target.js";
 import { type BuildResult, type DiscoverTarget, build, formatDiagnostics } from "../../../compiler/index.js";
 import { repoRoot } from "../../support/paths.js";

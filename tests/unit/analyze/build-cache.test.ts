@@ -1,11 +1,11 @@
-// svc dev's build cache (compiler/build-cache.ts): what a rebuild takes from it, counted
+// svc dev's build cache (compiler/dev/build-cache.ts): what a rebuild takes from it, counted
 // by its stats, and that a build with it says and produces exactly what a cold one does.
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, test } from "@jest/globals";
-import { BuildCache, describeReuse } from "../../../compiler/build-cache.js";
+import { BuildCache, describeReuse } from "../../../compiler/dev/build-cache.js";
 import { type DiscoverTarget, build, check, formatDiagnostics } from "../../../compiler/index.js";
 
 const FILES: Record<string, string> = {

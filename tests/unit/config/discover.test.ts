@@ -2,8 +2,8 @@ import { afterAll, describe, test, expect } from "@jest/globals";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { discover } from "../../../compiler/analyze/discover.js";
-import type { DiscoverFs, DiscoverResult } from "../../../compiler/analyze/discover.js";
+import { discover } from "../../../compiler/project/discover.js";
+import type { DiscoverFs, DiscoverResult } from "../../../compiler/project/discover.js";
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), "svc-discover-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

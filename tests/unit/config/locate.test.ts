@@ -1,6 +1,6 @@
 import { describe, test, expect } from "@jest/globals";
-import { indexToml, locate } from "../../../compiler/analyze/config/locate.js";
-import type { TomlPath } from "../../../compiler/analyze/config/locate.js";
+import { indexToml, locate } from "../../../compiler/project/config/locate.js";
+import type { TomlPath } from "../../../compiler/project/config/locate.js";
 import type { Span } from "../../../compiler/parse/ast.js";
 
 /** "line:col-line:col" of a span, or null. */

@@ -1,5 +1,5 @@
 import { describe, test, expect } from "@jest/globals";
-import { backendOfUrl, defaultConfig, readConfig } from "../../../compiler/analyze/config.js";
+import { backendOfUrl, defaultConfig, readConfig } from "../../../compiler/project/config.js";
 import type { Diagnostic } from "../../../compiler/diagnostics/diagnostic.js";
 
 /** "CODE line:col" for each diagnostic, in the order readConfig returns them. */

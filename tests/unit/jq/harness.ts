@@ -3,6 +3,7 @@
 
 import { createRequire } from "node:module";
 import ts from "typescript";
+import { emitJq } from "../../../compiler/generate/jq/program.js";
 import { compileJq, type JqCompileResult } from "../../../compiler/jq/index.js";
 import * as jq from "../../../runtime/jq.js";
 import { jqMessage, runFilter } from "../../../runtime/jq/web.js";
@@ -18,7 +19,7 @@ export function load(source: string): JqFunction {
 export function compiled(program: string): JqFunction {
   const r: JqCompileResult = compileJq("app/page.jq", program);
   if (r.kind !== "compiled") throw new Error(`expected ${program} to compile, got ${JSON.stringify(r)}`);
-  return load(r.source);
+  return load(emitJq(r.plan));
 }
 
 export type Outcome = { ok: true; values: unknown[] } | { ok: false; message: string };

@@ -2,7 +2,7 @@
 // (emit-builtins.ts); the two must agree, and the differential programs must use each.
 
 import { describe, expect, test } from "@jest/globals";
-import { EMITTED_BUILTINS } from "../../../compiler/jq/emit-builtins.js";
+import { EMITTED_BUILTINS } from "../../../compiler/generate/jq/emit-builtins.js";
 import { SUBSET } from "../../../compiler/jq/subset.js";
 import { PAGE_PROGRAMS, SUBSET_PROGRAMS } from "./programs.js";
 

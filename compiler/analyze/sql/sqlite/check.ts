@@ -8,7 +8,7 @@ import { type RejectedTable, type SqlCheckInput, type SqlCheckResult, type SqlCh
 import { bindParams, listItems } from "../params.js";
 import { tableRefs } from "../refs.js";
 import { spanIn } from "../span.js";
-import { closest } from "../suggest.js";
+import { closest } from "../../../diagnostics/did-you-mean.js";
 import { tokenize } from "../tokens.js";
 import { resultColumns } from "./columns.js";
 import { errorMessage, makeContext, prepareError } from "./context.js";

@@ -3,7 +3,7 @@ import type { Diagnostic } from "../../../diagnostics/diagnostic.js";
 import type { Span } from "../../../parse/ast.js";
 import { refByQualifier } from "../refs.js";
 import { spanIn } from "../span.js";
-import { closest } from "../suggest.js";
+import { closest } from "../../../diagnostics/did-you-mean.js";
 import { type Token, identName, sameName, tokenize } from "../tokens.js";
 import { type CheckContext, prepareError, referencedResources, resourceNamed } from "./context.js";
 

@@ -1,7 +1,7 @@
 // What `svc dev` keeps from one build to the next, so that a save re-parses and re-checks
 // only what it changed. Everything is keyed by content, never by modification time:
 //   module and route files   path + exact text                     → AST and diagnostics
-//   SQL statements           schema + backend rules + statement    → result (check-cache.ts)
+//   SQL statements           schema + backend rules + statement    → result (sql-check-cache.ts)
 //   templates                file + where it starts + its text     → diagnostics
 //   page.jq programs         path + text                           → compiled program
 // Name resolution, typing, routes and the rest of analysis rerun on every build: they walk
@@ -10,17 +10,17 @@
 //
 // A one-shot `svc build`/`svc check` passes no cache and runs every step afresh.
 
-import type { Backend, ResourceModel } from "./analyze/model.js";
-import { type BuildClock, Memo } from "./analyze/shared/memo.js";
-import { Reporter } from "./analyze/shared/context.js";
-import { SqlCheckCache } from "./analyze/sql/check-cache.js";
-import type { SqlChecker } from "./analyze/sql/dialect.js";
-import { type AnalyzeSteps, directSteps } from "./analyze/steps.js";
-import type { Diagnostic } from "./diagnostics/diagnostic.js";
-import type { JqCompileResult } from "./jq/index.js";
-import { parseModule, parseRouteFile } from "./parse/index.js";
-import type { ModuleFile, RouteFile } from "./parse/index.js";
-import type { PositionMap } from "./parse/positions.js";
+import type { Backend, ResourceModel } from "../analyze/model.js";
+import { type BuildClock, Memo } from "./memo.js";
+import { Reporter } from "../analyze/shared/context.js";
+import { SqlCheckCache } from "./sql-check-cache.js";
+import type { SqlChecker } from "../analyze/sql/dialect.js";
+import { type AnalyzeSteps, directSteps } from "../analyze/steps.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { JqCompileResult } from "../jq/index.js";
+import { parseModule, parseRouteFile } from "../parse/index.js";
+import type { ModuleFile, RouteFile } from "../parse/index.js";
+import type { PositionMap } from "../parse/positions.js";
 
 /** What the last build did and what it took from the cache. */
 export interface BuildCacheStats {

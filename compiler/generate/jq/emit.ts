@@ -5,8 +5,8 @@
 // at errors from its own body, not from code downstream of it (rt.jq.pass marks those),
 // and `first`, `limit`, `any` and `all` stop early with a private exception.
 
-import type { Analysis } from "./analyze.js";
-import type { JqNode, ObjectEntry } from "./ast.js";
+import type { Analysis } from "../../jq/analyze.js";
+import type { JqNode, ObjectEntry } from "../../jq/ast.js";
 import { emitCall } from "./emit-builtins.js";
 
 /** Receives a JavaScript expression (an identifier or a literal) and returns statements. */

@@ -5,9 +5,9 @@ import { parse, TomlError } from "smol-toml";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { configCodes } from "../diagnostics/codes/config.js";
-import { closest } from "./shared/names.js";
+import { closest } from "../diagnostics/did-you-mean.js";
 import { svcToml } from "./config/fields.js";
-import { LineMap } from "./config/lines.js";
+import { PositionMap } from "../parse/positions.js";
 import { indexToml } from "./config/locate.js";
 import type { TomlIndex, TomlPath } from "./config/locate.js";
 import { formatPath, isTable } from "./config/readers.js";
@@ -81,7 +81,7 @@ function syntaxError(file: string, source: string, error: unknown): Diagnostic {
   }
   // smol-toml's message is "Invalid TOML document: <problem>" followed by its own code frame.
   const problem = error.message.split("\n")[0].replace(/^Invalid TOML document:\s*/, "");
-  const lines = new LineMap(source);
+  const lines = new PositionMap(source);
   const at = lines.offset(error.line, error.column);
   return configCodes.tomlSyntax.at(file, lines.span(at, Math.min(at + 1, source.length)), problem);
 }

@@ -1,7 +1,7 @@
 // The shape of svc.toml once read: every key docs/language.md §1 lists, with its defaults.
 // Keys keep the spelling users write in svc.toml so a reader can map one to the other.
 
-import type { Backend } from "../model.js";
+import type { Backend } from "../../analyze/model.js";
 import type { LogLevel } from "../../../runtime/types.js";
 
 export type { Backend, LogLevel };

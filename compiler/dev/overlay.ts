@@ -1,22 +1,15 @@
 // What `svc dev` adds to HTML responses: the live-reload script always, and while the last
-// edit does not build, an overlay with the diagnostics over the last good version's page.
+// edit does not build, an overlay with the diagnostics over the last good version's page
+// (templates/dev/overlay.html).
 
 import type { ServerResponse } from "node:http";
+import { mediaType } from "../../runtime/media-type.js";
+import { renderTemplate } from "../templates.js";
 import { CLIENT_PATH } from "./live-reload.js";
 
 /** The overlay: a headline, and the rendered diagnostics (file:line:col, code frame, hint) as preformatted text. */
 export function overlayHtml(headline: string, diagnostics: string): string {
-  return `<div id="svc-dev-overlay" role="alert">
-<style>
-#svc-dev-overlay{position:fixed;inset:0;z-index:2147483647;overflow:auto;padding:2rem;background:rgba(20,20,24,.94);color:#f3f3f3;font:14px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-#svc-dev-overlay h2{margin:0 0 1rem;color:#ff6b6b;font-size:18px}
-#svc-dev-overlay pre{margin:0;white-space:pre-wrap}
-#svc-dev-overlay p{color:#aaa}
-</style>
-<h2>svc dev: ${escapeHtml(headline)}</h2>
-<pre>${escapeHtml(diagnostics)}</pre>
-<p>Pages come from the last version that worked, if there is one. This page reloads after the next change.</p>
-</div>`;
+  return renderTemplate("dev/overlay.html", { headline, diagnostics });
 }
 
 export function reloadScriptTag(): string {
@@ -27,10 +20,6 @@ export function reloadScriptTag(): string {
 export function injectBeforeBodyEnd(html: string, snippet: string): string {
   const at = html.toLowerCase().lastIndexOf("</body>");
   return at === -1 ? html + snippet : html.slice(0, at) + snippet + html.slice(at);
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 type WriteHead = ServerResponse["writeHead"];
@@ -47,14 +36,14 @@ export function injectIntoHtml(res: ServerResponse, snippet: () => string): void
   let html: boolean | null = null;
   const chunks: Buffer[] = [];
 
-  const isHtml = (): boolean => (html ??= /^\s*text\/html/i.test(String(res.getHeader("content-type") ?? "")));
+  const isHtml = (): boolean => (html ??= htmlType(res.getHeader("content-type")));
 
   res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]): ServerResponse {
     const given = (typeof rest[0] === "string" ? rest[1] : rest[0]) as Record<string, unknown> | unknown[] | undefined;
     const headers = given !== undefined && !Array.isArray(given) ? given : {};
     const typeKey = Object.keys(headers).find((k) => k.toLowerCase() === "content-type");
     const type = typeKey !== undefined ? headers[typeKey] : res.getHeader("content-type");
-    html = given === undefined || !Array.isArray(given) ? /^\s*text\/html/i.test(String(type ?? "")) : false;
+    html = given === undefined || !Array.isArray(given) ? htmlType(type) : false;
     if (!html) return writeHead.call(res, status, ...rest);
     // Held until end: the headers go on the response, the status is remembered.
     for (const [k, v] of Object.entries(headers)) {
@@ -82,6 +71,10 @@ export function injectIntoHtml(res: ServerResponse, snippet: () => string): void
     writeHead.call(res, res.statusCode);
     return end.call(res, body);
   } as ServerResponse["end"];
+}
+
+function htmlType(header: unknown): boolean {
+  return typeof header === "string" && mediaType(header) === "text/html";
 }
 
 function toBuffer(chunk: unknown, encoding: unknown): Buffer {

@@ -2,7 +2,7 @@
 // jq-defined ones from src/builtin.jq: e.g. `map(f)` is `[.[] | f]`, `first(f)` stops at
 // the first output, `any(g; c)` at the first truthy condition) or C implementation.
 
-import type { JqNode } from "./ast.js";
+import type { JqNode } from "../../jq/ast.js";
 import type { Emitter, K } from "./emit.js";
 
 type Call = Extract<JqNode, { kind: "Call" }>;

@@ -2,6 +2,7 @@
 // small script that listens. Only `svc dev` serves these paths; a built server never does.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readTemplate } from "../templates.js";
 
 export const DEV_PREFIX = "/__svc/dev/";
 export const EVENTS_PATH = `${DEV_PREFIX}events`;
@@ -10,28 +11,13 @@ export const CLIENT_PATH = `${DEV_PREFIX}client.js`;
 /** Keeps idle proxies and browsers from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
 
-// Loaded by <script src> rather than inline: pages' Content-Security-Policy allows scripts
-// from this server only. A lost connection (the dev server restarting) retries by itself.
-// When only the main area can have changed and the page runs Unpoly, Unpoly re-renders the
-// main area in place (scroll position, open details and form input elsewhere survive);
-// anything else, an error overlay on the page, or a failed re-render, reloads the page.
-const CLIENT_JS = `// svc dev: show the new build when the server has swapped it in.
-(() => {
-  const events = new EventSource(${JSON.stringify(EVENTS_PATH)});
-  events.addEventListener("reload", (event) => {
-    let main = false;
-    try {
-      main = JSON.parse(event.data).main === true;
-    } catch {}
-    const up = window.up;
-    if (main && up && typeof up.reload === "function" && !document.getElementById("svc-dev-overlay")) {
-      up.reload({ navigate: false }).catch(() => location.reload());
-    } else {
-      location.reload();
-    }
-  });
-})();
-`;
+// templates/dev/client.js, loaded by <script src> rather than inline: pages'
+// Content-Security-Policy allows scripts from this server only. A lost connection (the dev
+// server restarting) retries by itself. When only the main area can have changed and the page
+// runs Unpoly, Unpoly re-renders the main area in place (scroll position, open details and
+// form input elsewhere survive); anything else, an error overlay on the page, or a failed
+// re-render, reloads the page. It listens on EVENTS_PATH, written out in it.
+const clientJs = (): string => readTemplate("dev/client.js");
 
 /** The open event streams, and telling them to reload. */
 export class LiveReload {
@@ -69,9 +55,9 @@ export class LiveReload {
       res.writeHead(200, {
         "Content-Type": "text/javascript; charset=utf-8",
         "Cache-Control": "no-cache",
-        "Content-Length": Buffer.byteLength(CLIENT_JS),
+        "Content-Length": Buffer.byteLength(clientJs()),
       });
-      res.end(req.method === "HEAD" ? undefined : CLIENT_JS);
+      res.end(req.method === "HEAD" ? undefined : clientJs());
       return true;
     }
     return false;

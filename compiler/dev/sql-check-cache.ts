@@ -5,13 +5,13 @@
 // explained again; and the SQLite database holding one schema's tables stays open for as
 // long as builds use that schema, instead of being made and loaded every build.
 
-import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import type { Position, Span } from "../../parse/ast.js";
-import type { Backend, ResourceModel } from "../model.js";
-import { type BuildClock, Memo } from "../shared/memo.js";
-import { withBackendRules } from "./backend-rules.js";
-import type { SqlCheckInput, SqlCheckResult, SqlChecker } from "./dialect.js";
-import { createSqliteChecker } from "./sqlite/check.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Position, Span } from "../parse/ast.js";
+import type { Backend, ResourceModel } from "../analyze/model.js";
+import { type BuildClock, Memo } from "./memo.js";
+import { withBackendRules } from "../analyze/sql/backend-rules.js";
+import type { SqlCheckInput, SqlCheckResult, SqlChecker } from "../analyze/sql/dialect.js";
+import { createSqliteChecker } from "../analyze/sql/sqlite/check.js";
 
 /** Counted per build by the owner of the cache. */
 export interface SqlCheckCounts {

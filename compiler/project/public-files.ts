@@ -1,16 +1,14 @@
-// public/ (docs/language.md §1): every file is served as it is at its path below the folder. The
-// files are read at build time and embedded in the server with their content type and a
-// strong ETag made from their bytes, so serving one is a map lookup and a 304 needs no
-// disk; a deployed server needs no public/ folder beside it.
+// public/ (docs/language.md §1, §5): every file is served as it is at its path below the folder.
+// The files are read at build time, checked, given their content type, and written beside the
+// server (dist/public/…), which reads them once at start and serves them from memory.
 
-import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { appCodes as codes } from "../diagnostics/codes/app.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { PublicFileModel } from "./app-model.js";
+import type { PublicFileModel } from "../analyze/app-model.js";
 
-/** Embedding is for stylesheets, scripts, icons and images; anything bigger belongs on a CDN. */
+/** Held in memory by every server process: stylesheets, scripts, icons and images; anything bigger belongs on a CDN. */
 export const MAX_PUBLIC_FILE = 8 * 1024 * 1024;
 
 const TYPES: Record<string, string> = {
@@ -104,7 +102,7 @@ function readOne(root: string, base: string, abs: string, size: number, diagnost
   const source = rel(root, abs);
   if (size > MAX_PUBLIC_FILE) {
     diagnostics.push(
-      codes.publicFile.at(source, null, source, `${size} bytes is over the ${MAX_PUBLIC_FILE} bytes a server embeds; serve it from elsewhere`),
+      codes.publicFile.at(source, null, source, `${size} bytes is over the ${MAX_PUBLIC_FILE} bytes a server keeps in memory; serve it from elsewhere`),
     );
     return null;
   }
@@ -117,11 +115,10 @@ function readOne(root: string, base: string, abs: string, size: number, diagnost
   }
   const urlPath = `/${path.relative(base, abs).split(path.sep).join("/")}`;
   const contentType = contentTypeOf(abs);
-  const etag = `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`;
   const text = isTextType(contentType) ? decodeText(bytes) : null;
   return text !== null
-    ? { path: urlPath, source, contentType, etag, encoding: "utf8", body: text }
-    : { path: urlPath, source, contentType, etag, encoding: "base64", body: bytes.toString("base64") };
+    ? { path: urlPath, source, contentType, encoding: "utf8", body: text }
+    : { path: urlPath, source, contentType, encoding: "base64", body: bytes.toString("base64") };
 }
 
 function isTextType(type: string): boolean {

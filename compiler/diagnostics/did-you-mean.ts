@@ -1,6 +1,10 @@
+// The "did you mean" hints of every phase (names in .svc files, SQL, svc.toml, pages, jq)
+// come from this one measure, so a typo is judged the same wherever it is made.
+
 /**
  * Edit distance counting a swap of two neighbours as one edit (optimal string alignment),
- * since `titel` for `title` is one typo; case-insensitive, as SQL names compare.
+ * since `titel` for `title` is one typo; case-insensitive, as SQL names compare and as a
+ * user misremembers a name's case.
  */
 export function editDistance(a: string, b: string): number {
   const s = a.toLowerCase();
@@ -17,8 +21,11 @@ export function editDistance(a: string, b: string): number {
   return d[s.length][t.length];
 }
 
-/** The candidate nearest to `name`, when it is near enough to be a likely typo; ties go to the first. */
-export function closest(name: string, candidates: readonly string[]): string | null {
+/**
+ * The candidate nearest to `name`, when it is near enough to be a likely typo (a third of
+ * its letters, at least one); ties go to the first.
+ */
+export function closest(name: string, candidates: Iterable<string>): string | null {
   const limit = Math.max(1, Math.floor(name.length / 3));
   let best: string | null = null;
   let bestDistance = limit + 1;

@@ -5,7 +5,7 @@
 
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { configCodes } from "../../diagnostics/codes/config.js";
-import { closest } from "../shared/names.js";
+import { closest } from "../../diagnostics/did-you-mean.js";
 import type { TomlIndex, TomlPath } from "./locate.js";
 
 export interface ReadContext {

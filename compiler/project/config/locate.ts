@@ -5,7 +5,7 @@
 // loops or throws on anything else: every step either advances or stops.
 
 import type { Span } from "../../parse/ast.js";
-import { LineMap } from "./lines.js";
+import { PositionMap } from "../../parse/positions.js";
 
 /** A path into the document: table and key names, and indexes into arrays (of tables). */
 export type TomlPath = readonly (string | number)[];
@@ -39,7 +39,7 @@ const ESCAPES: Record<string, string> = {
 };
 
 export function indexToml(text: string): TomlIndex {
-  const lines = new LineMap(text);
+  const lines = new PositionMap(text);
   const scanner = new Scanner(text);
   scanner.document();
   const span = (range: [number, number] | undefined) => (range ? lines.span(range[0], range[1]) : null);
