@@ -233,6 +233,26 @@ export interface DeliveryStoreModel {
   record: StatementModel;
 }
 
+/**
+ * The table of answers to action calls made with an `Idempotency-Key` (idempotency-store.ts)
+ * and the statements runtime/idempotency runs on it, all inside the call's transaction
+ * except `sweep`.
+ */
+export interface IdempotencyStoreModel {
+  table: string;
+  ddl: Partial<Record<Dialect, TableDdl>>;
+  /** Inserts the key's row unless the id is there: one row changed when new, none when taken. */
+  claim: StatementModel;
+  /** The key's row: `fingerprint`, `status`, `body`, `expires_at`. */
+  lookup: StatementModel;
+  /** Deletes the key's row if it has expired, so the key can be claimed afresh. */
+  expire: StatementModel;
+  /** Stores the answer in the claimed row. */
+  settle: StatementModel;
+  /** Deletes every expired row. */
+  sweep: StatementModel;
+}
+
 /** svc.toml `[server]` and `[database]`, named as the runtime's ServerOptions (runtime/types.ts) names them. */
 export interface ServerDefaults {
   listen?: string;
@@ -267,6 +287,8 @@ export interface Model {
   auth?: AuthModel;
   /** Absent without webhooks. */
   deliveryStore?: DeliveryStoreModel;
+  /** Present when some action is called over HTTP: where `Idempotency-Key` answers are kept. */
+  idempotencyStore?: IdempotencyStoreModel;
   /** Project mode with an app folder or public/: route files, pages, layout, static files (app-model.ts). */
   app?: AppModel;
 }

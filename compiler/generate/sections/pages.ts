@@ -33,9 +33,11 @@ export function pageSection(model: Model, names: Names): Out {
 
   out.push("// ---- app: route files, then pages, then public/, each most specific first ----");
   const routeFiles = app.routeFiles.map((f) => {
-    const blocks = f.blocks.map(
-      (b) => `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, f, b)} }`,
-    );
+    const blocks = f.blocks.map((b) => {
+      const requires = b.step?.op === "invoke" ? b.step.requires : null;
+      const extra = requires === null ? "" : `, requires: ${literal(requires)}`;
+      return `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, f, b)}${extra} }`;
+    });
     return `// ${f.source}\n{ path: ${JSON.stringify(f.path)}, segments: ${literal(f.segments)}, blocks: [\n${blocks.join(",\n")}\n] }`;
   });
   const fields = [
@@ -81,3 +83,4 @@ function publicFile(f: PublicFileModel): string {
   const body = f.encoding === "utf8" ? literal(f.body) : JSON.stringify(f.body);
   return `// ${f.source}\n{ path: ${JSON.stringify(f.path)}, contentType: ${JSON.stringify(f.contentType)}, etag: ${JSON.stringify(f.etag)}, encoding: ${JSON.stringify(f.encoding)}, body: ${body} }`;
 }
+
