@@ -14,7 +14,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 const ALLOW_METHODS = "GET, HEAD, POST, PUT, DELETE";
-const ALLOW_HEADERS = "Content-Type, Authorization, X-Request-Id";
+const ALLOW_HEADERS = "Content-Type, Authorization, X-Request-Id, Idempotency-Key";
 /** Browsers cap this (Chromium at 2 h); 10 min keeps a changed setting from lingering long. */
 const MAX_AGE_SECONDS = "600";
 
@@ -48,8 +48,8 @@ export class Cors {
       res.end();
       return true;
     }
-    // Lets the page's script read the id to quote in a bug report.
-    res.setHeader("Access-Control-Expose-Headers", "X-Request-Id");
+    // Lets the page's script read the id to quote in a bug report, and see a replayed answer.
+    res.setHeader("Access-Control-Expose-Headers", "X-Request-Id, Idempotent-Replayed");
     return false;
   }
 }

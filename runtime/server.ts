@@ -18,7 +18,7 @@ import { readBody, readRawBody } from "./body.js";
 import { answerClientError, answerConnect } from "./client-errors.js";
 import { createCors } from "./cors.js";
 import { resolveCredentials } from "./credentials.js";
-import { sendError, sendJson, sendOk } from "./envelope.js";
+import { sendData, sendError, sendJson, sendOk } from "./envelope.js";
 import { HttpError } from "./errors.js";
 import { framingProblem } from "./framing.js";
 import { HEALTH_PATH, sendHealth, type HealthInfo } from "./health.js";
@@ -27,6 +27,7 @@ import { requestIdFrom, type Logger } from "./log.js";
 import { newArgs, parseQueryString } from "./query-string.js";
 import { Router } from "./router.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
+import { callEndpoint, IDEMPOTENCY_HEADER, idempotencyKey, IdempotencyStore, REPLAYED_HEADER } from "./idempotency/index.js";
 import type { CallInput, Database, ServerOptions, ServerSpec } from "./types.js";
 import { WebhookReply, webhookRoutes } from "./webhooks/index.js";
 import { App, refuseCrossSiteForm } from "./pages/index.js";
@@ -56,8 +57,10 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
     onWriteTimeout(res, log, options.writeTimeoutMs),
   );
   const traceRequests = log.enabled("trace");
+  // Action calls with an Idempotency-Key (runtime/idempotency); null when no action is called over HTTP.
+  const keys = spec.idempotency === undefined ? null : new IdempotencyStore(spec.idempotency, db, log);
   // Route files, pages and public/ (runtime/pages): their templates are parsed here, at start.
-  const app = spec.app === undefined ? null : new App(spec.app, { db, log, maxBodySize });
+  const app = spec.app === undefined ? null : new App(spec.app, { db, log, maxBodySize, keys });
 
   // Hot path: every request runs through here; keep it free of per-request closures,
   // URL objects and regexes.
@@ -96,6 +99,11 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
           throw new HttpError(405, "method not allowed", { headers: { Allow: match.allow.join(", ") } });
         // A cross-site form must not run an action (docs/language.md §5); webhooks prove themselves by signature.
         if (method === "POST" && match.endpoint.rawBody !== true) refuseCrossSiteForm(req);
+        // Only actions take a key, webhooks excepted (their deliveries have ids); a query ignores it.
+        const key =
+          keys !== null && match.endpoint.kind === "action" && req.headers[IDEMPOTENCY_HEADER] !== undefined && match.endpoint.rawBody !== true
+            ? idempotencyKey(req)
+            : null;
         const input: CallInput =
           match.endpoint.rawBody === true
             ? { args: newArgs(), text: false, raw: await readRawBody(req, maxBodySize) }
@@ -105,12 +113,21 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
         // Answered meanwhile (the read or write timeout): the endpoint must not run.
         if (res.headersSent) throw new HttpError(res.statusCode, "already answered");
         if (match.params !== null) mergePathParams(input, match.params);
-        const result = await match.endpoint.run(db, input, { req, requestId, auth });
-        // Past the write timeout the 503 has gone out; the result has no one to go to.
-        if (!res.headersSent) {
-          if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
-          if (result instanceof WebhookReply) result.send(res);
-          else sendOk(res, result);
+        if (key !== null && keys !== null) {
+          const answer = await callEndpoint(keys, key, match.endpoint, db, input, { req, requestId, auth }, method, path);
+          if (!res.headersSent) {
+            if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
+            if (answer.replayed) res.setHeader(REPLAYED_HEADER, "true");
+            sendData(res, answer.body, answer.status);
+          }
+        } else {
+          const result = await match.endpoint.run(db, input, { req, requestId, auth });
+          // Past the write timeout the 503 has gone out; the result has no one to go to.
+          if (!res.headersSent) {
+            if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
+            if (result instanceof WebhookReply) result.send(res);
+            else sendOk(res, result);
+          }
         }
       }
     } catch (err) {

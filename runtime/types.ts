@@ -125,6 +125,11 @@ export interface EndpointSpec {
   run(db: Database, input: CallInput, ctx: CallContext): Promise<unknown>;
   /** Give `run` the body's bytes in `input.raw` instead of parsed arguments (webhooks verify them before parsing). */
   rawBody?: boolean;
+  /**
+   * An action's `requires`, which `run` checks too: a call with an Idempotency-Key is
+   * authorized before a stored answer may be replayed to it.
+   */
+  requires?: Requirement;
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
@@ -164,6 +169,25 @@ export interface ServerSpec {
   webhooks?: WebhookSpec[];
   /** Route files, pages, layout and public/ of a project's app folder (runtime/pages); absent without one. */
   app?: AppSpec;
+  /** Where answers to action calls with an `Idempotency-Key` are kept; absent when no action is called over HTTP. */
+  idempotency?: IdempotencySpec;
+}
+
+/**
+ * The statements on `svc_idempotency_keys` (runtime/idempotency), whose table is among
+ * the spec's tables. All but `sweep` run inside the call's transaction.
+ */
+export interface IdempotencySpec {
+  /** Args `(id, scope, key, fingerprint, expires_at)`: one row changed when new, none when the id is there. */
+  claim: StatementSpec;
+  /** Args `(id)`: the row's `fingerprint`, `status`, `body`, `expires_at`. */
+  lookup: StatementSpec;
+  /** Args `(id, now)`: deletes the row if it has expired. */
+  expire: StatementSpec;
+  /** Args `(status, body, id)`: stores the answer. */
+  settle: StatementSpec;
+  /** Args `(now)`: deletes every expired row. */
+  sweep: StatementSpec;
 }
 
 /** Where a credential's value comes from (docs/language.md §6); the value itself is never in the spec. */

@@ -28,6 +28,7 @@ import { Reporter, place } from "./shared/context.js";
 import { allTableDdl } from "./sql/ddl/index.js";
 import { analyzeWebhook, checkWebhookHandlers } from "./webhook.js";
 import { DELIVERIES_TABLE, deliveryStore } from "./webhook-store.js";
+import { IDEMPOTENCY_TABLE, idempotencyStore } from "./idempotency-store.js";
 import { type AnalyzeSteps, directSteps } from "./steps.js";
 import { assignTextArgs } from "./text-args.js";
 
@@ -161,7 +162,16 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   checkRouteTable(claims, r);
   checkWebhookHandlers(claims, webhooks, r);
   const reserved = resourceDecls.get(DELIVERIES_TABLE);
-  if (webhooks.length > 0 && reserved) r.add(webhookCodes.reservedTable.at(reserved.file, reserved.span, DELIVERIES_TABLE));
+  if (webhooks.length > 0 && reserved) {
+    r.add(webhookCodes.reservedTable.at(reserved.file, reserved.span, DELIVERIES_TABLE, "handled webhook deliveries"));
+  }
+  // Every action but a webhook's handler is called over HTTP, and may be with an Idempotency-Key.
+  const handlers = new Set(webhooks.map((w) => `${w.handler.module}.${w.handler.name}`));
+  const calledOverHttp = actions.some((a) => !handlers.has(`${a.module}.${a.name}`));
+  const reservedKeys = resourceDecls.get(IDEMPOTENCY_TABLE);
+  if (calledOverHttp && reservedKeys) {
+    r.add(webhookCodes.reservedTable.at(reservedKeys.file, reservedKeys.span, IDEMPOTENCY_TABLE, "the answers of calls made with an Idempotency-Key"));
+  }
 
   const model: Model = {
     name: input.name,
@@ -183,6 +193,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   const auth = authModel(input.config);
   if (auth !== null) model.auth = auth;
   if (webhooks.length > 0) model.deliveryStore = deliveryStore();
+  if (calledOverHttp) model.idempotencyStore = idempotencyStore();
   if (app) model.app = app.app;
   if (types.length > 0) model.types = types;
   return { model, diagnostics: r.diagnostics };

@@ -316,6 +316,26 @@ export interface DeliveryStoreModel {
   record: PreparedSql;
 }
 
+/**
+ * The table of answers to action calls made with an `Idempotency-Key` (idempotency-store.ts)
+ * and the statements runtime/idempotency runs on it, all inside the call's transaction
+ * except `sweep`.
+ */
+export interface IdempotencyStoreModel {
+  table: string;
+  ddl: Partial<Record<Dialect, TableDdl>>;
+  /** Inserts the key's row unless the id is there: one row changed when new, none when taken. */
+  claim: PreparedSql;
+  /** The key's row: `fingerprint`, `status`, `body`, `expires_at`. */
+  lookup: PreparedSql;
+  /** Deletes the key's row if it has expired, so the key can be claimed afresh. */
+  expire: PreparedSql;
+  /** Stores the answer in the claimed row. */
+  settle: PreparedSql;
+  /** Deletes every expired row. */
+  sweep: PreparedSql;
+}
+
 /** svc.toml `[server]` and `[database]`, named as the runtime's ServerOptions (runtime/types.ts) names them. */
 export interface ServerDefaults {
   listen?: string;
@@ -352,6 +372,8 @@ export interface Model {
   deliveryStore?: DeliveryStoreModel;
   /** Record types (`type NewUser { … }`) of all modules; absent when none is declared. */
   types?: RecordTypeModel[];
+  /** Present when some action is called over HTTP: where `Idempotency-Key` answers are kept. */
+  idempotencyStore?: IdempotencyStoreModel;
   /** Project mode with an app folder or public/: route files, pages, layout, static files (app-model.ts). */
   app?: AppModel;
 }

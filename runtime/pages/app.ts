@@ -5,6 +5,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HttpError } from "../errors.js";
+import type { IdempotencyStore } from "../idempotency/index.js";
 import { loadJqWeb } from "../jq.js";
 import type { Logger } from "../log.js";
 import { parseQueryString } from "../query-string.js";
@@ -25,6 +26,8 @@ export interface AppDeps {
   db: Database;
   log: Logger;
   maxBodySize: number;
+  /** Where answers to route-file posts with an Idempotency-Key are kept; null when no action is called over HTTP. */
+  keys?: IdempotencyStore | null;
 }
 
 type Lookup =
@@ -39,6 +42,7 @@ export class App {
   private readonly publicFiles: PublicFiles;
   private readonly unpoly: UnpolyAssets;
   private readonly hasPages: boolean;
+  private readonly keys: IdempotencyStore | null;
 
   /** Parses every template and starts loading jq-web if a page needs it: start-up work, never per request. */
   constructor(spec: AppSpec, deps: AppDeps) {
@@ -58,6 +62,7 @@ export class App {
     this.pages = new Pages(renderer, spec.pages.map(compilePage), deps.maxBodySize);
     this.publicFiles = new PublicFiles(spec.publicFiles, spec.publicRoot, HTML_SECURITY_HEADERS);
     this.hasPages = spec.pages.length > 0;
+    this.keys = deps.keys ?? null;
   }
 
   /**
@@ -90,7 +95,7 @@ export class App {
     }
     switch (found.kind) {
       case "route":
-        await serveRouteFile(this.pages, req, res, found.file, method, found.params, parseQueryString(rawQuery), ctx);
+        await serveRouteFile(this.pages, req, res, found.file, method, found.params, parseQueryString(rawQuery), ctx, this.keys);
         return;
       case "page":
         await this.pages.serve(res, found.found.item, found.found.params, rawQuery, ctx);

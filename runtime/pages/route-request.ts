@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody } from "../body.js";
 import { sendOk } from "../envelope.js";
 import { HttpError } from "../errors.js";
+import { authorizeFirst, callScope, fingerprint, idempotencyKey, type IdempotencyStore, REPLAYED_HEADER } from "../idempotency/index.js";
 import { newArgs } from "../query-string.js";
 import type { CallContext } from "../types.js";
 import { isUnpolyRequest, unpolyLocation } from "../unpoly.js";
@@ -15,7 +16,7 @@ import { isJsonMedia, mediaType } from "../media-type.js";
 import { isFormPost, wantsJsonOnly } from "./caller.js";
 import { refuseCrossSite } from "./csrf.js";
 import type { Pages } from "./pages.js";
-import type { RouteBlockSpec, RouteFileSpec, RouteInput } from "./types.js";
+import type { RouteBlockSpec, RouteFileSpec, RouteInput, RouteOutcome } from "./types.js";
 
 export async function serveRouteFile(
   pages: Pages,
@@ -26,6 +27,7 @@ export async function serveRouteFile(
   params: Record<string, string>,
   query: Record<string, string>,
   ctx: CallContext,
+  keys: IdempotencyStore | null = null,
 ): Promise<void> {
   const media = mediaType(req.headers["content-type"]);
   const form = method !== "GET" && isFormPost(req, media);
@@ -33,18 +35,22 @@ export async function serveRouteFile(
   // Refused before the body is read; the server's error path drains what is left of it.
   if (method !== "GET" && !isJsonMedia(media)) refuseCrossSite(req);
   const block = chooseBlock(file, method, query.handler);
+  // A GET only reads: it ignores the header, as a query does.
+  const key = method !== "GET" && keys !== null ? idempotencyKey(req) : null;
   const body = method === "GET" ? newArgs() : await readRouteBody(req, pages.maxBodySize);
   // Answered meanwhile (the read or write timeout): the block must not run.
   if (res.headersSent) throw new HttpError(res.statusCode, "already answered");
   const input: RouteInput = { query, body, params, form };
+  const run = (): Promise<RouteOutcome> =>
+    key === null || keys === null ? block.run(pages.db, input, ctx) : runOnce(keys, key, file, block, method, input, ctx, res);
   if (!html) {
-    const outcome = await block.run(pages.db, input, ctx);
+    const outcome = await run();
     sendOk(res, outcome.data);
     return;
   }
   let location: string;
   try {
-    const outcome = await block.run(pages.db, input, ctx);
+    const outcome = await run();
     location = outcome.redirect === null ? (sameSiteReferer(req) ?? "/") : siteLocation(outcome.redirect);
   } catch (err) {
     await pages.sendFailedForm(req, res, err, body, ctx);
@@ -54,6 +60,36 @@ export async function serveRouteFile(
   // so Unpoly renders that page's fragment.
   res.writeHead(303, { Location: location, "Content-Length": 0 });
   res.end();
+}
+
+/**
+ * A block posted with an Idempotency-Key: its scope is the block (file path and handler),
+ * its fingerprint the path parameters, query and body. A replayed outcome answers as the
+ * first did: the same data, the same redirect.
+ */
+async function runOnce(
+  keys: IdempotencyStore,
+  key: string,
+  file: RouteFileSpec,
+  block: RouteBlockSpec,
+  method: string,
+  input: RouteInput,
+  ctx: CallContext,
+  res: ServerResponse,
+): Promise<RouteOutcome> {
+  authorizeFirst(block.requires, ctx);
+  const scope = `${method} ${file.path}${block.handler === null ? "" : `?handler=${block.handler}`}`;
+  let ran: RouteOutcome | null = null;
+  const answer = await keys.call(
+    callScope(scope, ctx),
+    key,
+    fingerprint(method, file.path, input.params, input.query, input.body, input.form),
+    async (db) => (ran = await block.run(db, input, ctx)),
+    (outcome) => JSON.stringify(outcome),
+  );
+  if (!answer.replayed && ran !== null) return ran;
+  if (!res.headersSent) res.setHeader(REPLAYED_HEADER, "true");
+  return JSON.parse(answer.body) as RouteOutcome;
 }
 
 /** `?handler=name` picks a named block; without it, the method's default block runs. */

@@ -2,7 +2,7 @@
 // blocks as functions, pages with their templates and loaders, the layout, and public/.
 // Everything here was decided at build time; the runtime parses templates once at start.
 
-import type { CallContext, Database, HttpMethod } from "../types.js";
+import type { CallContext, Database, HttpMethod, Requirement } from "../types.js";
 
 /** What a route-file block sees of the request (`input.query.x`, `input.body.x`, `input.params.x`). */
 export interface RouteInput {
@@ -28,6 +28,8 @@ export interface RouteBlockSpec {
   /** Null for the method's default block; else the name `?handler=` chooses. */
   handler: string | null;
   run: RouteBlockRun;
+  /** The `requires` of the action the block invokes: checked before a stored Idempotency-Key answer is replayed. */
+  requires?: Requirement;
 }
 
 export interface RouteFileSpec {

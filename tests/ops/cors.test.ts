@@ -53,6 +53,7 @@ describe("one allowed origin", () => {
     expect(r.headers["access-control-allow-credentials"]).toBe("true");
     expect(r.headers["access-control-allow-methods"]).toContain("POST");
     expect(String(r.headers["access-control-allow-headers"]).toLowerCase()).toContain("content-type");
+    expect(String(r.headers["access-control-allow-headers"]).toLowerCase()).toContain("idempotency-key");
     expect(r.headers["access-control-max-age"]).toBe("600");
     expect(r.headers.vary).toBe("Origin");
   });
@@ -65,7 +66,7 @@ describe("one allowed origin", () => {
     ]) {
       expect(r.headers["access-control-allow-origin"]).toBe(APP);
       expect(r.headers.vary).toBe("Origin");
-      expect(r.headers["access-control-expose-headers"]).toBe("X-Request-Id");
+      expect(r.headers["access-control-expose-headers"]).toBe("X-Request-Id, Idempotent-Replayed");
     }
   });
 

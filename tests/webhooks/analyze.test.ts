@@ -142,7 +142,7 @@ describe("the generated server", () => {
     expect(source).not.toContain("/api/m:on_push");
     expect(source).toContain('path: "/api/m:guarded"');
     expect(source).toContain("webhooks: [pushWebhook]");
-    expect(source).toContain("tables: [hitTable, svcWebhookDeliveriesTable]");
+    expect(source).toContain("tables: [hitTable, svcWebhookDeliveriesTable, svcIdempotencyKeysTable]");
     expect(source).toContain('credentials: [\n    { name: "gh", from: { env: "GH_VALUE" }, declared: true },');
   });
 

@@ -27,8 +27,8 @@ export const webhookCodes = {
   reservedTable: d(
     "SVC2046",
     "error",
-    "A resource takes the name of the table svc keeps webhook deliveries in.",
-    (name: string) => `resource \`${name}\` has the name of the table svc keeps handled webhook deliveries in`,
+    "A resource takes the name of a table svc keeps for itself: handled webhook deliveries, or the answers of calls made with an Idempotency-Key.",
+    (name: string, keeps: string) => `resource \`${name}\` has the name of the table svc keeps ${keeps} in`,
     () => "rename the resource",
   ),
 } as const;

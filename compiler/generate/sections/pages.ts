@@ -35,9 +35,11 @@ export function pageSection(model: Model, names: Names): Out {
 
   out.push("// ---- app: route files, then pages, then public/, each most specific first ----");
   const routeFiles = app.routeFiles.map((f) => {
-    const blocks = f.blocks.map(
-      (b) => `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, f, b)} }`,
-    );
+    const blocks = f.blocks.map((b) => {
+      const requires = b.step?.op === "invoke" ? b.step.requires : null;
+      const extra = requires === null ? "" : `, requires: ${literal(requires)}`;
+      return `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, f, b)}${extra} }`;
+    });
     return `// ${f.source}\n{ path: ${JSON.stringify(f.path)}, segments: ${literal(f.segments)}, blocks: [\n${blocks.join(",\n")}\n] }`;
   });
   const fields = [
@@ -97,3 +99,4 @@ export function publicOutputFiles(model: Model): { path: string; contents: Buffe
     contents: Buffer.from(f.body, f.encoding === "utf8" ? "utf8" : "base64"),
   }));
 }
+

@@ -1,8 +1,9 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { Model, TargetRef } from "../../analyze/model.js";
+import type { Model, Requirement, TargetRef } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { appSpecName } from "./pages.js";
+import { idempotencySpecFields, idempotencyStatements, idempotencyTables } from "./idempotency.js";
 import { authorizeCall, securitySpecFields, webhookHandlers, webhookStatements, webhookTables } from "./webhooks.js";
 
 type Out = (string | StatementStructures)[];
@@ -29,12 +30,21 @@ export function endpointSection(model: Model, names: Names): Out {
           : `(db, input, ctx) => {\n${guard}return ${fn}(db, ${input}(input));\n}`
         : `(db, input${guard === "" ? "" : ", ctx"}) => {\n${guard}const args = ${input}(input);\nreturn db.transaction((tx) => ${fn}(tx, args));\n}`;
     if (!a.transaction) out.push("// At most one statement and no `fail` after it: atomic on its own, without BEGIN/COMMIT.");
-    out.push(endpointConst(a.module, a.name, "action", run, names));
+    out.push(endpointConst(a.module, a.name, "action", run, names, a.requires));
   }
   return out;
 }
 
-function endpointConst(module: string, name: string, kind: "query" | "action", run: string, names: Names): StatementStructures {
+function endpointConst(
+  module: string,
+  name: string,
+  kind: "query" | "action",
+  run: string,
+  names: Names,
+  requires: Requirement | null = null,
+): StatementStructures {
+  // `requires` is also named outside `run`: an Idempotency-Key replay is authorized before it skips `run`.
+  const extra = requires === null ? "" : `, requires: ${literal(requires)}`;
   return {
     kind: StructureKind.VariableStatement,
     declarationKind: VariableDeclarationKind.Const,
@@ -42,7 +52,7 @@ function endpointConst(module: string, name: string, kind: "query" | "action", r
       {
         name: names.endpoint(module, name),
         type: "rt.EndpointSpec",
-        initializer: `{ kind: ${JSON.stringify(kind)}, name: ${JSON.stringify(`${module}.${name}`)}, run: ${run} }`,
+        initializer: `{ kind: ${JSON.stringify(kind)}, name: ${JSON.stringify(`${module}.${name}`)}${extra}, run: ${run} }`,
       },
     ],
   };
@@ -68,16 +78,18 @@ export function specSection(model: Model, names: Names): Out {
     ...model.queries.map((q) => names.querySql(q.module, q.name)),
     ...model.statements.map((s) => names.statement(s.name)),
     ...webhookStatements(model, names),
+    ...idempotencyStatements(model, names),
   ];
   const spec = [
     `name: ${JSON.stringify(model.name)}`,
     `version: ${JSON.stringify(model.version)}`,
-    `tables: [${[...model.resources.map((r) => names.table(r.name)), ...webhookTables(model, names)].join(", ")}]`,
+    `tables: [${[...model.resources.map((r) => names.table(r.name)), ...webhookTables(model, names), ...idempotencyTables(model, names)].join(", ")}]`,
     `statements: [${statements.join(", ")}]`,
     `staticRoutes: [\n${staticRoutes.join(",\n")}\n]`,
     `paramRoutes: [\n${paramRoutes.join(",\n")}\n]`,
     `defaults: ${literal(model.defaults)}`,
     ...securitySpecFields(model, names),
+    ...idempotencySpecFields(model, names),
     ...(model.app ? [`app: ${appSpecName(model, names)}`] : []),
   ];
   return [

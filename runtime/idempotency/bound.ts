@@ -1,0 +1,22 @@
+// The database an endpoint sees while it runs inside a call's idempotency transaction:
+// its statements and its own `transaction` join that transaction, so the action's writes
+// and the stored answer commit or roll back together.
+
+import type { Database, Executor } from "../types.js";
+
+export function boundTo(db: Database, tx: Executor): Database {
+  const refuse = (what: string) => () => {
+    throw new Error(`${what} inside an action's transaction`);
+  };
+  return {
+    dialect: db.dialect,
+    all: (stmt, args) => tx.all(stmt, args),
+    one: (stmt, args) => tx.one(stmt, args),
+    run: (stmt, args) => tx.run(stmt, args),
+    transaction: (fn) => fn(tx),
+    migrate: refuse("migrate"),
+    prepare: refuse("prepare"),
+    ping: () => Promise.resolve(),
+    close: refuse("close"),
+  };
+}

@@ -1,0 +1,17 @@
+// Idempotency keys for action calls (docs/language.md, "Idempotency keys").
+
+export { idempotencyKey, parseKey, IDEMPOTENCY_HEADER, MAX_KEY_LENGTH } from "./key.js";
+export { fingerprint, canonicalJson } from "./fingerprint.js";
+export {
+  IdempotencyStore,
+  callScope,
+  rowId,
+  KEY_LIFETIME_MS,
+  SWEEP_INTERVAL_MS,
+  type IdempotentAnswer,
+  type MsClock,
+} from "./store.js";
+
+/** Set on an answer that was stored by an earlier call with the same key. */
+export const REPLAYED_HEADER = "Idempotent-Replayed";
+export { callEndpoint, authorizeFirst } from "./call.js";

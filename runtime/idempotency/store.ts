@@ -1,0 +1,127 @@
+// Answers of action calls made with an `Idempotency-Key`, kept in the table
+// `svc_idempotency_keys` (compiler/analyze/idempotency-store.ts) so that they hold across
+// processes and restarts, as webhook deliveries do (runtime/webhooks/deliveries.ts).
+//
+// One transaction per call holds the key's row and the action's writes:
+// - the row is claimed first, so a second call with the key (in this process or another)
+//   waits at its claim for the first to end: SQLite's write lock, the unique primary key
+//   elsewhere (PostgreSQL's serializable transaction then fails with a serialization error,
+//   and the adapter runs it again, when it sees the committed row). It then replays the
+//   first call's answer, or runs if the first rolled back;
+// - the answer is stored before COMMIT: a committed action always has its answer stored,
+//   and a call that did not commit (a `fail`, a bad argument, a 5xx) leaves no row, so a
+//   retry runs it again; it wrote nothing the first time;
+// - a row past its lifetime is deleted and claimed afresh; expired rows are also swept,
+//   outside any call's transaction, at most once a minute per process.
+
+import { createHash } from "node:crypto";
+import { bearerToken } from "../auth.js";
+import { HttpError } from "../errors.js";
+import type { Logger } from "../log.js";
+import type { CallContext, Database, IdempotencySpec } from "../types.js";
+import { boundTo } from "./bound.js";
+
+/** How long a key's answer is kept: a day, as Stripe keeps them. */
+export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/** The least time between two sweeps of expired rows by one process. */
+export const SWEEP_INTERVAL_MS = 60 * 1000;
+
+/** What a call answers: `replayed` when it is a stored answer and nothing ran. */
+export interface IdempotentAnswer {
+  status: number;
+  /** The answer's data as JSON text. */
+  body: string;
+  replayed: boolean;
+}
+
+/** Milliseconds since the Unix epoch; tests pass a fake one. */
+export type MsClock = () => number;
+
+// A committed row always holds its answer; status 0 is only ever seen by the transaction
+// that claimed the row.
+const CLAIMED = 0;
+
+export class IdempotencyStore {
+  private nextSweep = 0;
+
+  constructor(
+    private readonly spec: IdempotencySpec,
+    private readonly db: Database,
+    private readonly log: Logger,
+    private readonly clock: MsClock = Date.now,
+  ) {}
+
+  /**
+   * Runs `run` once for `key` in `scope`: the first call runs it in a transaction with the
+   * key's row and stores what `encode` makes of its result; a later call with the same
+   * `fingerprint` gets that answer back and runs nothing; one with another fingerprint is a
+   * 422. `run` gets a database bound to the transaction.
+   */
+  async call<T>(
+    scope: string,
+    key: string,
+    fingerprint: string,
+    run: (db: Database) => Promise<T>,
+    encode: (result: T) => string,
+  ): Promise<IdempotentAnswer> {
+    const id = rowId(scope, key);
+    const answer = await this.db.transaction(async (tx): Promise<IdempotentAnswer> => {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const now = this.clock();
+        const claimed = await tx.run(this.spec.claim, [id, scope, key, fingerprint, now + KEY_LIFETIME_MS]);
+        if (claimed > 0) {
+          const body = encode(await run(boundTo(this.db, tx)));
+          await tx.run(this.spec.settle, [200, body, id]);
+          return { status: 200, body, replayed: false };
+        }
+        const row = await tx.one(this.spec.lookup, [id]);
+        if (row === null) continue;
+        if (Number(row.expires_at) <= now) {
+          await tx.run(this.spec.expire, [id, now]);
+          continue;
+        }
+        if (row.fingerprint !== fingerprint) {
+          throw new HttpError(422, "this Idempotency-Key was used with a different request; use a new key for a new request");
+        }
+        const status = Number(row.status);
+        if (status === CLAIMED || typeof row.body !== "string") {
+          throw new HttpError(409, "a request with this Idempotency-Key is still being processed");
+        }
+        return { status, body: row.body, replayed: true };
+      }
+      // Claimed, deleted and claimed again by others between each of our statements.
+      throw new HttpError(503, "this Idempotency-Key is contended; try again", { headers: { "Retry-After": "1" } });
+    });
+    this.maybeSweep();
+    return answer;
+  }
+
+  /** Deletes expired rows at most once per SWEEP_INTERVAL_MS, in the background; a failure is logged and retried later. */
+  private maybeSweep(): void {
+    const now = this.clock();
+    if (now < this.nextSweep) return;
+    this.nextSweep = now + SWEEP_INTERVAL_MS;
+    this.db.run(this.spec.sweep, [now]).then(
+      (deleted) => {
+        if (deleted > 0) this.log.debug("expired idempotency keys deleted", { deleted });
+      },
+      (err: unknown) => this.log.warn("could not delete expired idempotency keys", { error: err instanceof Error ? err.message : String(err) }),
+    );
+  }
+}
+
+/**
+ * What a key belongs to: the action or route-file block, and the caller's bearer token
+ * when it sends one, so that one caller's key never replays another caller's answer. The
+ * token itself is not stored, only a prefix of its SHA-256.
+ */
+export function callScope(target: string, ctx: CallContext): string {
+  const token = bearerToken(ctx.req.headers.authorization);
+  if (token === null || token === "") return target;
+  return `${target} bearer:${createHash("sha256").update(token).digest("hex").slice(0, 16)}`;
+}
+
+/** The row's key: 64 hex digits, whatever the lengths of the scope and the key (a MySQL key has a length limit). */
+export function rowId(scope: string, key: string): string {
+  return createHash("sha256").update(scope).update("\n").update(key).digest("hex");
+}
