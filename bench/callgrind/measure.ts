@@ -1,0 +1,97 @@
+// One server, one endpoint: warm up in batches until the instructions per request settle, then
+// count N requests between `callgrind_control -z` and `-d`. Load comes from autocannon in a
+// separate driver process (load.ts), in amount mode: exactly so many requests.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { LoadRequest } from "../endpoints.js";
+import { runLoad } from "../load.js";
+import type { Resources } from "../resources.js";
+import type { RunningServer } from "../server-process.js";
+import type { CallgrindOptions } from "./options.js";
+import { settleVerdict } from "./settle.js";
+import type { CallgrindCounters } from "./valgrind.js";
+
+/**
+ * After the last answer, the server still handles the driver's closing connections; this idle
+ * wait lets that finish inside the counted interval every time rather than only sometimes.
+ */
+const QUIET_MS = 500;
+
+export interface EndpointCount {
+  /** Instructions per request of each warm-up batch, in order. */
+  warmups: number[];
+  /** Whether the last two warm-up batches agreed within the rule's tolerance. */
+  settled: boolean;
+  /** Requests counted (all answered 2xx). */
+  requests: number;
+  /** Instructions between zeroing and dumping, all threads of the server. */
+  instructions: number;
+  perRequest: number;
+}
+
+export interface CountTarget {
+  label: string;
+  server: RunningServer;
+  counters: CallgrindCounters;
+  driverPath: string;
+  requests: LoadRequest[];
+  /** Runs after every batch, outside the counted interval (create_task's rows are deleted). */
+  afterBatch(): Promise<void> | void;
+  /** Keeps the counted dump at this path. */
+  keepDumpAs?: string;
+}
+
+export async function countEndpoint(
+  target: CountTarget,
+  options: CallgrindOptions & { connections: number },
+  resources: Resources,
+  log: (line: string) => void,
+): Promise<EndpointCount> {
+  const warmups: number[] = [];
+  for (;;) {
+    const perRequest = (await batch(target, options.warmupRequests, options.connections, resources)) / options.warmupRequests;
+    warmups.push(perRequest);
+    log(`  ${target.label}: warm-up ${warmups.length}: ${Math.round(perRequest).toLocaleString("en-US")} instructions/request`);
+    const verdict = settleVerdict(warmups, options.settle);
+    if (verdict === "more") continue;
+    if (verdict === "gave-up") log(`  ${target.label}: NOT SETTLED after ${warmups.length} warm-up batches; counting anyway`);
+    const instructions = await batch(target, options.requests, options.connections, resources, target.keepDumpAs);
+    return {
+      warmups,
+      settled: verdict === "settled",
+      requests: options.requests,
+      instructions,
+      perRequest: instructions / options.requests,
+    };
+  }
+}
+
+/** Sends `amount` requests between a zero and a dump; returns the instructions counted. */
+async function batch(
+  target: CountTarget,
+  amount: number,
+  connections: number,
+  resources: Resources,
+  keepDumpAs?: string,
+): Promise<number> {
+  await target.counters.zero();
+  const load = await runLoad(
+    {
+      driverPath: target.driverPath,
+      serverPid: target.server.pid,
+      run: { url: target.server.baseUrl, connections, durationSeconds: 0, amount, requests: target.requests },
+    },
+    resources,
+  );
+  await sleep(QUIET_MS);
+  const instructions = await target.counters.dump(keepDumpAs);
+  await target.afterBatch();
+  const failed = load.non2xx + load.errors + load.timeouts;
+  if (failed > 0 || load.requests !== amount) {
+    throw new Error(
+      `${target.label}: ${load.requests} of ${amount} requests answered, ${load.non2xx} not 2xx, ` +
+        `${load.errors} errors, ${load.timeouts} timeouts (status codes ${JSON.stringify(load.statusCodes)}); ` +
+        "a count over failed requests would measure the failure path",
+    );
+  }
+  return instructions;
+}
