@@ -16,6 +16,15 @@ import type { CallgrindCounters } from "./valgrind.js";
  */
 const QUIET_MS = 500;
 
+/** How a count is taken, for the results file. */
+export const COUNT_METHOD = [
+  "Each server runs alone as `valgrind --tool=callgrind node --single-threaded …` (V8's helper threads off,",
+  "so counts repeat). Per endpoint, warm-up batches of W requests (each counted between callgrind_control -z",
+  "and -d) repeat until two in a row agree within the settle tolerance; then the counters are zeroed, N",
+  "requests are sent by autocannon (amount mode) from a separate driver process, the counters are dumped,",
+  "and the dump's total instructions (Ir, all threads) are divided by N. Every answer must be 2xx.",
+].join(" ");
+
 export interface EndpointCount {
   /** Instructions per request of each warm-up batch, in order. */
   warmups: number[];

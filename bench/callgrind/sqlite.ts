@@ -14,7 +14,7 @@ import { startServer } from "../server-process.js";
 import type { RunningServer } from "../server-process.js";
 import { checkHealth, checkServer } from "../smoke.js";
 import type { ServerName } from "../summary.js";
-import { countEndpoint } from "./measure.js";
+import { COUNT_METHOD, countEndpoint } from "./measure.js";
 import type { CallgrindOptions } from "./options.js";
 import { countRatios, formatCountTable } from "./report.js";
 import type { Column, CountRecord } from "./report.js";
@@ -26,13 +26,6 @@ export const SQLITE_COLUMNS: readonly Column[] = [
   { server: "fastify", label: "Fastify 5" },
 ];
 
-export const COUNT_METHOD = [
-  "Each server runs alone as `valgrind --tool=callgrind node --single-threaded …` (V8's helper threads off,",
-  "so counts repeat). Per endpoint, warm-up batches of W requests (each counted between callgrind_control -z",
-  "and -d) repeat until two in a row agree within the settle tolerance; then the counters are zeroed, N",
-  "requests are sent by autocannon (amount mode) from a separate driver process, the counters are dumped,",
-  "and the dump's total instructions (Ir, all threads) are divided by N. Every answer must be 2xx.",
-].join(" ");
 
 export async function countSqlite(options: BenchOptions, count: CallgrindOptions, resources: Resources): Promise<void> {
   const valgrind = requireValgrind();
