@@ -104,6 +104,15 @@ describe("settleVerdict", () => {
     expect(settleVerdict([300_000, 200_000, 201_000], { tolerance: 0.02, maxBatches: 3 })).toBe("settled");
   });
 
+  test("a batch with failed requests is no figure: it neither settles nor is compared", () => {
+    expect(settleVerdict([null, 200_000], rule)).toBe("more");
+    expect(settleVerdict([200_000, null], rule)).toBe("more");
+    expect(settleVerdict([200_000, null, 200_000], rule)).toBe("more");
+    expect(settleVerdict([null, 200_000, 201_000], rule)).toBe("settled");
+    // Failed batches still count toward the cap, so a server that keeps failing ends.
+    expect(settleVerdict([null, null, null, null], rule)).toBe("gave-up");
+  });
+
   test("just past the tolerance is not settled", () => {
     expect(settleVerdict([100_000, 102_001], rule)).toBe("more");
     expect(settleVerdict([100_000, 102_000], rule)).toBe("settled");
