@@ -9,7 +9,7 @@ import type { NetBackend } from "./databases.js";
 export const USAGE = `usage: npm run bench:backends -- [options]
   --backends LIST    postgres,mysql (default both; a server that does not answer is skipped)
   --endpoints LIST   list_tasks,create_task (default), get_task may be added;
-                     with --callgrind, health may be added and the default is all four
+                     with --callgrind the default adds get_task, and health may be added
   --rounds N         interleaved rounds (default 3)
   --duration S       seconds per measured run (default 4)
   --warmup S         seconds of warm-up per server and endpoint (default 2)
@@ -56,7 +56,9 @@ export function parseBackendsArgs(argv: string[]): BackendsOptions | "help" {
   return {
     backends: list("--backends", values.backends, ["postgres", "mysql"] as const, ["postgres", "mysql"]),
     endpoints: counting
-      ? list("--endpoints", values.endpoints, COUNTED, [...COUNTED])
+      ? // Not health by default: svc answers it 503 when the ping takes over 1 s, which a garbage
+        // collection under valgrind can make a network ping do (SQLite's ping is synchronous).
+        list("--endpoints", values.endpoints, COUNTED, [...TIMED_ENDPOINTS])
       : list("--endpoints", values.endpoints, TIMED_ENDPOINTS, ["list_tasks", "create_task"]),
     rounds: integer("--rounds", values.rounds, 3, 1, 100),
     duration: integer("--duration", values.duration, 4, 1, 600),
