@@ -76,6 +76,7 @@ function list<T extends string>(flag: string, raw: string | undefined, allowed: 
   if (raw === undefined) return fallback;
   const items = raw.split(",").map((s) => s.trim());
   const bad = items.filter((i) => !(allowed as readonly string[]).includes(i));
-  if (bad.length > 0 || items.length === 0) throw new Error(`${flag}: ${bad.join(", ") || "empty"}; use ${allowed.join(", ")}`);
+  if (bad.length > 0 || items.length === 0)
+    throw new Error(`${flag}: ${bad.join(", ") || "empty"}; use ${allowed.join(", ")}`);
   return [...new Set(items)] as T[];
 }

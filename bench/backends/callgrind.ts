@@ -32,7 +32,11 @@ interface BackendRecord extends CountRecord {
   backend: string;
 }
 
-export async function countBackends(options: BackendsOptions, count: CallgrindOptions, resources: Resources): Promise<void> {
+export async function countBackends(
+  options: BackendsOptions,
+  count: CallgrindOptions,
+  resources: Resources,
+): Promise<void> {
   const valgrind = requireValgrind();
   const startedAt = new Date();
   const loadAtStart = loadavg()[0];
@@ -92,7 +96,9 @@ export async function countBackends(options: BackendsOptions, count: CallgrindOp
             throw new Error(`${error.message}${output ? `\n--- ${name} output ---\n${output}` : ""}`);
           });
           records.push({ backend, server: name, endpoint, ...result });
-          log(`${backend} ${name} ${endpoint}: ${Math.round(result.perRequest).toLocaleString("en-US")} instructions/request`);
+          log(
+            `${backend} ${name} ${endpoint}: ${Math.round(result.perRequest).toLocaleString("en-US")} instructions/request`,
+          );
         }
       } finally {
         await server?.stop();

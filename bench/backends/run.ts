@@ -64,16 +64,18 @@ async function main(options: BackendsOptions, resources: Resources): Promise<voi
       for (const name of NET_SERVERS) {
         const db = await seededDatabase(backend, name, svc, tmp, tasks, resources);
         databases.push(db);
-        const server = await startServer(
-          { ...netServerSpec(name, backend, db, svc, paths, tmp), name },
-          resources,
-        );
+        const server = await startServer({ ...netServerSpec(name, backend, db, svc, paths, tmp), name }, resources);
         await checkServer(server.baseUrl, tasks);
         await db.trim(startedAt);
         servers.set(name, { server, db });
         log(`${backend} ${name} is up at ${server.baseUrl} (pid ${server.pid}) and answers the endpoints`);
       }
-      const measure = async (name: NetServer, endpoint: CountedEndpoint, seconds: number, round: number): Promise<Run> => {
+      const measure = async (
+        name: NetServer,
+        endpoint: CountedEndpoint,
+        seconds: number,
+        round: number,
+      ): Promise<Run> => {
         const { server, db } = servers.get(name)!;
         const load = await runLoad(
           {

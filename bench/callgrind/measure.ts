@@ -60,14 +60,17 @@ export async function countEndpoint(
     const warm = await batch(target, options.warmupRequests, options.connections, resources);
     if (warm.failure === null) {
       warmups.push(warm.instructions / options.warmupRequests);
-      log(`  ${target.label}: warm-up ${warmups.length}: ${int(warm.instructions / options.warmupRequests)} instructions/request`);
+      log(
+        `  ${target.label}: warm-up ${warmups.length}: ${int(warm.instructions / options.warmupRequests)} instructions/request`,
+      );
     } else {
       warmups.push(null);
       log(`  ${target.label}: warm-up ${warmups.length} had failures, not used to judge settling: ${warm.failure}`);
     }
     const verdict = settleVerdict(warmups, options.settle);
     if (verdict === "more") continue;
-    if (verdict === "gave-up") log(`  ${target.label}: NOT SETTLED after ${warmups.length} warm-up batches; counting anyway`);
+    if (verdict === "gave-up")
+      log(`  ${target.label}: NOT SETTLED after ${warmups.length} warm-up batches; counting anyway`);
     const counted = await batch(target, options.requests, options.connections, resources, target.keepDumpAs);
     // A count over failed requests would measure the failure path: no figure at all is better.
     if (counted.failure !== null) throw new Error(`${target.label}: ${counted.failure}`);

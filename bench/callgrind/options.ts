@@ -44,12 +44,15 @@ type Values = { [K in keyof typeof CALLGRIND_FLAGS]?: K extends "callgrind" ? bo
  * giving them with --callgrind is an error, as is a callgrind flag without it.
  */
 export function callgrindOptions(values: Values, connections: number, timedFlags: string[]): CallgrindOptions | null {
-  const own = (Object.keys(CALLGRIND_FLAGS) as (keyof Values)[]).filter((k) => k !== "callgrind" && values[k] !== undefined);
+  const own = (Object.keys(CALLGRIND_FLAGS) as (keyof Values)[]).filter(
+    (k) => k !== "callgrind" && values[k] !== undefined,
+  );
   if (!values.callgrind) {
     if (own.length > 0) throw new Error(`--${own[0]} needs --callgrind`);
     return null;
   }
-  if (timedFlags.length > 0) throw new Error(`${timedFlags[0]} is a flag of the timed mode; it has no meaning with --callgrind`);
+  if (timedFlags.length > 0)
+    throw new Error(`${timedFlags[0]} is a flag of the timed mode; it has no meaning with --callgrind`);
   const warmupRequests = integer("--warmup-requests", values["warmup-requests"], 2000, 1, 10_000_000);
   const requests = integer("--requests", values.requests, 3000, 1, 10_000_000);
   // autocannon gives each connection its share of the amount, and refuses a share of zero.
@@ -79,6 +82,7 @@ export function callgrindOptions(values: Values, connections: number, timedFlags
 function percent(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || value > 100) throw new Error(`${flag} must be a percentage from 0 to 100, got "${raw}"`);
+  if (!/^\d+(\.\d+)?$/.test(raw) || value > 100)
+    throw new Error(`${flag} must be a percentage from 0 to 100, got "${raw}"`);
   return value;
 }

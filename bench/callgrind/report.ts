@@ -44,12 +44,11 @@ export function formatCountTable(
   columns: readonly Column[],
 ): string {
   const baselines = columns.filter((c) => c.server !== "svc");
-  const ratios = countRatios(records, baselines.map((c) => c.server));
-  const header = [
-    "endpoint",
-    ...columns.map((c) => c.label),
-    ...baselines.map((c) => `svc/${c.label.split(" ")[0]}`),
-  ];
+  const ratios = countRatios(
+    records,
+    baselines.map((c) => c.server),
+  );
+  const header = ["endpoint", ...columns.map((c) => c.label), ...baselines.map((c) => `svc/${c.label.split(" ")[0]}`)];
   const rows = endpoints.map((endpoint) => [
     ENDPOINT_LABELS[endpoint] ?? endpoint,
     ...columns.map((c) => {

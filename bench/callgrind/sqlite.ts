@@ -26,7 +26,6 @@ export const SQLITE_COLUMNS: readonly Column[] = [
   { server: "fastify", label: "Fastify 5" },
 ];
 
-
 export async function countSqlite(options: BenchOptions, count: CallgrindOptions, resources: Resources): Promise<void> {
   const valgrind = requireValgrind();
   const startedAt = new Date().toISOString();

@@ -91,9 +91,7 @@ function control(flag: "-z" | "-d", pid: number): Promise<void> {
       // It exits 0 even when no process answered; "OK." is its word that the command was taken.
       if (error || !/\bOK\b/.test(stdout)) {
         reject(
-          new Error(
-            `callgrind_control ${flag} ${pid} failed: ${error?.message ?? "no OK"}\n${stdout}${stderr}`.trim(),
-          ),
+          new Error(`callgrind_control ${flag} ${pid} failed: ${error?.message ?? "no OK"}\n${stdout}${stderr}`.trim()),
         );
       } else resolve();
     });
