@@ -30,6 +30,12 @@ export interface EndpointCount {
   warmups: (number | null)[];
   /** Whether the last two warm-up batches agreed within the rule's tolerance. */
   settled: boolean;
+  /**
+   * Whether the count agrees with the last warm-up batch within the tolerance. It may not when
+   * a major garbage collection (main-thread under --single-threaded) falls in one interval and
+   * not the other: the figure then holds a lump that a longer count would spread thinner.
+   */
+  matchesWarmup: boolean;
   /** Requests counted (all answered 2xx). */
   requests: number;
   /** Instructions between zeroing and dumping, all threads of the server. */
@@ -74,12 +80,17 @@ export async function countEndpoint(
     const counted = await batch(target, options.requests, options.connections, resources, target.keepDumpAs);
     // A count over failed requests would measure the failure path: no figure at all is better.
     if (counted.failure !== null) throw new Error(`${target.label}: ${counted.failure}`);
+    const perRequest = counted.instructions / options.requests;
+    const last = warmups[warmups.length - 1];
+    const matchesWarmup = last !== null && Math.abs(perRequest - last) <= options.settle.tolerance * last;
+    if (!matchesWarmup) log(`  ${target.label}: the count differs from the last warm-up by more than the tolerance`);
     return {
       warmups,
       settled: verdict === "settled",
+      matchesWarmup,
       requests: options.requests,
       instructions: counted.instructions,
-      perRequest: counted.instructions / options.requests,
+      perRequest,
     };
   }
 }

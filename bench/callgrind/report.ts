@@ -36,7 +36,8 @@ export function countRatios(records: readonly CountRecord[], baselines: readonly
 
 /**
  * One row per endpoint: a column per server, then svc/<baseline> per baseline column. A figure
- * whose warm-up never settled carries a `*`; a server that was not counted shows "n/a".
+ * whose warm-up never settled carries a `*`, one that differs from its last warm-up batch a `†`;
+ * a server that was not counted shows "n/a".
  */
 export function formatCountTable(
   records: readonly CountRecord[],
@@ -53,7 +54,8 @@ export function formatCountTable(
     ENDPOINT_LABELS[endpoint] ?? endpoint,
     ...columns.map((c) => {
       const record = records.find((r) => r.server === c.server && r.endpoint === endpoint);
-      return record ? `${int.format(record.perRequest)}${record.settled ? "" : "*"}` : "n/a";
+      if (!record) return "n/a";
+      return `${int.format(record.perRequest)}${record.settled ? "" : "*"}${record.matchesWarmup ? "" : "†"}`;
     }),
     ...baselines.map((c) => {
       const ratio = ratios.find((r) => r.endpoint === endpoint && r.baseline === c.server);
@@ -68,5 +70,10 @@ export function formatCountTable(
       .trimEnd();
   const lines = [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
   if (records.some((r) => !r.settled)) lines.push("* warm-up had not settled when counting began (see --max-warmups)");
+  if (records.some((r) => !r.matchesWarmup)) {
+    lines.push(
+      "† the count differs from the last warm-up batch by more than the tolerance (a major GC in one of them?)",
+    );
+  }
   return lines.join("\n");
 }
