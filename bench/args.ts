@@ -1,4 +1,6 @@
 import { parseArgs } from "node:util";
+import { CALLGRIND_FLAGS, CALLGRIND_USAGE, callgrindOptions } from "./callgrind/options.js";
+import type { CallgrindOptions } from "./callgrind/options.js";
 
 export interface BenchOptions {
   rounds: number;
@@ -8,6 +10,8 @@ export interface BenchOptions {
   /** Passed to the svc server as --workers; 1 matches the single-threaded baselines. */
   svcWorkers: number;
   skipSvc: boolean;
+  /** Set by --callgrind: instructions per request are counted instead of timing runs. */
+  callgrind: CallgrindOptions | null;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -17,7 +21,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --connections C   concurrent autocannon connections (default 10)
   --svc-workers N   --workers for the svc server (default 1, like the baselines)
   --skip-svc        run the two baselines only
-  --help            this text`;
+  --help            this text
+${CALLGRIND_USAGE}`;
 
 /** Parses the bench's flags; throws an Error whose message says what is wrong. */
 export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
@@ -32,16 +37,24 @@ export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
       "svc-workers": { type: "string" },
       "skip-svc": { type: "boolean" },
       help: { type: "boolean" },
+      ...CALLGRIND_FLAGS,
     },
   });
   if (values.help) return "help";
+  const connections = integer("--connections", values.connections, values.callgrind ? 8 : 10, 1, 1000);
+  const timed = (["rounds", "duration", "warmup", "svc-workers"] as const).filter((k) => values[k] !== undefined);
   return {
     rounds: integer("--rounds", values.rounds, 5, 1, 100),
     durationSeconds: integer("--duration", values.duration, 4, 1, 600),
     warmupSeconds: integer("--warmup", values.warmup, 2, 0, 600),
-    connections: integer("--connections", values.connections, 10, 1, 1000),
+    connections,
     svcWorkers: integer("--svc-workers", values["svc-workers"], 1, 1, 256),
     skipSvc: values["skip-svc"] ?? false,
+    callgrind: callgrindOptions(
+      values,
+      connections,
+      timed.map((k) => `--${k}`),
+    ),
   };
 }
 

@@ -10,7 +10,10 @@ export interface RunMessage {
   type: "run";
   url: string;
   connections: number;
+  /** How long to fire; ignored when `amount` is set. */
   durationSeconds: number;
+  /** Fire exactly this many requests in all (autocannon's `amount`), however long it takes. */
+  amount?: number;
   requests: LoadRequest[];
 }
 

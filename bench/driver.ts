@@ -75,7 +75,7 @@ function fire(run: RunMessage): Promise<LoadResult> {
       {
         url: run.url,
         connections: run.connections,
-        duration: run.durationSeconds,
+        ...(run.amount === undefined ? { duration: run.durationSeconds } : { amount: run.amount }),
         requests: run.requests,
         // A slow server must show up as latency, not as a driver that gives up early.
         timeout: 30,

@@ -3,6 +3,10 @@ import { seededRandom } from "./ulid.js";
 export const ENDPOINTS = ["list_tasks", "get_task", "create_task"] as const;
 export type EndpointName = (typeof ENDPOINTS)[number];
 
+/** The instruction-count mode adds GET /health, the request with the least work behind it. */
+export const COUNTED_ENDPOINTS = ["health", ...ENDPOINTS] as const;
+export type CountedEndpoint = (typeof COUNTED_ENDPOINTS)[number];
+
 /** One request as autocannon's `requests` option takes it. */
 export interface LoadRequest {
   method: "GET" | "POST";
@@ -11,7 +15,8 @@ export interface LoadRequest {
   body?: string;
 }
 
-export const PATHS: Record<EndpointName, string> = {
+export const PATHS: Record<CountedEndpoint, string> = {
+  health: "/health",
   list_tasks: "/api/task_tracker:list_tasks",
   get_task: "/api/task_tracker:get_task",
   create_task: "/api/task_tracker:create_task",
@@ -23,8 +28,10 @@ export const CREATE_BODY = { title: "Benchmark task", priority: "high" } as cons
  * The request sequence each autocannon connection loops over. get_task walks every seeded id in
  * a fixed shuffled order, so a run reads rows from all over the table rather than one hot row.
  */
-export function loadRequests(endpoint: EndpointName, seededIds: readonly string[]): LoadRequest[] {
+export function loadRequests(endpoint: CountedEndpoint, seededIds: readonly string[]): LoadRequest[] {
   switch (endpoint) {
+    case "health":
+      return [{ method: "GET", path: PATHS.health }];
     case "list_tasks":
       return [{ method: "GET", path: `${PATHS.list_tasks}?limit=50` }];
     case "get_task":

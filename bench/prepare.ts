@@ -90,15 +90,21 @@ function removeDb(file: string): void {
   for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
 }
 
-export function svcSpec(svc: SvcStatus & { ran: true }, dbFile: string, cwd: string, workers: number): ServerSpec {
+/** `logLevel` null leaves --log-level out, so the server logs at its default. */
+export function svcSpec(
+  svc: SvcStatus & { ran: true },
+  dbFile: string,
+  cwd: string,
+  workers: number,
+  logLevel: string | null = "error",
+): ServerSpec {
   return {
     name: "svc",
     args: [
       svc.serverJs,
       "--db",
       dbFile,
-      "--log-level",
-      "error",
+      ...(logLevel === null ? [] : ["--log-level", logLevel]),
       ...(svc.acceptsWorkers ? ["--workers", String(workers)] : []),
     ],
     cwd,

@@ -5,6 +5,7 @@ import { cpus, loadavg, platform, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseBenchArgs, USAGE } from "./args.js";
 import type { BenchOptions } from "./args.js";
+import { countSqlite } from "./callgrind/sqlite.js";
 import { ENDPOINTS, loadRequests } from "./endpoints.js";
 import type { EndpointName, LoadRequest } from "./endpoints.js";
 import { runLoad } from "./load.js";
@@ -150,6 +151,7 @@ async function startAll(ctx: Context): Promise<Partial<Record<ServerName, Respon
 }
 
 async function main(options: BenchOptions, resources: Resources): Promise<void> {
+  if (options.callgrind) return countSqlite(options, options.callgrind, resources);
   const startedAt = new Date().toISOString();
   const loadAtStart = loadavg()[0];
   if (loadAtStart > cpus().length / 2) {

@@ -17,6 +17,13 @@ export interface ServerSpec {
   cwd: string;
   /** A GET path that answers 200 once the server can serve requests. */
   readyPath: string;
+  /**
+   * Runs `<launcher…> <args…>` instead of `node <args…>`; the launcher must end with the node
+   * binary and keep the process id (valgrind does: the tool and the program are one process).
+   */
+  launcher?: string[];
+  /** How long start-up may take (default 20 s); a server under valgrind needs far longer. */
+  readyTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -44,12 +51,13 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Spawns `node …spec.args --listen 127.0.0.1:<port>` and resolves once `readyPath` answers 200.
+ * Spawns `node …spec.args --listen 127.0.0.1:<port>` (or under spec.launcher) and resolves once `readyPath` answers 200.
  * Rejects (after killing the child) if it exits first or is not ready in time.
  */
 export async function startServer(spec: ServerSpec, resources: Resources): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...spec.args, "--listen", `${HOST}:${port}`], {
+  const [command, ...prefix] = spec.launcher ?? [process.execPath];
+  const child = spawn(command, [...prefix, ...spec.args, "--listen", `${HOST}:${port}`], {
     cwd: spec.cwd,
     // The example declares a GitHub webhook; its development secret, as `npm run example` sets it.
     env: { GITHUB_WEBHOOK_SECRET: "dev-secret", ...process.env },
@@ -71,7 +79,7 @@ export async function startServer(spec: ServerSpec, resources: Resources): Promi
     stop: () => stopChild(child),
   };
   try {
-    await waitReady(child, server.baseUrl + spec.readyPath);
+    await waitReady(child, server.baseUrl + spec.readyPath, spec.readyTimeoutMs ?? READY_TIMEOUT_MS);
   } catch (error) {
     await stopChild(child);
     throw new Error(
@@ -81,15 +89,16 @@ export async function startServer(spec: ServerSpec, resources: Resources): Promi
   return server;
 }
 
-async function waitReady(child: ChildProcess, url: string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+async function waitReady(child: ChildProcess, url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   let lastProblem = "no answer yet";
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`it exited (${child.exitCode ?? child.signalCode}) before answering ${url}`);
     }
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      // A slow starter's first answer is slow too (valgrind translates every code path once).
+      const response = await fetch(url, { signal: AbortSignal.timeout(Math.max(2000, timeoutMs / 10)) });
       await response.arrayBuffer();
       if (response.status === 200) return;
       lastProblem = `GET ${url} answered ${response.status}`;
@@ -98,5 +107,5 @@ async function waitReady(child: ChildProcess, url: string): Promise<void> {
     }
     await sleep(50);
   }
-  throw new Error(`not ready after ${READY_TIMEOUT_MS} ms (${lastProblem})`);
+  throw new Error(`not ready after ${timeoutMs} ms (${lastProblem})`);
 }

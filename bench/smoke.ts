@@ -43,6 +43,31 @@ export async function checkServer(baseUrl: string, seeded: readonly SeededTask[]
   return { list_tasks: list.bytes, get_task: one.bytes, create_task: created.bytes };
 }
 
+/**
+ * Checks GET /health answers 200 `{"status":"ok","version":…,"uptime_seconds":…}` (svc's shape,
+ * runtime/health.ts, which the baselines copy); returns the body's size in bytes.
+ */
+export async function checkHealth(baseUrl: string): Promise<number> {
+  const response = await fetch(baseUrl + PATHS.health, { signal: AbortSignal.timeout(5000) });
+  const text = await response.text();
+  let body: { status?: unknown; version?: unknown; uptime_seconds?: unknown } = {};
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    // Reported by the check below with the text as it came.
+  }
+  expect(
+    response.status === 200 &&
+      body.status === "ok" &&
+      typeof body.version === "string" &&
+      Number.isInteger(body.uptime_seconds) &&
+      Object.keys(body).length === 3,
+    `GET ${PATHS.health} answers 200 {"status":"ok","version":…,"uptime_seconds":…}`,
+    `${response.status} ${text}`,
+  );
+  return Buffer.byteLength(text);
+}
+
 async function call(baseUrl: string, method: "GET" | "POST", path: string, body?: string) {
   const response = await fetch(baseUrl + path, {
     method,

@@ -4,51 +4,29 @@
 import { mkdtempSync } from "node:fs";
 import { cpus, loadavg, platform, release, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
-import { integer } from "../args.js";
-import { type EndpointName, loadRequests } from "../endpoints.js";
+import { type CountedEndpoint, loadRequests } from "../endpoints.js";
 import { runLoad } from "../load.js";
 import { benchPaths } from "../paths.js";
-import { svcSpec } from "../prepare.js";
 import { clockTicksPerSecond } from "../proc-cpu.js";
 import type { Resources } from "../resources.js";
 import { log, runBench, writeResults } from "../runner.js";
 import { makeTasks } from "../seed.js";
-import { type RunningServer, type ServerSpec, startServer } from "../server-process.js";
+import { type RunningServer, startServer } from "../server-process.js";
 import { checkServer } from "../smoke.js";
 import { median } from "../summary.js";
 import { buildSvc } from "../svc-build.js";
-import { type BenchDatabase, type NetBackend, createDatabase, unreachable } from "./databases.js";
+import { type BackendsOptions, parseBackendsArgs, USAGE } from "./args.js";
+import { countBackends } from "./callgrind.js";
+import { type BenchDatabase, type NetBackend, unreachable } from "./databases.js";
+import { NET_SERVERS, type NetServer, netServerSpec, seededDatabase } from "./servers.js";
 
-const USAGE = `usage: npm run bench:backends -- [options]
-  --backends LIST    postgres,mysql (default both; a server that does not answer is skipped)
-  --endpoints LIST   list_tasks,create_task (default), get_task may be added
-  --rounds N         interleaved rounds (default 3)
-  --duration S       seconds per measured run (default 4)
-  --warmup S         seconds of warm-up per server and endpoint (default 2)
-  --connections C    concurrent autocannon connections (default 10)
-  --help             this text
-Servers: SVC_BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test),
-         SVC_BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306/test).`;
-
-const SERVERS = ["svc", "fastify"] as const;
-type Server = (typeof SERVERS)[number];
 const TARGET = 1.1;
 const SEEDED = 1000;
 
-interface Options {
-  backends: NetBackend[];
-  endpoints: EndpointName[];
-  rounds: number;
-  duration: number;
-  warmup: number;
-  connections: number;
-}
-
 interface Run {
   backend: NetBackend;
-  server: Server;
-  endpoint: EndpointName;
+  server: NetServer;
+  endpoint: CountedEndpoint;
   round: number;
   reqPerSec: number;
   p99Ms: number;
@@ -56,43 +34,8 @@ interface Run {
   failed: number;
 }
 
-function parse(argv: string[]): Options | "help" {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      backends: { type: "string" },
-      endpoints: { type: "string" },
-      rounds: { type: "string" },
-      duration: { type: "string" },
-      warmup: { type: "string" },
-      connections: { type: "string" },
-      help: { type: "boolean" },
-    },
-  });
-  if (values.help) return "help";
-  const list = <T extends string>(flag: string, raw: string | undefined, allowed: readonly T[], fallback: T[]): T[] => {
-    if (raw === undefined) return fallback;
-    const items = raw.split(",").map((s) => s.trim());
-    const bad = items.filter((i) => !(allowed as readonly string[]).includes(i));
-    if (bad.length > 0 || items.length === 0)
-      throw new Error(`${flag}: ${bad.join(", ") || "empty"}; use ${allowed.join(", ")}`);
-    return items as T[];
-  };
-  return {
-    backends: list("--backends", values.backends, ["postgres", "mysql"] as const, ["postgres", "mysql"]),
-    endpoints: list("--endpoints", values.endpoints, ["list_tasks", "get_task", "create_task"] as const, [
-      "list_tasks",
-      "create_task",
-    ]),
-    rounds: integer("--rounds", values.rounds, 3, 1, 100),
-    duration: integer("--duration", values.duration, 4, 1, 600),
-    warmup: integer("--warmup", values.warmup, 2, 0, 600),
-    connections: integer("--connections", values.connections, 10, 1, 1000),
-  };
-}
-
-async function main(options: Options, resources: Resources): Promise<void> {
+async function main(options: BackendsOptions, resources: Resources): Promise<void> {
+  if (options.callgrind) return countBackends(options, options.callgrind, resources);
   const startedAt = new Date();
   const paths = benchPaths();
   const tmp = mkdtempSync(join(tmpdir(), "svc-bench-backends-"));
@@ -117,37 +60,22 @@ async function main(options: Options, resources: Resources): Promise<void> {
         log(`${backend} SKIPPED: ${why}`);
         continue;
       }
-      const servers = new Map<Server, { server: RunningServer; db: BenchDatabase }>();
-      for (const name of SERVERS) {
-        const db = await createDatabase(backend, `${backend}_${name}`);
+      const servers = new Map<NetServer, { server: RunningServer; db: BenchDatabase }>();
+      for (const name of NET_SERVERS) {
+        const db = await seededDatabase(backend, name, svc, tmp, tasks, resources);
         databases.push(db);
-        // The svc server makes the table (and its indexes) in each database, the same for both.
-        const maker = await startServer(svcSpec(svc, db.url, tmp, 1), resources);
-        await maker.stop();
-        await db.seed(tasks);
-        const spec: ServerSpec =
-          name === "svc"
-            ? svcSpec(svc, db.url, tmp, 1)
-            : {
-                name: "fastify",
-                args: [
-                  join(paths.buildDir, "bench", "backends", "fastify-net.js"),
-                  "--backend",
-                  backend,
-                  "--db",
-                  db.url,
-                  "--stop-with-stdin",
-                ],
-                cwd: tmp,
-                readyPath: "/api/task_tracker:list_tasks?limit=1",
-              };
-        const server = await startServer({ ...spec, name }, resources);
+        const server = await startServer({ ...netServerSpec(name, backend, db, svc, paths, tmp), name }, resources);
         await checkServer(server.baseUrl, tasks);
         await db.trim(startedAt);
         servers.set(name, { server, db });
         log(`${backend} ${name} is up at ${server.baseUrl} (pid ${server.pid}) and answers the endpoints`);
       }
-      const measure = async (name: Server, endpoint: EndpointName, seconds: number, round: number): Promise<Run> => {
+      const measure = async (
+        name: NetServer,
+        endpoint: CountedEndpoint,
+        seconds: number,
+        round: number,
+      ): Promise<Run> => {
         const { server, db } = servers.get(name)!;
         const load = await runLoad(
           {
@@ -177,10 +105,10 @@ async function main(options: Options, resources: Resources): Promise<void> {
       if (options.warmup > 0) {
         log(`${backend}: warm-up, ${options.warmup} s per server and endpoint`);
         for (const endpoint of options.endpoints)
-          for (const name of SERVERS) await measure(name, endpoint, options.warmup, 0);
+          for (const name of NET_SERVERS) await measure(name, endpoint, options.warmup, 0);
       }
       for (let round = 1; round <= options.rounds; round++) {
-        const order = round % 2 === 1 ? SERVERS : ([...SERVERS].reverse() as Server[]);
+        const order = round % 2 === 1 ? NET_SERVERS : ([...NET_SERVERS].reverse() as NetServer[]);
         for (const endpoint of options.endpoints) {
           for (const name of order) {
             const run = await measure(name, endpoint, options.duration, round);
@@ -205,10 +133,10 @@ async function main(options: Options, resources: Resources): Promise<void> {
   );
   for (const backend of options.backends) {
     for (const endpoint of options.endpoints) {
-      const of = (server: Server) =>
+      const of = (server: NetServer) =>
         runs.filter((r) => r.backend === backend && r.endpoint === endpoint && r.server === server);
       if (of("svc").length === 0) continue;
-      const m = (server: Server, key: "reqPerSec" | "p99Ms" | "cpuUsPerRequest") =>
+      const m = (server: NetServer, key: "reqPerSec" | "p99Ms" | "cpuUsPerRequest") =>
         median(of(server).map((r) => r[key]));
       const ratio = m("svc", "reqPerSec") / m("fastify", "reqPerSec");
       const failed = [...of("svc"), ...of("fastify")].reduce((n, r) => n + r.failed, 0);
@@ -259,4 +187,4 @@ async function main(options: Options, resources: Resources): Promise<void> {
   log(`\nfull results: ${file}`);
 }
 
-runBench({ name: "bench", usage: USAGE, parse, main });
+runBench({ name: "bench", usage: USAGE, parse: parseBackendsArgs, main });

@@ -26,6 +26,7 @@ export interface NetTaskStore {
   list(status: string | null, limit: number, offset: number): Promise<NetTask[]>;
   get(id: string): Promise<NetTask | null>;
   create(task: NewTask): Promise<NetTask>;
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,6 +55,7 @@ export function postgresStore(url: string): NetTaskStore {
         RETURNING *`;
       return row;
     },
+    ping: async () => void (await sql`SELECT 1`),
     close: () => sql.end({ timeout: 5 }),
   };
 }
@@ -84,6 +86,7 @@ export function mysqlStore(url: string): NetTaskStore {
       if (row === null) throw new Error("the inserted task is not there");
       return row;
     },
+    ping: async () => void (await pool.query("SELECT 1")),
     close: () => pool.end(),
   };
 }

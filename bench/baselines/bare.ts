@@ -4,7 +4,7 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NewTask, TaskStore } from "./common.js";
-import { MAX_BODY_BYTES, openTaskStore, parseBaselineArgs, PRIORITIES, stopOnSignal } from "./common.js";
+import { healthBody, MAX_BODY_BYTES, openTaskStore, parseBaselineArgs, PRIORITIES, stopOnSignal } from "./common.js";
 
 class BadRequest extends Error {
   constructor(
@@ -91,6 +91,23 @@ function parseCreate(body: Record<string, unknown>): NewTask {
   };
 }
 
+function sendHealth(store: TaskStore, res: ServerResponse): void {
+  let ok = true;
+  try {
+    store.ping();
+  } catch (error) {
+    console.error(`health check failed: ${(error as Error).message}`);
+    ok = false;
+  }
+  const json = healthBody(ok);
+  res.writeHead(ok ? 200 : 503, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(json),
+    "cache-control": "no-store",
+  });
+  res.end(json);
+}
+
 function methodNotAllowed(res: ServerResponse, allow: string): void {
   res.setHeader("allow", allow);
   send(res, 405, { ok: false, error: `method not allowed; use ${allow}` });
@@ -102,6 +119,9 @@ async function handle(store: TaskStore, req: IncomingMessage, res: ServerRespons
   const q = url.indexOf("?");
   const path = q === -1 ? url : url.slice(0, q);
   switch (path) {
+    case "/health":
+      if (req.method !== "GET") return methodNotAllowed(res, "GET");
+      return sendHealth(store, res);
     case "/api/task_tracker:list_tasks": {
       if (req.method !== "GET") return methodNotAllowed(res, "GET");
       const params = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));

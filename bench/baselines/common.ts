@@ -6,6 +6,18 @@ import { ulid } from "../ulid.js";
 
 export const PRIORITIES: ReadonlySet<string> = new Set(["low", "medium", "high", "critical"]);
 export const MAX_BODY_BYTES = 1_048_576;
+/** The task tracker's version (examples/task_tracker/svc.toml), so /health bodies match svc's in size. */
+export const APP_VERSION = "0.1.0";
+const STARTED_AT = Date.now();
+
+/** GET /health's body, as svc's runtime/health.ts writes it after pinging the database. */
+export function healthBody(ok: boolean): string {
+  return JSON.stringify({
+    status: ok ? "ok" : "unavailable",
+    version: APP_VERSION,
+    uptime_seconds: Math.floor((Date.now() - STARTED_AT) / 1000),
+  });
+}
 
 export interface Task {
   id: string;
@@ -29,6 +41,8 @@ export interface TaskStore {
   list(status: string | null, limit: number, offset: number): Task[];
   get(id: string): Task | null;
   create(task: NewTask): Task;
+  /** Throws when the database does not answer. */
+  ping(): void;
   close(): void;
 }
 
@@ -70,6 +84,7 @@ export function openTaskStore(file: string): TaskStore {
      ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
   );
   const get = db.prepare<{ id: string }, Task>("SELECT * FROM task WHERE id = @id");
+  const ping = db.prepare("SELECT 1");
   const insert = db.prepare<Task, Task>(
     `INSERT INTO task (id, title, description, priority, assignee, status, created_at, completed_at)
      VALUES (@id, @title, @description, @priority, @assignee, @status, @created_at, @completed_at)
@@ -90,6 +105,7 @@ export function openTaskStore(file: string): TaskStore {
       if (!row) throw new Error("INSERT … RETURNING gave no row");
       return row;
     },
+    ping: () => void ping.get(),
     close: () => db.close(),
   };
 }

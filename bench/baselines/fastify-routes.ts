@@ -5,7 +5,7 @@
 // through Fastify's compiled serializer); logger off.
 import Fastify from "fastify";
 import type { FastifyError, FastifyInstance } from "fastify";
-import { MAX_BODY_BYTES, stopOnSignal } from "./common.js";
+import { healthBody, MAX_BODY_BYTES, stopOnSignal } from "./common.js";
 import type { NewTask } from "./common.js";
 
 type Awaitable<T> = T | Promise<T>;
@@ -15,6 +15,8 @@ export interface RouteStore {
   list(status: string | null, limit: number, offset: number): Awaitable<readonly object[]>;
   get(id: string): Awaitable<object | null>;
   create(task: NewTask): Awaitable<object>;
+  /** Throws or rejects when the database does not answer. */
+  ping(): Awaitable<void>;
   close(): Awaitable<void>;
 }
 
@@ -73,6 +75,22 @@ function fastifyBaseline(store: RouteStore): FastifyInstance {
     bodyLimit: MAX_BODY_BYTES,
     // Fastify's default strips unknown properties; svc rejects unknown argument names, so do too.
     ajv: { customOptions: { removeAdditional: false } },
+  });
+
+  // The body is svc's /health shape; written as text, as a user would for three fixed fields.
+  app.get("/health", async (_request, reply) => {
+    let ok = true;
+    try {
+      await store.ping();
+    } catch (error) {
+      console.error(`health check failed: ${(error as Error).message}`);
+      ok = false;
+    }
+    return reply
+      .code(ok ? 200 : 503)
+      .header("content-type", "application/json; charset=utf-8")
+      .header("cache-control", "no-store")
+      .send(healthBody(ok));
   });
 
   // `::` is find-my-way's escape for a literal colon (a single one starts a path parameter).

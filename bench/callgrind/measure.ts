@@ -1,0 +1,130 @@
+// One server, one endpoint: warm up in batches until the instructions per request settle, then
+// count N requests between `callgrind_control -z` and `-d`. Load comes from autocannon in a
+// separate driver process (load.ts), in amount mode: exactly so many requests.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { LoadRequest } from "../endpoints.js";
+import { runLoad } from "../load.js";
+import type { Resources } from "../resources.js";
+import type { RunningServer } from "../server-process.js";
+import type { CallgrindOptions } from "./options.js";
+import { settleVerdict } from "./settle.js";
+import type { CallgrindCounters } from "./valgrind.js";
+
+/**
+ * After the last answer, the server still handles the driver's closing connections; this idle
+ * wait lets that finish inside the counted interval every time rather than only sometimes.
+ */
+const QUIET_MS = 500;
+
+/** How a count is taken, for the results file. */
+export const COUNT_METHOD = [
+  "Each server runs alone as `valgrind --tool=callgrind node --single-threaded …` (V8's helper threads off,",
+  "so counts repeat). Per endpoint, warm-up batches of W requests (each counted between callgrind_control -z",
+  "and -d) repeat until two in a row agree within the settle tolerance; then the counters are zeroed, N",
+  "requests are sent by autocannon (amount mode) from a separate driver process, the counters are dumped,",
+  "and the dump's total instructions (Ir, all threads) are divided by N. Every answer must be 2xx.",
+].join(" ");
+
+export interface EndpointCount {
+  /** Instructions per request of each warm-up batch, in order; null where some request failed. */
+  warmups: (number | null)[];
+  /** Whether the last two warm-up batches agreed within the rule's tolerance. */
+  settled: boolean;
+  /**
+   * Whether the count agrees with the last warm-up batch within the tolerance. It may not when
+   * a major garbage collection (main-thread under --single-threaded) falls in one interval and
+   * not the other: the figure then holds a lump that a longer count would spread thinner.
+   */
+  matchesWarmup: boolean;
+  /** Requests counted (all answered 2xx). */
+  requests: number;
+  /** Instructions between zeroing and dumping, all threads of the server. */
+  instructions: number;
+  perRequest: number;
+}
+
+export interface CountTarget {
+  label: string;
+  server: RunningServer;
+  counters: CallgrindCounters;
+  driverPath: string;
+  requests: LoadRequest[];
+  /** Runs after every batch, outside the counted interval (create_task's rows are deleted). */
+  afterBatch(): Promise<void> | void;
+  /** Keeps the counted dump at this path. */
+  keepDumpAs?: string;
+}
+
+export async function countEndpoint(
+  target: CountTarget,
+  options: CallgrindOptions & { connections: number },
+  resources: Resources,
+  log: (line: string) => void,
+): Promise<EndpointCount> {
+  const warmups: (number | null)[] = [];
+  for (;;) {
+    const warm = await batch(target, options.warmupRequests, options.connections, resources);
+    if (warm.failure === null) {
+      warmups.push(warm.instructions / options.warmupRequests);
+      log(
+        `  ${target.label}: warm-up ${warmups.length}: ${int(warm.instructions / options.warmupRequests)} instructions/request`,
+      );
+    } else {
+      warmups.push(null);
+      log(`  ${target.label}: warm-up ${warmups.length} had failures, not used to judge settling: ${warm.failure}`);
+    }
+    const verdict = settleVerdict(warmups, options.settle);
+    if (verdict === "more") continue;
+    if (verdict === "gave-up")
+      log(`  ${target.label}: NOT SETTLED after ${warmups.length} warm-up batches; counting anyway`);
+    const counted = await batch(target, options.requests, options.connections, resources, target.keepDumpAs);
+    // A count over failed requests would measure the failure path: no figure at all is better.
+    if (counted.failure !== null) throw new Error(`${target.label}: ${counted.failure}`);
+    const perRequest = counted.instructions / options.requests;
+    const last = warmups[warmups.length - 1];
+    const matchesWarmup = last !== null && Math.abs(perRequest - last) <= options.settle.tolerance * last;
+    if (!matchesWarmup) log(`  ${target.label}: the count differs from the last warm-up by more than the tolerance`);
+    return {
+      warmups,
+      settled: verdict === "settled",
+      matchesWarmup,
+      requests: options.requests,
+      instructions: counted.instructions,
+      perRequest,
+    };
+  }
+}
+
+const int = (value: number): string => Math.round(value).toLocaleString("en-US");
+
+/**
+ * Sends `amount` requests between a zero and a dump; returns the instructions counted and, if
+ * any request failed (not answered, or answered other than 2xx), what went wrong.
+ */
+async function batch(
+  target: CountTarget,
+  amount: number,
+  connections: number,
+  resources: Resources,
+  keepDumpAs?: string,
+): Promise<{ instructions: number; failure: string | null }> {
+  await target.counters.zero();
+  const load = await runLoad(
+    {
+      driverPath: target.driverPath,
+      serverPid: target.server.pid,
+      run: { url: target.server.baseUrl, connections, durationSeconds: 0, amount, requests: target.requests },
+    },
+    resources,
+  );
+  await sleep(QUIET_MS);
+  const instructions = await target.counters.dump(keepDumpAs);
+  await target.afterBatch();
+  const failed = load.non2xx + load.errors + load.timeouts;
+  const failure =
+    failed > 0 || load.requests !== amount
+      ? `${load.requests} of ${amount} requests answered, ${load.non2xx} not 2xx, ${load.errors} errors, ` +
+        `${load.timeouts} timeouts (status codes ${JSON.stringify(load.statusCodes)})`
+      : null;
+  return { instructions, failure };
+}
