@@ -1,4 +1,5 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
+import { compositionCodes } from "../diagnostics/codes/composition.js";
 import type { ActionDecl, Block, IfStmt, SqlStmt, Stmt } from "../parse/ast.js";
 import { ExprAnalyzer } from "./expr.js";
 import type { ActionModel, IrExpr, IrStmt, ParamModel, Requirement, ValueType } from "./model.js";
@@ -19,10 +20,11 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope, hasAuth: boolean
     if (!hasAuth) m.reporter.add(codes.requiresWithoutAuth.at(m.file, decl.requires.span));
     requires = decl.requires.kind === "auth" ? { kind: "auth" } : { kind: "role", role: decl.requires.role.value };
   }
-  const lowering = new BodyLowering(m, decl.name.name);
+  const inner: ModuleScope = { ...m, caller: { kind: "action", name: decl.name.name, requires } };
+  const lowering = new BodyLowering(inner, decl.name.name);
   const scope = Scope.forParams(params, paramType);
   const body = lowering.block(decl.body, scope);
-  return {
+  const model: ActionModel = {
     module: m.module,
     name: decl.name.name,
     doc: decl.doc,
@@ -34,13 +36,16 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope, hasAuth: boolean
     transaction: needsTransaction(body),
     returns: lowering.returnType(),
   };
+  if (decl.visibility?.name === "private") model.private = true;
+  return model;
 }
 
 export function paramType(p: ParamModel): ValueType {
   return scalar(p.type, p.nullable, p.enumValues);
 }
 
-class BodyLowering {
+/** Lowers a body of statements (an action's, or a fn's with `m.pure` set) and collects what it returns. */
+export class BodyLowering {
   private readonly exprs: ExprAnalyzer;
   private readonly returns: ValueType[] = [];
   private sqlCount = 0;
@@ -139,6 +144,10 @@ class BodyLowering {
   /** `sql { … }`: checked like a query, with the action's variables as its parameters. */
   private sql(stmt: SqlStmt, scope: Scope): IrStmt {
     const body = stmt.sql;
+    if (this.m.pure) {
+      this.m.reporter.add(compositionCodes.impureFn.at(this.m.file, stmt.span, this.m.pure, "run `sql { … }`"));
+      return { kind: "expr", expr: { kind: "literal", value: null, type: UNKNOWN } };
+    }
     const args: IrExpr[] = [];
     const params: ParamModel[] = [];
     for (const name of new Set(body.params.map((p) => p.name))) {

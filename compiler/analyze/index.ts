@@ -4,12 +4,16 @@ import { sqlCodes } from "../diagnostics/codes/sql.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Decl, ModuleFile, Span } from "../parse/ast.js";
 import { analyzeAction } from "./action.js";
+import { ActionTable } from "./action-table.js";
+import { FnTable } from "./fn.js";
+import { warnSensitiveEndpoints } from "./visibility.js";
 import { type AppInput, analyzeApp, appScope } from "./app.js";
 import type { ProjectConfig } from "./config/schema.js";
 import { authModel, credentialModels } from "./credentials.js";
 import type {
   ActionModel,
   Backend,
+  FnModel,
   Model,
   QueryModel,
   ResourceModel,
@@ -101,6 +105,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   /** Routes and webhook paths together, in declaration order, for the one route-table check. */
   const claims: LocatedRoute[] = [];
   const webhooks: WebhookModel[] = [];
+  const fnModels: FnModel[] = [];
   const hasAuth = input.config.auth.bearer !== undefined;
   const declaredCredentials = input.mode === "project" ? Object.keys(input.config.credentials) : null;
   try {
@@ -113,22 +118,25 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
         moduleQueries.set(q.name, q);
         queries.push(q);
       }
-      const moduleActions = new Map<string, ActionModel>();
-      for (const { decl, file } of m.decls) {
-        if (decl.kind !== "Action" || moduleActions.has(decl.name.name) || moduleQueries.has(decl.name.name)) continue;
-        const scope: ModuleScope = {
-          module: m.name,
-          file,
-          resources: resourceMap,
-          queries: moduleQueries,
-          statements,
-          checker,
-          reporter: r,
-        };
-        const a = analyzeAction(decl, scope, hasAuth);
-        moduleActions.set(a.name, a);
-        actions.push(a);
-      }
+      const moduleScope: Omit<ModuleScope, "file"> = {
+        module: m.name,
+        resources: resourceMap,
+        queries: moduleQueries,
+        statements,
+        checker,
+        reporter: r,
+      };
+      // Actions and fns may call each other in any order: each is analyzed when first needed.
+      const fns = new FnTable(pick(m, "Fn").filter(({ decl }) => !moduleQueries.has(decl.name.name)), moduleScope);
+      const table: ActionTable = new ActionTable(
+        pick(m, "Action").filter(({ decl }) => !moduleQueries.has(decl.name.name)),
+        (decl, file) => analyzeAction(decl, { ...moduleScope, file, actions: table, fns }, hasAuth),
+        r,
+      );
+      const moduleActions = table.all();
+      actions.push(...moduleActions.values());
+      fns.checkUncalled();
+      fnModels.push(...fns.models());
       for (const { decl, file } of m.decls) {
         if (decl.kind === "Route") {
           const route = analyzeRoute(m.name, decl, file, { actions: moduleActions, queries: moduleQueries }, r);
@@ -144,6 +152,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
           }
         }
       }
+      warnSensitiveEndpoints(m.decls, moduleQueries, moduleActions, webhooks, resourceMap, r);
     }
   } finally {
     checker.dispose();
@@ -178,7 +187,13 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   if (auth !== null) model.auth = auth;
   if (webhooks.length > 0) model.deliveryStore = deliveryStore();
   if (app) model.app = app.app;
+  if (fnModels.length > 0) model.fns = fnModels;
   return { model, diagnostics: r.diagnostics };
+}
+
+/** The declarations of one kind in a module, with their files. */
+function pick<K extends Decl["kind"]>(m: ModuleDecls, kind: K): { decl: Extract<Decl, { kind: K }>; file: string }[] {
+  return m.decls.filter((d): d is { decl: Extract<Decl, { kind: K }>; file: string } => d.decl.kind === kind);
 }
 
 /** A webhook claims `POST <path>` like a route does; this lets one check see both. */

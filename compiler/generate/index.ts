@@ -4,6 +4,7 @@ import { format } from "./format.js";
 import { PRETTIER_RC } from "./format-options.js";
 import { Names } from "./names.js";
 import { actionSection, inputFunction, querySection } from "./sections/calls.js";
+import { fnSection } from "./sections/fns.js";
 import { resourceSection } from "./sections/resources.js";
 import { endpointSection, specSection } from "./sections/server.js";
 import { pageSection } from "./sections/pages.js";
@@ -54,6 +55,7 @@ export async function generateServerTs(model: Model, options: GenerateOptions = 
     statements.push(...querySection(model, q, names));
     statements.push(...inputFunction(q, names));
   }
+  for (const f of model.fns ?? []) statements.push(...fnSection(model, f, names));
   for (const a of model.actions) {
     statements.push(...actionSection(model, a, names));
     statements.push(...inputFunction(a, names));

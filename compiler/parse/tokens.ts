@@ -66,11 +66,16 @@ export const Role = keyword("role", true);
 export const Invoke = keyword("invoke", true);
 export const Fetch = keyword("fetch", true);
 export const Redirect = keyword("redirect", true);
+// Private code and pure functions (docs/language.md §2.5, §2.6).
+export const Private = keyword("private", true);
+export const Public = keyword("public", true);
+export const Fn = keyword("fn", true);
 
 const keywords = [
   Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
   Module, Resource, Query, Action, Route, Webhook, Index, Unique, Desc, Asc, One, Requires, Auth,
   Role, Invoke, Fetch, Redirect,
+  Private, Public, Fn,
 ];
 
 /**
