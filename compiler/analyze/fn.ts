@@ -119,7 +119,7 @@ export class FnTable implements FnCalls {
     const count = [...this.instances.values()].filter((i) => i.model.name === name).length;
     const id = `${this.scope.module}.${name}#${count + 1}`;
     const params = d.params.map((p, i) => ({ name: p.name, type: types[i] }));
-    const m: ModuleScope = { ...this.scope, file: d.file, fns: this, actions: undefined, pure: name, caller: { kind: "fn", name, instance: id } };
+    const m: ModuleScope = { ...this.scope, file: d.file, fns: this, pure: name, caller: { kind: "fn", name, instance: id } };
     const scope = new Scope(null);
     for (const p of params) scope.define(p.name, { kind: "param", type: p.type });
     const model: FnModel = { id, module: this.scope.module, name, doc: d.decl.doc, params, body: [], returns: UNKNOWN, mayFail: false };

@@ -133,6 +133,8 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
         (decl, file) => analyzeAction(decl, { ...moduleScope, file, actions: table, fns }, hasAuth),
         r,
       );
+      // A fn sees the module's actions only to say it cannot call them (SVC2073).
+      moduleScope.actions = table;
       const moduleActions = table.all();
       actions.push(...moduleActions.values());
       fns.checkUncalled();
@@ -152,7 +154,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
           }
         }
       }
-      warnSensitiveEndpoints(m.decls, moduleQueries, moduleActions, webhooks, resourceMap, r);
+      warnSensitiveEndpoints(m.name, m.decls, moduleQueries, moduleActions, webhooks, resourceMap, r);
     }
   } finally {
     checker.dispose();

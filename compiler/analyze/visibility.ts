@@ -46,6 +46,7 @@ function answerFields(t: ValueType, queries: ReadonlyMap<string, QueryModel>, re
 }
 
 export function warnSensitiveEndpoints(
+  module: string,
   decls: { decl: Decl; file: string }[],
   queries: ReadonlyMap<string, QueryModel>,
   actions: ReadonlyMap<string, ActionModel>,
@@ -67,6 +68,6 @@ export function warnSensitiveEndpoints(
       answer = answerFields(a.returns, queries, resources);
     }
     const sensitive = [...new Set(answer.filter((f) => looksSensitive(f, decl.kind === "Query")))];
-    if (sensitive.length) r.add(compositionCodes.sensitivePublic.at(file, decl.name.span, decl.kind.toLowerCase(), decl.name.name, sensitive));
+    if (sensitive.length) r.add(compositionCodes.sensitivePublic.at(file, decl.name.span, decl.kind.toLowerCase(), decl.name.name, `${decl.kind === "Query" ? "GET" : "POST"} /api/${module}:${decl.name.name}`, sensitive));
   }
 }

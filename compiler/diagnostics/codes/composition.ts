@@ -14,8 +14,8 @@ export const compositionCodes = {
     "SVC2071",
     "warning",
     "An endpoint that is public by default answers with a field whose name looks secret or personal.",
-    (kind: string, name: string, fields: string[]) =>
-      `${kind} \`${name}\` is served at /api/…:${name} to anyone, and answers with ${fields.map((f) => `\`${f}\``).join(", ")}`,
+    (kind: string, name: string, url: string, fields: string[]) =>
+      `${kind} \`${name}\` is an endpoint, ${url}, and answers with ${fields.map((f) => `\`${f}\``).join(", ")}`,
     (kind: string) =>
       `write \`private ${kind}\` so only actions and route files reach it, answer only the fields meant for callers, or write \`public ${kind}\` to say the endpoint is meant`,
   ),
