@@ -1,4 +1,4 @@
-// Calls from an action to another action, and to a fn (docs/language.md §2.3, §2.6): the
+// Calls from an action to another action, and to a fn (docs/language.md §2.3: Calling an action, Functions): the
 // arguments checked against the callee, the callee resolved (and analyzed, when first
 // called), the result typed by what the callee returns.
 

@@ -1,4 +1,4 @@
-// The fns of one module (docs/language.md §2.6). A parameter written without a type takes
+// The fns of one module (docs/language.md §2.3, Functions). A parameter written without a type takes
 // the type of its argument, so a fn is lowered once per set of argument types it is called
 // with: each set is an instance, checked and generated on its own, and the type of a call
 // is the type that instance returns. Instances are made on the first call with their

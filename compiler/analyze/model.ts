@@ -146,7 +146,7 @@ export interface QueryModel {
   columns: ColumnModel[];
   /** When every column comes straight from one resource with all its fields: its name. */
   rowResource: string | null;
-  /** `private query`: no `/api/<module>:<name>` endpoint and no module `route` (§2.5); absent when public. */
+  /** `private query`: no `/api/<module>:<name>` endpoint and no module `route` (§2.3, Private queries and actions); absent when public. */
   private?: true;
 }
 
@@ -242,12 +242,12 @@ export interface ActionModel {
    */
   transaction: boolean;
   returns: ValueType;
-  /** `private action`: no `/api/<module>:<name>` endpoint and no module `route` (§2.5); absent when public. */
+  /** `private action`: no `/api/<module>:<name>` endpoint and no module `route` (§2.3, Private queries and actions); absent when public. */
   private?: true;
 }
 
 /**
- * One instance of a `fn` (§2.6): a parameter written without a type takes the type of the
+ * One instance of a `fn` (§2.3, Functions): a parameter written without a type takes the type of the
  * argument, so a fn called with different types is checked, and generated, once per set.
  */
 export interface FnModel {
@@ -348,7 +348,7 @@ export interface Model {
   auth?: AuthModel;
   /** Absent without webhooks. */
   deliveryStore?: DeliveryStoreModel;
-  /** The fn instances actions call (§2.6); absent when there are none. */
+  /** The fn instances actions call (§2.3, Functions); absent when there are none. */
   fns?: FnModel[];
   /** Project mode with an app folder or public/: route files, pages, layout, static files (app-model.ts). */
   app?: AppModel;

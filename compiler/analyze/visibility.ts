@@ -1,4 +1,4 @@
-// Public by default, and hard to get wrong (docs/language.md §2.5): a query or an action
+// Public by default, and hard to get wrong (docs/language.md §2.3, Private queries and actions): a query or an action
 // that nobody marked is an endpoint, as it always was, so the compiler warns when such an
 // endpoint answers with a field whose name says it is a secret or personal.
 

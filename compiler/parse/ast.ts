@@ -109,7 +109,7 @@ export interface SqlBody {
   params: SqlParamRef[];
 }
 
-/** `private` or `public` written before `query`/`action`; absent when neither is (public, §2.5). */
+/** `private` or `public` written before `query`/`action`; absent when neither is (public, §2.3, Private queries and actions). */
 export interface Visibility {
   visibility?: Ident;
 }
@@ -307,7 +307,7 @@ export interface FnParam {
   span: Span;
 }
 
-/** `fn name(a, b: bool) { … }`: a pure function of its arguments (docs/language.md §2.6). */
+/** `fn name(a, b: bool) { … }`: a pure function of its arguments (docs/language.md §2.3, Functions). */
 export interface FnDecl extends DeclBase {
   kind: "Fn";
   name: Ident;

@@ -66,7 +66,7 @@ export const Role = keyword("role", true);
 export const Invoke = keyword("invoke", true);
 export const Fetch = keyword("fetch", true);
 export const Redirect = keyword("redirect", true);
-// Private code and pure functions (docs/language.md §2.5, §2.6).
+// Private code and pure functions (docs/language.md §2.3: Private queries and actions, Functions).
 export const Private = keyword("private", true);
 export const Public = keyword("public", true);
 export const Fn = keyword("fn", true);

@@ -1,5 +1,5 @@
-// Private code and composition over real sockets (docs/language.md §2.5, §2.6, §2.3 Calling
-// an action): a private query or action has no /api URL but serves the route files and
+// Private code and composition over real sockets (docs/language.md §2.3: Private queries
+// and actions, Calling an action, Functions): a private query or action has no /api URL but serves the route files and
 // actions that call it; an action's call to another shares its transaction, so a `fail`
 // in the callee undoes what the caller and earlier calls wrote; a fn shapes the answer.
 

@@ -1,6 +1,6 @@
 import { defineDiagnostic as d } from "../diagnostic.js";
 
-/** Private code, calls between actions and pure functions (docs/language.md §2.5, §2.6): SVC2070–SVC2079. */
+/** Private code, calls between actions and pure functions (docs/language.md §2.3: Private queries and actions, Functions): SVC2070–SVC2079. */
 export const compositionCodes = {
   routeToPrivate: d(
     "SVC2070",

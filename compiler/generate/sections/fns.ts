@@ -1,4 +1,4 @@
-// fns (docs/language.md §2.6) as plain synchronous functions of their arguments: no
+// fns (docs/language.md §2.3, Functions) as plain synchronous functions of their arguments: no
 // executor, since a fn never reaches the database. One function per instance (a set of
 // argument types the fn is called with), typed as the analyzer typed it.
 

@@ -1,4 +1,4 @@
-// Private code, calls between actions and fns in the analyzer (docs/language.md §2.3, §2.5, §2.6).
+// Private code, calls between actions and fns in the analyzer (docs/language.md §2.3: Calling an action, Private queries and actions, Functions).
 
 import { describe, expect, test } from "@jest/globals";
 import type { IrExpr, IrStmt } from "../../../compiler/analyze/model.js";

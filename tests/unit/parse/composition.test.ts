@@ -1,4 +1,4 @@
-// `private`/`public` before a query or an action, and `fn` declarations (docs/language.md §2.5, §2.6).
+// `private`/`public` before a query or an action, and `fn` declarations (docs/language.md §2.3: Private queries and actions, Functions).
 
 import { describe, expect, test } from "@jest/globals";
 import type { ActionDecl, FnDecl, QueryDecl } from "../../../compiler/parse/ast.js";
