@@ -10,6 +10,8 @@ import type { Block, FnDecl } from "../parse/ast.js";
 import { BodyLowering } from "./action.js";
 import type { FnModel, ValueType } from "./model.js";
 import { resolveType } from "./resource.js";
+import { Reporter } from "./shared/context.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { mayFail } from "./transaction.js";
 import { type CallSite, type FnCalls, type ModuleScope, Scope } from "./scope.js";
 import { UNKNOWN, scalar } from "./shared/types.js";
@@ -32,6 +34,8 @@ export class FnTable implements FnCalls {
   private readonly declared = new Map<string, Declared>();
   private readonly instances = new Map<string, Instance>();
   private readonly byId = new Map<string, Instance>();
+  /** What a body says about itself is the same for every instance: said once. */
+  private readonly once: Reporter;
   /** Fns being lowered, innermost last: a call to one of them is recursion. */
   private readonly lowering: string[] = [];
 
@@ -40,6 +44,7 @@ export class FnTable implements FnCalls {
     decls: { decl: FnDecl; file: string }[],
     private readonly scope: Omit<ModuleScope, "file">,
   ) {
+    this.once = new OnceReporter(scope.reporter);
     for (const { decl, file } of decls) {
       if (this.declared.has(decl.name.name)) continue; // SVC2002, reported with the other declarations
       const params: Declared["params"] = [];
@@ -119,7 +124,7 @@ export class FnTable implements FnCalls {
     const count = [...this.instances.values()].filter((i) => i.model.name === name).length;
     const id = `${this.scope.module}.${name}#${count + 1}`;
     const params = d.params.map((p, i) => ({ name: p.name, type: types[i] }));
-    const m: ModuleScope = { ...this.scope, file: d.file, fns: this, pure: name, caller: { kind: "fn", name, instance: id } };
+    const m: ModuleScope = { ...this.scope, reporter: this.once, file: d.file, fns: this, pure: name, caller: { kind: "fn", name, instance: id } };
     const scope = new Scope(null);
     for (const p of params) scope.define(p.name, { kind: "param", type: p.type });
     const model: FnModel = { id, module: this.scope.module, name, doc: d.decl.doc, params, body: [], returns: UNKNOWN, mayFail: false };
@@ -144,4 +149,24 @@ function valueBody(b: Block): Block {
   const last = b.stmts[b.stmts.length - 1];
   if (!last || last.kind !== "ExprStmt") return b;
   return { ...b, stmts: [...b.stmts.slice(0, -1), { kind: "Return", value: last.expr, span: last.span }] };
+}
+
+/** Passes each distinct diagnostic on once. */
+class OnceReporter extends Reporter {
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly to: Reporter) {
+    super();
+  }
+
+  override add(d: Diagnostic): void {
+    const key = JSON.stringify([d.code, d.file, d.span?.start.offset, d.span?.end.offset, d.message]);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.to.add(d);
+  }
+
+  override addAll(ds: readonly Diagnostic[]): void {
+    for (const d of ds) this.add(d);
+  }
 }

@@ -154,6 +154,22 @@ fn unused(t) { t.title + nope }`);
     expect(model.fns).toBeUndefined();
   });
 
+  test("what a body gets wrong whatever its argument types is reported once, not per instance", () => {
+    const { model, diagnostics } = analyzeText(`${TASK}
+fn f(a) { nope }
+action x() { return [f(1), f("s"), f(true)] }`);
+    expect(codes(diagnostics)).toEqual(["SVC2010"]);
+    expect(model.fns!.length).toBe(3);
+  });
+
+  test("a parameter typed with a resource's name takes its rows", () => {
+    const { model, diagnostics } = analyzeText(`${TASK}
+fn title(t: task) { t.title }
+action x(id: id) { let t = get task(id) if t == null { fail 404 "gone" } return title(t) + title({ title: "no" }) }`);
+    expect(codes(diagnostics)).toEqual(["SVC2013"]);
+    expect(model.fns![0].params[0].type).toEqual({ kind: "row", resource: "task", nullable: false });
+  });
+
   test("a fn called only from an uncalled fn is not generated either", () => {
     const { model } = analyzeText(`${TASK}
 fn leaf(s: text) { upper(s) }
