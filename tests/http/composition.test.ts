@@ -58,6 +58,15 @@ describe("private code", () => {
     expect((await profileOf("bob")).status).toBe(200);
     expect((await profileOf("nobody")).status).toBe(404);
   });
+
+  test("a page reaches a private query through its route file", async () => {
+    const page = await call(`${server.url}/profiles/alice`, { headers: { accept: "text/html" } });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("<h1>alice</h1>");
+    expect(page.text).not.toContain("hashed:pw");
+    const missing = await call(`${server.url}/profiles/nobody`, { headers: { accept: "text/html" } });
+    expect(missing.status).toBe(404);
+  });
 });
 
 describe("calls between actions", () => {
