@@ -238,7 +238,8 @@ function groupModules(dirs: ParsedModuleDir[], r: Reporter): ModuleDecls[] {
 }
 
 /**
- * Queries and actions share one namespace: both are endpoints at `/api/<module>:<name>`.
+ * Queries, actions, fns and webhooks share one namespace: queries and actions are endpoints at
+ * `/api/<module>:<name>` (unless private), and a call names any of them the same way.
  * (Resources are one namespace across modules, checked where they are collected.)
  */
 function checkEndpointNames(m: ModuleDecls, r: Reporter): void {

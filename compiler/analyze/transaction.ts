@@ -67,7 +67,7 @@ export function countStatements(stmts: readonly IrStmt[]): number {
   return n;
 }
 
-export function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
+function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
   switch (e.kind) {
     case "member":
       f(e.object);

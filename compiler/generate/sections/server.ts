@@ -38,7 +38,8 @@ export function endpointSection(model: Model, names: Names): Out {
   return out;
 }
 
-function routeFileTargets(model: Model): Set<string> {
+/** The private queries and actions route files call: only these need an endpoint (and an input check). */
+export function routeFileTargets(model: Model): Set<string> {
   const out = new Set<string>();
   for (const f of model.app?.routeFiles ?? []) for (const b of f.blocks) if (b.step) out.add(`${b.step.target.module}.${b.step.target.name}`);
   return out;
