@@ -67,6 +67,35 @@ describe("private code", () => {
     const missing = await call(`${server.url}/profiles/nobody`, { headers: { accept: "text/html" } });
     expect(missing.status).toBe(404);
   });
+
+  test("no method, spelling or encoding reaches private code at /api, though its rows exist", async () => {
+    expect((await profileOf("alice")).status).toBe(200);
+    const unknownGet = await call(`${api}:no_such_thing`);
+    const unknownPost = await call(`${api}:no_such_thing`, { json: {} });
+    const attempts: [string, string, unknown][] = [
+      ["GET", `${api}:create_account?username=m&email=e&password_hash=h`, undefined],
+      ["POST", `${api}:account_by_name`, { username: "alice" }],
+      ["PUT", `${api}:create_account`, { username: "m", email: "e", password_hash: "h" }],
+      ["DELETE", `${api}:account_by_name?username=alice`, undefined],
+      ["GET", `${api}:account_by_name/?username=alice`, undefined],
+      ["GET", `${api}:ACCOUNT_BY_NAME?username=alice`, undefined],
+      ["GET", `${server.url}/api/social%3Aaccount_by_name?username=alice`, undefined],
+      ["POST", `${server.url}/api/social%3acreate_account`, { username: "m", email: "e", password_hash: "h" }],
+      ["GET", `${server.url}/api//social:account_by_name?username=alice`, undefined],
+    ];
+    for (const [method, url, json] of attempts) {
+      const r = await call(url, json === undefined ? { method } : { method, json });
+      expect([url, r.status]).toEqual([url, 404]);
+      expect(r.json?.ok).toBe(false);
+      expect(r.text).not.toContain("alice@example.com");
+    }
+    expect(unknownGet.status).toBe(404);
+    expect(unknownPost.status).toBe(404);
+    // HEAD answers as GET does, without a body.
+    const head = await call(`${api}:account_by_name?username=alice`, { method: "HEAD" });
+    expect(head.status).toBe(404);
+    expect((await profileOf("m")).status).toBe(404);
+  });
 });
 
 describe("calls between actions", () => {
