@@ -45,7 +45,7 @@ export function callAction(x: ExprAnalyzer, m: ModuleScope, e: CallExpr, scope: 
   if (caller && a.requires && !implies(caller.requires, a.requires)) {
     m.reporter.add(compositionCodes.requiresNotChecked.at(m.file, e.callee.span, name, clause(a.requires), caller.name));
   }
-  return { kind: "action", module: a.module, action: a.name, args, type: a.returns };
+  return { kind: "action", module: a.module, action: a.name, args, type: known(a.returns) };
 }
 
 /** Does passing `has` guarantee `needs`? */
@@ -109,5 +109,14 @@ export function callFn(x: ExprAnalyzer, m: ModuleScope, e: CallExpr, scope: Scop
   const callerInstance = m.caller?.kind === "fn" ? m.caller.instance : null;
   const instance = fns.instance(name, types, { file: m.file, span: e.callee.span }, callerInstance);
   if (!instance) return NOTHING;
-  return { kind: "fn", fn: instance.id, args, mayFail: instance.mayFail, type: instance.returns };
+  return { kind: "fn", fn: instance.id, args, mayFail: instance.mayFail, type: known(instance.returns) };
+}
+
+/**
+ * A callee whose `return`s disagree on a type answers some JSON value: typed as `json`, a
+ * caller may return it or read its members (checked where they meet a typed slot), and using
+ * it as a number or text is a build error rather than a guess.
+ */
+function known(t: ValueType): ValueType {
+  return t.kind === "unknown" ? scalar("json", true) : t;
 }

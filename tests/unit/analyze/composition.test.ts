@@ -42,6 +42,16 @@ action caller() {
     expect(codes(diagnostics)).toEqual(["SVC2015", "SVC2015", "SVC2015", "SVC2015", "SVC2015", "SVC2015", "SVC2013"]);
   });
 
+  test("a callee whose returns disagree answers json: returned or read by member, never used as a number unchecked", () => {
+    const { model, diagnostics } = analyzeText(`${TASK}
+action pick(flag: bool) { if flag { return 1 } return "x" }
+action ok() { let v = pick(flag: true) return { raw: v, x: v.x } }
+action bad() { let v = pick(flag: false) return v + 1 }`);
+    expect(diagnostics.map((d) => [d.code, d.span?.start.line])).toEqual([["SVC2013", 17]]);
+    const ok = model.actions.find((a) => a.name === "ok")!;
+    expect((ok.body[0] as Extract<IrStmt, { kind: "let" }>).value.type).toEqual({ kind: "scalar", type: "json", enumValues: [], nullable: true });
+  });
+
   test("a cycle is SVC2072, once, naming the path; a call to itself too", () => {
     const { diagnostics } = analyzeText(`${TASK}
 action a() { return b() }
