@@ -1,4 +1,5 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
+import { compositionCodes } from "../diagnostics/codes/composition.js";
 import type { ActionDecl, Block, ForStmt, IfStmt, SqlStmt, Stmt } from "../parse/ast.js";
 import { listCodes } from "../diagnostics/codes/lists.js";
 import { ExprAnalyzer } from "./expr.js";
@@ -21,10 +22,11 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope, hasAuth: boolean
     if (!hasAuth) m.reporter.add(codes.requiresWithoutAuth.at(m.file, decl.requires.span));
     requires = decl.requires.kind === "auth" ? { kind: "auth" } : { kind: "role", role: decl.requires.role.value };
   }
-  const lowering = new BodyLowering(m, decl.name.name);
+  const inner: ModuleScope = { ...m, caller: { kind: "action", name: decl.name.name, requires } };
+  const lowering = new BodyLowering(inner, decl.name.name);
   const scope = Scope.forParams(params, (p) => paramType(p, m.types));
   const body = lowering.block(decl.body, scope);
-  return {
+  const model: ActionModel = {
     module: m.module,
     name: decl.name.name,
     doc: decl.doc,
@@ -36,13 +38,16 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope, hasAuth: boolean
     transaction: needsTransaction(body),
     returns: lowering.returnType(),
   };
+  if (decl.visibility?.name === "private") model.private = true;
+  return model;
 }
 
 export function paramType(p: ParamModel, types: TypeTable = new Map()): ValueType {
   return p.shape ? shapeType(p.shape, types) : scalar(p.type, p.nullable, p.enumValues);
 }
 
-class BodyLowering {
+/** Lowers a body of statements (an action's, or a fn's with `m.pure` set) and collects what it returns. */
+export class BodyLowering {
   private readonly exprs: ExprAnalyzer;
   private readonly returns: ValueType[] = [];
   private sqlCount = 0;
@@ -167,6 +172,10 @@ class BodyLowering {
   /** `sql { … }`: checked like a query, with the action's variables as its parameters. */
   private sql(stmt: SqlStmt, scope: Scope): IrStmt {
     const body = stmt.sql;
+    if (this.m.pure) {
+      this.m.reporter.add(compositionCodes.impureFn.at(this.m.file, stmt.span, this.m.pure, "run `sql { … }`"));
+      return { kind: "expr", expr: { kind: "literal", value: null, type: UNKNOWN } };
+    }
     const args: IrExpr[] = [];
     const params: ParamModel[] = [];
     for (const name of new Set(body.params.map((p) => p.name))) {

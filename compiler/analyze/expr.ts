@@ -2,6 +2,8 @@ import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { BinaryExpr, CallExpr, Expr, ObjectEntry, RecordOpExpr } from "../parse/ast.js";
 import type { BuiltinName, ExpectKind, IrBinaryOp, IrExpr, RecordWrite, ResourceModel, ScalarType, ValueType } from "./model.js";
 import { LIST_BUILTINS, isListBuiltin, listArg, listBuiltinType } from "./list-builtins.js";
+import { compositionCodes } from "../diagnostics/codes/composition.js";
+import { callAction, callFn } from "./calls.js";
 import { recordStatement, recordStatementName } from "./record-sql.js";
 import type { ModuleScope, Scope } from "./scope.js";
 import { closest } from "../diagnostics/did-you-mean.js";
@@ -257,9 +259,16 @@ export class ExprAnalyzer {
   private call(e: CallExpr, scope: Scope): IrExpr {
     const name = e.callee.name;
     const query = this.m.queries.get(name);
+    const action = this.m.actions?.has(name) ?? false;
+    if (this.m.pure && (query || action)) {
+      this.report(compositionCodes.impureFn.at(this.m.file, e.callee.span, this.m.pure, `call the ${query ? "query" : "action"} \`${name}\``));
+      return { kind: "literal", value: null, type: UNKNOWN };
+    }
     if (query) return this.queryCall(e, scope);
+    if (action) return callAction(this, this.m, e, scope);
+    if (this.m.fns?.has(name)) return callFn(this, this.m, e, scope);
     if (!(name in BUILTINS)) {
-      const candidates = [...this.m.queries.keys(), ...Object.keys(BUILTINS)];
+      const candidates = [...this.m.queries.keys(), ...(this.m.actions?.names() ?? []), ...(this.m.fns?.names() ?? []), ...Object.keys(BUILTINS)];
       this.report(codes.unknownName.at(this.m.file, e.callee.span, name, closest(name, candidates)));
       return { kind: "literal", value: null, type: UNKNOWN };
     }
@@ -348,6 +357,10 @@ export class ExprAnalyzer {
   }
 
   private recordOp(e: RecordOpExpr, scope: Scope): IrExpr {
+    if (this.m.pure) {
+      this.report(compositionCodes.impureFn.at(this.m.file, e.span, this.m.pure, `run \`${e.op} ${e.resource.name}\``));
+      return { kind: "literal", value: null, type: UNKNOWN };
+    }
     const r = this.m.resources.get(e.resource.name);
     if (!r) {
       this.report(codes.unknownResource.at(this.m.file, e.resource.span, e.resource.name, closest(e.resource.name, this.m.resources.keys())));

@@ -4,6 +4,9 @@ import { sqlCodes } from "../diagnostics/codes/sql.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Decl, ModuleFile, Span } from "../parse/ast.js";
 import { analyzeAction } from "./action.js";
+import { ActionTable } from "./action-table.js";
+import { FnTable } from "./fn.js";
+import { warnSensitiveEndpoints } from "./visibility.js";
 import { type AppInput, analyzeApp, appScope } from "./app.js";
 import type { ProjectConfig } from "../project/config/schema.js";
 import { authModel, credentialModels } from "./credentials.js";
@@ -11,6 +14,7 @@ import type {
   ActionModel,
   Backend,
   RecordTypeModel,
+  FnModel,
   Model,
   QueryModel,
   ResourceModel,
@@ -105,6 +109,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   const claims: LocatedRoute[] = [];
   const webhooks: WebhookModel[] = [];
   const types: RecordTypeModel[] = [];
+  const fnModels: FnModel[] = [];
   const hasAuth = input.config.auth.bearer !== undefined;
   const declaredCredentials = input.mode === "project" ? Object.keys(input.config.credentials) : null;
   try {
@@ -119,23 +124,28 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
         moduleQueries.set(q.name, q);
         queries.push(q);
       }
-      const moduleActions = new Map<string, ActionModel>();
-      for (const { decl, file } of m.decls) {
-        if (decl.kind !== "Action" || moduleActions.has(decl.name.name) || moduleQueries.has(decl.name.name)) continue;
-        const scope: ModuleScope = {
-          module: m.name,
-          file,
-          resources: resourceMap,
-          queries: moduleQueries,
-          statements,
-          checker,
-          reporter: r,
-          types: moduleTypes,
-        };
-        const a = analyzeAction(decl, scope, hasAuth);
-        moduleActions.set(a.name, a);
-        actions.push(a);
-      }
+      const moduleScope: Omit<ModuleScope, "file"> = {
+        module: m.name,
+        resources: resourceMap,
+        queries: moduleQueries,
+        statements,
+        checker,
+        reporter: r,
+        types: moduleTypes,
+      };
+      // Actions and fns may call each other in any order: each is analyzed when first needed.
+      const fns = new FnTable(pick(m, "Fn").filter(({ decl }) => !moduleQueries.has(decl.name.name)), moduleScope);
+      const table: ActionTable = new ActionTable(
+        pick(m, "Action").filter(({ decl }) => !moduleQueries.has(decl.name.name)),
+        (decl, file) => analyzeAction(decl, { ...moduleScope, file, actions: table, fns }, hasAuth),
+        r,
+      );
+      // A fn sees the module's actions only to say it cannot call them (SVC2073).
+      moduleScope.actions = table;
+      const moduleActions = table.all();
+      actions.push(...moduleActions.values());
+      fns.checkUncalled();
+      fnModels.push(...fns.models());
       for (const { decl, file } of m.decls) {
         if (decl.kind === "Route") {
           const route = analyzeRoute(m.name, decl, file, { actions: moduleActions, queries: moduleQueries }, r);
@@ -151,6 +161,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
           }
         }
       }
+      warnSensitiveEndpoints(m.name, m.decls, moduleQueries, moduleActions, webhooks, resourceMap, r);
     }
   } finally {
     checker.dispose();
@@ -196,7 +207,13 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   if (calledOverHttp) model.idempotencyStore = idempotencyStore();
   if (app) model.app = app.app;
   if (types.length > 0) model.types = types;
+  if (fnModels.length > 0) model.fns = fnModels;
   return { model, diagnostics: r.diagnostics };
+}
+
+/** The declarations of one kind in a module, with their files. */
+function pick<K extends Decl["kind"]>(m: ModuleDecls, kind: K): { decl: Extract<Decl, { kind: K }>; file: string }[] {
+  return m.decls.filter((d): d is { decl: Extract<Decl, { kind: K }>; file: string } => d.decl.kind === kind);
 }
 
 /** A webhook claims `POST <path>` like a route does; this lets one check see both. */
@@ -239,7 +256,8 @@ function groupModules(dirs: ParsedModuleDir[], r: Reporter): ModuleDecls[] {
 }
 
 /**
- * Queries and actions share one namespace: both are endpoints at `/api/<module>:<name>`.
+ * Queries, actions, fns and webhooks share one namespace: queries and actions are endpoints at
+ * `/api/<module>:<name>` (unless private), and a call names any of them the same way.
  * (Resources are one namespace across modules, checked where they are collected.)
  */
 function checkEndpointNames(m: ModuleDecls, r: Reporter): void {

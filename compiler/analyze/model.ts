@@ -168,6 +168,8 @@ export interface QueryModel {
   columns: ColumnModel[];
   /** When every column comes straight from one resource with all its fields: its name. */
   rowResource: string | null;
+  /** `private query`: no `/api/<module>:<name>` endpoint and no module `route` (§2.3, Private queries and actions); absent when public. */
+  private?: true;
 }
 
 // ---------------------------------------------------------------- actions
@@ -190,6 +192,10 @@ export type IrExpr = (
   | { kind: "unary"; op: "not" | "neg"; operand: IrExpr }
   | { kind: "builtin"; name: BuiltinName; args: IrExpr[] }
   | { kind: "query"; module: string; query: string; args: { name: string; value: IrExpr }[] }
+  /** Another action of the module, run on the caller's executor: one transaction (§2.3, Calling an action). */
+  | { kind: "action"; module: string; action: string; args: { name: string; value: IrExpr }[] }
+  /** A fn, by the instance made for its argument types (`FnModel.id`); `mayFail` when its body has a `fail`. */
+  | { kind: "fn"; fn: string; args: { name: string; value: IrExpr }[]; mayFail: boolean }
   | { kind: "record"; op: Extract<RecordOp, "get" | "delete">; resource: string; statement: string; key: IrExpr }
   | { kind: "record"; op: "insert"; resource: string; statement: string; fields: RecordWrite[] }
   | { kind: "record"; op: "update"; resource: string; statement: string; key: IrExpr; fields: RecordWrite[] }
@@ -262,6 +268,24 @@ export interface ActionModel {
    */
   transaction: boolean;
   returns: ValueType;
+  /** `private action`: no `/api/<module>:<name>` endpoint and no module `route` (§2.3, Private queries and actions); absent when public. */
+  private?: true;
+}
+
+/**
+ * One instance of a `fn` (§2.3, Functions): a parameter written without a type takes the type of the
+ * argument, so a fn called with different types is checked, and generated, once per set.
+ */
+export interface FnModel {
+  /** `<module>.<name>#<n>`: the n-th set of argument types the fn is called with. */
+  id: string;
+  module: string;
+  name: string;
+  doc: string | null;
+  params: { name: string; type: ValueType }[];
+  body: IrStmt[];
+  returns: ValueType;
+  mayFail: boolean;
 }
 
 // ---------------------------------------------------------------- routes, webhooks, project
@@ -374,6 +398,8 @@ export interface Model {
   types?: RecordTypeModel[];
   /** Present when some action is called over HTTP: where `Idempotency-Key` answers are kept. */
   idempotencyStore?: IdempotencyStoreModel;
+  /** The fn instances actions call (§2.3, Functions); absent when there are none. */
+  fns?: FnModel[];
   /** Project mode with an app folder or public/: route files, pages, layout, static files (app-model.ts). */
   app?: AppModel;
 }

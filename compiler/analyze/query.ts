@@ -22,7 +22,7 @@ export function analyzeQuery(module: string, decl: QueryDecl, file: string, r: R
   const checked = checker.check({ file, body: decl.sql, params, kind: "query", name: decl.name.name });
   r.addAll(checked.diagnostics);
   const bound = bindParams(decl.sql, new Map(params.map((p) => [p.name, p.type])), listItems(params));
-  return {
+  const model: QueryModel = {
     module,
     name: decl.name.name,
     doc: decl.doc,
@@ -35,4 +35,6 @@ export function analyzeQuery(module: string, decl: QueryDecl, file: string, r: R
     columns: checked.columns,
     rowResource: checked.rowResource,
   };
+  if (decl.visibility?.name === "private") model.private = true;
+  return model;
 }

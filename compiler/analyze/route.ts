@@ -1,4 +1,5 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
+import { compositionCodes } from "../diagnostics/codes/composition.js";
 import type { RouteDecl, Span } from "../parse/ast.js";
 import type { ActionModel, HttpMethod, QueryModel, RouteModel, TargetRef } from "./model.js";
 import { type Reporter, place } from "./shared/context.js";
@@ -27,7 +28,11 @@ export function analyzeRoute(module: string, decl: RouteDecl, file: string, t: R
   const query = t.queries.get(name);
   let target: TargetRef | null = null;
   let paramNames: string[] = [];
-  if (action) {
+  if (action?.private || (!action && query?.private)) {
+    const kind = action ? "action" : "query";
+    r.add(compositionCodes.routeToPrivate.at(file, decl.target.span, kind, name));
+    ok = false;
+  } else if (action) {
     target = { kind: "action", module, name };
     paramNames = action.params.map((p) => p.name);
   } else if (query) {

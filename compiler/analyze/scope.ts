@@ -1,4 +1,5 @@
-import type { ParamModel, QueryModel, RecordTypeModel, ResourceModel, StatementModel, ValueType } from "./model.js";
+import type { ActionModel, FnModel, ParamModel, QueryModel, RecordTypeModel, Requirement, ResourceModel, StatementModel, ValueType } from "./model.js";
+import type { Span } from "../parse/ast.js";
 import type { Reporter } from "./shared/context.js";
 import type { SqlChecker } from "./sql/dialect.js";
 
@@ -14,6 +15,34 @@ export interface ModuleScope {
   reporter: Reporter;
   /** The module's record types (`type NewUser { … }`), for list and record arguments. */
   types: ReadonlyMap<string, RecordTypeModel>;
+  /** The module's actions, analyzed on their first call (action-table.ts); absent where none can be called. */
+  actions?: ActionCalls;
+  /** The module's fns (fn.ts). */
+  fns?: FnCalls;
+  /** Set while a fn body is lowered: the database is out of reach there (SVC2073). */
+  pure?: string;
+  /** Who is being lowered: for cycle messages and the `requires` a call skips. */
+  caller?: { kind: "action"; name: string; requires: Requirement | null } | { kind: "fn"; name: string; instance: string };
+}
+
+export interface CallSite {
+  file: string;
+  span: Span;
+}
+
+export interface ActionCalls {
+  has(name: string): boolean;
+  names(): string[];
+  /** The callee's model; null when calling it would close a cycle (reported at `at`). */
+  resolve(name: string, at: CallSite): ActionModel | null;
+}
+
+export interface FnCalls {
+  has(name: string): boolean;
+  names(): string[];
+  params(name: string): { name: string; type: ValueType | null }[];
+  /** The instance for these parameter types; null when the call would recurse (reported at `at`). */
+  instance(name: string, types: ValueType[], at: CallSite, caller: string | null): FnModel | null;
 }
 
 export interface Binding {

@@ -28,7 +28,8 @@ export function needsTransaction(body: readonly IrStmt[]): boolean {
     }
   };
   walk(body);
-  return statements > 1 || failAfterStatement;
+  // A fn may `fail` anywhere in a statement that also writes: only a transaction undoes that.
+  return statements > 1 || failAfterStatement || (statements > 0 && callsFailingFn(body));
 }
 
 /** How many database statements an action body contains, counting every branch. */
@@ -39,6 +40,10 @@ export function countStatements(stmts: readonly IrStmt[]): number {
       case "query":
       case "record":
         n++;
+        break;
+      // Whatever the callee runs, a call can leave writes a later `fail` must undo.
+      case "action":
+        n += 2;
         break;
     }
     forEachChild(e, visit);
@@ -99,6 +104,8 @@ function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
       e.args.forEach(f);
       break;
     case "query":
+    case "action":
+    case "fn":
       e.args.forEach((a) => f(a.value));
       break;
     case "record":
@@ -106,4 +113,38 @@ function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
       if (e.op === "insert" || e.op === "update") e.fields.forEach((w) => f(w.value));
       break;
   }
+}
+
+/** Does a body `fail`, itself or through a fn it calls? */
+export function mayFail(stmts: readonly IrStmt[]): boolean {
+  return stmts.some((s) => s.kind === "fail") || callsFailingFn(stmts) || stmts.some((s) => s.kind === "if" && (mayFail(s.then) || mayFail(s.else)));
+}
+
+/** Does a body call a fn that may `fail`? */
+function callsFailingFn(stmts: readonly IrStmt[]): boolean {
+  return stmts.some((s) => {
+    switch (s.kind) {
+      case "fail":
+        return exprFails(s.message);
+      case "if":
+        return exprFails(s.cond) || callsFailingFn(s.then) || callsFailingFn(s.else);
+      case "let":
+        return exprFails(s.value);
+      case "return":
+        return s.value !== null && exprFails(s.value);
+      case "expr":
+        return exprFails(s.expr);
+      case "sql":
+        return false;
+    }
+  });
+}
+
+function exprFails(e: IrExpr): boolean {
+  if (e.kind === "fn" && e.mayFail) return true;
+  let found = false;
+  forEachChild(e, (c) => {
+    found ||= exprFails(c);
+  });
+  return found;
 }

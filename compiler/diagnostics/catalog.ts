@@ -3,6 +3,7 @@
 
 import { analyzeCodes } from "./codes/analyze.js";
 import { appCodes } from "./codes/app.js";
+import { compositionCodes } from "./codes/composition.js";
 import { configCodes } from "./codes/config.js";
 import { dialectCodes } from "./codes/dialect.js";
 import { jqCodes } from "./codes/jq.js";
@@ -20,7 +21,7 @@ export interface CatalogGroup {
 
 export const catalog: CatalogGroup[] = [
   { title: "Syntax", range: "SVC1001–SVC1099", codes: parseCodes },
-  { title: "Declarations, names and types", range: "SVC2001–SVC2099", codes: { ...analyzeCodes, ...webhookCodes, ...listCodes } },
+  { title: "Declarations, names and types", range: "SVC2001–SVC2099", codes: { ...analyzeCodes, ...webhookCodes, ...listCodes, ...compositionCodes } },
   { title: "SQL", range: "SVC3001–SVC3099", codes: sqlCodes },
   { title: "SQL for the chosen backend", range: "SVC3101–SVC3199", codes: dialectCodes },
   { title: "Project and svc.toml", range: "SVC4001–SVC4099", codes: configCodes },

@@ -77,6 +77,18 @@ export class IrEmitter {
         });
         return `(await ${this.names.fn(q.module, q.name)}(tx, { ${fields.join(", ")} }))`;
       }
+      case "action": {
+        const a = this.model.actions.find((x) => x.module === e.module && x.name === e.action)!;
+        const given = new Map(e.args.map((g) => [g.name, g.value]));
+        // On the caller's executor: the callee's writes share the caller's transaction.
+        const fields = a.params.map((p) => {
+          const v = given.get(p.name);
+          return `${p.name}: ${v ? this.expr(v) : p.default === undefined ? "null" : JSON.stringify(p.default)}`;
+        });
+        return `(await ${this.names.fn(a.module, a.name)}(tx, { ${fields.join(", ")} }))`;
+      }
+      case "fn":
+        return `${this.names.pureFn(e.fn)}({ ${e.args.map((g) => `${g.name}: ${this.expr(g.value)}`).join(", ")} })`;
       case "record":
         return this.record(e);
       case "expect":

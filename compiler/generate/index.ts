@@ -5,9 +5,10 @@ import { format } from "./format.js";
 import { PRETTIER_RC } from "./format-options.js";
 import { Names } from "./names.js";
 import { actionSection, inputFunction, querySection } from "./sections/calls.js";
+import { fnSection } from "./sections/fns.js";
 import { resourceSection } from "./sections/resources.js";
 import { recordTypeSection } from "./sections/shapes.js";
-import { endpointSection, specSection } from "./sections/server.js";
+import { endpointSection, routeFileTargets, specSection } from "./sections/server.js";
 import { pageSection, publicOutputFiles } from "./sections/pages.js";
 import { routeFileSection } from "./sections/route-files.js";
 import { webhookSection } from "./sections/webhooks.js";
@@ -57,13 +58,17 @@ export async function generateServerTs(model: Model, options: GenerateOptions = 
   const statements: (string | StatementStructures)[] = [];
   for (const r of model.resources) statements.push(...resourceSection(model, r, names));
   for (const t of model.types ?? []) statements.push(...recordTypeSection(model, t, names));
+  // Private code no route file calls is never called with a request's input.
+  const called = routeFileTargets(model);
+  const takesInput = (e: { module: string; name: string; private?: true }) => !e.private || called.has(`${e.module}.${e.name}`);
   for (const q of model.queries) {
     statements.push(...querySection(model, q, names));
-    statements.push(...inputFunction(q, names));
+    if (takesInput(q)) statements.push(...inputFunction(q, names));
   }
+  for (const f of model.fns ?? []) statements.push(...fnSection(model, f, names));
   for (const a of model.actions) {
     statements.push(...actionSection(model, a, names));
-    statements.push(...inputFunction(a, names));
+    if (takesInput(a)) statements.push(...inputFunction(a, names));
   }
   statements.push(...webhookSection(model, names));
   statements.push(...idempotencySection(model, names));

@@ -76,6 +76,15 @@ export class Names {
   fn(module: string, name: string): string {
     return this.unique(`fn:${module}.${name}`, camelCase(this.scoped(module, name)));
   }
+  /** `profile`, then `profile2` for a fn's second instance (`FnModel.id`, `<module>.<name>#<n>`). */
+  pureFn(id: string): string {
+    const [module, rest] = [id.slice(0, id.indexOf(".")), id.slice(id.indexOf(".") + 1)];
+    return this.unique(`pure:${id}`, camelCase(this.scoped(module, rest.slice(0, rest.lastIndexOf("#")))));
+  }
+  /** `ProfileArgs`: the arguments of a fn's instance. */
+  pureArgsType(id: string): string {
+    return this.unique(`pureArgs:${id}`, `${pascalCase(this.pureFn(id))}Args`);
+  }
   /** `ListTasksArgs` */
   argsType(module: string, name: string): string {
     return this.unique(`args:${module}.${name}`, `${pascalCase(this.scoped(module, name))}Args`);

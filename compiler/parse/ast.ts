@@ -30,7 +30,7 @@ export interface ModuleFile {
   span: Span;
 }
 
-export type Decl = ResourceDecl | QueryDecl | ActionDecl | RouteDecl | WebhookDecl | TypeDecl;
+export type Decl = ResourceDecl | QueryDecl | ActionDecl | RouteDecl | WebhookDecl | TypeDecl | FnDecl;
 
 interface DeclBase {
   /** Text of the `///` doc comments right above the declaration, joined by "\n"; null if none. */
@@ -120,7 +120,12 @@ export interface SqlBody {
   params: SqlParamRef[];
 }
 
-export interface QueryDecl extends DeclBase {
+/** `private` or `public` written before `query`/`action`; absent when neither is (public, §2.3, Private queries and actions). */
+export interface Visibility {
+  visibility?: Ident;
+}
+
+export interface QueryDecl extends DeclBase, Visibility {
   kind: "Query";
   name: Ident;
   params: Param[];
@@ -134,7 +139,7 @@ export type Requires =
   | { kind: "auth"; span: Span }
   | { kind: "role"; role: StringLit; span: Span };
 
-export interface ActionDecl extends DeclBase {
+export interface ActionDecl extends DeclBase, Visibility {
   kind: "Action";
   name: Ident;
   params: Param[];
@@ -309,6 +314,25 @@ export interface RecordOpExpr {
   /** The field values; null for get and delete. */
   fields: ObjectEntry[] | null;
   span: Span;
+}
+
+// ---------------------------------------------------------------- pure functions
+
+/** A parameter of a fn: its type is inferred from each call when not written. */
+export interface FnParam {
+  name: Ident;
+  type: TypeRef | null;
+  /** Parsed so that the analyzer can say fns take none (SVC2074). */
+  default: Expr | null;
+  span: Span;
+}
+
+/** `fn name(a, b: bool) { … }`: a pure function of its arguments (docs/language.md §2.3, Functions). */
+export interface FnDecl extends DeclBase {
+  kind: "Fn";
+  name: Ident;
+  params: FnParam[];
+  body: Block;
 }
 
 // ---------------------------------------------------------------- routes and webhooks

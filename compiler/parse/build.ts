@@ -4,7 +4,7 @@
 
 import { parseCodes } from "../diagnostics/codes/parse.js";
 import type {
-  ActionDecl, Block, DataStep, Decl, Expr, FieldDecl, IfStmt, IndexDecl, MethodBlock, ModuleFile, Param,
+  ActionDecl, Block, DataStep, Decl, Expr, FieldDecl, FnDecl, FnParam, IfStmt, IndexDecl, MethodBlock, ModuleFile, Param,
   QueryDecl, RedirectStep, Requires, ResourceDecl, RouteDecl, RouteFile, SqlBody, Stmt, TypeRef, WebhookDecl,
   ForStmt, TypeDecl,
 } from "./ast.js";
@@ -17,6 +17,7 @@ import type {
   RedirectStepCstChildren, RequiresClauseCstChildren, ResourceDeclCstChildren, ReturnStmtCstChildren,
   RouteDeclCstChildren, RouteFileCstChildren, SqlStmtCstChildren, StatementCstChildren, TypeRefCstChildren,
   WebhookDeclCstChildren, ForStmtCstChildren, TypeDeclCstChildren, ListItemCstChildren,
+  VisibleDeclCstChildren, FnDeclCstChildren, FnParamCstChildren,
 } from "./cst.js";
 import type { IToken } from "chevrotain";
 import type { SqlScan } from "./sql-scan.js";
@@ -57,7 +58,11 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
             ? this.routeDecl(ctx.routeDecl[0].children, c)
             : ctx.typeDecl
               ? this.typeDecl(ctx.typeDecl[0].children, c)
-              : this.webhookDecl(need(ctx.webhookDecl).children, c);
+              : ctx.webhookDecl
+                ? this.webhookDecl(ctx.webhookDecl[0].children, c)
+                : ctx.visibleDecl
+                  ? this.visibleDecl(ctx.visibleDecl[0].children, c)
+                  : this.fnDecl(need(ctx.fnDecl).children, c);
     decl.doc = c.docs.above(decl.span.start.line);
     return decl;
   }
@@ -148,6 +153,37 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
       body,
       span,
     };
+  }
+
+  visibleDecl(ctx: VisibleDeclCstChildren, c: BuildContext): QueryDecl | ActionDecl {
+    const decl = ctx.queryDecl ? this.queryDecl(ctx.queryDecl[0].children, c) : this.actionDecl(need(ctx.actionDecl).children, c);
+    const keyword = need(ctx.visibility);
+    // The declaration starts at its keyword, so doc comments above `private` still attach.
+    return { ...decl, visibility: ident(c, keyword), span: { start: tokenSpan(c, keyword).start, end: decl.span.end } };
+  }
+
+  fnDecl(ctx: FnDeclCstChildren, c: BuildContext): FnDecl {
+    const span = childrenSpan(c, ctx);
+    const body: Block = ctx.block
+      ? this.block(ctx.block[0].children, c)
+      : { kind: "Block", stmts: [], span: c.positions.span(span.end.offset, span.end.offset) };
+    return {
+      kind: "Fn",
+      doc: null,
+      name: ident(c, need(ctx.Name)),
+      params: keepComplete(ctx.params, (n) => this.fnParam(n.children, c)),
+      body,
+      span,
+    };
+  }
+
+  fnParam(ctx: FnParamCstChildren, c: BuildContext): FnParam {
+    const name = ident(c, need(ctx.Name));
+    const type = ctx.typeRef ? this.typeRef(ctx.typeRef[0].children, c) : null;
+    if (ctx.Colon && !type) throw INCOMPLETE;
+    const value = ctx.default ? this.expression(ctx.default[0].children, c) : null;
+    if (ctx.Equals && !value) throw INCOMPLETE;
+    return { name, type, default: value, span: { start: name.span.start, end: (value ?? type ?? name).span.end } };
   }
 
   requiresClause(ctx: RequiresClauseCstChildren, c: BuildContext): Requires {

@@ -220,6 +220,8 @@ export type DeclarationCstChildren = {
   routeDecl?: RouteDeclCstNode[];
   webhookDecl?: WebhookDeclCstNode[];
   typeDecl?: TypeDeclCstNode[];
+  visibleDecl?: VisibleDeclCstNode[];
+  fnDecl?: FnDeclCstNode[];
 };
 
 export interface ResourceDeclCstNode extends CstNode {
@@ -351,6 +353,45 @@ export type ActionDeclCstChildren = {
   paramList: ParamListCstNode[];
   requiresClause?: RequiresClauseCstNode[];
   block: BlockCstNode[];
+};
+
+export interface VisibleDeclCstNode extends CstNode {
+  name: "visibleDecl";
+  children: VisibleDeclCstChildren;
+}
+
+export type VisibleDeclCstChildren = {
+  visibility?: (IToken)[];
+  queryDecl?: QueryDeclCstNode[];
+  actionDecl?: ActionDeclCstNode[];
+};
+
+export interface FnDeclCstNode extends CstNode {
+  name: "fnDecl";
+  children: FnDeclCstChildren;
+}
+
+export type FnDeclCstChildren = {
+  Fn: IToken[];
+  Name: IToken[];
+  LParen: IToken[];
+  params?: (FnParamCstNode)[];
+  Comma?: (IToken)[];
+  RParen: IToken[];
+  block: BlockCstNode[];
+};
+
+export interface FnParamCstNode extends CstNode {
+  name: "fnParam";
+  children: FnParamCstChildren;
+}
+
+export type FnParamCstChildren = {
+  Name: IToken[];
+  Colon?: IToken[];
+  typeRef?: TypeRefCstNode[];
+  Equals?: IToken[];
+  default?: ExpressionCstNode[];
 };
 
 export interface RequiresClauseCstNode extends CstNode {
@@ -560,6 +601,9 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   paramList(children: ParamListCstChildren, param?: IN): OUT;
   queryDecl(children: QueryDeclCstChildren, param?: IN): OUT;
   actionDecl(children: ActionDeclCstChildren, param?: IN): OUT;
+  visibleDecl(children: VisibleDeclCstChildren, param?: IN): OUT;
+  fnDecl(children: FnDeclCstChildren, param?: IN): OUT;
+  fnParam(children: FnParamCstChildren, param?: IN): OUT;
   requiresClause(children: RequiresClauseCstChildren, param?: IN): OUT;
   routeDecl(children: RouteDeclCstChildren, param?: IN): OUT;
   webhookDecl(children: WebhookDeclCstChildren, param?: IN): OUT;

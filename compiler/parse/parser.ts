@@ -7,7 +7,7 @@ import { tokenMatcher } from "./chevrotain.js";
 import { plainErrorMessages } from "./error-messages.js";
 import { ExpressionParser } from "./parser-expressions.js";
 import {
-  Action, allTokens, Arrow, Asc, Auth, Colon, Comma, Delete, Desc, Dot, Else, Equals, Fail, False, Fetch,
+  Action, allTokens, Arrow, Fn, Private, Public, Asc, Auth, Colon, Comma, Delete, Desc, Dot, Else, Equals, Fail, False, Fetch,
   FloatLiteral, Get, If, Index, Insert, IntLiteral, Invoke, LBrace, LBracket, Let, LParen, MethodName, Module, Name,
   Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Return, Role, Route, RParen, SoftName,
   Sql, SqlBody, StringLiteral, True, Unique, Update, Webhook,
@@ -50,8 +50,10 @@ export class SvcParser extends ExpressionParser {
         { ALT: () => this.SUBRULE(this.routeDecl) },
         { ALT: () => this.SUBRULE(this.webhookDecl) },
         { ALT: () => this.SUBRULE(this.typeDecl) },
+        { ALT: () => this.SUBRULE(this.visibleDecl) },
+        { ALT: () => this.SUBRULE(this.fnDecl) },
       ],
-      ERR_MSG: "a declaration (resource, type, query, action, route or webhook)",
+      ERR_MSG: "a declaration (resource, type, query, action, route, webhook or fn)",
     });
   });
 
@@ -181,6 +183,44 @@ export class SvcParser extends ExpressionParser {
     this.SUBRULE(this.paramList);
     this.OPTION(() => this.SUBRULE(this.requiresClause));
     this.SUBRULE(this.block);
+  });
+
+  /** `private query …`, `public action …`: a query or an action that says whether it is an endpoint. */
+  public visibleDecl = this.RULE("visibleDecl", () => {
+    this.OR([
+      { ALT: () => this.CONSUME(Private, { LABEL: "visibility" }) },
+      { ALT: () => this.CONSUME(Public, { LABEL: "visibility" }) },
+    ]);
+    this.OR2([{ ALT: () => this.SUBRULE(this.queryDecl) }, { ALT: () => this.SUBRULE(this.actionDecl) }]);
+  });
+
+  /** `fn name(a, b: bool) { … }`: a pure function; a parameter's type may be left to its calls. */
+  public fnDecl = this.RULE("fnDecl", () => {
+    this.CONSUME(Fn);
+    this.CONSUME(Name);
+    this.CONSUME(LParen);
+    this.OPTION(() => {
+      this.SUBRULE(this.fnParam, { LABEL: "params" });
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.fnParam, { LABEL: "params" });
+      });
+      this.OPTION2(() => this.CONSUME2(Comma));
+    });
+    this.CONSUME(RParen);
+    this.SUBRULE(this.block);
+  });
+
+  public fnParam = this.RULE("fnParam", () => {
+    this.CONSUME(Name);
+    this.OPTION(() => {
+      this.CONSUME(Colon);
+      this.SUBRULE(this.typeRef);
+    });
+    this.OPTION2(() => {
+      this.CONSUME(Equals);
+      this.SUBRULE(this.expression, { LABEL: "default" });
+    });
   });
 
   public requiresClause = this.RULE("requiresClause", () => {

@@ -72,12 +72,16 @@ export const Fetch = keyword("fetch", true);
 export const Redirect = keyword("redirect", true);
 export const Type = keyword("type", true);
 export const Max = keyword("max", true);
+// Private code and pure functions (docs/language.md §2.3: Private queries and actions, Functions).
+export const Private = keyword("private", true);
+export const Public = keyword("public", true);
+export const Fn = keyword("fn", true);
 
 const keywords = [
   Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
   Module, Resource, Query, Action, Route, Webhook, Index, Unique, Desc, Asc, One, Requires, Auth,
   Role, Invoke, Fetch, Redirect,
-  For, In, Type, Max,
+  For, In, Type, Max, Private, Public, Fn,
 ];
 
 /**

@@ -11,13 +11,17 @@ type Out = (string | StatementStructures)[];
 /** One endpoint per query and action: validate the input, then run (actions in one transaction). */
 export function endpointSection(model: Model, names: Names): Out {
   const out: Out = ["// ---- endpoints ----"];
+  // A private query or action has no URL of its own: it is an endpoint only for the route files that call it.
+  const called = routeFileTargets(model);
   for (const q of model.queries) {
+    if (q.private && !called.has(`${q.module}.${q.name}`)) continue;
     out.push(endpointConst(q.module, q.name, "query", `(db, input) => ${names.fn(q.module, q.name)}(db, ${names.input(q.module, q.name)}(input))`, names));
   }
   const handlers = webhookHandlers(model);
   for (const a of model.actions) {
     // A webhook's handler runs only through its webhook, after the signature is checked.
     if (handlers.has(`${a.module}.${a.name}`)) continue;
+    if (a.private && !called.has(`${a.module}.${a.name}`)) continue;
     const fn = names.fn(a.module, a.name);
     const input = names.input(a.module, a.name);
     // `a.transaction` is false for an action that runs at most one statement, with no
@@ -32,6 +36,13 @@ export function endpointSection(model: Model, names: Names): Out {
     if (!a.transaction) out.push("// At most one statement and no `fail` after it: atomic on its own, without BEGIN/COMMIT.");
     out.push(endpointConst(a.module, a.name, "action", run, names, a.requires));
   }
+  return out;
+}
+
+/** The private queries and actions route files call: only these need an endpoint (and an input check). */
+export function routeFileTargets(model: Model): Set<string> {
+  const out = new Set<string>();
+  for (const f of model.app?.routeFiles ?? []) for (const b of f.blocks) if (b.step) out.add(`${b.step.target.module}.${b.step.target.name}`);
   return out;
 }
 
@@ -66,9 +77,11 @@ export function specSection(model: Model, names: Names): Out {
   const endpoint = (t: TargetRef) => names.endpoint(t.module, t.name);
   const handlers = webhookHandlers(model);
   const staticRoutes = [
-    ...model.queries.map((q) => `{ method: "GET", path: ${JSON.stringify(`/api/${q.module}:${q.name}`)}, endpoint: ${endpoint({ kind: "query", module: q.module, name: q.name })} }`),
+    ...model.queries
+      .filter((q) => !q.private)
+      .map((q) => `{ method: "GET", path: ${JSON.stringify(`/api/${q.module}:${q.name}`)}, endpoint: ${endpoint({ kind: "query", module: q.module, name: q.name })} }`),
     ...model.actions
-      .filter((a) => !handlers.has(`${a.module}.${a.name}`))
+      .filter((a) => !handlers.has(`${a.module}.${a.name}`) && !a.private)
       .map((a) => `{ method: "POST", path: ${JSON.stringify(`/api/${a.module}:${a.name}`)}, endpoint: ${endpoint({ kind: "action", module: a.module, name: a.name })} }`),
   ];
   const paramRoutes = model.routes.map(
