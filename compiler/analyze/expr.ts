@@ -1,6 +1,7 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { BinaryExpr, CallExpr, Expr, ObjectEntry, RecordOpExpr } from "../parse/ast.js";
-import type { BuiltinName, IrBinaryOp, IrExpr, RecordWrite, ResourceModel, ValueType } from "./model.js";
+import { identityCodes } from "../diagnostics/codes/identity.js";
+import type { BuiltinName, ClaimType, IrBinaryOp, IrExpr, RecordWrite, ResourceModel, ValueType } from "./model.js";
 import { recordStatement, recordStatementName } from "./record-sql.js";
 import type { ModuleScope, Scope } from "./scope.js";
 import { closest } from "./shared/names.js";
@@ -13,7 +14,14 @@ const BUILTINS: Record<BuiltinName, { arity: [number, number] }> = {
   upper: { arity: [1, 1] },
   len: { arity: [1, 1] },
   coalesce: { arity: [2, 2] },
+  verify_password: { arity: [2, 2] },
+  issue_token: { arity: [1, 2] },
+  start_session: { arity: [1, 2] },
+  end_session: { arity: [0, 0] },
 };
+
+/** Built-ins that need the call's context (the caller, the response's cookies). */
+const CONTEXT_BUILTINS: ReadonlySet<BuiltinName> = new Set(["issue_token", "start_session", "end_session"]);
 
 const BINARY: Record<BinaryExpr["op"], IrBinaryOp> = {
   or: "or",
@@ -34,6 +42,13 @@ const BOOL = scalar("bool");
 
 /** Resolves and types one expression of an action body. Reports problems and keeps going. */
 export class ExprAnalyzer {
+  /** Set once the body uses `auth` or a built-in that needs the call's context. */
+  usesContext = false;
+  /** While analyzing verify_password's first argument: a password field may be read there only. */
+  private passwordAllowed = false;
+  /** The password field the last member expression read, for verify_password's check. */
+  private lastPassword: string | null = null;
+
   constructor(private readonly m: ModuleScope) {}
 
   expr(e: Expr, scope: Scope): IrExpr {
@@ -50,6 +65,14 @@ export class ExprAnalyzer {
         return { kind: "literal", value: null, type: NULL_TYPE };
       case "Name": {
         const b = scope.lookup(e.name);
+        if (!b && e.name === "auth") {
+          this.report(identityCodes.authWithoutIdentity.at(this.m.file, e.span));
+          return { kind: "literal", value: null, type: UNKNOWN };
+        }
+        if (b?.kind === "caller") {
+          this.usesContext = true;
+          return { kind: "caller", type: b.type };
+        }
         if (!b) {
           const candidates = [...scope.visible(), ...this.m.queries.keys(), ...Object.keys(BUILTINS)];
           this.report(codes.unknownName.at(this.m.file, e.span, e.name, closest(e.name, candidates)));
@@ -112,6 +135,20 @@ export class ExprAnalyzer {
     const object = this.expr(objectExpr, scope);
     const t = object.type;
     const optional = isNullable(t);
+    this.lastPassword = null;
+    const password = this.passwordField(t, property);
+    if (password !== null) {
+      if (this.passwordAllowed) this.lastPassword = password;
+      else this.report(identityCodes.passwordRead.at(this.m.file, span, password.split(".")[0], property));
+    }
+    const claims = this.m.identity.claims;
+    if (claims !== null && isClaims(object)) {
+      if (!Object.hasOwn(claims, property)) {
+        this.report(codes.unknownField.at(this.m.file, span, property, "auth.claims", closest(property, Object.keys(claims))));
+        return { kind: "member", object, property, optional, type: UNKNOWN };
+      }
+      return { kind: "member", object, property, optional, type: claimValueType(claims[property]) };
+    }
     const found = this.fieldType(t, property);
     if (found === "unknown-field") {
       const names = this.fieldNames(t);
@@ -138,6 +175,11 @@ export class ExprAnalyzer {
       }
       case "scalar":
         return t.type === "json" ? UNKNOWN : "unknown-field";
+      case "caller":
+        if (property === "id") return scalar("text");
+        if (property === "roles") return { kind: "array", item: scalar("text") };
+        if (property === "claims") return scalar("json");
+        return "unknown-field";
       case "unknown":
         return UNKNOWN;
       default:
@@ -145,10 +187,18 @@ export class ExprAnalyzer {
     }
   }
 
+  /** `resource.field` when `property` of a value of type `t` is a password field; else null. */
+  private passwordField(t: ValueType, property: string): string | null {
+    if (t.kind !== "row" && t.kind !== "rows") return null;
+    const f = this.m.resources.get(t.resource)?.fields.find((x) => x.name === property);
+    return f?.password ? `${t.resource}.${f.name}` : null;
+  }
+
   private fieldNames(t: ValueType): string[] {
     if (t.kind === "row") return this.m.resources.get(t.resource)?.fields.map((f) => f.name) ?? [];
     if (t.kind === "queryRow") return this.m.queries.get(t.query)?.columns.map((c) => c.name) ?? [];
     if (t.kind === "object") return t.fields.map((f) => f.name);
+    if (t.kind === "caller") return ["id", "roles", "claims"];
     return [];
   }
 
@@ -246,8 +296,28 @@ export class ExprAnalyzer {
     if (e.args.length < min || e.args.length > max) {
       this.report(codes.badCallArgs.at(this.m.file, e.span, `\`${name}\` takes ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? "" : "s"}, found ${e.args.length}`));
     }
-    const args = e.args.map((a) => this.expr(a.value, scope));
+    if (CONTEXT_BUILTINS.has(builtin)) {
+      this.usesContext = true;
+      if (builtin === "issue_token" && !this.m.identity.issue) this.report(identityCodes.issueWithoutKey.at(this.m.file, e.callee.span));
+      if (builtin !== "issue_token" && !this.m.identity.sessions) this.report(identityCodes.sessionsOff.at(this.m.file, e.callee.span, builtin));
+    }
+    const args = e.args.map((a, i) => (builtin === "verify_password" && i === 0 ? this.storedPassword(a.value, scope) : this.expr(a.value, scope)));
     return { kind: "builtin", name: builtin, args, type: this.builtinType(builtin, args, e) };
+  }
+
+  /** verify_password's first argument: a password field (of a row that may be null), or null. */
+  private storedPassword(e: Expr, scope: Scope): IrExpr {
+    this.passwordAllowed = true;
+    this.lastPassword = null;
+    const value = this.expr(e, scope);
+    this.passwordAllowed = false;
+    if (value.kind !== "member" || this.lastPassword === null) {
+      if (!(value.kind === "literal" && value.value === null)) {
+        this.report(identityCodes.verifyArgument.at(this.m.file, e.span, describe(value.type)));
+      }
+    }
+    this.lastPassword = null;
+    return value;
   }
 
   private builtinType(name: BuiltinName, args: IrExpr[], e: CallExpr): ValueType {
@@ -265,6 +335,20 @@ export class ExprAnalyzer {
       }
       case "len":
         return scalar("int");
+      case "verify_password":
+        if (args[1]) this.expect(args[1], scalar("text", true), "the given password", e.args[1].span);
+        return BOOL;
+      case "issue_token":
+      case "start_session": {
+        const [subject, roles] = args;
+        if (subject && subject.type.kind !== "unknown" && (!isStringy(subject.type) || isNullable(subject.type))) {
+          this.report(codes.typeMismatch.at(this.m.file, e.args[0].span, `the subject of \`${name}\``, "text (not null)", describe(subject.type)));
+        }
+        if (roles) this.expect(roles, { kind: "array", item: scalar("text") }, `the roles of \`${name}\``, e.args[1].span);
+        return scalar("text");
+      }
+      case "end_session":
+        return BOOL;
       case "coalesce": {
         const [a, b] = args;
         if (!a || !b) return UNKNOWN;
@@ -365,9 +449,26 @@ export class ExprAnalyzer {
       if (field.type === "enum" && value.kind === "literal" && typeof value.value === "string" && !field.enumValues.includes(value.value)) {
         this.report(codes.enumValueUnknown.at(this.m.file, en.value.span, value.value, `${r.name}.${field.name}`, field.enumValues));
       }
-      out.push({ field: field.name, value, check: writeCheck(field, value) });
+      const check: RecordWrite["check"] = field.password ? (field.nullable ? "passwordOrNull" : "password") : writeCheck(field, value);
+      out.push({ field: field.name, value, check });
     }
     return out;
+  }
+}
+
+/** `auth.claims` itself, whose members are the declared claims. */
+function isClaims(e: IrExpr): boolean {
+  return e.kind === "member" && e.property === "claims" && e.object.kind === "caller";
+}
+
+function claimValueType(t: ClaimType): ValueType {
+  switch (t) {
+    case "list<text>":
+      return { kind: "array", item: scalar("text") };
+    case "json":
+      return UNKNOWN;
+    default:
+      return scalar(t, true);
   }
 }
 

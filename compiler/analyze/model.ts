@@ -18,6 +18,8 @@ export type DefaultValue = { kind: "value"; value: Literal } | { kind: "now" };
 export interface FieldModel {
   name: string;
   type: ScalarType;
+  /** A `password` field: stored as text, hashed on every write, never in an answer. */
+  password?: true;
   /** Members for `enum`; empty otherwise. */
   enumValues: string[];
   nullable: boolean;
@@ -63,6 +65,8 @@ export type ValueType =
   | { kind: "queryRows"; query: string }
   | { kind: "object"; fields: { name: string; type: ValueType }[] }
   | { kind: "array"; item: ValueType }
+  /** `auth`: `{ id: text, roles: list<text>, claims: json }`, null when anonymous. */
+  | { kind: "caller"; nullable: boolean }
   | { kind: "null" }
   | { kind: "unknown" };
 
@@ -80,6 +84,8 @@ export interface ParamModel {
 /** A result column of a query, typed from the declared resources. */
 export interface ColumnModel {
   name: string;
+  /** The column reads a `password` field (the analyzer refuses it, SVC7009). */
+  password?: true;
   /** "unknown" where the checker cannot tell (an expression it does not type). */
   type: ScalarType | "unknown";
   enumValues: string[];
@@ -126,13 +132,25 @@ export interface QueryModel {
 
 export type Requirement = { kind: "auth" } | { kind: "role"; role: string };
 
-export type BuiltinName = "now" | "trim" | "lower" | "upper" | "len" | "coalesce";
+export type BuiltinName =
+  | "now"
+  | "trim"
+  | "lower"
+  | "upper"
+  | "len"
+  | "coalesce"
+  | "verify_password"
+  | "issue_token"
+  | "start_session"
+  | "end_session";
 
 /** A typed, resolved expression. Every name is already bound to what it means. */
 export type IrExpr = (
   | { kind: "literal"; value: Literal }
   | { kind: "param"; name: string }
   | { kind: "local"; name: string }
+  /** `auth`: the caller the server resolved before the action ran. */
+  | { kind: "caller" }
   | { kind: "member"; object: IrExpr; property: string; optional: boolean }
   | { kind: "object"; entries: { key: string; value: IrExpr }[] }
   | { kind: "array"; items: IrExpr[] }
@@ -154,7 +172,7 @@ export type IrBinaryOp = "or" | "and" | "eq" | "ne" | "lt" | "le" | "gt" | "ge" 
 export interface RecordWrite {
   field: string;
   value: IrExpr;
-  check: "none" | "notNull" | "enum" | "enumOrNull";
+  check: "none" | "notNull" | "enum" | "enumOrNull" | "password" | "passwordOrNull";
 }
 
 export type IrStmt =
@@ -179,6 +197,8 @@ export interface ActionModel {
   requires: Requirement | null;
   body: IrStmt[];
   returns: ValueType;
+  /** The body uses the call's context (`auth`, issue_token, sessions): the action takes `ctx`. */
+  context?: true;
 }
 
 // ---------------------------------------------------------------- routes, webhooks, project
@@ -220,9 +240,40 @@ export interface CredentialModel {
   declared: boolean;
 }
 
-/** svc.toml `[auth]`. */
+/** svc.toml `[auth]`: each mechanism present only when configured (runtime/types.ts AuthSpec). */
 export interface AuthModel {
-  bearer: { credential: string };
+  bearer?: { credential: string };
+  /** Accepted `Authorization` scheme words; absent means `["Bearer"]`. */
+  schemes?: string[];
+  jwt?: JwtModel;
+  sessions?: SessionStoreModel;
+}
+
+export type ClaimType = "text" | "int" | "float" | "bool" | "json" | "list<text>";
+
+export interface JwtModel {
+  /** Credential names, never values. */
+  secret?: string;
+  privateKey?: string;
+  jwksUrl?: string;
+  jwksCooldownMs?: number;
+  issuer?: string;
+  audience?: string;
+  lifetimeS: number;
+  rolesClaim: string;
+  /** Declared claims: checked in every verified token, typed in `auth.claims.<name>`. */
+  claims?: Record<string, ClaimType>;
+}
+
+/** `[auth.sessions]`: the server-side session table and its statements, made at build time. */
+export interface SessionStoreModel {
+  lifetimeS: number;
+  cookie: string;
+  table: string;
+  ddl: Partial<Record<Dialect, TableDdl>>;
+  create: StatementModel;
+  find: StatementModel;
+  end: StatementModel;
 }
 
 /** The table of handled webhook deliveries (exactly once, LANGUAGE §2.4) and the statement that records one. */

@@ -1,13 +1,22 @@
 import type { QueryDecl } from "../parse/ast.js";
-import type { QueryModel } from "./model.js";
+import type { QueryModel, ResourceModel } from "./model.js";
+import { checkPasswordSql } from "./passwords.js";
 import { analyzeParams } from "./params.js";
 import type { Reporter } from "./shared/context.js";
 import type { SqlChecker } from "./sql/dialect.js";
 import { bindParams } from "./sql/params.js";
 
 /** A declared query: parameters typed, SQL checked against the resources, result columns typed. */
-export function analyzeQuery(module: string, decl: QueryDecl, file: string, r: Reporter, checker: SqlChecker): QueryModel {
+export function analyzeQuery(
+  module: string,
+  decl: QueryDecl,
+  file: string,
+  r: Reporter,
+  checker: SqlChecker,
+  resources: ReadonlyMap<string, ResourceModel>,
+): QueryModel {
   const params = analyzeParams(decl.params, file, r);
+  checkPasswordSql(decl.sql, resources, file, r);
   const checked = checker.check({ file, body: decl.sql, params, kind: "query", name: decl.name.name });
   r.addAll(checked.diagnostics);
   const bound = bindParams(decl.sql, new Map(params.map((p) => [p.name, p.type])));

@@ -1,6 +1,7 @@
 import type { ParamModel, QueryModel, ResourceModel, StatementModel, ValueType } from "./model.js";
 import type { Reporter } from "./shared/context.js";
 import type { SqlChecker } from "./sql/dialect.js";
+import type { IdentityFeatures } from "./credentials.js";
 
 /** What an action body can see: its module's declarations, its parameters and its variables. */
 export interface ModuleScope {
@@ -12,10 +13,13 @@ export interface ModuleScope {
   statements: Map<string, StatementModel>;
   checker: SqlChecker;
   reporter: Reporter;
+  /** What svc.toml configures for identity: which of `auth`, issue_token and sessions are allowed. */
+  identity: IdentityFeatures;
 }
 
 export interface Binding {
-  kind: "param" | "local";
+  /** `caller` is `auth`, bound in an action's outermost scope when the project has identity. */
+  kind: "param" | "local" | "caller";
   type: ValueType;
 }
 

@@ -40,6 +40,9 @@ export class IrEmitter {
         return e.value === null ? "null" : JSON.stringify(e.value);
       case "param":
         return `args.${e.name}`;
+      // Below `requires` (or a null test) the server has resolved a caller; elsewhere it may be null.
+      case "caller":
+        return isNullable(e.type) ? "(ctx.caller ?? null)" : "ctx.caller!";
       case "local":
         return local(e.name);
       case "member": {
@@ -104,6 +107,14 @@ export class IrEmitter {
         return "rt.now()";
       case "coalesce":
         return `(${args[0]} ?? ${args[1]})`;
+      case "verify_password":
+        return `(await rt.verifyPassword(${args.join(", ")}))`;
+      case "issue_token":
+        return `(await rt.issueToken(ctx, ${args.join(", ")}))`;
+      case "start_session":
+        return `(await rt.startSession(tx, ctx, ${args.join(", ")}))`;
+      case "end_session":
+        return "(await rt.endSession(tx, ctx))";
       default:
         return `rt.${e.name}(${args.join(", ")})`;
     }
@@ -151,6 +162,11 @@ export class IrEmitter {
         return `rt.oneOf(${v}, ${label}, ${this.names.enumValues(resource, w.field)})`;
       case "enumOrNull":
         return `rt.oneOfOrNull(${v}, ${label}, ${this.names.enumValues(resource, w.field)})`;
+      // Hashed here, on every write: the plain text never reaches the database.
+      case "password":
+        return `(await rt.hashPassword(${isNullable(w.value.type) ? `rt.notNull(${v}, ${label})` : v}))`;
+      case "passwordOrNull":
+        return `(await rt.hashPasswordOrNull(${v}))`;
     }
   }
 }

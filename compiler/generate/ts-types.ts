@@ -49,6 +49,8 @@ export function valueTs(t: ValueType, names: Names, model: Model): string {
       return `{ ${t.fields.map((f) => `${f.name}: ${valueTs(f.type, names, model)}`).join("; ")} }`;
     case "array":
       return `${wrap(valueTs(t.item, names, model))}[]`;
+    case "caller":
+      return nullableTs("rt.Caller", t.nullable);
     case "null":
       return "null";
     case "unknown":

@@ -14,6 +14,7 @@ export function isNullable(t: ValueType): boolean {
     case "scalar":
     case "row":
     case "queryRow":
+    case "caller":
       return t.nullable;
     case "null":
     case "unknown":
@@ -28,6 +29,7 @@ export function withNullable(t: ValueType, nullable: boolean): ValueType {
     case "scalar":
     case "row":
     case "queryRow":
+    case "caller":
       return { ...t, nullable };
     default:
       return t;
@@ -62,6 +64,8 @@ export function describe(t: ValueType): string {
       return "object";
     case "array":
       return "array";
+    case "caller":
+      return t.nullable ? "auth?" : "auth";
     case "null":
       return "null";
     case "unknown":
