@@ -2,7 +2,9 @@
 // `requires` and `auth` see them, and every forged, stale or misaddressed token is a 401
 // with `WWW-Authenticate: Bearer error="invalid_token"` wherever it is sent.
 
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import Database from "better-sqlite3";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { call } from "../support/http.js";
 import { type Accounts, AUDIENCE, ISSUER, flipPayload, hs256, post, rawRequest, startAccounts } from "./support.js";
@@ -44,6 +46,22 @@ describe("issued tokens", () => {
     expect(Object.keys(signIn.json.data).sort()).toEqual(["id", "name", "token"]);
     expect(signIn.text).not.toMatch(/scrypt|correct horse/);
     expect(decodeJwt(signIn.json.data.token).sub).toBe(userId);
+  });
+
+  test("two accounts with the same password store different hashes, never the password", async () => {
+    for (const email of ["same1@example.com", "same2@example.com"]) {
+      expect((await post(accounts.server, "/api/users", { email, name: "Same", password: "one password" })).status).toBe(200);
+    }
+    const db = new Database(join(accounts.dir, "accounts.db"), { readonly: true });
+    try {
+      const rows = db.prepare("SELECT password FROM account WHERE email LIKE 'same%' ORDER BY email").all() as { password: string }[];
+      expect(rows).toHaveLength(2);
+      expect(rows[0].password).not.toBe(rows[1].password);
+      for (const r of rows) expect(r.password).toMatch(/^\$scrypt\$ln=15,r=8,p=1\$/);
+      expect(JSON.stringify(rows)).not.toContain("one password");
+    } finally {
+      db.close();
+    }
   });
 
   test("a wrong password and an unknown e-mail read the same", async () => {
