@@ -17,21 +17,25 @@ const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 const MAX_DURATION_S = 10 * 365 * 86400;
 export const CLAIM_TYPES: readonly ClaimType[] = ["text", "int", "float", "bool", "json", "list<text>"];
 
-/** `"30s"`, `"15m"`, `"1h"`, `"7d"` → seconds; null when it does not parse. */
-export function parseDuration(value: string): number | null {
+/** `"30s"`, `"15m"`, `"1h"`, `"7d"` → seconds; null when it does not parse (or is 0 where that is not allowed). */
+export function parseDuration(value: string, allowZero = false): number | null {
   const m = /^(\d{1,9})([smhd])$/.exec(value.trim());
   if (m === null) return null;
   const seconds = Number(m[1]) * UNITS[m[2]];
-  return seconds > 0 && seconds <= MAX_DURATION_S ? seconds : null;
+  return (seconds > 0 || (allowZero && seconds === 0)) && seconds <= MAX_DURATION_S ? seconds : null;
 }
 
-const duration: Reader<number> = (ctx, value, path) => {
-  const read = text()(ctx, value, path);
-  if (read === undefined) return undefined;
-  const seconds = parseDuration(read);
-  if (seconds === null) ctx.diagnostics.push(identityCodes.badDuration.at(ctx.file, ctx.index.best(path), formatPath(path), read));
-  return seconds ?? undefined;
-};
+function durationOf(allowZero: boolean): Reader<number> {
+  return (ctx, value, path) => {
+    const read = text()(ctx, value, path);
+    if (read === undefined) return undefined;
+    const seconds = parseDuration(read, allowZero);
+    if (seconds === null) ctx.diagnostics.push(identityCodes.badDuration.at(ctx.file, ctx.index.best(path), formatPath(path), read));
+    return seconds ?? undefined;
+  };
+}
+
+const duration = durationOf(false);
 
 const schemeWord: StringCheck = (value) =>
   SCHEME.test(value) ? null : { expected: "an auth scheme word", hint: "e.g. Bearer or Token" };
@@ -86,7 +90,7 @@ const jwtFields = table({
   secret: secretRef('secret = { credential = "jwt_secret" }'),
   private_key: secretRef('private_key = { credential = "jwt_key" }'),
   jwks_url: text(httpsUrl),
-  jwks_cooldown: duration,
+  jwks_cooldown: durationOf(true),
   issuer: text(),
   audience: text(),
   lifetime: duration,
