@@ -153,7 +153,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
     checker.dispose();
   }
   // Route files and pages come after the modules' routes and webhooks in the one route table.
-  const app = input.app ? analyzeApp(input.app, appScope(modules.map((m) => m.name), queries, actions, resourceMap, webhooks), r, steps) : null;
+  const app = input.app ? analyzeApp(input.app, appScope(modules.map((m) => m.name), queries, actions, resourceMap, webhooks, identity.any), r, steps) : null;
   if (app) claims.push(...app.claims);
   checkRouteTable(claims, r);
   checkWebhookHandlers(claims, webhooks, r);

@@ -47,10 +47,10 @@ export async function hs256(claims: Record<string, unknown>, options: { secret?:
     .sign(new TextEncoder().encode(options.secret ?? SECRET));
 }
 
-/** A request with the header lines exactly as given, over a plain socket; the raw answer. */
+/** A request with the header lines exactly as given (ending in `Connection: close`), over a plain socket; the raw answer. */
 export function rawRequest(port: number, head: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.end(head));
+    const socket = connect(port, "127.0.0.1", () => socket.write(head));
     let out = "";
     socket.setEncoding("utf8");
     socket.on("data", (d: string) => (out += d));
