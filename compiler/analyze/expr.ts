@@ -1,27 +1,12 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { BinaryExpr, CallExpr, Expr, ObjectEntry, RecordOpExpr } from "../parse/ast.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
-import type { BuiltinName, ClaimType, IrBinaryOp, IrExpr, RecordWrite, ResourceModel, ValueType } from "./model.js";
+import type { BuiltinName, IrBinaryOp, IrExpr, RecordWrite, ResourceModel, ValueType } from "./model.js";
+import { BUILTINS, type BuiltinChecks, CONTEXT_BUILTINS, builtinType, claimValueType, isClaims } from "./builtins.js";
 import { recordStatement, recordStatementName } from "./record-sql.js";
 import type { ModuleScope, Scope } from "./scope.js";
 import { closest } from "./shared/names.js";
 import { NULL_TYPE, UNKNOWN, assignable, describe, isNullable, isNumeric, isStringy, scalar, withNullable } from "./shared/types.js";
-
-const BUILTINS: Record<BuiltinName, { arity: [number, number] }> = {
-  now: { arity: [0, 0] },
-  trim: { arity: [1, 1] },
-  lower: { arity: [1, 1] },
-  upper: { arity: [1, 1] },
-  len: { arity: [1, 1] },
-  coalesce: { arity: [2, 2] },
-  verify_password: { arity: [2, 2] },
-  issue_token: { arity: [1, 2] },
-  start_session: { arity: [1, 2] },
-  end_session: { arity: [0, 0] },
-};
-
-/** Built-ins that need the call's context (the caller, the response's cookies). */
-const CONTEXT_BUILTINS: ReadonlySet<BuiltinName> = new Set(["issue_token", "start_session", "end_session"]);
 
 const BINARY: Record<BinaryExpr["op"], IrBinaryOp> = {
   or: "or",
@@ -50,6 +35,13 @@ export class ExprAnalyzer {
   private lastPassword: string | null = null;
 
   constructor(private readonly m: ModuleScope) {}
+
+  /** What the built-ins' type rules report through. */
+  private readonly checks: BuiltinChecks = {
+    report: (d) => this.report(d),
+    expect: (value, type, what, span) => this.expect(value, type, what, span),
+    file: () => this.m.file,
+  };
 
   expr(e: Expr, scope: Scope): IrExpr {
     switch (e.kind) {
@@ -302,7 +294,7 @@ export class ExprAnalyzer {
       if (builtin !== "issue_token" && !this.m.identity.sessions) this.report(identityCodes.sessionsOff.at(this.m.file, e.callee.span, builtin));
     }
     const args = e.args.map((a, i) => (builtin === "verify_password" && i === 0 ? this.storedPassword(a.value, scope) : this.expr(a.value, scope)));
-    return { kind: "builtin", name: builtin, args, type: this.builtinType(builtin, args, e) };
+    return { kind: "builtin", name: builtin, args, type: builtinType(builtin, args, e, this.checks) };
   }
 
   /** verify_password's first argument: a password field (of a row that may be null), or null. */
@@ -318,43 +310,6 @@ export class ExprAnalyzer {
     }
     this.lastPassword = null;
     return value;
-  }
-
-  private builtinType(name: BuiltinName, args: IrExpr[], e: CallExpr): ValueType {
-    switch (name) {
-      case "now":
-        return scalar("timestamp");
-      case "trim":
-      case "lower":
-      case "upper": {
-        const a = args[0];
-        if (a && a.type.kind !== "unknown" && a.type.kind !== "null" && !isStringy(a.type)) {
-          this.report(codes.typeMismatch.at(this.m.file, e.args[0].span, `the argument of \`${name}\``, "a string", describe(a.type)));
-        }
-        return scalar("text", a ? isNullable(a.type) : false);
-      }
-      case "len":
-        return scalar("int");
-      case "verify_password":
-        if (args[1]) this.expect(args[1], scalar("text", true), "the given password", e.args[1].span);
-        return BOOL;
-      case "issue_token":
-      case "start_session": {
-        const [subject, roles] = args;
-        if (subject && subject.type.kind !== "unknown" && (!isStringy(subject.type) || isNullable(subject.type))) {
-          this.report(codes.typeMismatch.at(this.m.file, e.args[0].span, `the subject of \`${name}\``, "text (not null)", describe(subject.type)));
-        }
-        if (roles) this.expect(roles, { kind: "array", item: scalar("text") }, `the roles of \`${name}\``, e.args[1].span);
-        return scalar("text");
-      }
-      case "end_session":
-        return BOOL;
-      case "coalesce": {
-        const [a, b] = args;
-        if (!a || !b) return UNKNOWN;
-        return a.type.kind === "null" ? b.type : withNullable(a.type, isNullable(b.type));
-      }
-    }
   }
 
   private queryCall(e: CallExpr, scope: Scope): IrExpr {
@@ -453,22 +408,6 @@ export class ExprAnalyzer {
       out.push({ field: field.name, value, check });
     }
     return out;
-  }
-}
-
-/** `auth.claims` itself, whose members are the declared claims. */
-function isClaims(e: IrExpr): boolean {
-  return e.kind === "member" && e.property === "claims" && e.object.kind === "caller";
-}
-
-function claimValueType(t: ClaimType): ValueType {
-  switch (t) {
-    case "list<text>":
-      return { kind: "array", item: scalar("text") };
-    case "json":
-      return UNKNOWN;
-    default:
-      return scalar(t, true);
   }
 }
 
