@@ -46,7 +46,8 @@ export class IrEmitter {
       case "local":
         return local(e.name);
       case "member": {
-        const obj = this.operand(e.object);
+        // `auth.id` where auth may be null: `ctx.caller?.id ?? null` (undefined reads as null there).
+        const obj = e.object.kind === "caller" && e.optional ? "ctx.caller" : this.operand(e.object);
         const untyped = e.object.type.kind === "unknown" || (e.object.type.kind === "scalar" && e.object.type.type === "json");
         if (untyped) return `rt.member(${this.expr(e.object)}, ${JSON.stringify(e.property)})`;
         return e.optional ? `(${obj}?.${e.property} ?? null)` : `${obj}.${e.property}`;
