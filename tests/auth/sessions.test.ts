@@ -132,6 +132,18 @@ describe("signing out", () => {
   });
 });
 
+describe("auth in route files", () => {
+  test("auth.id is the caller's id, and left out (the argument's default) when anonymous", async () => {
+    const { value } = await signIn();
+    await call(`${url}/notes`, { method: "POST", headers: { ...FORM, cookie: `svc_session=${value}` }, body: "body=for%20mine" });
+    const mine = await call(`${url}/api/mine`, { headers: { cookie: `svc_session=${value}` } });
+    expect(mine.status).toBe(200);
+    expect(mine.json.data.records.map((n: { body: string }) => n.body)).toContain("for mine");
+    const anonymous = await call(`${url}/api/mine`);
+    expect(anonymous.json).toEqual({ ok: true, data: { records: [] } });
+  });
+});
+
 describe("cookie-authenticated form posts", () => {
   test("keep the cross-site check: a note posted from another site is a 403 and writes nothing", async () => {
     const { value } = await signIn();
@@ -144,7 +156,9 @@ describe("cookie-authenticated form posts", () => {
     const same = await call(`${url}/notes`, { method: "POST", headers: { ...FORM, cookie: `svc_session=${value}` }, body: "body=mine" });
     expect(same.status).toBe(303);
     const notes = await post(accounts.server, "/api/accounts:my_notes", {}, { cookie: `svc_session=${value}` });
-    expect(notes.json.data.map((n: { body: string }) => n.body)).toEqual(["mine"]);
+    const bodies = notes.json.data.map((n: { body: string }) => n.body);
+    expect(bodies).toContain("mine");
+    expect(bodies).not.toContain("forged");
   });
 
   test("a form post that needs a caller and has none answers 401 as the endpoint does", async () => {
