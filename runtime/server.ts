@@ -89,8 +89,8 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
       } else if (app !== null && app.claims(req, method, path, router)) {
         // What module routes and webhooks leave: route files, pages, then public/.
         if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
-        const caller = identity === null ? null : await identity.resolve(req, res);
-        await app.handle(req, res, method, target, { req, requestId, caller, identity });
+        // The app resolves the caller itself, for route files and pages only: files need none.
+        await app.handle(req, res, method, target, { req, requestId, caller: null, identity });
       } else {
         const match = router.match(method, path);
         if (match === null) throw new HttpError(404, "not found");

@@ -2,7 +2,7 @@
 // ServerSpec out of these plain objects (precomputed at build time) and hands it to
 // `main` / `createServer`; the runtime never parses source or compiles anything.
 
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppSpec } from "./pages/types.js";
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
@@ -128,6 +128,8 @@ export type Requirement = { kind: "auth" } | { kind: "role"; role: string };
 
 /** What actions call for `issue_token`, `start_session` and `end_session` (runtime/auth/identity.ts). */
 export interface IdentityService {
+  /** The caller of `req`: null when anonymous; throws the 401 (or 400) of a credential sent and refused. */
+  resolve(req: IncomingMessage, res: ServerResponse): Caller | null | Promise<Caller | null>;
   issueToken(subject: string, roles: readonly string[] | null): Promise<string>;
   startSession(tx: Executor, ctx: CallContext, subject: string, roles: readonly string[] | null): Promise<string>;
   endSession(tx: Executor, ctx: CallContext): Promise<boolean>;
