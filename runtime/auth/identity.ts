@@ -15,7 +15,7 @@ import type { Credentials } from "../credentials.js";
 import { HttpError } from "../errors.js";
 import type { AuthSpec, CallContext, Caller, Database, Executor, IdentityService, Requirement } from "../types.js";
 import { B64TOKEN, BearerTokens } from "./bearer.js";
-import { InvalidToken, Jwt } from "./jwt.js";
+import { InvalidToken, Jwt, KeysUnavailable } from "./jwt.js";
 import { Sessions } from "./sessions.js";
 
 /** The 401 or 403 of a failed check, with its challenge. A form post's failure page passes it on as it is. */
@@ -87,6 +87,8 @@ export class Identity implements IdentityService {
 
   private rethrow(err: unknown): never {
     if (err instanceof InvalidToken) throw this.invalid(`invalid token: ${err.message}`);
+    // The client's token may be fine: a 503 says to try again, where a 401 would say to sign in again.
+    if (err instanceof KeysUnavailable) throw new HttpError(503, "cannot check the token now: the identity provider's keys cannot be fetched");
     throw err;
   }
 

@@ -8,7 +8,7 @@
 // client that sends the same token again costs one map lookup instead of a signature.
 
 import { createHash, createPrivateKey, createPublicKey, createSecretKey, type KeyObject } from "node:crypto";
-import { createRemoteJWKSet, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { StartupError } from "../errors.js";
 import type { Credentials } from "../credentials.js";
 import type { Caller, ClaimType, JwtSpec } from "../types.js";
@@ -27,6 +27,9 @@ interface LocalKey {
 
 export class InvalidToken extends Error {}
 
+/** The provider's key set could not be fetched: its tokens cannot be judged, which is not their fault. */
+export class KeysUnavailable extends Error {}
+
 export class Jwt {
   private readonly local: LocalKey | null;
   private readonly remote: JWTVerifyGetKey | null;
@@ -34,10 +37,7 @@ export class Jwt {
 
   constructor(private readonly spec: JwtSpec, credentials: Credentials) {
     this.local = localKey(spec, credentials);
-    this.remote =
-      spec.jwksUrl === undefined
-        ? null
-        : createRemoteJWKSet(new URL(spec.jwksUrl), { cooldownDuration: spec.jwksCooldownMs ?? 30_000 });
+    this.remote = spec.jwksUrl === undefined ? null : remoteKeys(spec.jwksUrl, spec.jwksCooldownMs ?? 30_000);
   }
 
   get canIssue(): boolean {
@@ -92,7 +92,7 @@ export class Jwt {
         throw new InvalidToken("no key verifies this token");
       }
     } catch (err) {
-      if (err instanceof InvalidToken) throw err;
+      if (err instanceof InvalidToken || err instanceof KeysUnavailable) throw err;
       // jose's message says what was wrong (expired, bad signature, claim mismatch); it carries no secret.
       throw new InvalidToken(err instanceof Error ? err.message : "invalid token");
     }
@@ -109,6 +109,29 @@ export class Jwt {
     }
     this.cache.set(token.slice(-24), { token, caller, exp });
   }
+}
+
+/**
+ * The provider's key set, fetched and cached by jose. A failure to fetch it (refused, timed
+ * out, not a 200, not a key set) is KeysUnavailable; a token whose kid the set lacks stays
+ * an invalid token.
+ */
+function remoteKeys(url: string, cooldownMs: number): JWTVerifyGetKey {
+  const keys = createRemoteJWKSet(new URL(url), { cooldownDuration: cooldownMs });
+  return async (header, token) => {
+    try {
+      return await keys(header, token);
+    } catch (err) {
+      const fetching =
+        err instanceof errors.JWKSTimeout ||
+        err instanceof errors.JWKSInvalid ||
+        // fetch's network failure; by name, since fetch may come from another realm than this code.
+        (typeof err === "object" && err !== null && (err as { name?: unknown }).name === "TypeError") ||
+        (err instanceof errors.JOSEError && err.constructor === errors.JOSEError);
+      if (fetching) throw new KeysUnavailable("the identity provider's keys cannot be fetched", { cause: err });
+      throw err;
+    }
+  };
 }
 
 function callerOf(payload: JWTPayload, rolesClaim: string): Caller {

@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify, type JWK } from "jose";
-import { InvalidToken, Jwt } from "../../runtime/auth/jwt.js";
+import { InvalidToken, Jwt, KeysUnavailable } from "../../runtime/auth/jwt.js";
 import { Credentials } from "../../runtime/credentials.js";
 import { StartupError } from "../../runtime/errors.js";
 import type { JwtSpec } from "../../runtime/types.js";
@@ -167,6 +167,29 @@ describe("an outside identity provider's JWKS", () => {
     const own = await jwt.issue("local-user", null);
     expect((await jwt.verify(own)).id).toBe("local-user");
     expect((await jwt.verify(await sign(idp))).id).toBe("idp-user");
+  });
+
+  test("a provider whose keys cannot be fetched: KeysUnavailable (a 503), not an invalid token", async () => {
+    const idp = await idpKey("k-down");
+    const token = await sign(idp);
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const refused = jwtWith({ jwksUrl: `http://127.0.0.1:${port}/jwks.json`, jwksCooldownMs: 0 }, {});
+    await expect(refused.verify(token)).rejects.toBeInstanceOf(KeysUnavailable);
+
+    const failing = createServer((_req, res) => {
+      res.writeHead(500);
+      res.end("down");
+    });
+    await new Promise<void>((resolve) => failing.listen(0, "127.0.0.1", resolve));
+    try {
+      const broken = jwtWith({ jwksUrl: `http://127.0.0.1:${(failing.address() as AddressInfo).port}/jwks.json`, jwksCooldownMs: 0 }, {});
+      await expect(broken.verify(token)).rejects.toBeInstanceOf(KeysUnavailable);
+    } finally {
+      await new Promise((resolve) => failing.close(resolve));
+    }
   });
 
   test("HS256 tokens are never taken from a JWKS, even with a matching kid", async () => {
