@@ -1,6 +1,8 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
-import type { ActionDecl, Block, ForStmt, IfStmt, SqlStmt, Stmt } from "../parse/ast.js";
+import { identityCodes } from "../diagnostics/codes/identity.js";
 import { listCodes } from "../diagnostics/codes/lists.js";
+import type { ActionDecl, Block, ForStmt, IfStmt, SqlStmt, Stmt } from "../parse/ast.js";
+import { checkPasswordSql, passwordIn } from "./passwords.js";
 import { ExprAnalyzer } from "./expr.js";
 import type { ActionModel, IrExpr, IrStmt, ParamModel, Requirement, ValueType } from "./model.js";
 import { analyzeParams } from "./params.js";
@@ -14,17 +16,19 @@ import { needsTransaction } from "./transaction.js";
 const FAIL_STATUSES = [400, 401, 403, 404, 409, 422];
 
 /** An action: parameters, `requires`, and its body lowered to typed, resolved statements. */
-export function analyzeAction(decl: ActionDecl, m: ModuleScope, hasAuth: boolean): ActionModel {
+export function analyzeAction(decl: ActionDecl, m: ModuleScope): ActionModel {
   const params = analyzeParams(decl.params, m.file, m.reporter, { module: m.module, table: m.types });
   let requires: Requirement | null = null;
   if (decl.requires) {
-    if (!hasAuth) m.reporter.add(codes.requiresWithoutAuth.at(m.file, decl.requires.span));
+    if (!m.identity.any) m.reporter.add(codes.requiresWithoutAuth.at(m.file, decl.requires.span));
     requires = decl.requires.kind === "auth" ? { kind: "auth" } : { kind: "role", role: decl.requires.role.value };
   }
   const lowering = new BodyLowering(m, decl.name.name);
   const scope = Scope.forParams(params, (p) => paramType(p, m.types));
+  // `auth` is the caller, unless a parameter takes the name; below `requires` it is never null.
+  if (m.identity.any && !scope.lookup("auth")) scope.define("auth", { kind: "caller", type: { kind: "caller", nullable: requires === null } });
   const body = lowering.block(decl.body, scope);
-  return {
+  const action: ActionModel = {
     module: m.module,
     name: decl.name.name,
     doc: decl.doc,
@@ -36,6 +40,8 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope, hasAuth: boolean
     transaction: needsTransaction(body),
     returns: lowering.returnType(),
   };
+  if (lowering.usesContext) action.context = true;
+  return action;
 }
 
 export function paramType(p: ParamModel, types: TypeTable = new Map()): ValueType {
@@ -52,6 +58,10 @@ class BodyLowering {
     private readonly action: string,
   ) {
     this.exprs = new ExprAnalyzer(m);
+  }
+
+  get usesContext(): boolean {
+    return this.exprs.usesContext;
   }
 
   /** The declared result: the type every `return` agrees on, nullable if any may be null. */
@@ -104,6 +114,8 @@ class BodyLowering {
       }
       case "Return": {
         const value = s.value ? this.exprs.expr(s.value, scope) : null;
+        const password = value ? passwordIn(value.type, this.m.resources) : null;
+        if (password && s.value) this.m.reporter.add(identityCodes.passwordInAnswer.at(this.m.file, s.value.span, password.resource, password.field));
         this.returns.push(value?.type ?? { kind: "null" });
         return [{ kind: "return", value }];
       }
@@ -167,6 +179,7 @@ class BodyLowering {
   /** `sql { … }`: checked like a query, with the action's variables as its parameters. */
   private sql(stmt: SqlStmt, scope: Scope): IrStmt {
     const body = stmt.sql;
+    checkPasswordSql(body, this.m.resources, this.m.file, this.m.reporter);
     const args: IrExpr[] = [];
     const params: ParamModel[] = [];
     for (const name of new Set(body.params.map((p) => p.name))) {
@@ -184,8 +197,11 @@ class BodyLowering {
     const bound = bindParams(body, new Map(params.map((p) => [p.name, p.type])));
     for (const name of bound.args) {
       const b = scope.lookup(name);
-      // A variable read from json binds as the text the checker took it for.
-      args.push(b ? this.exprs.checked({ kind: b.kind, name, type: b.type }, "text", true) : { kind: "literal", value: null, type: UNKNOWN });
+      // A variable read from json binds as the text the checker took it for; the caller is
+      // never a SQL value (`auth.id` is, through an expression).
+      args.push(
+        b && b.kind !== "caller" ? this.exprs.checked({ kind: b.kind, name, type: b.type }, "text", true) : { kind: "literal", value: null, type: UNKNOWN },
+      );
     }
     const index = ++this.sqlCount;
     const name = `${this.m.module}.${this.action}.sql${index}`;

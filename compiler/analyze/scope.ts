@@ -1,6 +1,7 @@
 import type { ParamModel, QueryModel, RecordTypeModel, ResourceModel, StatementModel, ValueType } from "./model.js";
 import type { Reporter } from "./shared/context.js";
 import type { SqlChecker } from "./sql/dialect.js";
+import type { IdentityFeatures } from "./credentials.js";
 
 /** What an action body can see: its module's declarations, its parameters and its variables. */
 export interface ModuleScope {
@@ -14,10 +15,13 @@ export interface ModuleScope {
   reporter: Reporter;
   /** The module's record types (`type NewUser { … }`), for list and record arguments. */
   types: ReadonlyMap<string, RecordTypeModel>;
+  /** What svc.toml configures for identity: which of `auth`, issue_token and sessions are allowed. */
+  identity: IdentityFeatures;
 }
 
 export interface Binding {
-  kind: "param" | "local";
+  /** `caller` is `auth`, bound in an action's outermost scope when the project has identity. */
+  kind: "param" | "local" | "caller";
   type: ValueType;
 }
 

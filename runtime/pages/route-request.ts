@@ -39,6 +39,7 @@ export async function serveRouteFile(
   const input: RouteInput = { query, body, params, form };
   if (!html) {
     const outcome = await block.run(pages.db, input, ctx);
+    if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
     sendOk(res, outcome.data);
     return;
   }
@@ -50,6 +51,7 @@ export async function serveRouteFile(
     await pages.sendFailedForm(req, res, err, body, ctx);
     return;
   }
+  if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
   // 303 turns the POST into a GET of the next page (RFC 9110 §15.4.4); fetch follows it,
   // so Unpoly renders that page's fragment.
   res.writeHead(303, { Location: location, "Content-Length": 0 });
