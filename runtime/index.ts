@@ -21,7 +21,10 @@ export { createServer } from "./server.js";
 export { main, start, isEntry, type Running, type RunningServer, type MainHooks, type OpenDatabase } from "./main.js";
 export { trim, lower, upper, len, concat, member } from "./builtins.js";
 export { notNull, oneOf, oneOfOrNull, toBool, fromJson, toJson } from "./record.js";
-export { authorize, bearerAuth, BearerTokens, AuthError } from "./auth.js";
+export {
+  authorize, callerOf, issueToken, startSession, endSession, hashPassword, hashPasswordOrNull, verifyPassword,
+  BearerTokens, AuthError, Identity,
+} from "./auth/index.js";
 export { resolveCredentials, fallbackEnvName, Credentials } from "./credentials.js";
 export { webhookRoutes, WebhookReply } from "./webhooks/index.js";
 export * as app from "./pages/call.js";

@@ -13,7 +13,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
-import { bearerAuth } from "./auth.js";
+import { Identity } from "./auth/index.js";
 import { readBody, readRawBody } from "./body.js";
 import { answerClientError, answerConnect } from "./client-errors.js";
 import { createCors } from "./cors.js";
@@ -28,7 +28,7 @@ import { newArgs, parseQueryString } from "./query-string.js";
 import { Router } from "./router.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
 import { callEndpoint, IDEMPOTENCY_HEADER, idempotencyKey, IdempotencyStore, REPLAYED_HEADER } from "./idempotency/index.js";
-import type { CallInput, Database, ServerOptions, ServerSpec } from "./types.js";
+import type { CallContext, CallInput, Caller, Database, ServerOptions, ServerSpec } from "./types.js";
 import { WebhookReply, webhookRoutes } from "./webhooks/index.js";
 import { App, refuseCrossSiteForm } from "./pages/index.js";
 
@@ -46,7 +46,8 @@ const connectionsOf = new WeakMap<Server, Connections>();
 export function createServer(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger): Server {
   // Credentials are read once, here, at start: one that is missing is a StartupError.
   const credentials = resolveCredentials(spec.credentials ?? [], process.env);
-  const auth = spec.auth === undefined ? null : bearerAuth(spec.auth, credentials);
+  // Who is calling: bearer lists, JWT keys (checked here, at start) and sessions.
+  const identity = spec.auth === undefined ? null : new Identity(spec.auth, credentials, db);
   // Webhooks are exact-path POST routes, so they match before declared routes (docs/language.md §2.4).
   const hooks = webhookRoutes(spec.webhooks ?? [], credentials, log);
   const router = new Router(hooks.length === 0 ? spec.staticRoutes : [...spec.staticRoutes, ...hooks], spec.paramRoutes);
@@ -91,7 +92,8 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
       } else if (app !== null && app.claims(req, method, path, router)) {
         // What module routes and webhooks leave: route files, pages, then public/.
         if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
-        await app.handle(req, res, method, target, { req, requestId, auth });
+        // The app resolves the caller itself, for route files and pages only: files need none.
+        await app.handle(req, res, method, target, { req, requestId, caller: null, identity });
       } else {
         const match = router.match(method, path);
         if (match === null) throw new HttpError(404, "not found");
@@ -113,18 +115,28 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
         // Answered meanwhile (the read or write timeout): the endpoint must not run.
         if (res.headersSent) throw new HttpError(res.statusCode, "already answered");
         if (match.params !== null) mergePathParams(input, match.params);
+        // Once per request, before the endpoint: a refused credential is a 401 whatever the
+        // endpoint. Webhooks prove themselves by signature and are not asked.
+        let caller: Caller | null = null;
+        if (identity !== null && match.endpoint.rawBody !== true) {
+          const resolved = identity.resolve(req, res);
+          caller = resolved instanceof Promise ? await resolved : resolved;
+        }
+        const ctx: CallContext = { req, requestId, caller, identity };
         if (key !== null && keys !== null) {
-          const answer = await callEndpoint(keys, key, match.endpoint, db, input, { req, requestId, auth }, method, path);
+          const answer = await callEndpoint(keys, key, match.endpoint, db, input, ctx, method, path);
           if (!res.headersSent) {
             if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
+            if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
             if (answer.replayed) res.setHeader(REPLAYED_HEADER, "true");
             sendData(res, answer.body, answer.status);
           }
         } else {
-          const result = await match.endpoint.run(db, input, { req, requestId, auth });
+          const result = await match.endpoint.run(db, input, ctx);
           // Past the write timeout the 503 has gone out; the result has no one to go to.
           if (!res.headersSent) {
             if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
+            if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
             if (result instanceof WebhookReply) result.send(res);
             else sendOk(res, result);
           }

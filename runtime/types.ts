@@ -2,7 +2,7 @@
 // ServerSpec out of these plain objects (precomputed at build time) and hands it to
 // `main` / `createServer`; the runtime never parses source or compiles anything.
 
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppSpec } from "./pages/types.js";
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
@@ -101,19 +101,38 @@ export interface CallContext {
   req: IncomingMessage;
   requestId: string;
   /**
-   * The bearer tokens of svc.toml `[auth]` (runtime/auth.ts); null or absent when the
-   * project has none. `authorize(ctx, requirement)` fails closed without it: a 401.
+   * Who is calling (runtime/auth): resolved once per request, before any endpoint runs,
+   * from a bearer token, a JWT or a session cookie; null when anonymous. Undefined in a
+   * server without identity: `authorize` fails closed either way.
    */
-  auth?: Authenticator | null;
+  caller?: Caller | null;
+  /** What issues tokens and starts and ends sessions; absent without `[auth]`. */
+  identity?: IdentityService | null;
+  /**
+   * `Set-Cookie` values an action asked for (a session started or ended): sent only when
+   * the call succeeds, since a failed action's session row was rolled back with it.
+   */
+  cookies?: string[];
+}
+
+/** The `auth` value of actions, route files and page views: the caller's subject, roles and claims. */
+export interface Caller {
+  id: string;
+  roles: string[];
+  /** The JWT's payload; `{}` for a bearer-list token or a session. */
+  claims: Record<string, unknown>;
 }
 
 /** `requires auth` / `requires role "r"` of an action (docs/language.md §2.3, §6). */
 export type Requirement = { kind: "auth" } | { kind: "role"; role: string };
 
-/** Checks a request's `Authorization: Bearer` token (runtime/auth.ts). */
-export interface Authenticator {
-  /** Returns when the request meets `requirement`; else throws an HttpError 401 (no or unknown token) or 403 (a token without the role). */
-  check(req: IncomingMessage, requirement: Requirement): void;
+/** What actions call for `issue_token`, `start_session` and `end_session` (runtime/auth/identity.ts). */
+export interface IdentityService {
+  /** The caller of `req`: null when anonymous; throws the 401 (or 400) of a credential sent and refused. */
+  resolve(req: IncomingMessage, res: ServerResponse): Caller | null | Promise<Caller | null>;
+  issueToken(subject: string, roles: readonly string[] | null): Promise<string>;
+  startSession(tx: Executor, ctx: CallContext, subject: string, roles: readonly string[] | null): Promise<string>;
+  endSession(tx: Executor, ctx: CallContext): Promise<boolean>;
 }
 
 /** One callable thing: an action (runs in a transaction) or a query (reads). */
@@ -198,9 +217,49 @@ export interface CredentialSpec {
   declared: boolean;
 }
 
-/** `[auth] bearer = { credential = "…" }`: the credential holds the accepted tokens. */
+/**
+ * svc.toml `[auth]`: the mechanisms that say who is calling (docs/language.md §6). Each is
+ * optional; a request may use any one of them, never two at once.
+ */
 export interface AuthSpec {
-  bearer: { credential: string };
+  /** `[auth] bearer`: the credential holding the accepted tokens. */
+  bearer?: { credential: string };
+  /** Accepted scheme words of `Authorization` (case-insensitive); default `["Bearer"]`. */
+  schemes?: string[];
+  /** `[auth.jwt]`. */
+  jwt?: JwtSpec;
+  /** `[auth.sessions]`. */
+  sessions?: SessionSpec;
+}
+
+export interface JwtSpec {
+  /** HS256: the credential holding the shared secret (at least 32 bytes). */
+  secret?: string;
+  /** EdDSA (Ed25519) or ES256: the credential holding a PKCS#8 PEM private key; the algorithm comes from the key. */
+  privateKey?: string;
+  /** An outside identity provider's key set: its tokens are verified, never issued. */
+  jwksUrl?: string;
+  /** How long an unknown `kid` waits before the key set is fetched again. */
+  jwksCooldownMs?: number;
+  issuer?: string;
+  audience?: string;
+  /** `exp` = `iat` + this. */
+  lifetimeS: number;
+  /** The claim holding the roles (a list of strings, or one string). */
+  rolesClaim: string;
+  /** Declared claims: a token whose claim has another type is refused. */
+  claims?: Record<string, ClaimType>;
+}
+
+export type ClaimType = "text" | "int" | "float" | "bool" | "json" | "list<text>";
+
+export interface SessionSpec {
+  lifetimeS: number;
+  /** The cookie's name; `__Host-` is put before it when the cookie is Secure. */
+  cookie: string;
+  table: TableSpec;
+  /** `create` (id, subject, roles, created_at, expires_at), `find` and `end` by id. */
+  statements: { create: StatementSpec; find: StatementSpec; end: StatementSpec };
 }
 
 export type WebhookProvider = "github" | "stripe" | "slack" | "standard" | "hmac";

@@ -1,7 +1,9 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { compositionCodes } from "../diagnostics/codes/composition.js";
-import type { ActionDecl, Block, ForStmt, IfStmt, SqlStmt, Stmt } from "../parse/ast.js";
+import { identityCodes } from "../diagnostics/codes/identity.js";
 import { listCodes } from "../diagnostics/codes/lists.js";
+import type { ActionDecl, Block, ForStmt, IfStmt, SqlStmt, Stmt } from "../parse/ast.js";
+import { checkPasswordSql, passwordIn } from "./passwords.js";
 import { ExprAnalyzer } from "./expr.js";
 import type { ActionModel, IrExpr, IrStmt, ParamModel, Requirement, ValueType } from "./model.js";
 import { analyzeParams } from "./params.js";
@@ -15,16 +17,18 @@ import { needsTransaction } from "./transaction.js";
 const FAIL_STATUSES = [400, 401, 403, 404, 409, 422];
 
 /** An action: parameters, `requires`, and its body lowered to typed, resolved statements. */
-export function analyzeAction(decl: ActionDecl, m: ModuleScope, hasAuth: boolean): ActionModel {
+export function analyzeAction(decl: ActionDecl, m: ModuleScope): ActionModel {
   const params = analyzeParams(decl.params, m.file, m.reporter, { module: m.module, table: m.types });
   let requires: Requirement | null = null;
   if (decl.requires) {
-    if (!hasAuth) m.reporter.add(codes.requiresWithoutAuth.at(m.file, decl.requires.span));
+    if (!m.identity.any) m.reporter.add(codes.requiresWithoutAuth.at(m.file, decl.requires.span));
     requires = decl.requires.kind === "auth" ? { kind: "auth" } : { kind: "role", role: decl.requires.role.value };
   }
   const inner: ModuleScope = { ...m, caller: { kind: "action", name: decl.name.name, requires } };
   const lowering = new BodyLowering(inner, decl.name.name);
   const scope = Scope.forParams(params, (p) => paramType(p, m.types));
+  // `auth` is the caller, unless a parameter takes the name; below `requires` it is never null.
+  if (m.identity.any && !scope.lookup("auth")) scope.define("auth", { kind: "caller", type: { kind: "caller", nullable: requires === null } });
   const body = lowering.block(decl.body, scope);
   const model: ActionModel = {
     module: m.module,
@@ -39,6 +43,7 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope, hasAuth: boolean
     returns: lowering.returnType(),
   };
   if (decl.visibility?.name === "private") model.private = true;
+  if (lowering.usesContext) model.context = true;
   return model;
 }
 
@@ -57,6 +62,10 @@ export class BodyLowering {
     private readonly action: string,
   ) {
     this.exprs = new ExprAnalyzer(m);
+  }
+
+  get usesContext(): boolean {
+    return this.exprs.usesContext;
   }
 
   /** The declared result: the type every `return` agrees on, nullable if any may be null. */
@@ -109,6 +118,8 @@ export class BodyLowering {
       }
       case "Return": {
         const value = s.value ? this.exprs.expr(s.value, scope) : null;
+        const password = value ? passwordIn(value.type, this.m.resources) : null;
+        if (password && s.value) this.m.reporter.add(identityCodes.passwordInAnswer.at(this.m.file, s.value.span, password.resource, password.field));
         this.returns.push(value?.type ?? { kind: "null" });
         return [{ kind: "return", value }];
       }
@@ -176,6 +187,7 @@ export class BodyLowering {
       this.m.reporter.add(compositionCodes.impureFn.at(this.m.file, stmt.span, this.m.pure, "run `sql { … }`"));
       return { kind: "expr", expr: { kind: "literal", value: null, type: UNKNOWN } };
     }
+    checkPasswordSql(body, this.m.resources, this.m.file, this.m.reporter);
     const args: IrExpr[] = [];
     const params: ParamModel[] = [];
     for (const name of new Set(body.params.map((p) => p.name))) {
@@ -193,8 +205,11 @@ export class BodyLowering {
     const bound = bindParams(body, new Map(params.map((p) => [p.name, p.type])));
     for (const name of bound.args) {
       const b = scope.lookup(name);
-      // A variable read from json binds as the text the checker took it for.
-      args.push(b ? this.exprs.checked({ kind: b.kind, name, type: b.type }, "text", true) : { kind: "literal", value: null, type: UNKNOWN });
+      // A variable read from json binds as the text the checker took it for; the caller is
+      // never a SQL value (`auth.id` is, through an expression).
+      args.push(
+        b && b.kind !== "caller" ? this.exprs.checked({ kind: b.kind, name, type: b.type }, "text", true) : { kind: "literal", value: null, type: UNKNOWN },
+      );
     }
     const index = ++this.sqlCount;
     const name = `${this.m.module}.${this.action}.sql${index}`;

@@ -12,6 +12,8 @@ export type RouteExprModel =
   | { kind: "input"; from: "query" | "body" | "params"; name: string }
   /** `result` or `result.field` in a redirect: what the block's invoke or fetch returned. */
   | { kind: "result"; field: string | null }
+  /** `auth`, `auth.id`, `auth.roles`, `auth.claims.x`: the caller; absent when anonymous. */
+  | { kind: "caller"; path: string[] }
   /** `a + b + …`: in route files `+` joins text. */
   | { kind: "concat"; parts: RouteExprModel[] };
 

@@ -10,6 +10,7 @@ import { type AppPath, bySpecificity, folderPath } from "./app-paths.js";
 import type { SourceFile } from "../project/discover/context.js";
 import type { ActionModel, HttpMethod, QueryModel, ResourceModel, RouteModel, WebhookModel } from "./model.js";
 import { analyzePage } from "./page.js";
+import { identityCodes } from "../diagnostics/codes/identity.js";
 import { type AppScope, analyzeRouteFile } from "./route-file.js";
 import type { LocatedRoute } from "./route.js";
 import type { Reporter } from "./shared/context.js";
@@ -75,6 +76,9 @@ export function analyzeApp(
   pages.sort(bySpecificity);
 
   const layout = readLayout(input, r, steps);
+  if (scope.identity !== true) {
+    for (const f of [...byName("page.html"), ...byName("layout.html")]) checkTemplateAuth(f, r);
+  }
   const bySegments = (a: LocatedRoute, b: LocatedRoute) => bySpecificity(a.route, b.route);
   const claims = [...fileClaims.sort(bySegments), ...pageClaims.sort(bySegments)];
   return { app: { routeFiles, pages, layout, publicFiles: input.publicFiles }, claims };
@@ -107,6 +111,17 @@ function claim(at: AppPath, method: HttpMethod, file: string, span: Span): Locat
   return { route, file, span };
 }
 
+/** `{{auth.id}}`, `{{#auth}}`…: a template naming the caller in a project without identity is SVC7005. */
+function checkTemplateAuth(f: { path: string; text: string }, r: Reporter): void {
+  const tag = /\{\{[#^&{]?\s*(auth)\b/g;
+  let m: RegExpExecArray | null;
+  const positions = new PositionMap(f.text);
+  while ((m = tag.exec(f.text)) !== null) {
+    const at = m.index + m[0].length - 4;
+    r.add(identityCodes.authWithoutIdentity.at(f.path, positions.span(at, at + 4)));
+  }
+}
+
 function folderOf(file: string): string {
   const slash = file.lastIndexOf("/");
   return slash === -1 ? "" : file.slice(0, slash);
@@ -128,8 +143,10 @@ export function appScope(
   actions: readonly ActionModel[],
   resources: ReadonlyMap<string, ResourceModel>,
   webhooks: readonly WebhookModel[],
+  identity = false,
 ): AppScope {
   return {
+    identity,
     modules,
     queries: new Map(queries.map((q) => [`${q.module}.${q.name}`, q])),
     actions: new Map(actions.map((a) => [`${a.module}.${a.name}`, a])),

@@ -45,6 +45,8 @@ export function callAction(x: ExprAnalyzer, m: ModuleScope, e: CallExpr, scope: 
   if (caller && a.requires && !implies(caller.requires, a.requires)) {
     m.reporter.add(compositionCodes.requiresNotChecked.at(m.file, e.callee.span, name, clause(a.requires), caller.name));
   }
+  // The callee reads the caller or sets a session: the caller passes its own context on.
+  if (a.context === true) x.usesContext = true;
   return { kind: "action", module: a.module, action: a.name, args, type: known(a.returns) };
 }
 

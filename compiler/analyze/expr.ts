@@ -1,23 +1,15 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { BinaryExpr, CallExpr, Expr, ObjectEntry, RecordOpExpr } from "../parse/ast.js";
+import { identityCodes } from "../diagnostics/codes/identity.js";
 import type { BuiltinName, ExpectKind, IrBinaryOp, IrExpr, RecordWrite, ResourceModel, ScalarType, ValueType } from "./model.js";
-import { LIST_BUILTINS, isListBuiltin, listArg, listBuiltinType } from "./list-builtins.js";
+import { BUILTINS, type BuiltinChecks, CONTEXT_BUILTINS, builtinType, claimValueType, isClaims } from "./builtins.js";
+import { isListBuiltin, listArg, listBuiltinType } from "./list-builtins.js";
 import { compositionCodes } from "../diagnostics/codes/composition.js";
 import { callAction, callFn } from "./calls.js";
 import { recordStatement, recordStatementName } from "./record-sql.js";
 import type { ModuleScope, Scope } from "./scope.js";
 import { closest } from "../diagnostics/did-you-mean.js";
 import { NULL_TYPE, UNKNOWN, assignable, describe, isNullable, isNumeric, isStringy, scalar, withNullable } from "./shared/types.js";
-
-const BUILTINS: Record<BuiltinName, { arity: [number, number] }> = {
-  now: { arity: [0, 0] },
-  trim: { arity: [1, 1] },
-  lower: { arity: [1, 1] },
-  upper: { arity: [1, 1] },
-  len: { arity: [1, 1] },
-  coalesce: { arity: [2, 2] },
-  ...LIST_BUILTINS,
-};
 
 const BINARY: Record<BinaryExpr["op"], IrBinaryOp> = {
   or: "or",
@@ -38,7 +30,21 @@ const BOOL = scalar("bool");
 
 /** Resolves and types one expression of an action body. Reports problems and keeps going. */
 export class ExprAnalyzer {
+  /** Set once the body uses `auth` or a built-in that needs the call's context. */
+  usesContext = false;
+  /** While analyzing verify_password's first argument: a password field may be read there only. */
+  private passwordAllowed = false;
+  /** The password field the last member expression read, for verify_password's check. */
+  private lastPassword: string | null = null;
+
   constructor(private readonly m: ModuleScope) {}
+
+  /** What the built-ins' type rules report through. */
+  private readonly checks: BuiltinChecks = {
+    report: (d) => this.report(d),
+    expect: (value, type, what, span) => this.expect(value, type, what, span),
+    file: () => this.m.file,
+  };
 
   expr(e: Expr, scope: Scope): IrExpr {
     switch (e.kind) {
@@ -54,6 +60,14 @@ export class ExprAnalyzer {
         return { kind: "literal", value: null, type: NULL_TYPE };
       case "Name": {
         const b = scope.lookup(e.name);
+        if (!b && e.name === "auth") {
+          this.report(identityCodes.authWithoutIdentity.at(this.m.file, e.span));
+          return { kind: "literal", value: null, type: UNKNOWN };
+        }
+        if (b?.kind === "caller") {
+          this.usesContext = true;
+          return { kind: "caller", type: b.type };
+        }
         if (!b) {
           const candidates = [...scope.visible(), ...this.m.queries.keys(), ...Object.keys(BUILTINS)];
           this.report(codes.unknownName.at(this.m.file, e.span, e.name, closest(e.name, candidates)));
@@ -128,6 +142,22 @@ export class ExprAnalyzer {
     const object = this.expr(objectExpr, scope);
     const t = object.type;
     const optional = isNullable(t);
+    this.lastPassword = null;
+    const password = this.passwordField(t, property);
+    if (password !== null) {
+      if (this.passwordAllowed) this.lastPassword = password;
+      else this.report(identityCodes.passwordRead.at(this.m.file, span, password.split(".")[0], property));
+    }
+    const claims = this.m.identity.claims;
+    if (claims !== null && isClaims(object)) {
+      if (!Object.hasOwn(claims, property)) {
+        this.report(codes.unknownField.at(this.m.file, span, property, "auth.claims", closest(property, Object.keys(claims))));
+        return { kind: "member", object, property, optional, type: UNKNOWN };
+      }
+      // A json claim is whatever the token carried: checked where it meets a typed slot.
+      const type = claimValueType(claims[property]);
+      return { kind: "member", object, property, optional, type: type.kind === "unknown" ? { kind: "unknown", from: `auth.claims.${property}` } : type };
+    }
     const base = jsonPath(object);
     if (base !== null) return { kind: "member", object, property, optional, type: { kind: "unknown", from: `${base}.${property}` } };
     const found = this.fieldType(t, property);
@@ -156,6 +186,11 @@ export class ExprAnalyzer {
       }
       case "scalar":
         return t.type === "json" ? UNKNOWN : "unknown-field";
+      case "caller":
+        if (property === "id") return scalar("text");
+        if (property === "roles") return { kind: "array", item: scalar("text") };
+        if (property === "claims") return scalar("json");
+        return "unknown-field";
       case "unknown":
         return UNKNOWN;
       default:
@@ -163,10 +198,18 @@ export class ExprAnalyzer {
     }
   }
 
+  /** `resource.field` when `property` of a value of type `t` is a password field; else null. */
+  private passwordField(t: ValueType, property: string): string | null {
+    if (t.kind !== "row" && t.kind !== "rows") return null;
+    const f = this.m.resources.get(t.resource)?.fields.find((x) => x.name === property);
+    return f?.password ? `${t.resource}.${f.name}` : null;
+  }
+
   private fieldNames(t: ValueType): string[] {
     if (t.kind === "row") return this.m.resources.get(t.resource)?.fields.map((f) => f.name) ?? [];
     if (t.kind === "queryRow") return this.m.queries.get(t.query)?.columns.map((c) => c.name) ?? [];
     if (t.kind === "object") return t.fields.map((f) => f.name);
+    if (t.kind === "caller") return ["id", "roles", "claims"];
     return [];
   }
 
@@ -280,48 +323,52 @@ export class ExprAnalyzer {
     if (e.args.length < min || e.args.length > max) {
       this.report(codes.badCallArgs.at(this.m.file, e.span, `\`${name}\` takes ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? "" : "s"}, found ${e.args.length}`));
     }
-    const args = e.args.map((a) => this.builtinArg(builtin, this.expr(a.value, scope)));
+    if (CONTEXT_BUILTINS.has(builtin) && this.m.pure) {
+      this.report(compositionCodes.impureFn.at(this.m.file, e.callee.span, this.m.pure, `call \`${name}\``));
+      return { kind: "literal", value: null, type: UNKNOWN };
+    }
+    if (CONTEXT_BUILTINS.has(builtin)) {
+      this.usesContext = true;
+      if (builtin === "issue_token" && !this.m.identity.issue) this.report(identityCodes.issueWithoutKey.at(this.m.file, e.callee.span));
+      if (builtin !== "issue_token" && !this.m.identity.sessions) this.report(identityCodes.sessionsOff.at(this.m.file, e.callee.span, builtin));
+    }
+    const args = e.args.map((a, i) =>
+      builtin === "verify_password" && i === 0 ? this.storedPassword(a.value, scope) : this.builtinArg(builtin, i, this.expr(a.value, scope)),
+    );
     if (isListBuiltin(builtin) && args.length > 0) {
       const list = listArg(builtin, args[0], e, this.m);
       args[0] = list.arg;
       if (builtin === "join" && args[1]) args[1] = this.checked(args[1], "text", false);
       return { kind: "builtin", name: builtin, args, type: listBuiltinType(builtin, list.item, args, e, this.m) };
     }
-    return { kind: "builtin", name: builtin, args, type: this.builtinType(builtin, args, e) };
+    return { kind: "builtin", name: builtin, args, type: builtinType(builtin, args, e, this.checks) };
   }
 
   /** Builtins are null-safe, so a json member may be null; anything else of the wrong type is a 400. */
-  private builtinArg(name: BuiltinName, arg: IrExpr): IrExpr {
+  private builtinArg(name: BuiltinName, index: number, arg: IrExpr): IrExpr {
     if (name === "trim" || name === "lower" || name === "upper") return this.checked(arg, "text", true);
     if (name === "len" && arg.type.kind === "unknown" && arg.type.from !== undefined) {
       return { kind: "expect", value: arg, as: "sized", orNull: false, path: arg.type.from, type: UNKNOWN };
     }
+    if (name === "verify_password" && index === 1) return this.checked(arg, "text", true);
+    // A token's or session's subject is never null, whatever the json held.
+    if ((name === "issue_token" || name === "start_session") && index === 0) return this.checked(arg, "text", false);
     return arg;
   }
 
-  private builtinType(name: BuiltinName, args: IrExpr[], e: CallExpr): ValueType {
-    switch (name) {
-      case "now":
-        return scalar("timestamp");
-      case "trim":
-      case "lower":
-      case "upper": {
-        const a = args[0];
-        if (a && a.type.kind !== "unknown" && a.type.kind !== "null" && !isStringy(a.type)) {
-          this.report(codes.typeMismatch.at(this.m.file, e.args[0].span, `the argument of \`${name}\``, "a string", describe(a.type)));
-        }
-        return scalar("text", a ? isNullable(a.type) : false);
+  /** verify_password's first argument: a password field (of a row that may be null), or null. */
+  private storedPassword(e: Expr, scope: Scope): IrExpr {
+    this.passwordAllowed = true;
+    this.lastPassword = null;
+    const value = this.expr(e, scope);
+    this.passwordAllowed = false;
+    if (value.kind !== "member" || this.lastPassword === null) {
+      if (!(value.kind === "literal" && value.value === null)) {
+        this.report(identityCodes.verifyArgument.at(this.m.file, e.span, describe(value.type)));
       }
-      case "len":
-        return scalar("int");
-      case "coalesce": {
-        const [a, b] = args;
-        if (!a || !b) return UNKNOWN;
-        return a.type.kind === "null" ? b.type : withNullable(a.type, isNullable(b.type));
-      }
-      default:
-        return UNKNOWN; // list builtins are typed in list-builtins.ts
     }
+    this.lastPassword = null;
+    return value;
   }
 
   private queryCall(e: CallExpr, scope: Scope): IrExpr {
@@ -422,7 +469,8 @@ export class ExprAnalyzer {
       }
       // An enum field's own check (oneOf) already refuses anything but its strings.
       const written = field.type === "enum" ? value : this.checked(value, field.type, field.nullable);
-      out.push({ field: field.name, value: written, check: writeCheck(field, written) });
+      const check: RecordWrite["check"] = field.password ? (field.nullable ? "passwordOrNull" : "password") : writeCheck(field, written);
+      out.push({ field: field.name, value: written, check });
     }
     return out;
   }
@@ -455,6 +503,7 @@ function jsonPath(object: IrExpr): string | null {
 /** An expression as the path a message names: `payload`, `task.attributes`. */
 function written(e: IrExpr): string {
   if (e.kind === "param" || e.kind === "local") return e.name;
+  if (e.kind === "caller") return "auth";
   if (e.kind === "member") return `${written(e.object)}.${e.property}`;
   return "a json value";
 }

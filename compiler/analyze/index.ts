@@ -1,4 +1,6 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
+import { identityCodes } from "../diagnostics/codes/identity.js";
+import { SESSIONS_TABLE } from "./session-store.js";
 import { webhookCodes } from "../diagnostics/codes/webhooks.js";
 import { sqlCodes } from "../diagnostics/codes/sql.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -9,9 +11,10 @@ import { FnTable } from "./fn.js";
 import { warnSensitiveEndpoints } from "./visibility.js";
 import { type AppInput, analyzeApp, appScope } from "./app.js";
 import type { ProjectConfig } from "../project/config/schema.js";
-import { authModel, credentialModels } from "./credentials.js";
+import { authModel, credentialModels, identityFeatures } from "./credentials.js";
 import type {
   ActionModel,
+  AuthModel,
   Backend,
   RecordTypeModel,
   FnModel,
@@ -110,7 +113,8 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   const webhooks: WebhookModel[] = [];
   const types: RecordTypeModel[] = [];
   const fnModels: FnModel[] = [];
-  const hasAuth = input.config.auth.bearer !== undefined;
+  const auth = authModel(input.config);
+  const identity = identityFeatures(auth);
   const declaredCredentials = input.mode === "project" ? Object.keys(input.config.credentials) : null;
   try {
     for (const m of modules) {
@@ -120,7 +124,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
       const moduleQueries = new Map<string, QueryModel>();
       for (const { decl, file } of m.decls) {
         if (decl.kind !== "Query" || moduleQueries.has(decl.name.name)) continue;
-        const q = analyzeQuery(m.name, decl, file, r, checker, moduleTypes);
+        const q = analyzeQuery(m.name, decl, file, r, checker, resourceMap, moduleTypes);
         moduleQueries.set(q.name, q);
         queries.push(q);
       }
@@ -132,12 +136,13 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
         checker,
         reporter: r,
         types: moduleTypes,
+        identity,
       };
       // Actions and fns may call each other in any order: each is analyzed when first needed.
       const fns = new FnTable(pick(m, "Fn").filter(({ decl }) => !moduleQueries.has(decl.name.name)), moduleScope);
       const table: ActionTable = new ActionTable(
         pick(m, "Action").filter(({ decl }) => !moduleQueries.has(decl.name.name)),
-        (decl, file) => analyzeAction(decl, { ...moduleScope, file, actions: table, fns }, hasAuth),
+        (decl, file) => analyzeAction(decl, { ...moduleScope, file, actions: table, fns }),
         r,
       );
       // A fn sees the module's actions only to say it cannot call them (SVC2073).
@@ -167,11 +172,12 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
     checker.dispose();
   }
   // Route files and pages come after the modules' routes and webhooks in the one route table.
-  const app = input.app ? analyzeApp(input.app, appScope(modules.map((m) => m.name), queries, actions, resourceMap, webhooks), r, steps) : null;
+  const app = input.app ? analyzeApp(input.app, appScope(modules.map((m) => m.name), queries, actions, resourceMap, webhooks, identity.any), r, steps) : null;
   if (app) claims.push(...app.claims);
   assignTextArgs([...queries, ...actions], routes, app?.app ?? null);
   checkRouteTable(claims, r);
   checkWebhookHandlers(claims, webhooks, r);
+  checkIdentityUse(actions, webhooks, auth, resourceDecls, modules, r);
   const reserved = resourceDecls.get(DELIVERIES_TABLE);
   if (webhooks.length > 0 && reserved) {
     r.add(webhookCodes.reservedTable.at(reserved.file, reserved.span, DELIVERIES_TABLE, "handled webhook deliveries"));
@@ -201,7 +207,6 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   // Present only when used, so models of projects without them stay as they were.
   const credentials = credentialModels(input.config, webhooks);
   if (credentials.length > 0) model.credentials = credentials;
-  const auth = authModel(input.config);
   if (auth !== null) model.auth = auth;
   if (webhooks.length > 0) model.deliveryStore = deliveryStore();
   if (calledOverHttp) model.idempotencyStore = idempotencyStore();
@@ -214,6 +219,28 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
 /** The declarations of one kind in a module, with their files. */
 function pick<K extends Decl["kind"]>(m: ModuleDecls, kind: K): { decl: Extract<Decl, { kind: K }>; file: string }[] {
   return m.decls.filter((d): d is { decl: Extract<Decl, { kind: K }>; file: string } => d.decl.kind === kind);
+}
+
+/**
+ * A webhook's handler has no caller (the signature is its proof), and with sessions the
+ * table `svc_sessions` is the server's.
+ */
+function checkIdentityUse(
+  actions: readonly ActionModel[],
+  webhooks: readonly WebhookModel[],
+  auth: AuthModel | null,
+  resourceDecls: ReadonlyMap<string, { file: string; span: Span }>,
+  modules: readonly ModuleDecls[],
+  r: Reporter,
+): void {
+  for (const w of webhooks) {
+    const a = actions.find((x) => x.module === w.handler.module && x.name === w.handler.name);
+    if (a?.context !== true) continue;
+    const decl = modules.find((m) => m.name === a.module)?.decls.find((d) => d.decl.kind === "Action" && d.decl.name.name === a.name);
+    if (decl && decl.decl.kind === "Action") r.add(identityCodes.identityInWebhook.at(decl.file, decl.decl.name.span, a.name));
+  }
+  const reserved = resourceDecls.get(SESSIONS_TABLE);
+  if (auth?.sessions !== undefined && reserved) r.add(identityCodes.reservedSessionsTable.at(reserved.file, reserved.span, SESSIONS_TABLE));
 }
 
 /** A webhook claims `POST <path>` like a route does; this lets one check see both. */

@@ -19,6 +19,8 @@ export type DefaultValue = { kind: "value"; value: Literal } | { kind: "now" };
 export interface FieldModel {
   name: string;
   type: ScalarType;
+  /** A `password` field: stored as text, hashed on every write, never in an answer. */
+  password?: true;
   /** Members for `enum`; empty otherwise. */
   enumValues: string[];
   nullable: boolean;
@@ -83,6 +85,8 @@ export type ValueType =
   | { kind: "object"; fields: { name: string; type: ValueType }[]; module?: string; type?: string; nullable?: boolean }
   /** A list literal, or a `list<T>` value (`nullable` for `list<T>?`). */
   | { kind: "array"; item: ValueType; nullable?: boolean }
+  /** `auth`: `{ id: text, roles: list<text>, claims: json }`, null when anonymous. */
+  | { kind: "caller"; nullable: boolean }
   | { kind: "null" }
   /**
    * A value whose type is known only at run time. `from` is set when it was read out of a
@@ -125,6 +129,8 @@ export interface RecordTypeModel {
 /** A result column of a query, typed from the declared resources. */
 export interface ColumnModel {
   name: string;
+  /** The column reads a `password` field (the analyzer refuses it, SVC7009). */
+  password?: true;
   /** "unknown" where the checker cannot tell (an expression it does not type). */
   type: ScalarType | "unknown";
   enumValues: string[];
@@ -176,15 +182,30 @@ export interface QueryModel {
 
 export type Requirement = { kind: "auth" } | { kind: "role"; role: string };
 
-export type BuiltinName = "now" | "trim" | "lower" | "upper" | "len" | "coalesce"
+export type BuiltinName =
+  | "now"
+  | "trim"
+  | "lower"
+  | "upper"
+  | "len"
+  | "coalesce"
   // Lists (docs/language.md §2.3, Lists)
-  | "contains" | "unique" | "join";
+  | "contains"
+  | "unique"
+  | "join"
+  // Identity (docs/language.md, Identity)
+  | "verify_password"
+  | "issue_token"
+  | "start_session"
+  | "end_session";
 
 /** A typed, resolved expression. Every name is already bound to what it means. */
 export type IrExpr = (
   | { kind: "literal"; value: Literal }
   | { kind: "param"; name: string }
   | { kind: "local"; name: string }
+  /** `auth`: the caller the server resolved before the action ran. */
+  | { kind: "caller" }
   | { kind: "member"; object: IrExpr; property: string; optional: boolean }
   | { kind: "object"; entries: { key: string; value: IrExpr }[] }
   | { kind: "array"; items: IrExpr[] }
@@ -215,7 +236,7 @@ export type IrBinaryOp = "or" | "and" | "eq" | "ne" | "lt" | "le" | "gt" | "ge" 
 export interface RecordWrite {
   field: string;
   value: IrExpr;
-  check: "none" | "notNull" | "enum" | "enumOrNull";
+  check: "none" | "notNull" | "enum" | "enumOrNull" | "password" | "passwordOrNull";
 }
 
 export type IrStmt =
@@ -268,6 +289,8 @@ export interface ActionModel {
    */
   transaction: boolean;
   returns: ValueType;
+  /** The body uses the call's context (`auth`, issue_token, sessions): the action takes `ctx`. */
+  context?: true;
   /** `private action`: no `/api/<module>:<name>` endpoint and no module `route` (§2.3, Private queries and actions); absent when public. */
   private?: true;
 }
@@ -327,9 +350,40 @@ export interface CredentialModel {
   declared: boolean;
 }
 
-/** svc.toml `[auth]`. */
+/** svc.toml `[auth]`: each mechanism present only when configured (runtime/types.ts AuthSpec). */
 export interface AuthModel {
-  bearer: { credential: string };
+  bearer?: { credential: string };
+  /** Accepted `Authorization` scheme words; absent means `["Bearer"]`. */
+  schemes?: string[];
+  jwt?: JwtModel;
+  sessions?: SessionStoreModel;
+}
+
+export type ClaimType = "text" | "int" | "float" | "bool" | "json" | "list<text>";
+
+export interface JwtModel {
+  /** Credential names, never values. */
+  secret?: string;
+  privateKey?: string;
+  jwksUrl?: string;
+  jwksCooldownMs?: number;
+  issuer?: string;
+  audience?: string;
+  lifetimeS: number;
+  rolesClaim: string;
+  /** Declared claims: checked in every verified token, typed in `auth.claims.<name>`. */
+  claims?: Record<string, ClaimType>;
+}
+
+/** `[auth.sessions]`: the server-side session table and its statements, made at build time. */
+export interface SessionStoreModel {
+  lifetimeS: number;
+  cookie: string;
+  table: string;
+  ddl: Partial<Record<Dialect, TableDdl>>;
+  create: PreparedSql;
+  find: PreparedSql;
+  end: PreparedSql;
 }
 
 /** The table of handled webhook deliveries (exactly once, docs/language.md §2.4) and the statement that records one. */

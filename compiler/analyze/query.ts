@@ -1,6 +1,7 @@
 import type { QueryDecl } from "../parse/ast.js";
 import { listCodes } from "../diagnostics/codes/lists.js";
-import type { QueryModel } from "./model.js";
+import type { QueryModel, ResourceModel } from "./model.js";
+import { checkPasswordSql } from "./passwords.js";
 import { type TypeTable, describeShape } from "./record-types.js";
 import { analyzeParams } from "./params.js";
 import type { Reporter } from "./shared/context.js";
@@ -9,7 +10,15 @@ import { SQL_LIST_ITEMS, bindParams, listItems } from "./sql/params.js";
 import { sqlTextRef } from "./sql/span.js";
 
 /** A declared query: parameters typed, SQL checked against the resources, result columns typed. */
-export function analyzeQuery(module: string, decl: QueryDecl, file: string, r: Reporter, checker: SqlChecker, types: TypeTable = new Map()): QueryModel {
+export function analyzeQuery(
+  module: string,
+  decl: QueryDecl,
+  file: string,
+  r: Reporter,
+  checker: SqlChecker,
+  resources: ReadonlyMap<string, ResourceModel>,
+  types: TypeTable = new Map(),
+): QueryModel {
   const params = analyzeParams(decl.params, file, r, { module, table: types });
   // SQL binds single values, and lists of them (`x IN @tags`); a record has no SQL form.
   for (const p of params) {
@@ -19,6 +28,7 @@ export function analyzeQuery(module: string, decl: QueryDecl, file: string, r: R
       r.add(listCodes.notASingleValue.at(file, at.type.span, `query parameter \`${p.name}\``, describeShape(s)));
     }
   }
+  checkPasswordSql(decl.sql, resources, file, r);
   const checked = checker.check({ file, body: decl.sql, params, kind: "query", name: decl.name.name });
   r.addAll(checked.diagnostics);
   const bound = bindParams(decl.sql, new Map(params.map((p) => [p.name, p.type])), listItems(params));

@@ -1,4 +1,5 @@
-import type { Dialect, DialectSql, RecordOp as Op, ResourceModel, StatementModel } from "./model.js";
+import type { Dialect, DialectSql, RecordOp as Op, PreparedSql, ResourceModel, StatementModel } from "./model.js";
+import type { ResourceShape } from "./sql/ddl/index.js";
 import { mysqlPlaceholder } from "./sql/mysql/params.js";
 
 // SQL for record operations (`get`, `insert`, `update`, `delete` by primary key), made at
@@ -34,6 +35,18 @@ export function recordStatementName(resource: string, op: Op, fields: readonly s
  * get/delete → the key.
  */
 export function recordStatement(r: ResourceModel, op: Op, fields: readonly string[] = []): StatementModel {
+  const { name, sql } = recordSql(r, op, fields);
+  return {
+    name,
+    owner: { kind: "record", resource: r.name, op, fields: [...fields] },
+    // The SQL is made from the resource, so that is where a message about it points.
+    at: r.at,
+    sql,
+  };
+}
+
+/** The SQL of one record operation on a table, declared or the server's own (svc_sessions). */
+export function recordSql(r: ResourceShape, op: Op, fields: readonly string[] = []): PreparedSql {
   const name = recordStatementName(r.name, op, fields);
   const args = op === "insert" ? r.fields.map((f) => f.name) : op === "update" ? [...fields, r.primaryKey] : [r.primaryKey];
   const dialects: Partial<Record<Dialect, DialectSql>> = {};
@@ -42,17 +55,11 @@ export function recordStatement(r: ResourceModel, op: Op, fields: readonly strin
   }
   dialects.mysql = renderMysql(r, op, fields, args);
   const source = dialects.sqlite!.text;
-  return {
-    name,
-    owner: { kind: "record", resource: r.name, op, fields: [...fields] },
-    // The SQL is made from the resource, so that is where a message about it points.
-    at: r.at,
-    sql: { source, args, dialects, readonly: op === "get" },
-  };
+  return { name, sql: { source, args, dialects, readonly: op === "get" } };
 }
 
 /** The mysql statement: no RETURNING, a timestamp read from ISO text (sql/mysql/params.ts). */
-function renderMysql(r: ResourceModel, op: Op, fields: readonly string[], args: readonly string[]): DialectSql {
+function renderMysql(r: ResourceShape, op: Op, fields: readonly string[], args: readonly string[]): DialectSql {
   const q = quote.mysql;
   const table = q(r.name);
   const columns = r.fields.map((f) => q(f.name)).join(", ");
@@ -88,7 +95,7 @@ function renderMysql(r: ResourceModel, op: Op, fields: readonly string[], args: 
   }
 }
 
-function render(d: Dialect, r: ResourceModel, op: Op, fields: readonly string[]): string {
+function render(d: Dialect, r: ResourceShape, op: Op, fields: readonly string[]): string {
   const q = quote[d];
   const p = placeholder[d];
   const table = q(r.name);

@@ -1,4 +1,5 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
+import { identityCodes } from "../diagnostics/codes/identity.js";
 import { listCodes } from "../diagnostics/codes/lists.js";
 import type { Expr, FieldDecl, ResourceDecl, TypeRef } from "../parse/ast.js";
 import type { DefaultValue, FieldModel, IndexModel, Literal, ResourceModel, ScalarType } from "./model.js";
@@ -55,6 +56,11 @@ function analyzeField(f: FieldDecl, file: string, r: Reporter): FieldModel | nul
   if (f.type.name.name === "list" || f.type.item) {
     r.add(listCodes.notASingleValue.at(file, f.type.span, `field \`${f.name.name}\``, f.type.name.name));
     return null;
+  }
+  // `password` is text in the table, hashed on every write and never read back out.
+  if (f.type.name.name === "password") {
+    if (f.default) r.add(identityCodes.passwordDefault.at(file, f.default.span, f.name.name));
+    return { name: f.name.name, type: "text", password: true, enumValues: [], nullable: f.type.nullable, default: null, doc: f.doc };
   }
   const type = resolveType(f.type, file, r);
   if (!type) return null;

@@ -3,6 +3,7 @@
 // meaning in a route file and is reported where it is written.
 
 import { appCodes as codes } from "../diagnostics/codes/app.js";
+import { identityCodes } from "../diagnostics/codes/identity.js";
 import type { Expr, Span } from "../parse/ast.js";
 import type { RouteExprModel } from "./app-model.js";
 import type { ResourceModel, QueryModel, ValueType } from "./model.js";
@@ -19,6 +20,8 @@ export interface RouteExprScope {
   result: ValueType | null;
   resources: ReadonlyMap<string, ResourceModel>;
   queries: ReadonlyMap<string, QueryModel>;
+  /** The project says who is calling: `auth` is known. */
+  identity: boolean;
   r: Reporter;
 }
 
@@ -95,7 +98,20 @@ function reference(e: Expr, s: RouteExprScope): RouteExprModel | null {
     }
     return { kind: "result", field: parts[1] };
   }
+  if (parts[0] === "auth") return caller(parts, e.span, s);
   return unsupported(`the name \`${parts[0]}\``, e.span, s);
+}
+
+/** `auth`, `auth.id`, `auth.roles`, `auth.claims.<name>`: left out (as an absent input is) when anonymous. */
+function caller(parts: string[], span: Span, s: RouteExprScope): RouteExprModel | null {
+  if (!s.identity) {
+    s.r.add(identityCodes.authWithoutIdentity.at(s.file, span));
+    return null;
+  }
+  const field = parts[1];
+  const fits = parts.length === 1 || (parts.length === 2 && (field === "id" || field === "roles")) || (parts.length === 3 && field === "claims");
+  if (!fits) return unsupported(`\`${parts.join(".")}\` (the caller has id, roles and claims.<name>)`, span, s);
+  return { kind: "caller", path: parts.slice(1) };
 }
 
 /** The fields a result of type `t` is known to have; null when the type does not say. */

@@ -21,6 +21,8 @@ export interface AppScope {
   resources: ReadonlyMap<string, ResourceModel>;
   /** `module.action` of each webhook handler → the webhook's name. */
   webhookHandlers: ReadonlyMap<string, string>;
+  /** Does the project say who is calling (`[auth]`)? Else `auth` is SVC7005. */
+  identity?: boolean;
 }
 
 /** A block's place in the route table, for the one check that no method and path is claimed twice. */
@@ -89,6 +91,7 @@ function analyzeBlock(
     result: null,
     resources: scope.resources,
     queries: scope.queries,
+    identity: scope.identity === true,
     r,
   };
   const step = steps.length > 0 ? analyzeStep(steps[0], exprScope, scope) : null;

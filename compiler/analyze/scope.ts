@@ -2,6 +2,7 @@ import type { ActionModel, FnModel, ParamModel, QueryModel, RecordTypeModel, Req
 import type { Span } from "../parse/ast.js";
 import type { Reporter } from "./shared/context.js";
 import type { SqlChecker } from "./sql/dialect.js";
+import type { IdentityFeatures } from "./credentials.js";
 
 /** What an action body can see: its module's declarations, its parameters and its variables. */
 export interface ModuleScope {
@@ -15,6 +16,8 @@ export interface ModuleScope {
   reporter: Reporter;
   /** The module's record types (`type NewUser { … }`), for list and record arguments. */
   types: ReadonlyMap<string, RecordTypeModel>;
+  /** What svc.toml configures for identity: which of `auth`, issue_token and sessions are allowed. */
+  identity: IdentityFeatures;
   /** The module's actions, analyzed on their first call (action-table.ts); absent where none can be called. */
   actions?: ActionCalls;
   /** The module's fns (fn.ts). */
@@ -46,7 +49,8 @@ export interface FnCalls {
 }
 
 export interface Binding {
-  kind: "param" | "local";
+  /** `caller` is `auth`, bound in an action's outermost scope when the project has identity. */
+  kind: "param" | "local" | "caller";
   type: ValueType;
 }
 

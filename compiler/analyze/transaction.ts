@@ -45,6 +45,11 @@ export function countStatements(stmts: readonly IrStmt[]): number {
       case "action":
         n += 2;
         break;
+      // A new session ends the one the request came with, then inserts its own row.
+      case "builtin":
+        if (e.name === "start_session") n += 2;
+        else if (e.name === "end_session") n++;
+        break;
     }
     forEachChild(e, visit);
   };

@@ -48,6 +48,9 @@ export class IrEmitter {
       case "param":
         this.readsArgs = true;
         return `args.${e.name}`;
+      // Below `requires` (or a null test) the server has resolved a caller; elsewhere it may be null.
+      case "caller":
+        return isNullable(e.type) ? "(ctx.caller ?? null)" : "ctx.caller!";
       case "local":
         return local(e.name);
       case "member": {
@@ -85,7 +88,9 @@ export class IrEmitter {
           const v = given.get(p.name);
           return `${p.name}: ${v ? this.expr(v) : p.default === undefined ? "null" : JSON.stringify(p.default)}`;
         });
-        return `(await ${this.names.fn(a.module, a.name)}(tx, { ${fields.join(", ")} }))`;
+        // A callee that reads the caller (`auth`) or sets a session gets the caller's context.
+        const ctx = a.context === true ? ", ctx" : "";
+        return `(await ${this.names.fn(a.module, a.name)}(tx, { ${fields.join(", ")} }${ctx}))`;
       }
       case "fn":
         return `${this.names.pureFn(e.fn)}({ ${e.args.map((g) => `${g.name}: ${this.expr(g.value)}`).join(", ")} })`;
@@ -99,7 +104,10 @@ export class IrEmitter {
   /** `obj?.prop` for an optional member of a typed value (null when the member is not one). */
   private optionalChain(e: Extract<IrExpr, { kind: "member" }>): string | null {
     const untyped = e.object.type.kind === "unknown" || (e.object.type.kind === "scalar" && e.object.type.type === "json");
-    return e.optional && !untyped ? `${this.operand(e.object)}?.${e.property}` : null;
+    if (!e.optional || untyped) return null;
+    // `auth.id` where auth may be null: `ctx.caller?.id` (undefined reads as null after `?? null`).
+    const obj = e.object.kind === "caller" ? "ctx.caller" : this.operand(e.object);
+    return `${obj}?.${e.property}`;
   }
 
   /** An operand of a unary or member expression: parenthesized unless it is atomic. */
@@ -145,6 +153,14 @@ export class IrEmitter {
         const path = list?.kind === "expect" ? `, ${JSON.stringify(list.path)}` : "";
         return `rt.lists.join(${args.join(", ")}${path})`;
       }
+      case "verify_password":
+        return `(await rt.verifyPassword(${args.join(", ")}))`;
+      case "issue_token":
+        return `(await rt.issueToken(ctx, ${args.join(", ")}))`;
+      case "start_session":
+        return `(await rt.startSession(tx, ctx, ${args.join(", ")}))`;
+      case "end_session":
+        return "(await rt.endSession(tx, ctx))";
       default:
         return `rt.${e.name}(${args.join(", ")})`;
     }
@@ -192,6 +208,11 @@ export class IrEmitter {
         return `rt.oneOf(${v}, ${label}, ${this.names.enumValues(resource, w.field)})`;
       case "enumOrNull":
         return `rt.oneOfOrNull(${v}, ${label}, ${this.names.enumValues(resource, w.field)})`;
+      // Hashed here, on every write: the plain text never reaches the database.
+      case "password":
+        return `(await rt.hashPassword(${isNullable(w.value.type) ? `rt.notNull(${v}, ${label})` : v}))`;
+      case "passwordOrNull":
+        return `(await rt.hashPasswordOrNull(${v}))`;
     }
   }
 }

@@ -13,6 +13,7 @@ import { pageSection, publicOutputFiles } from "./sections/pages.js";
 import { routeFileSection } from "./sections/route-files.js";
 import { webhookSection } from "./sections/webhooks.js";
 import { idempotencySection } from "./sections/idempotency.js";
+import { identitySection } from "./sections/identity.js";
 
 /** A file the generator produces; one writer (the CLI) puts drafts on disk. */
 export interface OutputFile {
@@ -72,6 +73,7 @@ export async function generateServerTs(model: Model, options: GenerateOptions = 
   }
   statements.push(...webhookSection(model, names));
   statements.push(...idempotencySection(model, names));
+  statements.push(...identitySection(model, names));
   statements.push(...endpointSection(model, names));
   statements.push(...routeFileSection(model, names));
   statements.push(...pageSection(model, names));

@@ -50,6 +50,8 @@ export function valueTs(t: ValueType, names: Names, model: Model): string {
       return `{ ${t.fields.map((f) => `${f.name}: ${valueTs(f.type, names, model)}`).join("; ")} }`;
     case "array":
       return nullableTs(`${wrap(valueTs(t.item, names, model))}[]`, t.nullable === true);
+    case "caller":
+      return nullableTs("rt.Caller", t.nullable);
     case "null":
       return "null";
     case "unknown":

@@ -69,6 +69,8 @@ export function readConfig(file: string, text: string): ConfigResult {
 
   const declared = isTable(raw.credentials) ? Object.keys(raw.credentials) : [];
   checkCredentialRef(ctx, ["auth", "bearer"], config.auth.bearer, declared);
+  checkCredentialRef(ctx, ["auth", "jwt", "secret"], config.auth.jwt?.secret, declared);
+  checkCredentialRef(ctx, ["auth", "jwt", "private_key"], config.auth.jwt?.private_key, declared);
   checkCredentialRef(ctx, ["deploy", "token"], config.deploy.token, declared);
   checkDatabaseUrl(ctx, config);
 

@@ -2,7 +2,7 @@
 // stored answer must not reach a caller its action would refuse), then run through the
 // store under its scope and fingerprint.
 
-import { authorize } from "../auth.js";
+import { authorize } from "../auth/index.js";
 import { RawJson } from "../envelope.js";
 import type { CallContext, CallInput, Database, EndpointSpec, Requirement } from "../types.js";
 import { fingerprint } from "./fingerprint.js";

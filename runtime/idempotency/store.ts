@@ -15,7 +15,6 @@
 //   outside any call's transaction, at most once a minute per process.
 
 import { createHash } from "node:crypto";
-import { bearerToken } from "../auth.js";
 import { HttpError } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { CallContext, Database, IdempotencySpec } from "../types.js";
@@ -111,14 +110,15 @@ export class IdempotencyStore {
 }
 
 /**
- * What a key belongs to: the action or route-file block, and the caller's bearer token
- * when it sends one, so that one caller's key never replays another caller's answer. The
- * token itself is not stored, only a prefix of its SHA-256.
+ * What a key belongs to: the action or route-file block, and the caller (a bearer token, a
+ * JWT's subject or a session's user) when there is one, so that one caller's key never
+ * replays another caller's answer. The caller's id itself is not stored, only a prefix of
+ * its SHA-256.
  */
 export function callScope(target: string, ctx: CallContext): string {
-  const token = bearerToken(ctx.req.headers.authorization);
-  if (token === null || token === "") return target;
-  return `${target} bearer:${createHash("sha256").update(token).digest("hex").slice(0, 16)}`;
+  const caller = ctx.caller ?? null;
+  if (caller === null) return target;
+  return `${target} caller:${createHash("sha256").update(caller.id).digest("hex").slice(0, 16)}`;
 }
 
 /** The row's key: 64 hex digits, whatever the lengths of the scope and the key (a MySQL key has a length limit). */

@@ -82,7 +82,7 @@ export class App {
 
   /**
    * Answers a request `claims` accepted. `target` is the request target (path and query);
-   * `ctx` carries the server's authenticator, which actions with `requires` check.
+   * `ctx` carries the server's identity: the caller is resolved here for route files and pages.
    */
   async handle(req: IncomingMessage, res: ServerResponse, method: string, target: string, ctx: CallContext): Promise<void> {
     const q = target.indexOf("?");
@@ -92,6 +92,11 @@ export class App {
     if (found === null) {
       this.pages.sendNotFound(res);
       return;
+    }
+    // Who is calling, once, before a route file or page runs (docs/language.md §6); files need nobody.
+    if ((found.kind === "route" || found.kind === "page") && ctx.identity) {
+      const caller = ctx.identity.resolve(req, res);
+      ctx.caller = caller instanceof Promise ? await caller : caller;
     }
     switch (found.kind) {
       case "route":

@@ -47,8 +47,9 @@ export class Pages {
    */
   async sendFailedForm(req: IncomingMessage, res: ServerResponse, err: unknown, body: Record<string, unknown>, ctx: CallContext): Promise<void> {
     // Authorization failures answer as the action's own endpoint does (401/403 with
-    // WWW-Authenticate), not as a form to fix and resubmit.
-    if (!(err instanceof HttpError) || err.status >= 500 || err.status === 401 || err.status === 403) {
+    // WWW-Authenticate), not as a form to fix and resubmit; an action's own `fail 401`
+    // (a wrong password on a sign-in form) is a form to fix.
+    if (!(err instanceof HttpError) || err.status >= 500 || err.headers?.["WWW-Authenticate"] !== undefined) {
       this.sendError(res, err, ctx);
       return;
     }
@@ -64,14 +65,14 @@ export class Pages {
         // The page is gone too (a deleted task's page answers 404): say what failed instead.
       }
     }
-    sendHtml(res, 422, errorHtml(this.renderer, 422, STATUS_CODES[422] ?? "Unprocessable Content", err.message));
+    sendHtml(res, 422, errorHtml(this.renderer, 422, STATUS_CODES[422] ?? "Unprocessable Content", err.message, ctx.caller));
   }
 
   /** An error as an HTML page: an HttpError keeps its status and message; anything else is a logged 500. */
   sendError(res: ServerResponse, err: unknown, ctx: CallContext): void {
     if (err instanceof HttpError) {
       const reason = STATUS_CODES[err.status] ?? "Error";
-      sendHtml(res, err.status, errorHtml(this.renderer, err.status, reason, err.message), err.headers ?? {});
+      sendHtml(res, err.status, errorHtml(this.renderer, err.status, reason, err.message, ctx.caller), err.headers ?? {});
       return;
     }
     this.renderer.log.error("internal error", {
@@ -79,7 +80,7 @@ export class Pages {
       path: ctx.req.url,
       error: err instanceof Error ? (err.stack ?? err.message) : String(err),
     });
-    sendHtml(res, 500, errorHtml(this.renderer, 500, "Internal Server Error", "internal error"));
+    sendHtml(res, 500, errorHtml(this.renderer, 500, "Internal Server Error", "internal error", ctx.caller));
   }
 
   /** The 404 page, for a browser asking for a path nothing answers. */

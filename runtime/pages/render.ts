@@ -5,7 +5,7 @@
 import { HttpError } from "../errors.js";
 import { type JqRunner, JqWebFailure, runCompiled } from "../jq.js";
 import type { Logger } from "../log.js";
-import type { CallContext, Database } from "../types.js";
+import type { CallContext, Caller, Database } from "../types.js";
 import type { UnpolyAssets } from "../unpoly.js";
 import { type Template, parseTemplate, renderHtml, renderText } from "./templates.js";
 import type { PageSpec, RouteInput } from "./types.js";
@@ -60,19 +60,22 @@ export async function renderPage(
   }
   let view = await runLoader(r, page.spec, data, params, query);
   if (extras !== null) view = { ...view, error: extras.error, form: extras.form };
+  // `auth` (the caller, or null) is in every view, so a page and the layout can show who is signed in.
+  const auth = ctx.caller ?? null;
+  view = { ...view, auth };
   const content = renderHtml(page.template, view);
   const title = page.title === null ? "" : renderText(page.title, view);
-  return layoutHtml(r, title, content);
+  return layoutHtml(r, title, content, auth);
 }
 
-export function layoutHtml(r: Renderer, title: string, content: string): string {
-  return renderHtml(r.layout, { title, content, unpoly_js: r.unpoly.jsPath, unpoly_css: r.unpoly.cssPath });
+export function layoutHtml(r: Renderer, title: string, content: string, auth: Caller | null = null): string {
+  return renderHtml(r.layout, { title, content, auth, unpoly_js: r.unpoly.jsPath, unpoly_css: r.unpoly.cssPath });
 }
 
 /** An error page in the layout: the status, its reason phrase and the message. */
-export function errorHtml(r: Renderer, status: number, reason: string, message: string): string {
+export function errorHtml(r: Renderer, status: number, reason: string, message: string, auth: Caller | null | undefined = null): string {
   const content = renderHtml(r.errorContent, { status, reason, message });
-  return layoutHtml(r, `${status} ${reason}`, content);
+  return layoutHtml(r, `${status} ${reason}`, content, auth ?? null);
 }
 
 /** The view: page.jq's one output, an object; the route data itself without page.jq. */

@@ -45,6 +45,7 @@ export async function serveRouteFile(
     key === null || keys === null ? block.run(pages.db, input, ctx) : runOnce(keys, key, file, block, method, input, ctx, res);
   if (!html) {
     const outcome = await run();
+    if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
     sendOk(res, outcome.data);
     return;
   }
@@ -56,6 +57,7 @@ export async function serveRouteFile(
     await pages.sendFailedForm(req, res, err, body, ctx);
     return;
   }
+  if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
   // 303 turns the POST into a GET of the next page (RFC 9110 §15.4.4); fetch follows it,
   // so Unpoly renders that page's fragment.
   res.writeHead(303, { Location: location, "Content-Length": 0 });

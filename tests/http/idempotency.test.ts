@@ -196,7 +196,7 @@ describe("requires", () => {
     expect(again.headers["idempotent-replayed"]).toBe("true");
     expect(again.text).toBe(first.text);
     const [row] = keyRows("k-admin");
-    expect(row.scope).toMatch(/^idem\.admin_add bearer:[0-9a-f]{16}$/);
+    expect(row.scope).toMatch(/^idem\.admin_add caller:[0-9a-f]{16}$/);
     expect(row.scope).not.toContain("admin-token");
   });
 });

@@ -1,11 +1,12 @@
 // Bearer tokens with roles (docs/language.md §6, RFC 6750): the token list, the header, and the
 // 401/403 answers with their WWW-Authenticate challenges.
 
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, test } from "@jest/globals";
-import { AuthError, BearerTokens, authorize, bearerToken } from "../../runtime/auth.js";
+import { AuthError, BearerTokens, Identity, authorize } from "../../runtime/auth/index.js";
+import { Credentials } from "../../runtime/credentials.js";
 import { HttpError, StartupError } from "../../runtime/errors.js";
-import type { Requirement } from "../../runtime/types.js";
+import type { Caller, Database, Requirement } from "../../runtime/types.js";
 
 const LIST = [
   "# deploy tokens",
@@ -16,16 +17,30 @@ const LIST = [
   "reader auditor",
   "t0k3n+/_~.-==",
 ].join("\n");
-const tokens = BearerTokens.parse(LIST, "api_tokens");
+const identity = new Identity(
+  { bearer: { credential: "api_tokens" } },
+  new Credentials(new Map([["api_tokens", LIST]])),
+  null as unknown as Database,
+);
+const res = {} as ServerResponse;
 
 function request(authorization?: string): IncomingMessage {
-  return { headers: authorization === undefined ? {} : { authorization } } as IncomingMessage;
+  return {
+    headers: authorization === undefined ? {} : { authorization },
+    rawHeaders: authorization === undefined ? [] : ["Authorization", authorization],
+  } as unknown as IncomingMessage;
+}
+
+/** Who `header` says is calling, as the server resolves it before an endpoint runs. */
+function callerOf(header: string | undefined): Caller | null {
+  return identity.resolve(request(header), res) as Caller | null;
 }
 
 /** `status WWW-Authenticate`, or "ok". */
-function answer(header: string | undefined, requirement: Requirement, auth: BearerTokens | null = tokens): string {
+function answer(header: string | undefined, requirement: Requirement, withIdentity = true): string {
   try {
-    authorize({ req: request(header), requestId: "r", auth }, requirement);
+    const caller = withIdentity ? callerOf(header) : null;
+    authorize({ req: request(header), requestId: "r", caller, identity: withIdentity ? identity : null }, requirement);
     return "ok";
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
@@ -69,8 +84,18 @@ describe("answers", () => {
     expect(answer(undefined, AUTH)).toBe("401 Bearer");
   });
 
-  test("another scheme sends no bearer token: 401 with a bare challenge", () => {
-    expect(answer("Basic cmVhZGVyOng=", AUTH)).toBe("401 Bearer");
+  test("another scheme is a credential sent and refused: 401 invalid_token", () => {
+    expect(answer("Basic cmVhZGVyOng=", AUTH)).toBe('401 Bearer error="invalid_token"');
+    expect(answer("Token reader", AUTH)).toBe('401 Bearer error="invalid_token"');
+  });
+
+  test("a listed token is a caller with its roles and a stable id that is not the token", () => {
+    const caller = callerOf("Bearer reader")!;
+    expect(caller.roles).toEqual(["auditor"]);
+    expect(caller.id).toMatch(/^bearer:[0-9a-f]{16}$/);
+    expect(caller.id).not.toContain("reader");
+    expect(callerOf("Bearer reader")!.id).toBe(caller.id);
+    expect(callerOf("Bearer ops")!.id).not.toBe(caller.id);
   });
 
   test("an unknown, empty or malformed bearer token: 401 invalid_token", () => {
@@ -97,34 +122,36 @@ describe("answers", () => {
   });
 
   test("failures are AuthErrors, so pages can answer them as they are", () => {
-    expect(() => authorize({ req: request(undefined), requestId: "r", auth: tokens }, AUTH)).toThrow(AuthError);
-    expect(() => authorize({ req: request("Bearer reader"), requestId: "r", auth: tokens }, ADMIN)).toThrow(AuthError);
+    expect(() => authorize({ req: request(undefined), requestId: "r", caller: null, identity }, AUTH)).toThrow(AuthError);
+    expect(() => callerOf("Bearer nope")).toThrow(AuthError);
+    const caller = callerOf("Bearer reader");
+    expect(() => authorize({ req: request("Bearer reader"), requestId: "r", caller, identity }, ADMIN)).toThrow(AuthError);
   });
 
-  test("without an Authenticator (a caller that did not pass one) it fails closed", () => {
-    expect(answer("Bearer reader", AUTH, null)).toBe("401 Bearer");
+  test("without identity (a caller that did not pass one) it fails closed", () => {
+    expect(answer("Bearer reader", AUTH, false)).toBe("401 Bearer");
   });
 
   test("messages say what is needed, never a token", () => {
     try {
-      authorize({ req: request("Bearer reader"), requestId: "r", auth: tokens }, ADMIN);
+      authorize({ req: request("Bearer reader"), requestId: "r", caller: callerOf("Bearer reader"), identity }, ADMIN);
     } catch (err) {
-      expect((err as Error).message).toBe('this needs a token with the role "admin"');
+      expect((err as Error).message).toBe('this needs the role "admin"');
     }
     expect.assertions(1);
   });
 });
 
-describe("bearerToken", () => {
-  test.each([
-    [undefined, null],
-    ["Basic abc", null],
-    ["Bearerabc", null],
-    ["Bearer abc", "abc"],
-    ["bEaReR\tabc", "abc"],
-    ["Bearer a b", ""],
-    ["Bearer", ""],
-  ])("%p → %p", (header, token) => {
-    expect(bearerToken(header)).toBe(token);
+describe("the header", () => {
+  test("two Authorization headers are refused, whatever they hold", () => {
+    const req = {
+      headers: { authorization: "Bearer reader" },
+      rawHeaders: ["Authorization", "Bearer reader", "authorization", "Bearer admin-1"],
+    } as unknown as IncomingMessage;
+    expect(() => identity.resolve(req, res)).toThrow("send one Authorization header");
+  });
+
+  test("no header is anonymous, not an error", () => {
+    expect(callerOf(undefined)).toBeNull();
   });
 });

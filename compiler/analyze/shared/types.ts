@@ -14,6 +14,7 @@ export function isNullable(t: ValueType): boolean {
     case "scalar":
     case "row":
     case "queryRow":
+    case "caller":
       return t.nullable;
     case "null":
     case "unknown":
@@ -31,6 +32,7 @@ export function withNullable(t: ValueType, nullable: boolean): ValueType {
     case "scalar":
     case "row":
     case "queryRow":
+    case "caller":
       return { ...t, nullable };
     case "object":
     case "array": {
@@ -71,6 +73,8 @@ export function describe(t: ValueType): string {
       return (t.type ?? "object") + (t.nullable ? "?" : "");
     case "array":
       return (t.item.kind === "unknown" ? "list" : `list<${describe(t.item)}>`) + (t.nullable ? "?" : "");
+    case "caller":
+      return t.nullable ? "auth?" : "auth";
     case "null":
       return "null";
     case "unknown":

@@ -140,9 +140,9 @@ export const analyzeCodes = {
   requiresWithoutAuth: d(
     "SVC2022",
     "error",
-    "`requires` needs an `[auth]` section in svc.toml.",
+    "`requires` needs an identity mechanism in svc.toml: `[auth] bearer`, `[auth.jwt]` or `[auth.sessions]`.",
     () => "`requires` is used but the project has no `[auth]` section",
-    () => "add `[auth] bearer = { credential = \"api_tokens\" }` to svc.toml",
+    () => "add `[auth] bearer = { credential = \"api_tokens\" }`, `[auth.jwt]` or `[auth.sessions]` to svc.toml",
   ),
   sqlVariableType: d(
     "SVC2023",

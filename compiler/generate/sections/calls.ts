@@ -95,6 +95,8 @@ export function actionSection(model: Model, a: ActionModel, names: Names): Out {
     parameters: [
       { name: "tx", type: "rt.Executor" },
       { name: emitter.readsArgs ? "args" : "_args", type: args },
+      // The call's context: the caller (`auth`), and where a started session's cookie goes.
+      ...(a.context === true ? [{ name: "ctx", type: "rt.CallContext" }] : []),
     ],
     returnType: `Promise<${valueTs(a.returns, names, model)}>`,
     statements: endsWithReturn ? body : `${body}\nreturn null;`,

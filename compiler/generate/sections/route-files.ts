@@ -98,6 +98,8 @@ function expr(v: RouteExprModel): string {
       return `input.${v.from}.${v.name}`;
     case "result":
       return v.field === null ? "result" : `rt.member(result, ${JSON.stringify(v.field)})`;
+    case "caller":
+      return v.path.length === 0 ? "ctx.caller ?? undefined" : `ctx.caller?.${v.path.join("?.")}`;
     case "concat":
       // Strings and path parameters join with +; anything else goes through rt.app.join,
       // where an absent value reads as "" (as `+` on text does in actions).

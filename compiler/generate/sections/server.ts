@@ -2,6 +2,7 @@ import { type StatementStructures, StructureKind, VariableDeclarationKind } from
 import type { Model, Requirement, TargetRef } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
+import { identityStatements, identityTables } from "./identity.js";
 import { appSpecName } from "./pages.js";
 import { idempotencySpecFields, idempotencyStatements, idempotencyTables } from "./idempotency.js";
 import { authorizeCall, securitySpecFields, webhookHandlers, webhookStatements, webhookTables } from "./webhooks.js";
@@ -27,12 +28,14 @@ export function endpointSection(model: Model, names: Names): Out {
     // `a.transaction` is false for an action that runs at most one statement, with no
     // `fail` after it that would have to undo it: one statement is atomic on its own.
     const guard = authorizeCall(a.requires);
+    const passCtx = a.context === true ? ", ctx" : "";
+    const takesCtx = guard !== "" || a.context === true;
     const run =
       !a.transaction
         ? guard === ""
-          ? `(db, input) => ${fn}(db, ${input}(input))`
-          : `(db, input, ctx) => {\n${guard}return ${fn}(db, ${input}(input));\n}`
-        : `(db, input${guard === "" ? "" : ", ctx"}) => {\n${guard}const args = ${input}(input);\nreturn db.transaction((tx) => ${fn}(tx, args));\n}`;
+          ? `(db, input${passCtx}) => ${fn}(db, ${input}(input)${passCtx})`
+          : `(db, input, ctx) => {\n${guard}return ${fn}(db, ${input}(input)${passCtx});\n}`
+        : `(db, input${takesCtx ? ", ctx" : ""}) => {\n${guard}const args = ${input}(input);\nreturn db.transaction((tx) => ${fn}(tx, args${passCtx}));\n}`;
     if (!a.transaction) out.push("// At most one statement and no `fail` after it: atomic on its own, without BEGIN/COMMIT.");
     out.push(endpointConst(a.module, a.name, "action", run, names, a.requires));
   }
@@ -92,11 +95,12 @@ export function specSection(model: Model, names: Names): Out {
     ...model.statements.map((s) => names.statement(s.name)),
     ...webhookStatements(model, names),
     ...idempotencyStatements(model, names),
+    ...identityStatements(model, names),
   ];
   const spec = [
     `name: ${JSON.stringify(model.name)}`,
     `version: ${JSON.stringify(model.version)}`,
-    `tables: [${[...model.resources.map((r) => names.table(r.name)), ...webhookTables(model, names), ...idempotencyTables(model, names)].join(", ")}]`,
+    `tables: [${[...model.resources.map((r) => names.table(r.name)), ...webhookTables(model, names), ...idempotencyTables(model, names), ...identityTables(model, names)].join(", ")}]`,
     `statements: [${statements.join(", ")}]`,
     `staticRoutes: [\n${staticRoutes.join(",\n")}\n]`,
     `paramRoutes: [\n${paramRoutes.join(",\n")}\n]`,

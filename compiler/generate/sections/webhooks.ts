@@ -2,6 +2,7 @@ import { type StatementStructures, StructureKind, VariableDeclarationKind } from
 import type { ActionModel, Model, Requirement } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
+import { authSpec } from "./identity.js";
 import { statementSpec } from "./shared.js";
 
 // Webhooks, credentials and auth in the generated server: the deliveries table and its
@@ -80,7 +81,8 @@ export function securitySpecFields(model: Model, names: Names): string[] {
   const fields: string[] = [];
   if (model.credentials !== undefined && model.credentials.length > 0)
     fields.push(`credentials: ${literal(model.credentials)}`);
-  if (model.auth !== undefined) fields.push(`auth: ${literal(model.auth)}`);
+  const auth = authSpec(model, names);
+  if (auth !== null) fields.push(`auth: ${auth}`);
   if (model.webhooks.length > 0 && model.deliveryStore !== undefined) {
     fields.push(`webhooks: [${model.webhooks.map((w) => names.webhook(w.module, w.name)).join(", ")}]`);
   }

@@ -4,6 +4,7 @@ import { configCodes } from "../../diagnostics/codes/config.js";
 import { formatPath, integer, mapOf, oneOf, strings, table, text } from "./readers.js";
 import type { ReadContext, Reader, StringCheck } from "./readers.js";
 import type { TomlPath } from "./locate.js";
+import { authTable } from "./auth.js";
 import { BACKENDS, LOG_LEVELS } from "./schema.js";
 import type { CredentialRef, CredentialSource } from "./schema.js";
 
@@ -125,6 +126,6 @@ export const svcToml = table({
   database: table({ backend: oneOf(BACKENDS), url: text() }),
   server: table(SERVER_FIELDS),
   credentials: mapOf(credentialSource, credentialName),
-  auth: table({ bearer: credentialRef('bearer = { credential = "api_tokens" }') }),
+  auth: authTable,
   deploy: table({ url: text(httpUrl), token: credentialRef('token = { credential = "deploy_token" }') }),
 });

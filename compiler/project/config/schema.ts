@@ -37,8 +37,35 @@ export interface ProjectConfig {
   database: { backend?: Backend; url?: string };
   server: ServerConfig;
   credentials: Record<string, CredentialSource>;
-  auth: { bearer?: CredentialRef };
+  auth: AuthConfig;
   deploy: { url?: string; token?: CredentialRef };
+}
+
+/** The type a JWT claim is checked against and `auth.claims.<name>` has. */
+export type ClaimType = "text" | "int" | "float" | "bool" | "json" | "list<text>";
+
+/** svc.toml `[auth]` as written (compiler/project/config/auth.ts reads it). */
+export interface AuthConfig {
+  bearer?: CredentialRef;
+  schemes?: string[];
+  jwt?: {
+    secret?: CredentialRef;
+    private_key?: CredentialRef;
+    jwks_url?: string;
+    /** Seconds. */
+    jwks_cooldown?: number;
+    issuer?: string;
+    audience?: string;
+    /** Seconds. */
+    lifetime?: number;
+    roles_claim?: string;
+    claims?: Record<string, ClaimType>;
+  };
+  sessions?: {
+    /** Seconds. */
+    lifetime?: number;
+    cookie?: string;
+  };
 }
 
 export const DEFAULT_VERSION = "0.1.0";

@@ -4,6 +4,7 @@
 
 import { describe, expect, test } from "@jest/globals";
 import type { IrExpr, IrStmt } from "../../../compiler/analyze/model.js";
+import type { AuthConfig } from "../../../compiler/project/config/schema.js";
 import { TASK, analyzeText } from "./analyze.js";
 
 const RESOURCE = `${TASK}
@@ -15,8 +16,8 @@ resource doc {
 }
 `;
 
-function action(body: string, params = "d: json") {
-  const r = analyzeText(`${RESOURCE}\naction a(${params}) {\n${body}\n}\n`);
+function action(body: string, params = "d: json", auth?: AuthConfig) {
+  const r = analyzeText(`${RESOURCE}\naction a(${params}) {\n${body}\n}\n`, { auth });
   expect(r.diagnostics).toEqual([]);
   return r.model.actions.find((x) => x.name === "a")!.body;
 }
@@ -89,5 +90,19 @@ describe("json members in typed slots", () => {
   test("typed parameters and rows get no checks", () => {
     const body = analyzeText(`${RESOURCE}\naction a(s: text, id: id) {\nlet t = get task(id)\nif t == null { fail 404 "x" }\nreturn update task(id) { title: trim(s), points: t.points + 1 }\n}\n`);
     expect(expects(body.model.actions[0].body)).toEqual([]);
+  });
+
+  test("identity: the given password and a token's or session's subject check; so do json claims, named by their path", () => {
+    const identity: AuthConfig = { jwt: { secret: { credential: "jwt" }, claims: { team: "json", email: "text" } }, sessions: {} };
+    const body = action(
+      `let ok = verify_password(null, d.password)\nlet t = issue_token(d.sub)\nlet s = start_session(d.who)\n` +
+        `return { ok: ok, t: t, s: s, team: trim(auth.claims.team), email: trim(auth.claims.email) }`,
+      "d: json",
+      identity,
+    );
+    expect(expects(body)).toEqual(["text? d.password", "text d.sub", "text d.who", "text? auth.claims.team"]);
+    // Without declared claims, every claim is a member of json.
+    const undeclared = action(`return lower(auth.claims.team)`, "", { jwt: { secret: { credential: "jwt" } } });
+    expect(expects(undeclared)).toEqual(["text? auth.claims.team"]);
   });
 });

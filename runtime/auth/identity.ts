@@ -1,0 +1,175 @@
+// Who is calling (docs/language.md §6), decided once per request before any endpoint runs:
+//
+// - no `Authorization` header and no session cookie: anonymous (one header lookup each);
+// - `Authorization: <scheme> <token>` with an accepted scheme word: a token of the
+//   `[auth] bearer` list, else a JWT `[auth.jwt]` verifies; anything else that was sent (an
+//   unknown token, a bad signature, an expired token, another scheme, two headers) is a 401
+//   with `WWW-Authenticate: <scheme> error="invalid_token"`, on every path, whether or not
+//   the endpoint needs a caller. A token in the query string is never read.
+// - a session cookie of a live session: that session's subject. A stale cookie (ended,
+//   expired, unknown) is anonymous and is cleared: a browser cannot drop it by itself, and
+//   a 401 on every page would lock it out of the site.
+
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Credentials } from "../credentials.js";
+import { HttpError } from "../errors.js";
+import type { AuthSpec, CallContext, Caller, Database, Executor, IdentityService, Requirement } from "../types.js";
+import { B64TOKEN, BearerTokens } from "./bearer.js";
+import { InvalidToken, Jwt, KeysUnavailable } from "./jwt.js";
+import { Sessions } from "./sessions.js";
+
+/** The 401 or 403 of a failed check, with its challenge. A form post's failure page passes it on as it is. */
+export class AuthError extends HttpError {
+  constructor(status: 400 | 401 | 403, message: string, challenge: string) {
+    super(status, message, { headers: { "WWW-Authenticate": challenge } });
+    this.name = "AuthError";
+  }
+}
+
+export class Identity implements IdentityService {
+  private readonly bearer: BearerTokens | null;
+  private readonly jwt: Jwt | null;
+  private readonly sessions: Sessions | null;
+  /** Lower-cased accepted scheme words. */
+  private readonly schemes: readonly string[];
+  /** The scheme challenges name: the first accepted one, as written. */
+  readonly scheme: string;
+
+  constructor(spec: AuthSpec, credentials: Credentials, db: Database) {
+    this.bearer = spec.bearer === undefined ? null : BearerTokens.parse(credentials.get(spec.bearer.credential), spec.bearer.credential);
+    this.jwt = spec.jwt === undefined ? null : new Jwt(spec.jwt, credentials);
+    this.sessions = spec.sessions === undefined ? null : new Sessions(spec.sessions, db);
+    const schemes = spec.schemes ?? ["Bearer"];
+    this.schemes = schemes.map((s) => s.toLowerCase());
+    this.scheme = schemes[0];
+  }
+
+  /**
+   * The caller of `req`: null when anonymous; a Promise only when a session or a JWT not
+   * seen before must be looked up. Throws the 401 (or 400) for a credential sent and refused.
+   */
+  resolve(req: IncomingMessage, res: ServerResponse): Caller | null | Promise<Caller | null> {
+    const header = req.headers.authorization;
+    if (header !== undefined) return this.fromHeader(req, header);
+    if (this.sessions === null || req.headers.cookie === undefined) return null;
+    const token = this.sessions.token(req);
+    return token === null ? null : this.fromSession(token, req, res);
+  }
+
+  private async fromSession(token: string, req: IncomingMessage, res: ServerResponse): Promise<Caller | null> {
+    const caller = await this.sessions!.caller(token);
+    if (caller === null) res.setHeader("Set-Cookie", this.sessions!.clear(req));
+    return caller;
+  }
+
+  private fromHeader(req: IncomingMessage, header: string): Caller | Promise<Caller> {
+    // Node keeps only the first of repeated Authorization headers; the raw list has them all.
+    let count = 0;
+    const raw = req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === "authorization") count++;
+    if (count > 1) throw new AuthError(400, "send one Authorization header, not several", `${this.scheme} error="invalid_request"`);
+    const value = isBlank(header, 0) || isBlank(header, header.length - 1) ? header.trim() : header;
+    const space = value.indexOf(" ");
+    const scheme = (space === -1 ? value : value.slice(0, space)).toLowerCase();
+    if (!this.schemes.includes(scheme)) {
+      throw this.invalid(`the Authorization scheme is not accepted: send ${this.scheme} <token>`);
+    }
+    const token = space === -1 ? "" : isBlank(value, space + 1) ? value.slice(space + 1).trim() : value.slice(space + 1);
+    // A JWT verified before (the common case: a client sends its token on every call) is one lookup.
+    const known = this.jwt?.known(token);
+    if (known !== undefined && known !== null) return known;
+    if (!B64TOKEN.test(token)) throw this.invalid("the Authorization header holds no token");
+    const listed = this.bearer?.caller(token) ?? null;
+    if (listed !== null) return listed;
+    if (this.jwt === null || !isCompactJws(token)) throw this.invalid("invalid token");
+    return this.jwt.verify(token).catch((err: unknown) => this.rethrow(err));
+  }
+
+  private rethrow(err: unknown): never {
+    if (err instanceof InvalidToken) throw this.invalid(`invalid token: ${err.message}`);
+    // The client's token may be fine: a 503 says to try again, where a 401 would say to sign in again.
+    if (err instanceof KeysUnavailable) throw new HttpError(503, "cannot check the token now: the identity provider's keys cannot be fetched");
+    throw err;
+  }
+
+  private invalid(message: string): AuthError {
+    return new AuthError(401, message, `${this.scheme} error="invalid_token"`);
+  }
+
+  /** The 401 of a call that needs a caller and has none. */
+  required(): AuthError {
+    const how = this.sessions !== null && this.bearer === null && this.jwt === null ? "sign in" : `send Authorization: ${this.scheme} <token>`;
+    return new AuthError(401, `authentication required: ${how}`, this.scheme);
+  }
+
+  issueToken(subject: string, roles: readonly string[] | null): Promise<string> {
+    if (this.jwt === null || !this.jwt.canIssue) throw new Error("issue_token needs [auth.jwt] secret or private_key");
+    return this.jwt.issue(subject, roles);
+  }
+
+  async startSession(tx: Executor, ctx: CallContext, subject: string, roles: readonly string[] | null): Promise<string> {
+    if (this.sessions === null) throw new Error("start_session needs [auth.sessions]");
+    const started = await this.sessions.start(tx, ctx.req, subject, roles);
+    (ctx.cookies ??= []).push(started.cookie);
+    // The id is the cookie's secret: the action gets the subject back, never the id.
+    return subject;
+  }
+
+  async endSession(tx: Executor, ctx: CallContext): Promise<boolean> {
+    if (this.sessions === null) throw new Error("end_session needs [auth.sessions]");
+    const ended = await this.sessions.end(tx, ctx.req);
+    (ctx.cookies ??= []).push(ended.cookie);
+    return ended.ended;
+  }
+}
+
+function isBlank(s: string, at: number): boolean {
+  const c = s.charCodeAt(at);
+  return c === 32 || c === 9;
+}
+
+/** Three dot-separated parts, as a signed JWT has. */
+function isCompactJws(token: string): boolean {
+  const first = token.indexOf(".");
+  const second = first === -1 ? -1 : token.indexOf(".", first + 1);
+  return second !== -1 && token.indexOf(".", second + 1) === -1;
+}
+
+/**
+ * The check generated code runs first in an action with `requires` (route files reach it
+ * through the action's endpoint). Without identity in the server it fails closed: a 401.
+ */
+export function authorize(ctx: CallContext, requirement: Requirement): void {
+  const caller = ctx.caller;
+  const identity = ctx.identity as Identity | null | undefined;
+  if (caller === undefined || caller === null) {
+    throw identity instanceof Identity ? identity.required() : new AuthError(401, "authentication required", "Bearer");
+  }
+  if (requirement.kind === "role" && !caller.roles.includes(requirement.role)) {
+    const scheme = identity instanceof Identity ? identity.scheme : "Bearer";
+    throw new AuthError(403, `this needs the role "${requirement.role}"`, `${scheme} error="insufficient_scope"`);
+  }
+}
+
+/** `auth` in generated code; null when anonymous or when the server has no identity. */
+export function callerOf(ctx: CallContext): Caller | null {
+  return ctx.caller ?? null;
+}
+
+/** `issue_token(subject[, roles])` in an action. */
+export function issueToken(ctx: CallContext, subject: string, roles: readonly string[] | null = null): Promise<string> {
+  if (!ctx.identity) throw new Error("issue_token needs [auth.jwt]");
+  return ctx.identity.issueToken(subject, roles);
+}
+
+/** `start_session(subject[, roles])` in an action. */
+export function startSession(tx: Executor, ctx: CallContext, subject: string, roles: readonly string[] | null = null): Promise<string> {
+  if (!ctx.identity) throw new Error("start_session needs [auth.sessions]");
+  return ctx.identity.startSession(tx, ctx, subject, roles);
+}
+
+/** `end_session()` in an action. */
+export function endSession(tx: Executor, ctx: CallContext): Promise<boolean> {
+  if (!ctx.identity) throw new Error("end_session needs [auth.sessions]");
+  return ctx.identity.endSession(tx, ctx);
+}

@@ -1,0 +1,217 @@
+// JSON Web Tokens through jose (no hand-written JOSE): HS256 with a shared secret, EdDSA
+// (Ed25519) or ES256 with a private key, each from a credential, and an outside identity
+// provider's tokens through its JWKS URL. Every verification names the one algorithm the
+// configured key is for (an asymmetric key's public part is never accepted as an HS256
+// secret, and `alg: none` never verifies), and checks exp, nbf, iss and aud.
+//
+// A verified token is remembered until its exp (1024 of them, oldest out first), so a
+// client that sends the same token again costs one map lookup instead of a signature.
+
+import { createHash, createPrivateKey, createPublicKey, createSecretKey, type KeyObject } from "node:crypto";
+import { createRemoteJWKSet, errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from "jose";
+import { StartupError } from "../errors.js";
+import type { Credentials } from "../credentials.js";
+import type { Caller, ClaimType, JwtSpec } from "../types.js";
+
+/** The asymmetric algorithms an outside provider may sign with; symmetric ones never (their key would be public). */
+const JWKS_ALGORITHMS = ["EdDSA", "ES256", "ES384", "RS256", "PS256"];
+const CACHE_SIZE = 1024;
+
+interface LocalKey {
+  alg: "HS256" | "EdDSA" | "ES256";
+  sign: KeyObject;
+  verify: KeyObject;
+  /** Asymmetric keys are named in the header, so a JWKS-verifying server can tell its own tokens apart. */
+  kid: string | null;
+}
+
+export class InvalidToken extends Error {}
+
+/** The provider's key set could not be fetched: its tokens cannot be judged, which is not their fault. */
+export class KeysUnavailable extends Error {}
+
+export class Jwt {
+  private readonly local: LocalKey | null;
+  private readonly remote: JWTVerifyGetKey | null;
+  private readonly cache = new Map<string, { token: string; caller: Caller; exp: number }>();
+
+  constructor(private readonly spec: JwtSpec, credentials: Credentials) {
+    this.local = localKey(spec, credentials);
+    this.remote = spec.jwksUrl === undefined ? null : remoteKeys(spec.jwksUrl, spec.jwksCooldownMs ?? 30_000);
+  }
+
+  get canIssue(): boolean {
+    return this.local !== null;
+  }
+
+  /** A JWT for `subject`: sub, roles (when given), iat, exp, and iss/aud when configured. */
+  async issue(subject: string, roles: readonly string[] | null): Promise<string> {
+    const key = this.local;
+    if (key === null) throw new Error("issue_token needs [auth.jwt] secret or private_key");
+    const now = Math.floor(Date.now() / 1000);
+    const claims: JWTPayload = roles === null ? {} : { [this.spec.rolesClaim]: [...roles] };
+    const jwt = new SignJWT(claims)
+      .setProtectedHeader(key.kid === null ? { alg: key.alg, typ: "JWT" } : { alg: key.alg, typ: "JWT", kid: key.kid })
+      .setSubject(subject)
+      .setIssuedAt(now)
+      .setExpirationTime(now + this.spec.lifetimeS);
+    if (this.spec.issuer !== undefined) jwt.setIssuer(this.spec.issuer);
+    if (this.spec.audience !== undefined) jwt.setAudience(this.spec.audience);
+    return jwt.sign(key.sign);
+  }
+
+  /**
+   * The caller of a token verified before and not yet expired; null otherwise. Keyed by the
+   * end of the signature (random, and short, so the lookup hashes 24 characters, not the
+   * whole token), and then compared whole.
+   */
+  known(token: string): Caller | null {
+    const hit = this.cache.get(token.slice(-24));
+    if (hit === undefined || hit.token !== token) return null;
+    if (hit.exp * 1000 > Date.now()) return hit.caller;
+    this.cache.delete(token.slice(-24));
+    return null;
+  }
+
+  /** The caller a valid token stands for, from the cache when it was verified before; else rejects with InvalidToken. */
+  verify(token: string): Promise<Caller> {
+    const known = this.known(token);
+    return known !== null ? Promise.resolve(known) : this.verifyFully(token);
+  }
+
+  private async verifyFully(token: string): Promise<Caller> {
+    let payload: JWTPayload;
+    try {
+      const options = { issuer: this.spec.issuer, audience: this.spec.audience, requiredClaims: ["exp", "sub"] };
+      const local = this.local;
+      if (local !== null && (this.remote === null || headerKid(token) === local.kid)) {
+        payload = (await jwtVerify(token, local.verify, { ...options, algorithms: [local.alg] })).payload;
+      } else if (this.remote !== null) {
+        payload = (await jwtVerify(token, this.remote, { ...options, algorithms: JWKS_ALGORITHMS })).payload;
+      } else {
+        throw new InvalidToken("no key verifies this token");
+      }
+    } catch (err) {
+      if (err instanceof InvalidToken || err instanceof KeysUnavailable) throw err;
+      // jose's message says what was wrong (expired, bad signature, claim mismatch); it carries no secret.
+      throw new InvalidToken(err instanceof Error ? err.message : "invalid token");
+    }
+    checkClaims(payload, this.spec.claims);
+    const caller = callerOf(payload, this.spec.rolesClaim);
+    this.remember(token, caller, payload.exp!);
+    return caller;
+  }
+
+  private remember(token: string, caller: Caller, exp: number): void {
+    if (this.cache.size >= CACHE_SIZE) {
+      // Least recently added first out: Map keeps insertion order.
+      this.cache.delete(this.cache.keys().next().value!);
+    }
+    this.cache.set(token.slice(-24), { token, caller, exp });
+  }
+}
+
+/**
+ * The provider's key set, fetched and cached by jose. A failure to fetch it (refused, timed
+ * out, not a 200, not a key set) is KeysUnavailable; a token whose kid the set lacks stays
+ * an invalid token.
+ */
+function remoteKeys(url: string, cooldownMs: number): JWTVerifyGetKey {
+  const keys = createRemoteJWKSet(new URL(url), { cooldownDuration: cooldownMs });
+  return async (header, token) => {
+    try {
+      return await keys(header, token);
+    } catch (err) {
+      const fetching =
+        err instanceof errors.JWKSTimeout ||
+        err instanceof errors.JWKSInvalid ||
+        // fetch's network failure; by name, since fetch may come from another realm than this code.
+        (typeof err === "object" && err !== null && (err as { name?: unknown }).name === "TypeError") ||
+        (err instanceof errors.JOSEError && err.constructor === errors.JOSEError);
+      if (fetching) throw new KeysUnavailable("the identity provider's keys cannot be fetched", { cause: err });
+      throw err;
+    }
+  };
+}
+
+function callerOf(payload: JWTPayload, rolesClaim: string): Caller {
+  if (typeof payload.sub !== "string" || payload.sub === "") throw new InvalidToken("the token has no subject");
+  const raw = payload[rolesClaim];
+  const roles = Array.isArray(raw) ? raw.filter((r): r is string => typeof r === "string") : typeof raw === "string" ? [raw] : [];
+  return { id: payload.sub, roles, claims: payload as Record<string, unknown> };
+}
+
+/** A declared claim that is present must have its declared type: else the token is refused, not half-read. */
+function checkClaims(payload: JWTPayload, claims: Record<string, ClaimType> | undefined): void {
+  if (claims === undefined) return;
+  for (const name of Object.keys(claims)) {
+    const value = payload[name];
+    if (value === undefined || value === null) continue;
+    if (!claimFits(value, claims[name])) throw new InvalidToken(`the claim "${name}" is not ${claims[name]}`);
+  }
+}
+
+function claimFits(value: unknown, type: ClaimType): boolean {
+  switch (type) {
+    case "text":
+      return typeof value === "string";
+    case "int":
+      return Number.isSafeInteger(value);
+    case "float":
+      return typeof value === "number" && Number.isFinite(value);
+    case "bool":
+      return typeof value === "boolean";
+    case "json":
+      return true;
+    case "list<text>":
+      return Array.isArray(value) && value.every((v) => typeof v === "string");
+  }
+}
+
+function headerKid(token: string): string | null {
+  const dot = token.indexOf(".");
+  if (dot <= 0) return null;
+  try {
+    const header = JSON.parse(Buffer.from(token.slice(0, dot), "base64url").toString("utf8")) as unknown;
+    return typeof header === "object" && header !== null && typeof (header as { kid?: unknown }).kid === "string"
+      ? (header as { kid: string }).kid
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The configured signing key, read at start; a StartupError names what is wrong with it (never its value). */
+function localKey(spec: JwtSpec, credentials: Credentials): LocalKey | null {
+  if (spec.secret !== undefined) {
+    const secret = Buffer.from(credentials.get(spec.secret), "utf8");
+    if (secret.length < 32) {
+      throw new StartupError(
+        `credential "${spec.secret}" ([auth.jwt] secret) is ${secret.length} bytes: an HS256 secret needs at least 32 (e.g. openssl rand -base64 48)`,
+      );
+    }
+    const key = createSecretKey(secret);
+    return { alg: "HS256", sign: key, verify: key, kid: null };
+  }
+  if (spec.privateKey !== undefined) {
+    let sign: KeyObject;
+    try {
+      sign = createPrivateKey({ key: credentials.get(spec.privateKey), format: "pem" });
+    } catch {
+      throw new StartupError(`credential "${spec.privateKey}" ([auth.jwt] private_key) is not a PEM private key`);
+    }
+    const type = sign.asymmetricKeyType;
+    const curve = sign.asymmetricKeyDetails?.namedCurve;
+    const alg = type === "ed25519" ? "EdDSA" : type === "ec" && curve === "prime256v1" ? "ES256" : null;
+    if (alg === null) {
+      throw new StartupError(
+        `credential "${spec.privateKey}" ([auth.jwt] private_key) is a ${type ?? "unknown"}${curve ? ` (${curve})` : ""} key: use Ed25519 (EdDSA) or P-256 (ES256)`,
+      );
+    }
+    const verify = createPublicKey(sign);
+    const der = verify.export({ format: "der", type: "spki" });
+    const kid = `svc-${createHash("sha256").update(der).digest("base64url").slice(0, 16)}`;
+    return { alg, sign, verify, kid };
+  }
+  return null;
+}

@@ -1,0 +1,117 @@
+// An EdDSA-signing server that also accepts an outside provider's tokens (its JWKS on
+// 127.0.0.1), over HTTP: own tokens, provider tokens across a key rotation, and forged ones.
+
+import { generateKeyPairSync } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, type JWK } from "jose";
+import { call } from "../support/http.js";
+import { buildTo, removeDir, startServer, tmpDir, type TestServer } from "../support/server.js";
+
+const MODULE = `module keys
+
+action issue(subject: text) {
+  return issue_token(subject, ["writer"])
+}
+
+action whoami() {
+  return { id: auth.id, roles: auth.roles }
+}
+
+action write() requires role "writer" {
+  return auth.id
+}
+`;
+
+let jwks: Server;
+let served: JWK[] = [];
+let project: string;
+let out: string;
+let server: TestServer;
+let idp: { privateKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"]; kid: string };
+
+async function rotate(kid: string): Promise<void> {
+  const { privateKey, publicKey } = await generateKeyPair("EdDSA");
+  idp = { privateKey, kid };
+  served = [{ ...(await exportJWK(publicKey)), kid, alg: "EdDSA" }];
+}
+
+function idpToken(sub: string): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ sub, roles: ["writer"], iss: "https://api.example", exp: now + 120 })
+    .setProtectedHeader({ alg: "EdDSA", kid: idp.kid })
+    .sign(idp.privateKey);
+}
+
+beforeAll(async () => {
+  jwks = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ keys: served }));
+  });
+  await new Promise<void>((resolve) => jwks.listen(0, "127.0.0.1", resolve));
+  const jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`;
+  await rotate("idp-1");
+  project = tmpDir("keys-src-");
+  mkdirSync(join(project, "modules", "keys"), { recursive: true });
+  writeFileSync(join(project, "modules", "keys", "keys.svc"), MODULE);
+  writeFileSync(
+    join(project, "svc.toml"),
+    [
+      "[credentials]",
+      'jwt_key = { env = "JWT_KEY" }',
+      "[auth.jwt]",
+      'private_key = { credential = "jwt_key" }',
+      `jwks_url = "${jwksUrl}"`,
+      'jwks_cooldown = "0s"',
+      'issuer = "https://api.example"',
+      'lifetime = "15m"',
+      "",
+    ].join("\n"),
+  );
+  out = await buildTo({ mode: "project", dir: project });
+  const key = generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }).toString();
+  server = await startServer(out, ["--db", ":memory:"], { JWT_KEY: key });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await new Promise((resolve) => jwks.close(resolve));
+  removeDir(project);
+  removeDir(out);
+});
+
+const whoami = (token: string) =>
+  call(`${server.url}/api/keys:whoami`, { method: "POST", json: {}, headers: { authorization: `Bearer ${token}` } });
+
+test("the server's own tokens: EdDSA, a kid, exp 15 minutes after iat", async () => {
+  const issued = await call(`${server.url}/api/keys:issue`, { method: "POST", json: { subject: "local" } });
+  const token = issued.json.data as string;
+  expect(decodeProtectedHeader(token)).toMatchObject({ alg: "EdDSA", typ: "JWT" });
+  const answer = await whoami(token);
+  expect(answer.json.data).toEqual({ id: "local", roles: ["writer"] });
+  const write = await call(`${server.url}/api/keys:write`, { method: "POST", json: {}, headers: { authorization: `Bearer ${token}` } });
+  expect(write.json.data).toBe("local");
+});
+
+test("the provider's tokens, before and after it rotates its key", async () => {
+  expect((await whoami(await idpToken("before"))).json.data.id).toBe("before");
+  const old = await idpToken("old-key");
+  await rotate("idp-2");
+  expect((await whoami(await idpToken("after"))).json.data.id).toBe("after");
+  const refused = await whoami(old);
+  expect(refused.status).toBe(401);
+  expect(refused.headers["www-authenticate"]).toBe('Bearer error="invalid_token"');
+});
+
+test("algorithm confusion: HS256 keyed with the provider's public JWK is refused", async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const forged = await new SignJWT({ sub: "admin", roles: ["writer"], iss: "https://api.example", exp: now + 60 })
+    .setProtectedHeader({ alg: "HS256", kid: idp.kid })
+    .sign(new TextEncoder().encode(JSON.stringify(served[0])));
+  const answer = await whoami(forged);
+  expect(answer.status).toBe(401);
+  expect(answer.json.error).toMatch(/^invalid token/);
+});
