@@ -1,7 +1,9 @@
 import type { SqlBody } from "../../parse/ast.js";
 import type { Dialect, DialectSql, ScalarType } from "../model.js";
 import { mysqlPlaceholder } from "./mysql/params.js";
+import { portableEdits } from "./portable.js";
 import { postgresPlaceholder } from "./postgres/params.js";
+import { tokenize } from "./tokens.js";
 
 export interface BoundSql {
   /** Distinct `@name`s in order of first appearance. */
@@ -15,19 +17,18 @@ export interface BoundSql {
  * reuse the number; mysql's positional `?` needs one slot per occurrence. With `types`
  * (each parameter's declared type), postgres placeholders carry their type and mysql
  * timestamps are read from svc's ISO text (see postgres/params.ts, mysql/params.ts).
+ * The same pass writes what portable.ts makes each backend's own (JSON functions, annotations).
  */
 export function bindParams(body: SqlBody, types?: ReadonlyMap<string, ScalarType>): BoundSql {
   const base = body.span.start.offset;
   const refs = [...body.params].sort((a, b) => a.span.start.offset - b.span.start.offset);
   const args: string[] = [];
   const numbers = new Map<string, number>();
-  const pieces: string[] = [];
-  const marks: { at: number; index: number }[] = [];
-  let cursor = 0;
+  const edits: { start: number; end: number; text: Record<Dialect, string> | number }[] = [];
   for (const ref of refs) {
     const start = ref.span.start.offset - base;
     const end = ref.span.end.offset - base;
-    if (start < cursor || body.text.slice(start, end) !== `@${ref.name}`) {
+    if (body.text.slice(start, end) !== `@${ref.name}`) {
       // The parser's spans are the contract; a mismatch is a compiler bug, not bad input.
       throw new Error(`internal: @${ref.name} is not at offset ${start} of its SQL body`);
     }
@@ -37,25 +38,34 @@ export function bindParams(body: SqlBody, types?: ReadonlyMap<string, ScalarType
       numbers.set(ref.name, index);
       args.push(ref.name);
     }
-    pieces.push(body.text.slice(cursor, start));
-    marks.push({ at: pieces.length, index });
-    pieces.push("");
-    cursor = end;
+    edits.push({ start, end, text: index });
   }
-  pieces.push(body.text.slice(cursor));
+  edits.push(...portableEdits(tokenize(body.text)));
+  // Stable: an insertion before a token stays before that token's own replacement.
+  edits.sort((a, b) => a.start - b.start);
+  let last = 0;
+  for (const e of edits) {
+    if (e.start < last) throw new Error(`internal: overlapping edits at offset ${e.start} of an SQL body`);
+    last = e.end;
+  }
+  const slots = edits.flatMap((e) => (typeof e.text === "number" ? [e.text] : []));
 
-  const render = (placeholder: (index: number) => string): string => {
-    const out = [...pieces];
-    for (const m of marks) out[m.at] = placeholder(m.index);
-    return out.join("");
+  const render = (dialect: Dialect, placeholder: (index: number) => string): string => {
+    let out = "";
+    let cursor = 0;
+    for (const e of edits) {
+      out += body.text.slice(cursor, e.start) + (typeof e.text === "number" ? placeholder(e.text) : e.text[dialect]);
+      cursor = e.end;
+    }
+    return out + body.text.slice(cursor);
   };
   const identity = args.map((_, i) => i);
   return {
     args,
     dialects: {
-      sqlite: { text: render((i) => `?${i + 1}`), slots: identity },
-      postgres: { text: render((i) => postgresPlaceholder(i, types?.get(args[i]))), slots: [...identity] },
-      mysql: { text: render((i) => mysqlPlaceholder(types?.get(args[i]))), slots: marks.map((m) => m.index) },
+      sqlite: { text: render("sqlite", (i) => `?${i + 1}`), slots: identity },
+      postgres: { text: render("postgres", (i) => postgresPlaceholder(i, types?.get(args[i]))), slots: [...identity] },
+      mysql: { text: render("mysql", (i) => mysqlPlaceholder(types?.get(args[i]))), slots },
     },
   };
 }

@@ -1,0 +1,144 @@
+import type { Dialect, ScalarType } from "../model.js";
+import { KEYWORDS } from "./refs.js";
+import { type Token, closingParen } from "./tokens.js";
+
+// SQL that one text cannot say on every backend, which svc writes per backend at build time:
+// - JSON built by SQL. SQLite, PostgreSQL and MySQL spell the same four functions three
+//   ways; a project may write any spelling, and each backend's SQL gets its own. Aggregates
+//   over no rows give `[]`/`{}` everywhere, as SQLite's do (PostgreSQL and MySQL give NULL).
+// - A column's type annotation, `AS "name: type"`: the annotation is svc's, the database
+//   sees only `"name"`.
+
+interface JsonFamily {
+  spellings: Record<Dialect, string>;
+  /** For aggregates: what an aggregate over no rows gives on SQLite, written per dialect. */
+  empty?: Record<Exclude<Dialect, "sqlite">, string>;
+  /** SQLite's argument count, for the checker's stand-ins; -1: any. */
+  args: number;
+  aggregate: boolean;
+}
+
+const ARRAY_AGG: JsonFamily = {
+  spellings: { sqlite: "json_group_array", postgres: "json_agg", mysql: "JSON_ARRAYAGG" },
+  empty: { postgres: "'[]'::json", mysql: "JSON_ARRAY()" },
+  args: 1,
+  aggregate: true,
+};
+const OBJECT_AGG: JsonFamily = {
+  spellings: { sqlite: "json_group_object", postgres: "json_object_agg", mysql: "JSON_OBJECTAGG" },
+  empty: { postgres: "'{}'::json", mysql: "JSON_OBJECT()" },
+  args: 2,
+  aggregate: true,
+};
+const OBJECT: JsonFamily = {
+  spellings: { sqlite: "json_object", postgres: "json_build_object", mysql: "JSON_OBJECT" },
+  args: -1,
+  aggregate: false,
+};
+const ARRAY: JsonFamily = {
+  spellings: { sqlite: "json_array", postgres: "json_build_array", mysql: "JSON_ARRAY" },
+  args: -1,
+  aggregate: false,
+};
+
+/** Every spelling svc reads (lower-cased), with its family. */
+export const JSON_FUNCTIONS: ReadonlyMap<string, JsonFamily> = new Map([
+  ["json_group_array", ARRAY_AGG],
+  ["json_agg", ARRAY_AGG],
+  ["jsonb_agg", ARRAY_AGG],
+  ["json_arrayagg", ARRAY_AGG],
+  ["json_group_object", OBJECT_AGG],
+  ["json_object_agg", OBJECT_AGG],
+  ["jsonb_object_agg", OBJECT_AGG],
+  ["json_objectagg", OBJECT_AGG],
+  ["json_object", OBJECT],
+  ["json_build_object", OBJECT],
+  ["jsonb_build_object", OBJECT],
+  ["json_array", ARRAY],
+  ["json_build_array", ARRAY],
+  ["jsonb_build_array", ARRAY],
+]);
+
+/** Spellings SQLite lacks: the checker's database gets a stand-in for each, so the SQL as written prepares. */
+export function standInFunctions(): { name: string; args: number; aggregate: boolean }[] {
+  const own = new Set([ARRAY_AGG, OBJECT_AGG, OBJECT, ARRAY].map((f) => f.spellings.sqlite));
+  return [...JSON_FUNCTIONS]
+    .filter(([name]) => !own.has(name))
+    .map(([name, f]) => ({ name, args: f.args, aggregate: f.aggregate }));
+}
+
+/** One replacement in the SQL text, per dialect. */
+export interface SqlEdit {
+  start: number;
+  end: number;
+  text: Record<Dialect, string>;
+}
+
+/** The types an annotation may name. `enum` is left out: its members come from a field. */
+export const ANNOTATION_TYPES: readonly ScalarType[] = ["id", "text", "int", "float", "bool", "timestamp", "json"];
+
+export interface Annotation {
+  /** The column's name, as the database sees it. */
+  name: string;
+  /** As written; checked by the caller. */
+  type: string;
+  nullable: boolean;
+}
+
+const ANNOTATED = /^\s*([^\s:]+)\s*:\s*([A-Za-z_][A-Za-z0-9_]*)\s*(\?)?\s*$/;
+
+/** `"favorited: bool"` (a double-quoted alias) as an annotation; null for any other name. */
+export function parseAnnotation(t: Token | undefined): Annotation | null {
+  if (!t || t.kind !== "quoted" || !t.text.startsWith('"')) return null;
+  const m = ANNOTATED.exec(t.value);
+  return m ? { name: m[1], type: m[2], nullable: m[3] === "?" } : null;
+}
+
+/** The edits that make `tokens` (one SQL body) each backend's SQL; offsets are in the body's text. */
+export function portableEdits(tokens: readonly Token[]): SqlEdit[] {
+  const edits: SqlEdit[] = [];
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.kind === "quoted") {
+      const a = parseAnnotation(t);
+      if (a && isAlias(tokens, i)) {
+        const quoted = `"${a.name.replace(/"/g, '""')}"`;
+        edits.push({ start: t.start, end: t.end, text: { sqlite: quoted, postgres: quoted, mysql: quoted } });
+      }
+      continue;
+    }
+    const family = t.kind === "word" && tokens[i + 1].text === "(" ? JSON_FUNCTIONS.get(t.value.toLowerCase()) : undefined;
+    if (!family || tokens[i - 1]?.text === ".") continue;
+    if (!family.empty) {
+      edits.push({ start: t.start, end: t.end, text: family.spellings });
+      continue;
+    }
+    edits.push({ start: t.start, end: t.start, text: { sqlite: "", postgres: "coalesce(", mysql: "coalesce(" } });
+    edits.push({ start: t.start, end: t.end, text: family.spellings });
+    const at = tokens[callEnd(tokens, i + 1)].end;
+    const close = { sqlite: "", postgres: `, ${family.empty.postgres})`, mysql: `, ${family.empty.mysql})` };
+    edits.push({ start: at, end: at, text: close });
+  }
+  return edits;
+}
+
+/** A quoted name right after `AS`, or right after what ends an expression (`x "name"`). */
+function isAlias(tokens: readonly Token[], i: number): boolean {
+  const before = tokens[i - 1];
+  if (!before) return false;
+  if (before.value === "AS") return true;
+  if (before.kind === "word") return !KEYWORDS.has(before.value) || before.value === "END";
+  return before.text === ")" || ["number", "string", "quoted", "param"].includes(before.kind);
+}
+
+/** The last token of a call whose `(` is at `open`, its FILTER (…) and OVER (…)/OVER name included. */
+function callEnd(tokens: readonly Token[], open: number): number {
+  let last = closingParen(tokens, open);
+  if (last >= tokens.length) return tokens.length - 1;
+  if (tokens[last + 1]?.value === "FILTER" && tokens[last + 2]?.text === "(") last = closingParen(tokens, last + 2);
+  if (last >= tokens.length) return tokens.length - 1;
+  if (tokens[last + 1]?.value === "OVER") {
+    last = tokens[last + 2]?.text === "(" ? closingParen(tokens, last + 2) : last + 2;
+  }
+  return Math.min(last, tokens.length - 1);
+}
