@@ -57,6 +57,11 @@ async function transcript(url: string): Promise<Step[]> {
   await record("flagged true", "flagged?flag=true");
   await record("flagged false", "flagged?flag=false");
   await record("since", "since?t=2024-05-01T00:00:00Z&n=5");
+  await record("tag alpha b", "tag", { thing: a.data.id, tag: "b" });
+  await record("tag alpha a", "tag", { thing: a.data.id, tag: "a" });
+  await record("tag beta a", "tag", { thing: b.data.id, tag: "a" });
+  await record("views", "views?tag=a");
+  await record("tag index", "tag_index");
   await record("finish alpha", "finish", { id: a.data.id, done_at: "2024-06-01T00:00:00.5Z" });
   await record("duplicate name", "add", { name: "alpha", at: "2024-05-02T00:00:00Z" });
   await record("null name", "clear_name", { id: a.data.id });
@@ -129,6 +134,37 @@ describe("the same JSON out of every backend", () => {
     expect(reference.find((s) => s.step === "stats")!.body).toEqual({
       ok: true,
       data: [{ n: 3, total: Number.MAX_SAFE_INTEGER - 4, mean: 0.5, latest: "2024-05-01T12:00:00.123Z" }],
+    });
+    expect(reference.find((s) => s.step === "views")!.body).toEqual({
+      ok: true,
+      data: [
+        {
+          name: "alpha",
+          tags: ["a", "b"],
+          summary: { name: "alpha", note: null, qty: 3, tags: 2 },
+          tagged: true,
+          tag_count: 2,
+          positive: true,
+          noted: false,
+        },
+        {
+          name: "beta",
+          tags: ["a"],
+          summary: { name: "beta", note: "a note", qty: Number.MAX_SAFE_INTEGER, tags: 1 },
+          tagged: true,
+          tag_count: 1,
+          positive: true,
+          noted: true,
+        },
+        { name: "gamma", tags: [], summary: { name: "gamma", note: null, qty: -7, tags: 0 }, tagged: false, tag_count: 0, positive: false, noted: false },
+      ],
+    });
+    expect(reference.find((s) => s.step === "tag index")!.body).toEqual({
+      ok: true,
+      data: [
+        { tag: "a", names: ["alpha", "beta"], n: 2 },
+        { tag: "b", names: ["alpha"], n: 1 },
+      ],
     });
     const errors = reference
       .filter((s) => s.status >= 400)
