@@ -1,19 +1,12 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { BinaryExpr, CallExpr, Expr, ObjectEntry, RecordOpExpr } from "../parse/ast.js";
 import type { BuiltinName, IrBinaryOp, IrExpr, RecordWrite, ResourceModel, ValueType } from "./model.js";
+import { BUILTINS, arity, builtinType } from "./builtins.js";
 import { recordStatement, recordStatementName } from "./record-sql.js";
 import type { ModuleScope, Scope } from "./scope.js";
 import { closest } from "./shared/names.js";
 import { NULL_TYPE, UNKNOWN, assignable, describe, isNullable, isNumeric, isStringy, scalar, withNullable } from "./shared/types.js";
 
-const BUILTINS: Record<BuiltinName, { arity: [number, number] }> = {
-  now: { arity: [0, 0] },
-  trim: { arity: [1, 1] },
-  lower: { arity: [1, 1] },
-  upper: { arity: [1, 1] },
-  len: { arity: [1, 1] },
-  coalesce: { arity: [2, 2] },
-};
 
 const BINARY: Record<BinaryExpr["op"], IrBinaryOp> = {
   or: "or",
@@ -239,7 +232,7 @@ export class ExprAnalyzer {
       return { kind: "literal", value: null, type: UNKNOWN };
     }
     const builtin = name as BuiltinName;
-    const [min, max] = BUILTINS[builtin].arity;
+    const [min, max] = arity(builtin);
     if (e.args.some((a) => a.name !== null)) {
       this.report(codes.badCallArgs.at(this.m.file, e.span, `\`${name}\` takes positional arguments, not named ones`));
     }
@@ -247,30 +240,7 @@ export class ExprAnalyzer {
       this.report(codes.badCallArgs.at(this.m.file, e.span, `\`${name}\` takes ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? "" : "s"}, found ${e.args.length}`));
     }
     const args = e.args.map((a) => this.expr(a.value, scope));
-    return { kind: "builtin", name: builtin, args, type: this.builtinType(builtin, args, e) };
-  }
-
-  private builtinType(name: BuiltinName, args: IrExpr[], e: CallExpr): ValueType {
-    switch (name) {
-      case "now":
-        return scalar("timestamp");
-      case "trim":
-      case "lower":
-      case "upper": {
-        const a = args[0];
-        if (a && a.type.kind !== "unknown" && a.type.kind !== "null" && !isStringy(a.type)) {
-          this.report(codes.typeMismatch.at(this.m.file, e.args[0].span, `the argument of \`${name}\``, "a string", describe(a.type)));
-        }
-        return scalar("text", a ? isNullable(a.type) : false);
-      }
-      case "len":
-        return scalar("int");
-      case "coalesce": {
-        const [a, b] = args;
-        if (!a || !b) return UNKNOWN;
-        return a.type.kind === "null" ? b.type : withNullable(a.type, isNullable(b.type));
-      }
-    }
+    return { kind: "builtin", name: builtin, args, type: builtinType(builtin, args, e, this.m.file, (d) => this.report(d)) };
   }
 
   private queryCall(e: CallExpr, scope: Scope): IrExpr {

@@ -13,7 +13,13 @@ export type ScalarType = "id" | "text" | "int" | "float" | "bool" | "timestamp" 
 /** A literal value as it appears in a default. */
 export type Literal = string | number | boolean | null;
 
-export type DefaultValue = { kind: "value"; value: Literal } | { kind: "now" };
+/** A JSON value written as a literal, e.g. a json field's default `[]` or `{"tags": []}`. */
+export type JsonValue = Literal | JsonValue[] | { [key: string]: JsonValue };
+
+/** A default: a literal of the declared type; for `json`, any constant JSON value. */
+export type DefaultLiteral = JsonValue;
+
+export type DefaultValue = { kind: "value"; value: DefaultLiteral } | { kind: "now" };
 
 export interface FieldModel {
   name: string;
@@ -72,7 +78,7 @@ export interface ParamModel {
   enumValues: string[];
   nullable: boolean;
   /** The value used when the caller leaves the argument out. */
-  default: Literal | undefined;
+  default: DefaultLiteral | undefined;
   /** Required = not nullable and no default. */
   required: boolean;
 }
@@ -126,7 +132,20 @@ export interface QueryModel {
 
 export type Requirement = { kind: "auth" } | { kind: "role"; role: string };
 
-export type BuiltinName = "now" | "trim" | "lower" | "upper" | "len" | "coalesce";
+export type BuiltinName =
+  | "now"
+  | "trim"
+  | "lower"
+  | "upper"
+  | "len"
+  | "coalesce"
+  | "slug"
+  | "replace"
+  | "starts_with"
+  | "ends_with"
+  | "contains"
+  | "substr"
+  | "join";
 
 /** A typed, resolved expression. Every name is already bound to what it means. */
 export type IrExpr = (

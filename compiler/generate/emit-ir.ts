@@ -1,4 +1,5 @@
 import type { IrExpr, IrStmt, Model, RecordWrite } from "../analyze/model.js";
+import { RUNTIME_NAMES } from "../analyze/builtins.js";
 import { isNullable } from "../analyze/shared/types.js";
 import { local, type Names } from "./names.js";
 
@@ -105,7 +106,7 @@ export class IrEmitter {
       case "coalesce":
         return `(${args[0]} ?? ${args[1]})`;
       default:
-        return `rt.${e.name}(${args.join(", ")})`;
+        return `rt.${RUNTIME_NAMES[e.name] ?? e.name}(${args.join(", ")})`;
     }
   }
 

@@ -51,7 +51,7 @@ async function transcript(url: string): Promise<Step[]> {
     tier: "silver",
     at: "2024-05-01T12:00:00Z",
   });
-  await record("add gamma", "add", { name: "gamma", qty: -7, at: "2024-04-30T23:59:59.999+02:00" });
+  const c = await record("add gamma", "add", { name: "gamma", qty: -7, at: "2024-04-30T23:59:59.999+02:00" });
   await record("things", "things");
   await record("stats", "stats");
   await record("flagged true", "flagged?flag=true");
@@ -62,6 +62,9 @@ async function transcript(url: string): Promise<Step[]> {
   await record("tag beta a", "tag", { thing: b.data.id, tag: "a" });
   await record("views", "views?tag=a");
   await record("tag index", "tag_index");
+  await record("relabel beta", "relabel", { id: b.data.id });
+  await record("relabel gamma", "relabel", { id: c.data.id, labels: ["x", { y: null }] });
+  await record("words", "words", { title: "Crème Brûlée à la carte!", prefix: "Crème" });
   await record("finish alpha", "finish", { id: a.data.id, done_at: "2024-06-01T00:00:00.5Z" });
   await record("duplicate name", "add", { name: "alpha", at: "2024-05-02T00:00:00Z" });
   await record("null name", "clear_name", { id: a.data.id });
@@ -124,6 +127,7 @@ describe("the same JSON out of every backend", () => {
       tier: "gold",
       at: "2024-05-01T12:00:00.123Z",
       done_at: null,
+      labels: [],
     });
     expect(things.data.map((t) => t.meta)).toEqual([{ b: [1, 2, { c: null }], a: "x", n: 1.5 }, "123", null]);
     expect(things.data.map((t) => t.at)).toEqual([
@@ -165,6 +169,20 @@ describe("the same JSON out of every backend", () => {
         { tag: "a", names: ["alpha", "beta"], n: 2 },
         { tag: "b", names: ["alpha"], n: 1 },
       ],
+    });
+    expect(reference.find((s) => s.step === "relabel beta")!.body).toMatchObject({ data: { labels: { by: "default", list: [] } } });
+    expect(reference.find((s) => s.step === "relabel gamma")!.body).toMatchObject({ data: { labels: ["x", { y: null }] } });
+    expect(reference.find((s) => s.step === "words")!.body).toEqual({
+      ok: true,
+      data: {
+        slug: "creme-brulee-a-la-carte",
+        starts: true,
+        ends: true,
+        has_space: true,
+        short: "Crème",
+        dashed: "Crème-Brûlée-à-la-carte!",
+        joined: "a/Crème Brûlée à la carte!",
+      },
     });
     const errors = reference
       .filter((s) => s.status >= 400)
