@@ -1,6 +1,6 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { BinaryExpr, CallExpr, Expr, ObjectEntry, RecordOpExpr } from "../parse/ast.js";
-import type { BuiltinName, IrBinaryOp, IrExpr, RecordWrite, ResourceModel, ValueType } from "./model.js";
+import type { ActionModel, BuiltinName, IrBinaryOp, IrExpr, ParamModel, RecordWrite, ResourceModel, ValueType } from "./model.js";
 import { BUILTINS, arity, builtinType } from "./builtins.js";
 import { recordStatement, recordStatementName } from "./record-sql.js";
 import type { ModuleScope, Scope } from "./scope.js";
@@ -44,7 +44,7 @@ export class ExprAnalyzer {
       case "Name": {
         const b = scope.lookup(e.name);
         if (!b) {
-          const candidates = [...scope.visible(), ...this.m.queries.keys(), ...Object.keys(BUILTINS)];
+          const candidates = [...scope.visible(), ...this.m.queries.keys(), ...this.m.actionNames, ...Object.keys(BUILTINS)];
           this.report(codes.unknownName.at(this.m.file, e.span, e.name, closest(e.name, candidates)));
           return { kind: "literal", value: null, type: UNKNOWN };
         }
@@ -226,8 +226,10 @@ export class ExprAnalyzer {
     const name = e.callee.name;
     const query = this.m.queries.get(name);
     if (query) return this.queryCall(e, scope);
+    const action = name in BUILTINS ? undefined : this.m.callee(name);
+    if (action) return this.actionCall(e, action, scope);
     if (!(name in BUILTINS)) {
-      const candidates = [...this.m.queries.keys(), ...Object.keys(BUILTINS)];
+      const candidates = [...this.m.queries.keys(), ...this.m.actionNames, ...Object.keys(BUILTINS)];
       this.report(codes.unknownName.at(this.m.file, e.callee.span, name, closest(name, candidates)));
       return { kind: "literal", value: null, type: UNKNOWN };
     }
@@ -245,26 +247,7 @@ export class ExprAnalyzer {
 
   private queryCall(e: CallExpr, scope: Scope): IrExpr {
     const q = this.m.queries.get(e.callee.name)!;
-    const args: { name: string; value: IrExpr }[] = [];
-    for (const a of e.args) {
-      if (!a.name) {
-        this.report(codes.badCallArgs.at(this.m.file, a.span, `query \`${q.name}\` takes named arguments, e.g. \`${q.params[0]?.name ?? "x"}: …\``));
-        continue;
-      }
-      const p = q.params.find((x) => x.name === a.name!.name);
-      const value = this.expr(a.value, scope);
-      if (!p) {
-        this.report(codes.badCallArgs.at(this.m.file, a.name.span, `query \`${q.name}\` has no parameter \`${a.name.name}\``));
-        continue;
-      }
-      this.expect(value, scalar(p.type, p.nullable, p.enumValues), `argument \`${p.name}\``, a.value.span);
-      args.push({ name: p.name, value });
-    }
-    for (const p of q.params) {
-      if (p.required && !args.some((a) => a.name === p.name)) {
-        this.report(codes.badCallArgs.at(this.m.file, e.span, `query \`${q.name}\` needs the argument \`${p.name}\``));
-      }
-    }
+    const args = this.namedArgs(`query \`${q.name}\``, q.params, e, scope);
     const type: ValueType = q.rowResource
       ? q.one
         ? { kind: "row", resource: q.rowResource, nullable: true }
@@ -273,6 +256,54 @@ export class ExprAnalyzer {
         ? { kind: "queryRow", query: q.name, nullable: true }
         : { kind: "queryRows", query: q.name };
     return { kind: "query", module: q.module, query: q.name, args, type };
+  }
+
+  /**
+   * An action called from an action: it runs in the caller's transaction (its function takes
+   * the caller's executor), so a `fail` in it undoes the caller's writes too.
+   */
+  private actionCall(e: CallExpr, callee: ActionModel | "cycle", scope: Scope): IrExpr {
+    const caller = this.m.caller;
+    if (callee === "cycle") {
+      this.report(codes.actionCycle.at(this.m.file, e.callee.span, caller?.name ?? "?", e.callee.name));
+      e.args.forEach((a) => this.expr(a.value, scope));
+      return { kind: "literal", value: null, type: UNKNOWN };
+    }
+    // The callee's `requires` is checked where a request comes in, not in its function.
+    const need = callee.requires;
+    const have = caller?.requires ?? null;
+    const met = need === null || (need.kind === "auth" ? have !== null : have?.kind === "role" && have.role === need.role);
+    if (!met) {
+      const requirement = need!.kind === "auth" ? "auth" : `role "${need!.role}"`;
+      this.report(codes.calleeRequires.at(this.m.file, e.callee.span, caller?.name ?? "?", callee.name, requirement));
+    }
+    const args = this.namedArgs(`action \`${callee.name}\``, callee.params, e, scope);
+    return { kind: "action", module: callee.module, action: callee.name, args, type: callee.returns };
+  }
+
+  /** `name: value` arguments of a query or action call, checked against its parameters. */
+  private namedArgs(what: string, params: readonly ParamModel[], e: CallExpr, scope: Scope): { name: string; value: IrExpr }[] {
+    const args: { name: string; value: IrExpr }[] = [];
+    for (const a of e.args) {
+      if (!a.name) {
+        this.report(codes.badCallArgs.at(this.m.file, a.span, `${what} takes named arguments, e.g. \`${params[0]?.name ?? "x"}: …\``));
+        continue;
+      }
+      const p = params.find((x) => x.name === a.name!.name);
+      const value = this.expr(a.value, scope);
+      if (!p) {
+        this.report(codes.badCallArgs.at(this.m.file, a.name.span, `${what} has no parameter \`${a.name.name}\``));
+        continue;
+      }
+      this.expect(value, scalar(p.type, p.nullable, p.enumValues), `argument \`${p.name}\``, a.value.span);
+      args.push({ name: p.name, value });
+    }
+    for (const p of params) {
+      if (p.required && !args.some((a) => a.name === p.name)) {
+        this.report(codes.badCallArgs.at(this.m.file, e.span, `${what} needs the argument \`${p.name}\``));
+      }
+    }
+    return args;
   }
 
   private recordOp(e: RecordOpExpr, scope: Scope): IrExpr {

@@ -3,7 +3,7 @@ import { webhookCodes } from "../diagnostics/codes/webhooks.js";
 import { sqlCodes } from "../diagnostics/codes/sql.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Decl, ModuleFile, Span } from "../parse/ast.js";
-import { analyzeAction } from "./action.js";
+import { analyzeActions } from "./action.js";
 import { type AppInput, analyzeApp, appScope } from "./app.js";
 import type { ProjectConfig } from "./config/schema.js";
 import { authModel, credentialModels } from "./credentials.js";
@@ -112,22 +112,18 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
         moduleQueries.set(q.name, q);
         queries.push(q);
       }
-      const moduleActions = new Map<string, ActionModel>();
-      for (const { decl, file } of m.decls) {
-        if (decl.kind !== "Action" || moduleActions.has(decl.name.name) || moduleQueries.has(decl.name.name)) continue;
-        const scope: ModuleScope = {
-          module: m.name,
-          file,
-          resources: resourceMap,
-          queries: moduleQueries,
-          statements,
-          checker,
-          reporter: r,
-        };
-        const a = analyzeAction(decl, scope, hasAuth);
-        moduleActions.set(a.name, a);
-        actions.push(a);
-      }
+      const moduleActions = analyzeActions(m.decls, moduleQueries, (file, callee, actionNames) => ({
+        module: m.name,
+        file,
+        resources: resourceMap,
+        queries: moduleQueries,
+        statements,
+        checker,
+        reporter: r,
+        callee,
+        actionNames,
+      }), hasAuth);
+      actions.push(...moduleActions.values());
       for (const { decl, file } of m.decls) {
         if (decl.kind === "Route") {
           const route = analyzeRoute(m.name, decl, file, { actions: moduleActions, queries: moduleQueries }, r);

@@ -159,6 +159,7 @@ export type IrExpr = (
   | { kind: "unary"; op: "not" | "neg"; operand: IrExpr }
   | { kind: "builtin"; name: BuiltinName; args: IrExpr[] }
   | { kind: "query"; module: string; query: string; args: { name: string; value: IrExpr }[] }
+  | { kind: "action"; module: string; action: string; args: { name: string; value: IrExpr }[] }
   | { kind: "record"; op: "get" | "delete"; resource: string; statement: string; key: IrExpr }
   | { kind: "record"; op: "insert"; resource: string; statement: string; fields: RecordWrite[] }
   | { kind: "record"; op: "update"; resource: string; statement: string; key: IrExpr; fields: RecordWrite[] }

@@ -1,4 +1,4 @@
-import type { ParamModel, QueryModel, ResourceModel, StatementModel, ValueType } from "./model.js";
+import type { ActionModel, Requirement, ParamModel, QueryModel, ResourceModel, StatementModel, ValueType } from "./model.js";
 import type { Reporter } from "./shared/context.js";
 import type { SqlChecker } from "./sql/dialect.js";
 
@@ -12,6 +12,16 @@ export interface ModuleScope {
   statements: Map<string, StatementModel>;
   checker: SqlChecker;
   reporter: Reporter;
+  /** The action whose body is analyzed: the caller of any action it calls (set by analyzeAction). */
+  caller?: { name: string; requires: Requirement | null };
+  /**
+   * An action of the module by name, analyzed on first use so that its callers know its
+   * result type; "cycle" while it is being analyzed (a call back into it); undefined when
+   * the module has no such action.
+   */
+  callee(name: string): ActionModel | "cycle" | undefined;
+  /** The module's action names, for "did you mean" hints. */
+  actionNames: readonly string[];
 }
 
 export interface Binding {

@@ -59,16 +59,20 @@ export class IrEmitter {
         return this.binary(e);
       case "builtin":
         return this.builtin(e);
-      case "query": {
-        const q = this.model.queries.find((x) => x.module === e.module && x.name === e.query)!;
+      case "query":
+      case "action": {
+        const callee =
+          e.kind === "query"
+            ? this.model.queries.find((x) => x.module === e.module && x.name === e.query)!
+            : this.model.actions.find((x) => x.module === e.module && x.name === e.action)!;
         const given = new Map(e.args.map((a) => [a.name, a.value]));
         // Leave nothing to the callee: defaults are filled here, at build time.
-        const fields = q.params.map((p) => {
+        const fields = callee.params.map((p) => {
           const v = given.get(p.name);
           const value = v ? this.expr(v) : p.default === undefined ? "null" : JSON.stringify(p.default);
           return `${p.name}: ${value}`;
         });
-        return `(await ${this.names.fn(q.module, q.name)}(tx, { ${fields.join(", ")} }))`;
+        return `(await ${this.names.fn(callee.module, callee.name)}(tx, { ${fields.join(", ")} }))`;
       }
       case "record":
         return this.record(e);

@@ -62,6 +62,10 @@ async function transcript(url: string): Promise<Step[]> {
   await record("tag beta a", "tag", { thing: b.data.id, tag: "a" });
   await record("views", "views?tag=a");
   await record("tag index", "tag_index");
+  await record("tag pair", "tag_pair", { thing: b.data.id, first: "c", second: "d" });
+  await record("tag pair, second taken", "tag_pair", { thing: b.data.id, first: "e", second: "a" });
+  await record("tag pair, first taken", "tag_pair", { thing: b.data.id, first: "a", second: "f" });
+  await record("tag index after pairs", "tag_index");
   await record("relabel beta", "relabel", { id: b.data.id });
   await record("relabel gamma", "relabel", { id: c.data.id, labels: ["x", { y: null }] });
   await record("words", "words", { title: "Crème Brûlée à la carte!", prefix: "Crème" });
@@ -184,10 +188,20 @@ describe("the same JSON out of every backend", () => {
         joined: "a/Crème Brûlée à la carte!",
       },
     });
+    // The pair whose second insert fails leaves no first tag behind: one transaction.
+    expect(reference.find((s) => s.step === "tag pair")!.body).toEqual({ ok: true, data: { first: "c", second: "d" } });
+    expect((reference.find((s) => s.step === "tag index after pairs")!.body as { data: { tag: string }[] }).data.map((r) => r.tag)).toEqual([
+      "a",
+      "b",
+      "c",
+      "d",
+    ]);
     const errors = reference
       .filter((s) => s.status >= 400)
       .map((s) => [s.step, s.status, (s.body as { error: string }).error]);
     expect(errors).toEqual([
+      ["tag pair, second taken", 409, "thing_tag (thing, tag) already exists"],
+      ["tag pair, first taken", 409, "thing_tag (thing, tag) already exists"],
       ["duplicate name", 409, "thing.name already exists"],
       ["null name", 400, "thing.name is required"],
       ["tier outside the enum", 400, "check tier failed"],

@@ -138,7 +138,7 @@ export const sqlCodes = {
       `give all but one an alias, e.g. \`c.${column} AS other_${column}\`, or list the columns instead of \`*\``,
   ),
   unknownAnnotationType: d(
-    "SVC3019",
+    "SVC3030",
     "error",
     "A column's type annotation (`AS \"name: type\"`) names a type svc does not have.",
     (where: string, column: string, type: string, _near: string | null, _known: readonly string[]) =>
@@ -147,7 +147,7 @@ export const sqlCodes = {
       near ? `did you mean \`${column}: ${near}\`?` : `the types are ${list(known)}; add \`?\` for a column that may be null`,
   ),
   annotationContradicts: d(
-    "SVC3020",
+    "SVC3031",
     "error",
     "A column's type annotation says another type than the field the column reads.",
     (where: string, column: string, type: string, field: string, _fieldType: string) =>

@@ -64,6 +64,10 @@ export function countStatements(stmts: readonly IrStmt[]): number {
       case "record":
         n++;
         break;
+      // The callee may write several times or fail after writing: always a transaction.
+      case "action":
+        n += 2;
+        break;
     }
     forEachChild(e, visit);
   };
@@ -116,6 +120,7 @@ function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
       e.args.forEach(f);
       break;
     case "query":
+    case "action":
       e.args.forEach((a) => f(a.value));
       break;
     case "record":

@@ -106,7 +106,7 @@ describe("type annotations: AS \"name: type\"", () => {
     const r = checkSql(checker, 'SELECT title AS "title: int" FROM task');
     expect(r.diagnostics.map((d) => [d.code, d.message, d.hint, spannedText(r.body, d.span!)])).toEqual([
       [
-        "SVC3020",
+        "SVC3031",
         "column `title` of query `q` is annotated `int`, but it reads field `task.title`",
         "the field is `text`; drop the annotation (`AS title`), or CAST the value to what you want",
         '"title: int"',
@@ -117,8 +117,8 @@ describe("type annotations: AS \"name: type\"", () => {
   test("an unknown type is an error at the annotation, with the likely type", () => {
     const r = checkSql(checker, 'SELECT EXISTS (SELECT 1 FROM comment) AS "any: boolean", 1 AS "one: flaot" FROM task');
     expect(r.diagnostics.map((d) => [d.code, d.message, d.hint, spannedText(r.body, d.span!)])).toEqual([
-      ["SVC3019", "column `any` of query `q` is annotated with `boolean`, which is not a type", "did you mean `any: bool`?", '"any: boolean"'],
-      ["SVC3019", "column `one` of query `q` is annotated with `flaot`, which is not a type", "did you mean `one: float`?", '"one: flaot"'],
+      ["SVC3030", "column `any` of query `q` is annotated with `boolean`, which is not a type", "did you mean `any: bool`?", '"any: boolean"'],
+      ["SVC3030", "column `one` of query `q` is annotated with `flaot`, which is not a type", "did you mean `one: float`?", '"one: flaot"'],
     ]);
     expect(r.diagnostics[0].file).toBe(FILE);
   });
