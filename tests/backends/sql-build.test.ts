@@ -136,6 +136,20 @@ describe("places in the SQL sent, mapped back into the .svc file", () => {
     expect(sourceOffset(body, sent, sent.indexOf("AND id"))).toBe(text.indexOf("AND id"));
   });
 
+  test("names svc writes per backend (json_agg for json_group_array, a stripped annotation) map back too", () => {
+    const written = 'SELECT json_group_array(title) AS "titles: json", nope FROM task WHERE id = @id';
+    const b = sqlBody(written);
+    const sentPg = bindParams(b, types([["id", "id"]])).dialects.postgres.text;
+    expect(sentPg).toBe(`SELECT coalesce(json_agg(title), '[]'::json) AS "titles", nope FROM task WHERE id = $1::text`);
+    expect(sourceOffset(b, sentPg, sentPg.indexOf("nope"))).toBe(written.indexOf("nope"));
+    expect(sourceOffset(b, sentPg, sentPg.indexOf("title)"))).toBe(written.indexOf("title)"));
+    expect(sourceOffset(b, sentPg, sentPg.indexOf("json_agg") + 2)).toBe(written.indexOf("json_group_array"));
+    expect(sourceOffset(b, sentPg, sentPg.indexOf("FROM"))).toBe(written.indexOf("FROM"));
+    const sentMy = bindParams(b, types([["id", "id"]])).dialects.mysql.text;
+    expect(sourceOffset(b, sentMy, sentMy.indexOf("nope"))).toBe(written.indexOf("nope"));
+    expect(sourceOffset(b, sentMy, sentMy.indexOf("WHERE"))).toBe(written.indexOf("WHERE"));
+  });
+
   test("MySQL's messages point with the text they quote", () => {
     const sent = bound.dialects.mysql.text;
     expect(offsetFromMessage(sent, "Unknown column 'nope' in 'field list'")).toBe(sent.indexOf("nope"));

@@ -1,5 +1,6 @@
 import type { SqlBody } from "../../parse/ast.js";
 import type { ColumnModel, ScalarType } from "../model.js";
+import { sqlEdits } from "./params.js";
 
 // `svc check --db URL`: what a live database says about each statement, in one shape for
 // both network dialects (postgres/live.ts, mysql/live.ts), and how a place in the SQL
@@ -51,24 +52,29 @@ export function compatible(declared: ScalarType | "unknown", live: LiveType): bo
 const PLACEHOLDER = /\$\d+(?:::(?:double precision|[a-z]+))?|STR_TO_DATE\(\?, '[^']*'\)|\?/y;
 
 /**
- * Maps an offset in `sent` (the body's text with each `@name` replaced by a placeholder)
- * back to an offset in `body.text`: the text between parameters is copied unchanged; an
- * offset inside a placeholder maps to its `@name`.
+ * Maps an offset in `sent` (the body's text as bindParams wrote it for one dialect) back to
+ * an offset in `body.text`: the text between edits is copied unchanged; an offset inside a
+ * placeholder maps to its `@name`, one inside a rewritten name (json_agg for
+ * json_group_array) to the name as written.
  */
 export function sourceOffset(body: SqlBody, sent: string, offset: number): number {
-  const base = body.span.start.offset;
-  const refs = [...body.params].sort((a, b) => a.span.start.offset - b.span.start.offset);
   let src = 0;
   let out = 0;
-  for (const ref of refs) {
-    const refStart = ref.span.start.offset - base;
-    const stretch = refStart - src;
+  for (const edit of sqlEdits(body).edits) {
+    const stretch = edit.start - src;
     if (offset < out + stretch) return src + Math.max(0, offset - out);
     const at = out + stretch;
-    PLACEHOLDER.lastIndex = at;
-    const length = PLACEHOLDER.exec(sent)?.[0].length ?? 0;
-    if (offset < at + length) return refStart;
-    src = ref.span.end.offset - base;
+    let length: number;
+    if (typeof edit.text === "number") {
+      PLACEHOLDER.lastIndex = at;
+      length = PLACEHOLDER.exec(sent)?.[0].length ?? 0;
+    } else {
+      // Which dialect `sent` is for is not known here: the longest text that is there.
+      const written = Object.values(edit.text).sort((a, b) => b.length - a.length);
+      length = written.find((t) => sent.startsWith(t, at))?.length ?? 0;
+    }
+    if (offset < at + length) return edit.start;
+    src = edit.end;
     out = at + length;
   }
   return Math.min(src + Math.max(0, offset - out), body.text.length);

@@ -11,20 +11,23 @@ export interface BoundSql {
   dialects: Record<Dialect, DialectSql>;
 }
 
+/** One change from a body's text to a dialect's: a parameter (by argument index) or text per dialect. */
+export interface BodyEdit {
+  start: number;
+  end: number;
+  text: Record<Dialect, string> | number;
+}
+
 /**
- * Rewrites every `@name` the parser found (strings and comments already excluded) into
- * each dialect's driver placeholders. sqlite `?N` and postgres `$N` number a name once and
- * reuse the number; mysql's positional `?` needs one slot per occurrence. With `types`
- * (each parameter's declared type), postgres placeholders carry their type and mysql
- * timestamps are read from svc's ISO text (see postgres/params.ts, mysql/params.ts).
- * The same pass writes what portable.ts makes each backend's own (JSON functions, annotations).
+ * Every change bindParams makes to a body's text, in order of offset: `@name`s (numbered
+ * by first appearance, in `args`) and what portable.ts writes per backend.
  */
-export function bindParams(body: SqlBody, types?: ReadonlyMap<string, ScalarType>): BoundSql {
+export function sqlEdits(body: SqlBody): { args: string[]; edits: BodyEdit[] } {
   const base = body.span.start.offset;
   const refs = [...body.params].sort((a, b) => a.span.start.offset - b.span.start.offset);
   const args: string[] = [];
   const numbers = new Map<string, number>();
-  const edits: { start: number; end: number; text: Record<Dialect, string> | number }[] = [];
+  const edits: BodyEdit[] = [];
   for (const ref of refs) {
     const start = ref.span.start.offset - base;
     const end = ref.span.end.offset - base;
@@ -48,6 +51,19 @@ export function bindParams(body: SqlBody, types?: ReadonlyMap<string, ScalarType
     if (e.start < last) throw new Error(`internal: overlapping edits at offset ${e.start} of an SQL body`);
     last = e.end;
   }
+  return { args, edits };
+}
+
+/**
+ * Rewrites every `@name` the parser found (strings and comments already excluded) into
+ * each dialect's driver placeholders. sqlite `?N` and postgres `$N` number a name once and
+ * reuse the number; mysql's positional `?` needs one slot per occurrence. With `types`
+ * (each parameter's declared type), postgres placeholders carry their type and mysql
+ * timestamps are read from svc's ISO text (see postgres/params.ts, mysql/params.ts).
+ * The same pass writes what portable.ts makes each backend's own (JSON functions, annotations).
+ */
+export function bindParams(body: SqlBody, types?: ReadonlyMap<string, ScalarType>): BoundSql {
+  const { args, edits } = sqlEdits(body);
   const slots = edits.flatMap((e) => (typeof e.text === "number" ? [e.text] : []));
 
   const render = (dialect: Dialect, placeholder: (index: number) => string): string => {
