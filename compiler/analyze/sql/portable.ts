@@ -67,6 +67,8 @@ export function standInFunctions(): { name: string; args: number; aggregate: boo
     .map(([name, f]) => ({ name, args: f.args, aggregate: f.aggregate }));
 }
 
+const NAMES_A_TABLE = new Set(["INTO", "UPDATE", "ON", "TABLE", "REFERENCES", "JOIN", "FROM"]);
+
 /** One replacement in the SQL text, per dialect. */
 export interface SqlEdit {
   start: number;
@@ -108,7 +110,9 @@ export function portableEdits(tokens: readonly Token[]): SqlEdit[] {
       continue;
     }
     const family = t.kind === "word" && tokens[i + 1].text === "(" ? JSON_FUNCTIONS.get(t.value.toLowerCase()) : undefined;
-    if (!family || tokens[i - 1]?.text === ".") continue;
+    // `schema.json_array(…)` is someone else's function; `INSERT INTO json_array (…)` a table.
+    const before = tokens[i - 1];
+    if (!family || before?.text === "." || NAMES_A_TABLE.has(before?.value ?? "")) continue;
     if (!family.empty) {
       edits.push({ start: t.start, end: t.end, text: family.spellings });
       continue;

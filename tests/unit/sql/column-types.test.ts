@@ -123,6 +123,11 @@ describe("type annotations: AS \"name: type\"", () => {
     expect(r.diagnostics[0].file).toBe(FILE);
   });
 
+  test("a table named like a JSON function is not renamed", () => {
+    const bound = bindParams(sqlBody("INSERT INTO json_array (a) VALUES (json_array(1))"));
+    expect(bound.dialects.postgres.text).toBe("INSERT INTO json_array (a) VALUES (json_build_array(1))");
+  });
+
   test("a quoted name with a colon that is not an alias stays a name", () => {
     const bound = bindParams(sqlBody('SELECT "a: b" FROM t'));
     expect(bound.dialects.postgres.text).toBe('SELECT "a: b" FROM t');
