@@ -39,6 +39,12 @@ describe("expression columns get types", () => {
     ).toEqual(["is_x bool", "mine bool?", "unassigned bool", "waiting bool?", "old_named bool"]);
   });
 
+  test("BETWEEN's AND is part of one comparison, not a second condition", () => {
+    expect(
+      typed("SELECT likes BETWEEN 1 AND 5 AS mid, likes BETWEEN 1 AND 5 AND body <> '' AS both_ FROM comment"),
+    ).toEqual(["mid bool?", "both_ bool?"]);
+  });
+
   test("a comparison inside CASE … END does not make the CASE a boolean", () => {
     expect(typed("SELECT CASE WHEN likes > 1 THEN 'many' ELSE 'few' END AS amount FROM comment")).toEqual([
       "amount unknown?",

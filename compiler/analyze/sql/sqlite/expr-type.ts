@@ -54,9 +54,10 @@ function typeOf(ctx: CheckContext, ts: readonly Token[]): Typed | null {
     return inner[0]?.value === "SELECT" ? subquery(ctx, inner) : typeOf(ctx, inner);
   }
   const top = topLevel(ts, depth);
-  if (top.some((t) => t.value === "OR" || t.value === "AND")) {
-    // `x BETWEEN a AND b` is one comparison; any other AND/OR joins conditions.
-    return { value: scalar("bool", operandsNullable(ctx, ts, depth, (t) => t.value === "OR" || t.value === "AND")) };
+  const isLogical = (t: Token) => t.value === "OR" || t.value === "AND";
+  // `x BETWEEN a AND b` is one comparison; any other AND/OR joins conditions.
+  if (splitTop(ts, depth, isLogical).length > 1) {
+    return { value: scalar("bool", operandsNullable(ctx, ts, depth, isLogical)) };
   }
   if (ts[0].value === "NOT") return { value: scalar("bool", typeOf(ctx, ts.slice(1))?.value?.nullable ?? true) };
   if (ts[0].value === "EXISTS" && ts[1]?.text === "(" && closingParen(ts, 1) === ts.length - 1) {
