@@ -170,8 +170,16 @@ describe("the same JSON out of every backend", () => {
     expect(reference.find((s) => s.step === "tag index")!.body).toEqual({
       ok: true,
       data: [
-        { tag: "a", names: ["alpha", "beta"], n: 2 },
-        { tag: "b", names: ["alpha"], n: 1 },
+        {
+          tag: "a",
+          names: ["alpha", "beta"],
+          n: 2,
+          things: [
+            { name: "alpha", qty: 3 },
+            { name: "beta", qty: Number.MAX_SAFE_INTEGER },
+          ],
+        },
+        { tag: "b", names: ["alpha"], n: 1, things: [{ name: "alpha", qty: 3 }] },
       ],
     });
     expect(reference.find((s) => s.step === "relabel beta")!.body).toMatchObject({ data: { labels: { by: "default", list: [] } } });
