@@ -154,6 +154,7 @@ describe("the same JSON out of every backend", () => {
           tag_count: 2,
           positive: true,
           noted: false,
+          card: { name: "alpha", tags: ["a", "b"] },
         },
         {
           name: "beta",
@@ -163,8 +164,9 @@ describe("the same JSON out of every backend", () => {
           tag_count: 1,
           positive: true,
           noted: true,
+          card: { name: "beta", tags: ["a"] },
         },
-        { name: "gamma", tags: [], summary: { name: "gamma", note: null, qty: -7, tags: 0 }, tagged: false, tag_count: 0, positive: false, noted: false },
+        { name: "gamma", tags: [], summary: { name: "gamma", note: null, qty: -7, tags: 0 }, tagged: false, tag_count: 0, positive: false, noted: false, card: { name: "gamma", tags: [] } },
       ],
     });
     expect(reference.find((s) => s.step === "tag index")!.body).toEqual({

@@ -5,7 +5,8 @@ import { type Token, closingParen } from "./tokens.js";
 // SQL that one text cannot say on every backend, which svc writes per backend at build time:
 // - JSON built by SQL. SQLite, PostgreSQL and MySQL spell the same four functions three
 //   ways; a project may write any spelling, and each backend's SQL gets its own. Aggregates
-//   over no rows give `[]`/`{}` everywhere, as SQLite's do (PostgreSQL and MySQL give NULL).
+//   over no rows give `[]`/`{}` everywhere, as SQLite's do (PostgreSQL and MySQL give NULL),
+//   and a subquery's JSON nested into another JSON function stays JSON everywhere.
 // - A column's type annotation, `AS "name: type"`: the annotation is svc's, the database
 //   sees only `"name"`.
 
@@ -113,6 +114,7 @@ export function portableEdits(tokens: readonly Token[]): SqlEdit[] {
     // `schema.json_array(…)` is someone else's function; `INSERT INTO json_array (…)` a table.
     const before = tokens[i - 1];
     if (!family || before?.text === "." || NAMES_A_TABLE.has(before?.value ?? "")) continue;
+    edits.push(...nestedSubqueries(tokens, i + 1));
     if (!family.empty) {
       edits.push({ start: t.start, end: t.end, text: family.spellings });
       continue;
@@ -122,6 +124,32 @@ export function portableEdits(tokens: readonly Token[]): SqlEdit[] {
     const at = tokens[callEnd(tokens, i + 1)].end;
     const close = { sqlite: "", postgres: `, ${family.empty.postgres})`, mysql: `, ${family.empty.mysql})` };
     edits.push({ start: at, end: at, text: close });
+  }
+  return edits;
+}
+
+/**
+ * A JSON function's arguments that are `(SELECT …)`: SQLite and MariaDB forget that a
+ * subquery's value is JSON (it would nest as a string), so it is read as JSON again there.
+ */
+function nestedSubqueries(tokens: readonly Token[], open: number): SqlEdit[] {
+  const close = closingParen(tokens, open);
+  const edits: SqlEdit[] = [];
+  let start = open + 1;
+  for (let k = open + 1; k <= close && k < tokens.length; k++) {
+    if (k < close && !(tokens[k].text === "," && tokens[k].depth === tokens[open].depth + 1)) continue;
+    const first = tokens[start];
+    if (
+      k > start &&
+      first.text === "(" &&
+      closingParen(tokens, start) === k - 1 &&
+      ["SELECT", "WITH"].includes(tokens[start + 1]?.value ?? "")
+    ) {
+      const end = tokens[k - 1].end;
+      edits.push({ start: first.start, end: first.start, text: { sqlite: "json(", postgres: "", mysql: "JSON_EXTRACT(" } });
+      edits.push({ start: end, end, text: { sqlite: ")", postgres: "", mysql: ", '$')" } });
+    }
+    start = k + 1;
   }
   return edits;
 }

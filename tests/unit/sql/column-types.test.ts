@@ -145,10 +145,10 @@ describe("each backend gets its own SQL", () => {
     "SELECT json_object('id', t.id, 'tags', (SELECT json_agg(c.body) FILTER (WHERE c.body <> '') FROM comment c WHERE c.task_id = @id)) " +
     'AS "doc: json" FROM task t';
 
-  test("JSON functions are renamed, aggregates over no rows give [] everywhere, annotations are stripped", () => {
+  test("JSON functions are renamed, aggregates over no rows give [] everywhere, nested subqueries stay JSON, annotations are stripped", () => {
     const d = bindParams(sqlBody(sql)).dialects;
     expect(d.sqlite.text).toBe(
-      "SELECT json_object('id', t.id, 'tags', (SELECT json_group_array(c.body) FILTER (WHERE c.body <> '') FROM comment c WHERE c.task_id = ?1)) " +
+      "SELECT json_object('id', t.id, 'tags', json((SELECT json_group_array(c.body) FILTER (WHERE c.body <> '') FROM comment c WHERE c.task_id = ?1))) " +
         'AS "doc" FROM task t',
     );
     expect(d.postgres.text).toBe(
@@ -156,7 +156,7 @@ describe("each backend gets its own SQL", () => {
         'AS "doc" FROM task t',
     );
     expect(d.mysql.text).toBe(
-      "SELECT JSON_OBJECT('id', t.id, 'tags', (SELECT coalesce(JSON_ARRAYAGG(c.body) FILTER (WHERE c.body <> ''), JSON_ARRAY()) FROM comment c WHERE c.task_id = ?)) " +
+      "SELECT JSON_OBJECT('id', t.id, 'tags', JSON_EXTRACT((SELECT coalesce(JSON_ARRAYAGG(c.body) FILTER (WHERE c.body <> ''), JSON_ARRAY()) FROM comment c WHERE c.task_id = ?), '$')) " +
         'AS "doc" FROM task t',
     );
   });
