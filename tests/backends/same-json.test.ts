@@ -154,7 +154,7 @@ describe("the same JSON out of every backend", () => {
           tag_count: 2,
           positive: true,
           noted: false,
-          card: { name: "alpha", tags: ["a", "b"] },
+          card: { name: "alpha", tags: ["a", "b"], tagged: true, flag: true, big: false },
         },
         {
           name: "beta",
@@ -164,9 +164,9 @@ describe("the same JSON out of every backend", () => {
           tag_count: 1,
           positive: true,
           noted: true,
-          card: { name: "beta", tags: ["a"] },
+          card: { name: "beta", tags: ["a"], tagged: true, flag: false, big: true },
         },
-        { name: "gamma", tags: [], summary: { name: "gamma", note: null, qty: -7, tags: 0 }, tagged: false, tag_count: 0, positive: false, noted: false, card: { name: "gamma", tags: [] } },
+        { name: "gamma", tags: [], summary: { name: "gamma", note: null, qty: -7, tags: 0 }, tagged: false, tag_count: 0, positive: false, noted: false, card: { name: "gamma", tags: [], tagged: false, flag: false, big: false } },
       ],
     });
     expect(reference.find((s) => s.step === "tag index")!.body).toEqual({
@@ -180,8 +180,9 @@ describe("the same JSON out of every backend", () => {
             { name: "alpha", qty: 3 },
             { name: "beta", qty: Number.MAX_SAFE_INTEGER },
           ],
+          flags: [true, false],
         },
-        { tag: "b", names: ["alpha"], n: 1, things: [{ name: "alpha", qty: 3 }] },
+        { tag: "b", names: ["alpha"], n: 1, things: [{ name: "alpha", qty: 3 }], flags: [true] },
       ],
     });
     expect(reference.find((s) => s.step === "relabel beta")!.body).toMatchObject({ data: { labels: { by: "default", list: [] } } });

@@ -18,6 +18,12 @@ export interface SqlCheckInput {
   name: string;
 }
 
+/** A stretch of a SQL body's text: `start` inclusive, `end` exclusive. */
+export interface OffsetRange {
+  start: number;
+  end: number;
+}
+
 export interface SqlCheckResult {
   /** Result columns of a query; empty for a statement or SQL that does not prepare. */
   columns: ColumnModel[];
@@ -25,6 +31,11 @@ export interface SqlCheckResult {
   rowResource: string | null;
   /** True when the statement only reads; false as well when it does not prepare. */
   readonly: boolean;
+  /**
+   * Where a JSON function takes a boolean value (offsets in the body's text): SQLite and
+   * MySQL would write it as 1/0, so each backend's SQL makes it JSON true/false.
+   */
+  jsonBools: OffsetRange[];
   diagnostics: Diagnostic[];
 }
 

@@ -1,6 +1,7 @@
 import type { SqlBody } from "../../parse/ast.js";
 import type { Dialect, DialectSql, ScalarType } from "../model.js";
 import { mysqlPlaceholder } from "./mysql/params.js";
+import type { OffsetRange } from "./dialect.js";
 import { portableEdits } from "./portable.js";
 import { postgresPlaceholder } from "./postgres/params.js";
 import { tokenize } from "./tokens.js";
@@ -22,7 +23,7 @@ export interface BodyEdit {
  * Every change bindParams makes to a body's text, in order of offset: `@name`s (numbered
  * by first appearance, in `args`) and what portable.ts writes per backend.
  */
-export function sqlEdits(body: SqlBody): { args: string[]; edits: BodyEdit[] } {
+export function sqlEdits(body: SqlBody, bools: readonly OffsetRange[] = []): { args: string[]; edits: BodyEdit[] } {
   const base = body.span.start.offset;
   const refs = [...body.params].sort((a, b) => a.span.start.offset - b.span.start.offset);
   const args: string[] = [];
@@ -43,9 +44,10 @@ export function sqlEdits(body: SqlBody): { args: string[]; edits: BodyEdit[] } {
     }
     edits.push({ start, end, text: index });
   }
-  edits.push(...portableEdits(tokenize(body.text)));
-  // Stable: an insertion before a token stays before that token's own replacement.
-  edits.sort((a, b) => a.start - b.start);
+  edits.push(...portableEdits(tokenize(body.text), bools));
+  // An insertion goes before a replacement at the same place (`@p = x` wrapped whole);
+  // otherwise the order they were made in.
+  edits.sort((a, b) => a.start - b.start || Number(b.start === b.end) - Number(a.start === a.end));
   let last = 0;
   for (const e of edits) {
     if (e.start < last) throw new Error(`internal: overlapping edits at offset ${e.start} of an SQL body`);
@@ -62,8 +64,12 @@ export function sqlEdits(body: SqlBody): { args: string[]; edits: BodyEdit[] } {
  * timestamps are read from svc's ISO text (see postgres/params.ts, mysql/params.ts).
  * The same pass writes what portable.ts makes each backend's own (JSON functions, annotations).
  */
-export function bindParams(body: SqlBody, types?: ReadonlyMap<string, ScalarType>): BoundSql {
-  const { args, edits } = sqlEdits(body);
+export function bindParams(
+  body: SqlBody,
+  types?: ReadonlyMap<string, ScalarType>,
+  bools: readonly OffsetRange[] = [],
+): BoundSql {
+  const { args, edits } = sqlEdits(body, bools);
   const slots = edits.flatMap((e) => (typeof e.text === "number" ? [e.text] : []));
 
   const render = (dialect: Dialect, placeholder: (index: number) => string): string => {

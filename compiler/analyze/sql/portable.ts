@@ -1,4 +1,5 @@
 import type { Dialect, ScalarType } from "../model.js";
+import type { OffsetRange } from "./dialect.js";
 import { KEYWORDS } from "./refs.js";
 import { type Token, closingParen } from "./tokens.js";
 
@@ -10,7 +11,9 @@ import { type Token, closingParen } from "./tokens.js";
 // - A column's type annotation, `AS "name: type"`: the annotation is svc's, the database
 //   sees only `"name"`.
 
-interface JsonFamily {
+export interface JsonFamily {
+  /** Which arguments are values: an object's every second, an array's all, an aggregate's one. */
+  kind: "object" | "array" | "arrayAgg" | "objectAgg";
   spellings: Record<Dialect, string>;
   /** For aggregates: what an aggregate over no rows gives on SQLite, written per dialect. */
   empty?: Record<Exclude<Dialect, "sqlite">, string>;
@@ -20,23 +23,27 @@ interface JsonFamily {
 }
 
 const ARRAY_AGG: JsonFamily = {
+  kind: "arrayAgg",
   spellings: { sqlite: "json_group_array", postgres: "json_agg", mysql: "JSON_ARRAYAGG" },
   empty: { postgres: "'[]'::json", mysql: "JSON_ARRAY()" },
   args: 1,
   aggregate: true,
 };
 const OBJECT_AGG: JsonFamily = {
+  kind: "objectAgg",
   spellings: { sqlite: "json_group_object", postgres: "json_object_agg", mysql: "JSON_OBJECTAGG" },
   empty: { postgres: "'{}'::json", mysql: "JSON_OBJECT()" },
   args: 2,
   aggregate: true,
 };
 const OBJECT: JsonFamily = {
+  kind: "object",
   spellings: { sqlite: "json_object", postgres: "json_build_object", mysql: "JSON_OBJECT" },
   args: -1,
   aggregate: false,
 };
 const ARRAY: JsonFamily = {
+  kind: "array",
   spellings: { sqlite: "json_array", postgres: "json_build_array", mysql: "JSON_ARRAY" },
   args: -1,
   aggregate: false,
@@ -97,9 +104,19 @@ export function parseAnnotation(t: Token | undefined): Annotation | null {
   return m ? { name: m[1], type: m[2], nullable: m[3] === "?" } : null;
 }
 
-/** The edits that make `tokens` (one SQL body) each backend's SQL; offsets are in the body's text. */
-export function portableEdits(tokens: readonly Token[]): SqlEdit[] {
+/**
+ * The edits that make `tokens` (one SQL body) each backend's SQL; offsets are in the body's
+ * text. `bools`: the boolean values given to JSON functions (the checker finds them).
+ */
+export function portableEdits(tokens: readonly Token[], bools: readonly OffsetRange[] = []): SqlEdit[] {
   const edits: SqlEdit[] = [];
+  for (const b of bools) {
+    // 1/0 (SQLite, MySQL) as JSON true/false; NULL stays null. PostgreSQL's booleans already are.
+    const cases = ") WHEN 1 THEN 'true' WHEN 0 THEN 'false' END";
+    edits.push({ start: b.start, end: b.start, text: { sqlite: "json(CASE (", postgres: "", mysql: "JSON_EXTRACT(CASE (" } });
+    edits.push({ start: b.end, end: b.end, text: { sqlite: `${cases})`, postgres: "", mysql: `${cases}, '$')` } });
+  }
+  const boolAt = new Set(bools.map((b) => b.start));
   for (let i = 0; i + 1 < tokens.length; i++) {
     const t = tokens[i];
     if (t.kind === "quoted") {
@@ -114,7 +131,7 @@ export function portableEdits(tokens: readonly Token[]): SqlEdit[] {
     // `schema.json_array(…)` is someone else's function; `INSERT INTO json_array (…)` a table.
     const before = tokens[i - 1];
     if (!family || before?.text === "." || NAMES_A_TABLE.has(before?.value ?? "")) continue;
-    edits.push(...nestedSubqueries(tokens, i + 1));
+    edits.push(...nestedSubqueries(tokens, i + 1).filter((e) => !boolAt.has(e.start) && !bools.some((b) => b.end === e.start)));
     if (!family.empty) {
       edits.push({ start: t.start, end: t.end, text: family.spellings });
       continue;
@@ -152,6 +169,35 @@ function nestedSubqueries(tokens: readonly Token[], open: number): SqlEdit[] {
     start = k + 1;
   }
   return edits;
+}
+
+/**
+ * The value arguments of the JSON function call whose `(` is at `open`, as token index
+ * ranges [from, to): an aggregate's argument stops before its ORDER BY.
+ */
+export function jsonValueArgs(tokens: readonly Token[], open: number, family: JsonFamily): [number, number][] {
+  const close = closingParen(tokens, open);
+  const depth = tokens[open].depth + 1;
+  const args: [number, number][] = [];
+  let start = open + 1;
+  for (let k = open + 1; k <= close && k < tokens.length; k++) {
+    if (k < close && !(tokens[k].text === "," && tokens[k].depth === depth)) continue;
+    let end = k;
+    const order = tokens.findIndex((t, j) => j >= start && j < k && t.depth === depth && t.value === "ORDER");
+    if (order >= 0) end = order;
+    if (end > start) args.push([start, end]);
+    start = k + 1;
+  }
+  switch (family.kind) {
+    case "object":
+      return args.filter((_, i) => i % 2 === 1);
+    case "array":
+      return args;
+    case "arrayAgg":
+      return args.slice(0, 1).filter(([from]) => tokens[from].value !== "DISTINCT");
+    case "objectAgg":
+      return args.slice(1, 2);
+  }
 }
 
 /** A quoted name right after `AS`, or right after what ends an expression (`x "name"`). */

@@ -161,6 +161,32 @@ describe("each backend gets its own SQL", () => {
     );
   });
 
+  test("booleans handed to JSON functions are JSON true/false on SQLite and MySQL too", () => {
+    const text =
+      "SELECT json_object('open', t.status = 'open', 'mine', @me = t.assignee, 'title', t.title, 'any', " +
+      "EXISTS (SELECT 1 FROM comment c WHERE c.task_id = t.id)) AS doc, " +
+      "(SELECT json_group_array(c.likes > 1 ORDER BY c.id) FROM comment c WHERE c.task_id = t.id) AS liked FROM task t";
+    const body = sqlBody(text);
+    const r = checkSql(checker, body, [param("me", "text")]);
+    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(r.jsonBools.map((b) => text.slice(b.start, b.end))).toEqual([
+      "t.status = 'open'",
+      "@me = t.assignee",
+      "EXISTS (SELECT 1 FROM comment c WHERE c.task_id = t.id)",
+      "c.likes > 1",
+    ]);
+    const d = bindParams(body, undefined, r.jsonBools).dialects;
+    const yes = " WHEN 1 THEN 'true' WHEN 0 THEN 'false' END";
+    expect(d.sqlite.text).toBe(
+      `SELECT json_object('open', json(CASE (t.status = 'open')${yes}), 'mine', json(CASE (?1 = t.assignee)${yes}), 'title', t.title, 'any', ` +
+        `json(CASE (EXISTS (SELECT 1 FROM comment c WHERE c.task_id = t.id))${yes})) AS doc, ` +
+        `(SELECT json_group_array(json(CASE (c.likes > 1)${yes}) ORDER BY c.id) FROM comment c WHERE c.task_id = t.id) AS liked FROM task t`,
+    );
+    expect(d.mysql.text).toContain(`'mine', JSON_EXTRACT(CASE (? = t.assignee)${yes}, '$')`);
+    expect(d.mysql.slots).toEqual([0]);
+    expect(d.postgres.text).toContain("'mine', $1 = t.assignee, 'title'");
+  });
+
   test("the JSON functions are not SQLite-only any more: PostgreSQL and MySQL rules let them through", () => {
     const input = { file: FILE, body: sqlBody(sql), params: [param("id", "id")], kind: "query" as const, name: "q" };
     const resources = [taskResource(), commentResource()];
