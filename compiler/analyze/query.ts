@@ -10,7 +10,7 @@ export function analyzeQuery(module: string, decl: QueryDecl, file: string, r: R
   const params = analyzeParams(decl.params, file, r);
   const checked = checker.check({ file, body: decl.sql, params, kind: "query", name: decl.name.name });
   r.addAll(checked.diagnostics);
-  const bound = bindParams(decl.sql, new Map(params.map((p) => [p.name, p.type])), checked.jsonBools);
+  const bound = bindParams(decl.sql, new Map(params.map((p) => [p.name, p.type])), checked.jsonValues);
   return {
     module,
     name: decl.name.name,

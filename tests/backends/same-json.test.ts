@@ -154,7 +154,7 @@ describe("the same JSON out of every backend", () => {
           tag_count: 2,
           positive: true,
           noted: false,
-          card: { name: "alpha", tags: ["a", "b"], tagged: true, flag: true, big: false },
+          card: { name: "alpha", tags: ["a", "b"], tagged: true, flag: true, big: false, at: "2024-05-01T12:00:00.123Z", done_at: null },
         },
         {
           name: "beta",
@@ -164,9 +164,9 @@ describe("the same JSON out of every backend", () => {
           tag_count: 1,
           positive: true,
           noted: true,
-          card: { name: "beta", tags: ["a"], tagged: true, flag: false, big: true },
+          card: { name: "beta", tags: ["a"], tagged: true, flag: false, big: true, at: "2024-05-01T12:00:00.000Z", done_at: null },
         },
-        { name: "gamma", tags: [], summary: { name: "gamma", note: null, qty: -7, tags: 0 }, tagged: false, tag_count: 0, positive: false, noted: false, card: { name: "gamma", tags: [], tagged: false, flag: false, big: false } },
+        { name: "gamma", tags: [], summary: { name: "gamma", note: null, qty: -7, tags: 0 }, tagged: false, tag_count: 0, positive: false, noted: false, card: { name: "gamma", tags: [], tagged: false, flag: false, big: false, at: "2024-04-30T21:59:59.999Z", done_at: null } },
       ],
     });
     expect(reference.find((s) => s.step === "tag index")!.body).toEqual({

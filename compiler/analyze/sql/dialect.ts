@@ -24,6 +24,11 @@ export interface OffsetRange {
   end: number;
 }
 
+/** A value inside JSON built by SQL that each backend's SQL writes as svc's JSON. */
+export interface JsonValueFix extends OffsetRange {
+  type: "bool" | "timestamp";
+}
+
 export interface SqlCheckResult {
   /** Result columns of a query; empty for a statement or SQL that does not prepare. */
   columns: ColumnModel[];
@@ -32,10 +37,11 @@ export interface SqlCheckResult {
   /** True when the statement only reads; false as well when it does not prepare. */
   readonly: boolean;
   /**
-   * Where a JSON function takes a boolean value (offsets in the body's text): SQLite and
-   * MySQL would write it as 1/0, so each backend's SQL makes it JSON true/false.
+   * Values handed to JSON functions that a backend would write otherwise than svc's JSON
+   * (offsets in the body's text): booleans (1/0 on SQLite and MySQL) and timestamps (each
+   * database's own text); each backend's SQL makes them `true`/`false` and ISO text.
    */
-  jsonBools: OffsetRange[];
+  jsonValues: JsonValueFix[];
   diagnostics: Diagnostic[];
 }
 

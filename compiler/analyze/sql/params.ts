@@ -1,7 +1,7 @@
 import type { SqlBody } from "../../parse/ast.js";
 import type { Dialect, DialectSql, ScalarType } from "../model.js";
 import { mysqlPlaceholder } from "./mysql/params.js";
-import type { OffsetRange } from "./dialect.js";
+import type { JsonValueFix } from "./dialect.js";
 import { portableEdits } from "./portable.js";
 import { postgresPlaceholder } from "./postgres/params.js";
 import { tokenize } from "./tokens.js";
@@ -23,7 +23,7 @@ export interface BodyEdit {
  * Every change bindParams makes to a body's text, in order of offset: `@name`s (numbered
  * by first appearance, in `args`) and what portable.ts writes per backend.
  */
-export function sqlEdits(body: SqlBody, bools: readonly OffsetRange[] = []): { args: string[]; edits: BodyEdit[] } {
+export function sqlEdits(body: SqlBody, values: readonly JsonValueFix[] = []): { args: string[]; edits: BodyEdit[] } {
   const base = body.span.start.offset;
   const refs = [...body.params].sort((a, b) => a.span.start.offset - b.span.start.offset);
   const args: string[] = [];
@@ -44,7 +44,7 @@ export function sqlEdits(body: SqlBody, bools: readonly OffsetRange[] = []): { a
     }
     edits.push({ start, end, text: index });
   }
-  edits.push(...portableEdits(tokenize(body.text), bools));
+  edits.push(...portableEdits(tokenize(body.text), values));
   // An insertion goes before a replacement at the same place (`@p = x` wrapped whole);
   // otherwise the order they were made in.
   edits.sort((a, b) => a.start - b.start || Number(b.start === b.end) - Number(a.start === a.end));
@@ -67,9 +67,9 @@ export function sqlEdits(body: SqlBody, bools: readonly OffsetRange[] = []): { a
 export function bindParams(
   body: SqlBody,
   types?: ReadonlyMap<string, ScalarType>,
-  bools: readonly OffsetRange[] = [],
+  values: readonly JsonValueFix[] = [],
 ): BoundSql {
-  const { args, edits } = sqlEdits(body, bools);
+  const { args, edits } = sqlEdits(body, values);
   const slots = edits.flatMap((e) => (typeof e.text === "number" ? [e.text] : []));
 
   const render = (dialect: Dialect, placeholder: (index: number) => string): string => {

@@ -1,5 +1,5 @@
 import type { Dialect, ScalarType } from "../model.js";
-import type { OffsetRange } from "./dialect.js";
+import type { JsonValueFix } from "./dialect.js";
 import { KEYWORDS } from "./refs.js";
 import { type Token, closingParen } from "./tokens.js";
 
@@ -77,6 +77,23 @@ export function standInFunctions(): { name: string; args: number; aggregate: boo
 
 const NAMES_A_TABLE = new Set(["INTO", "UPDATE", "ON", "TABLE", "REFERENCES", "JOIN", "FROM"]);
 
+// 1/0 (SQLite, MySQL) as JSON true/false, NULL as null; PostgreSQL's booleans already are.
+const WHEN = ") WHEN 1 THEN 'true' WHEN 0 THEN 'false' END";
+const BOOL_AS_JSON: [Record<Dialect, string>, Record<Dialect, string>] = [
+  { sqlite: "json(CASE (", postgres: "", mysql: "JSON_EXTRACT(CASE (" },
+  { sqlite: `${WHEN})`, postgres: "", mysql: `${WHEN}, '$')` },
+];
+// svc's ISO text (`2024-05-01T12:00:00.123Z`), which SQLite stores already; digits past
+// milliseconds are dropped, as when a timestamp column is read.
+const TIMESTAMP_AS_JSON: [Record<Dialect, string>, Record<Dialect, string>] = [
+  { sqlite: "", postgres: "to_char((", mysql: "CONCAT(LEFT(DATE_FORMAT(" },
+  {
+    sqlite: "",
+    postgres: `) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    mysql: ", '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')",
+  },
+];
+
 /** One replacement in the SQL text, per dialect. */
 export interface SqlEdit {
   start: number;
@@ -106,17 +123,17 @@ export function parseAnnotation(t: Token | undefined): Annotation | null {
 
 /**
  * The edits that make `tokens` (one SQL body) each backend's SQL; offsets are in the body's
- * text. `bools`: the boolean values given to JSON functions (the checker finds them).
+ * text. `values`: the booleans and timestamps given to JSON functions (the checker finds them).
  */
-export function portableEdits(tokens: readonly Token[], bools: readonly OffsetRange[] = []): SqlEdit[] {
+export function portableEdits(tokens: readonly Token[], values: readonly JsonValueFix[] = []): SqlEdit[] {
   const edits: SqlEdit[] = [];
-  for (const b of bools) {
-    // 1/0 (SQLite, MySQL) as JSON true/false; NULL stays null. PostgreSQL's booleans already are.
-    const cases = ") WHEN 1 THEN 'true' WHEN 0 THEN 'false' END";
-    edits.push({ start: b.start, end: b.start, text: { sqlite: "json(CASE (", postgres: "", mysql: "JSON_EXTRACT(CASE (" } });
-    edits.push({ start: b.end, end: b.end, text: { sqlite: `${cases})`, postgres: "", mysql: `${cases}, '$')` } });
+  for (const v of values) {
+    const [open, close] = v.type === "bool" ? BOOL_AS_JSON : TIMESTAMP_AS_JSON;
+    edits.push({ start: v.start, end: v.start, text: open });
+    edits.push({ start: v.end, end: v.end, text: close });
   }
-  const boolAt = new Set(bools.map((b) => b.start));
+  const fixedAt = new Set(values.map((v) => v.start));
+  const fixedEnd = new Set(values.map((v) => v.end));
   for (let i = 0; i + 1 < tokens.length; i++) {
     const t = tokens[i];
     if (t.kind === "quoted") {
@@ -131,7 +148,7 @@ export function portableEdits(tokens: readonly Token[], bools: readonly OffsetRa
     // `schema.json_array(…)` is someone else's function; `INSERT INTO json_array (…)` a table.
     const before = tokens[i - 1];
     if (!family || before?.text === "." || NAMES_A_TABLE.has(before?.value ?? "")) continue;
-    edits.push(...nestedSubqueries(tokens, i + 1).filter((e) => !boolAt.has(e.start) && !bools.some((b) => b.end === e.start)));
+    edits.push(...nestedSubqueries(tokens, i + 1).filter((e) => !fixedAt.has(e.start) && !fixedEnd.has(e.start)));
     if (!family.empty) {
       edits.push({ start: t.start, end: t.end, text: family.spellings });
       continue;

@@ -169,13 +169,13 @@ describe("each backend gets its own SQL", () => {
     const body = sqlBody(text);
     const r = checkSql(checker, body, [param("me", "text")]);
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    expect(r.jsonBools.map((b) => text.slice(b.start, b.end))).toEqual([
+    expect(r.jsonValues.map((b) => text.slice(b.start, b.end))).toEqual([
       "t.status = 'open'",
       "@me = t.assignee",
       "EXISTS (SELECT 1 FROM comment c WHERE c.task_id = t.id)",
       "c.likes > 1",
     ]);
-    const d = bindParams(body, undefined, r.jsonBools).dialects;
+    const d = bindParams(body, undefined, r.jsonValues).dialects;
     const yes = " WHEN 1 THEN 'true' WHEN 0 THEN 'false' END";
     expect(d.sqlite.text).toBe(
       `SELECT json_object('open', json(CASE (t.status = 'open')${yes}), 'mine', json(CASE (?1 = t.assignee)${yes}), 'title', t.title, 'any', ` +
@@ -185,6 +185,23 @@ describe("each backend gets its own SQL", () => {
     expect(d.mysql.text).toContain(`'mine', JSON_EXTRACT(CASE (? = t.assignee)${yes}, '$')`);
     expect(d.mysql.slots).toEqual([0]);
     expect(d.postgres.text).toContain("'mine', $1 = t.assignee, 'title'");
+  });
+
+  test("timestamps handed to JSON functions are svc's ISO text on every backend", () => {
+    const text = "SELECT json_object('title', title, 'at', created_at, 'done', completed_at) AS doc FROM task";
+    const body = sqlBody(text);
+    const r = checkSql(checker, body);
+    expect(r.jsonValues.map((v) => [v.type, text.slice(v.start, v.end)])).toEqual([
+      ["timestamp", "created_at"],
+      ["timestamp", "completed_at"],
+    ]);
+    const d = bindParams(body, undefined, r.jsonValues).dialects;
+    expect(d.sqlite.text).toBe(text);
+    expect(d.postgres.text).toBe(
+      `SELECT json_build_object('title', title, 'at', to_char((created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ` +
+        `'done', to_char((completed_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) AS doc FROM task`,
+    );
+    expect(d.mysql.text).toContain(`'at', CONCAT(LEFT(DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')`);
   });
 
   test("the JSON functions are not SQLite-only any more: PostgreSQL and MySQL rules let them through", () => {

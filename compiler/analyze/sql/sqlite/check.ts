@@ -11,7 +11,7 @@ import { spanIn } from "../span.js";
 import { closest } from "../suggest.js";
 import { tokenize } from "../tokens.js";
 import { resultColumns } from "./columns.js";
-import { jsonBoolArgs } from "./json-args.js";
+import { jsonValueFixes } from "./json-args.js";
 import { errorMessage, makeContext, prepareError } from "./context.js";
 import { prepareDiagnostic } from "./errors.js";
 import { planWarnings } from "./plan.js";
@@ -99,14 +99,14 @@ function check(db: BetterSqlite3.Database, resources: readonly ResourceShape[], 
     // Diagnose from the SQL as written (SQLite takes `@name` too), so a message quotes the user's own tokens.
     const message = prepareError(db, body.text) ?? errorMessage(e);
     diagnostics.push(prepareDiagnostic(ctx, message));
-    return { columns: [], rowResource: null, readonly: false, jsonBools: [], diagnostics };
+    return { columns: [], rowResource: null, readonly: false, jsonValues: [], diagnostics };
   }
   const readonly = stmt.readonly;
-  if (kind === "statement") return { columns: [], rowResource: null, readonly, jsonBools: [], diagnostics };
+  if (kind === "statement") return { columns: [], rowResource: null, readonly, jsonValues: [], diagnostics };
 
   if (!stmt.reader) {
     diagnostics.push(sqlCodes.queryReturnsNoRows.at(file, body.span, where));
-    return { columns: [], rowResource: null, readonly, jsonBools: [], diagnostics };
+    return { columns: [], rowResource: null, readonly, jsonValues: [], diagnostics };
   }
   if (!readonly) diagnostics.push(sqlCodes.queryWrites.at(file, body.span, where));
   const { diagnostics: annotations, ...shape } = resultColumns(ctx, stmt.columns());
@@ -117,5 +117,5 @@ function check(db: BetterSqlite3.Database, resources: readonly ResourceShape[], 
     diagnostics.push(sqlCodes.duplicateColumn.at(file, body.span, where, name));
   }
   if (!hasErrors(diagnostics)) diagnostics.push(...planWarnings(ctx, sql, bound.args.length));
-  return { ...shape, readonly, jsonBools: jsonBoolArgs(ctx), diagnostics };
+  return { ...shape, readonly, jsonValues: jsonValueFixes(ctx), diagnostics };
 }
