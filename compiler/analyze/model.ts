@@ -114,6 +114,11 @@ export interface SqlModel {
   dialects: Partial<Record<Dialect, DialectSql>>;
   /** True when the statement only reads (SELECT / WITH … SELECT). */
   readonly: boolean;
+  /**
+   * Booleans and timestamps inside JSON built by the SQL, which the dialects' texts write
+   * as svc's JSON (offsets in the SQL body's text, `source` before trimming); absent when none.
+   */
+  jsonValues?: { start: number; end: number; type: "bool" | "timestamp" }[];
 }
 
 export interface QueryModel {

@@ -17,7 +17,13 @@ export function analyzeQuery(module: string, decl: QueryDecl, file: string, r: R
     doc: decl.doc,
     params,
     one: decl.one,
-    sql: { source: decl.sql.text.trim(), args: bound.args, dialects: bound.dialects, readonly: checked.readonly },
+    sql: {
+      source: decl.sql.text.trim(),
+      args: bound.args,
+      dialects: bound.dialects,
+      readonly: checked.readonly,
+      ...(checked.jsonValues.length ? { jsonValues: checked.jsonValues } : {}),
+    },
     columns: checked.columns,
     rowResource: checked.rowResource,
   };

@@ -150,6 +150,17 @@ describe("places in the SQL sent, mapped back into the .svc file", () => {
     expect(sourceOffset(b, sentMy, sentMy.indexOf("WHERE"))).toBe(written.indexOf("WHERE"));
   });
 
+  test("values svc writes as JSON (a boolean inside json_object) map back too", () => {
+    const written = "SELECT json_object('ok', id = @id, 'n', nope) AS doc FROM task";
+    const b = sqlBody(written);
+    const values = [{ start: written.indexOf("id = @id"), end: written.indexOf(", 'n'"), type: "bool" as const }];
+    const sent = bindParams(b, types([["id", "id"]]), values).dialects.mysql.text;
+    expect(sent).toContain("JSON_EXTRACT(CASE (id = ?) WHEN 1");
+    expect(sourceOffset(b, sent, sent.indexOf("nope"), values)).toBe(written.indexOf("nope"));
+    expect(sourceOffset(b, sent, sent.indexOf("AS doc"), values)).toBe(written.indexOf("AS doc"));
+    expect(sourceOffset(b, sent, sent.indexOf("id = ?"), values)).toBe(written.indexOf("id = @id"));
+  });
+
   test("MySQL's messages point with the text they quote", () => {
     const sent = bound.dialects.mysql.text;
     expect(offsetFromMessage(sent, "Unknown column 'nope' in 'field list'")).toBe(sent.indexOf("nope"));

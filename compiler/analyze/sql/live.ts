@@ -1,5 +1,6 @@
 import type { SqlBody } from "../../parse/ast.js";
 import type { ColumnModel, ScalarType } from "../model.js";
+import type { JsonValueFix } from "./dialect.js";
 import { sqlEdits } from "./params.js";
 
 // `svc check --db URL`: what a live database says about each statement, in one shape for
@@ -55,12 +56,12 @@ const PLACEHOLDER = /\$\d+(?:::(?:double precision|[a-z]+))?|STR_TO_DATE\(\?, '[
  * Maps an offset in `sent` (the body's text as bindParams wrote it for one dialect) back to
  * an offset in `body.text`: the text between edits is copied unchanged; an offset inside a
  * placeholder maps to its `@name`, one inside a rewritten name (json_agg for
- * json_group_array) to the name as written.
+ * json_group_array) to the name as written. `values`: the query's `sql.jsonValues`.
  */
-export function sourceOffset(body: SqlBody, sent: string, offset: number): number {
+export function sourceOffset(body: SqlBody, sent: string, offset: number, values: readonly JsonValueFix[] = []): number {
   let src = 0;
   let out = 0;
-  for (const edit of sqlEdits(body).edits) {
+  for (const edit of sqlEdits(body, values).edits) {
     const stretch = edit.start - src;
     if (offset < out + stretch) return src + Math.max(0, offset - out);
     const at = out + stretch;

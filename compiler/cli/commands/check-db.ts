@@ -1,5 +1,5 @@
 import type { CheckResult } from "../../index.js";
-import type { ColumnModel, Dialect } from "../../analyze/model.js";
+import type { ColumnModel, Dialect, SqlModel } from "../../analyze/model.js";
 import { type LiveReport, type LiveStatement, compatible, sourceOffset } from "../../analyze/sql/live.js";
 import { spanIn } from "../../analyze/sql/span.js";
 import { dialectCodes as codes } from "../../diagnostics/codes/dialect.js";
@@ -34,21 +34,25 @@ export async function checkAgainstDatabase(
   const dialect: Exclude<Dialect, "sqlite"> = backend === "postgres" ? "postgres" : "mysql";
   const places = placesOf(result);
   const statements: LiveStatement[] = [];
-  const owner = new Map<string, { where: string; place: Place | undefined; columns: ColumnModel[] | null }>();
+  const owner = new Map<
+    string,
+    { where: string; place: Place | undefined; columns: ColumnModel[] | null; values?: SqlModel["jsonValues"] }
+  >();
   const add = (
     name: string,
     where: string,
     text: string | undefined,
     columns: ColumnModel[] | null,
     place: Place | undefined,
+    values?: SqlModel["jsonValues"],
   ) => {
     if (text === undefined) return;
     statements.push({ name, text, columns });
-    owner.set(name, { where, place, columns });
+    owner.set(name, { where, place, columns, values });
   };
   for (const q of model.queries) {
     const name = `${q.module}.${q.name}`;
-    add(name, `query \`${q.name}\``, q.sql.dialects[dialect]?.text, q.columns, places.get(name));
+    add(name, `query \`${q.name}\``, q.sql.dialects[dialect]?.text, q.columns, places.get(name), q.sql.jsonValues);
   }
   for (const s of model.statements) {
     const sql = s.sql.dialects[dialect];
@@ -95,7 +99,7 @@ export async function checkAgainstDatabase(
       out.push(
         codes.liveStatement.at(
           file,
-          errorSpan(o.place, statements, answer.name, answer.error.offset),
+          errorSpan(o.place, statements, answer.name, answer.error.offset, o.values),
           o.where,
           backendName,
           answer.error.message,
@@ -125,11 +129,12 @@ function errorSpan(
   statements: readonly LiveStatement[],
   name: string,
   offset: number | null,
+  values: SqlModel["jsonValues"],
 ): Span | null {
   if (place === undefined) return null;
   if (place.body === null || offset === null || name.endsWith("#returning")) return place.span;
   const sent = statements.find((s) => s.name === name)?.text ?? "";
-  const at = sourceOffset(place.body, sent, offset);
+  const at = sourceOffset(place.body, sent, offset, values);
   const rest = place.body.text.slice(at);
   const length = /^[A-Za-z0-9_$@"`]+/.exec(rest)?.[0].length ?? 1;
   return spanIn(place.body, at, at + length);
