@@ -45,10 +45,15 @@ describe("expression columns get types", () => {
     ).toEqual(["mid bool?", "both_ bool?"]);
   });
 
-  test("a comparison inside CASE … END does not make the CASE a boolean", () => {
-    expect(typed("SELECT CASE WHEN likes > 1 THEN 'many' ELSE 'few' END AS amount FROM comment")).toEqual([
-      "amount unknown?",
-    ]);
+  test("a CASE has its branches' one type, never the type of its WHEN conditions", () => {
+    expect(
+      typed(
+        "SELECT CASE WHEN likes > 1 THEN 'many' ELSE 'few' END AS amount, " +
+          "CASE WHEN likes > 1 THEN body END AS popular, " +
+          "CASE likes WHEN 0 THEN 0.5 WHEN 1 THEN likes ELSE CASE WHEN body = '' THEN 2 ELSE 3 END END AS score, " +
+          "CASE WHEN likes > 1 THEN body ELSE likes END AS mixed FROM comment",
+      ),
+    ).toEqual(["amount text", "popular text?", "score float", "mixed unknown?"]);
   });
 
   test("counts are never-null ints; sum of ints an int, null over no rows; avg a float; max keeps its column's type", () => {
@@ -99,7 +104,7 @@ describe("type annotations: AS \"name: type\"", () => {
     expect(
       typed(
         "SELECT CASE WHEN likes > 1 THEN 1 ELSE 0 END AS \"popular: bool\", " +
-          "CASE WHEN likes > 1 THEN body END AS \"popular_body: text?\" FROM comment",
+          "CASE WHEN likes > 1 THEN body ELSE likes END AS \"popular_body: text?\" FROM comment",
       ),
     ).toEqual(["popular bool", "popular_body text?"]);
   });

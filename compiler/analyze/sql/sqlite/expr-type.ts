@@ -74,6 +74,7 @@ function typeOf(ctx: CheckContext, ts: readonly Token[]): Typed | null {
   if (ts[0].text === "-" && ts.length === 2 && ts[1].kind === "number") return single(ctx, ts[1]);
   if (ts.length === 3 && ts[1].text === ".") return column(ctx, ts[0], identName(ts[0]), identName(ts[2]));
   if (ts[0].value === "CAST" && ts[1]?.text === "(" && closingParen(ts, 1) === ts.length - 1) return cast(ctx, ts);
+  if (ts[0].value === "CASE" && ts[ts.length - 1].value === "END") return caseType(ctx, ts);
   if (ts[0].kind === "word" && ts[1]?.text === "(" && closingParen(ts, 1) === ts.length - 1) return call(ctx, ts);
   return null;
 }
@@ -186,6 +187,31 @@ function isTotal(ts: readonly Token[]): boolean {
   return name === "count" || JSON_FUNCTIONS.get(name)?.aggregate === true;
 }
 
+/** `CASE … WHEN … THEN a … ELSE b END`: the branches' one type; null without ELSE (no branch taken). */
+function caseType(ctx: CheckContext, ts: readonly Token[]): Typed | null {
+  const depth = ts[0].depth;
+  const branches: Token[][] = [];
+  let current: Token[] | null = null;
+  let nested = 0;
+  let closed = false;
+  for (let i = 1; i < ts.length - 1; i++) {
+    const t = ts[i];
+    if (t.depth === depth && t.value === "CASE") nested++;
+    if (t.depth === depth && t.value === "END" && nested > 0) {
+      nested--;
+    } else if (t.depth === depth && nested === 0 && ["WHEN", "THEN", "ELSE"].includes(t.value)) {
+      current = t.value === "WHEN" ? null : [];
+      if (current) branches.push(current);
+      if (t.value === "ELSE") closed = true;
+      continue;
+    }
+    current?.push(t);
+  }
+  if (branches.length === 0) return null;
+  const typed = coalesce(ctx, branches, "any");
+  return typed?.value && !closed ? { value: { ...typed.value, nullable: true } } : typed;
+}
+
 function cast(ctx: CheckContext, ts: readonly Token[]): Typed | null {
   const inner = ts.slice(2, -1);
   const as = inner.findIndex((t) => t.value === "AS" && t.depth === ts[1].depth + 1);
@@ -220,8 +246,11 @@ function call(ctx: CheckContext, ts: readonly Token[]): Typed | null {
   return null;
 }
 
-/** The arguments' one type (a text literal may stand for JSON); never null when one argument is never null. */
-function coalesce(ctx: CheckContext, args: readonly Token[][]): Typed | null {
+/**
+ * The arguments' one type (a text literal may stand for JSON). `nullWhen`: coalesce is null
+ * only when every argument may be; a CASE when any branch may be (or there is no ELSE).
+ */
+function coalesce(ctx: CheckContext, args: readonly Token[][], nullWhen: "every" | "any" = "every"): Typed | null {
   const types = args.map((a) => typeOf(ctx, a));
   if (types.some((t) => t === null)) return null;
   const known = types.filter((t) => t!.value !== null).map((t) => t!.value!);
@@ -237,5 +266,9 @@ function coalesce(ctx: CheckContext, args: readonly Token[][]): Typed | null {
   );
   if (!agree) return null;
   const type = main.type === "int" && known.some((t) => t.type === "float") ? "float" : main.type;
-  return { value: scalar(type, known.every((t) => t.nullable), main.enumValues) };
+  const nullable =
+    nullWhen === "every"
+      ? known.every((t) => t.nullable)
+      : types.some((t) => t!.isNull === true) || known.some((t) => t.nullable);
+  return { value: scalar(type, nullable, main.enumValues) };
 }
