@@ -1,10 +1,10 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
 import { listCodes } from "../diagnostics/codes/lists.js";
-import type { ActionDecl, Block, ForStmt, IfStmt, SqlStmt, Stmt } from "../parse/ast.js";
+import type { ActionDecl, Block, Decl, ForStmt, IfStmt, SqlStmt, Stmt } from "../parse/ast.js";
 import { checkPasswordSql, passwordIn } from "./passwords.js";
 import { ExprAnalyzer } from "./expr.js";
-import type { ActionModel, IrExpr, IrStmt, ParamModel, Requirement, ValueType } from "./model.js";
+import type { ActionModel, IrExpr, IrStmt, ParamModel, QueryModel, Requirement, ValueType } from "./model.js";
 import { analyzeParams } from "./params.js";
 import { type TypeTable, shapeType } from "./record-types.js";
 import { type ModuleScope, Scope } from "./scope.js";
@@ -15,6 +15,41 @@ import { needsTransaction } from "./transaction.js";
 
 const FAIL_STATUSES = [400, 401, 403, 404, 409, 422];
 
+/**
+ * A module's actions, in declaration order, each analyzed once. An action that another
+ * calls is analyzed when the call is met, so the caller knows its result type; a call back
+ * into an action still being analyzed is a cycle (SVC2060).
+ */
+export function analyzeActions(
+  decls: readonly { decl: Decl; file: string }[],
+  queries: ReadonlyMap<string, QueryModel>,
+  scopeFor: (file: string, callee: ModuleScope["callee"], actionNames: readonly string[]) => ModuleScope,
+): Map<string, ActionModel> {
+  const pending = new Map<string, { decl: ActionDecl; file: string }>();
+  for (const { decl, file } of decls) {
+    if (decl.kind === "Action" && !pending.has(decl.name.name) && !queries.has(decl.name.name)) {
+      pending.set(decl.name.name, { decl, file });
+    }
+  }
+  const names = [...pending.keys()];
+  const done = new Map<string, ActionModel>();
+  const inProgress = new Set<string>();
+  const analyzeNamed = (name: string): ActionModel | "cycle" | undefined => {
+    const known = done.get(name);
+    if (known) return known;
+    if (inProgress.has(name)) return "cycle";
+    const at = pending.get(name);
+    if (!at) return undefined;
+    inProgress.add(name);
+    const a = analyzeAction(at.decl, scopeFor(at.file, analyzeNamed, names));
+    inProgress.delete(name);
+    done.set(name, a);
+    return a;
+  };
+  for (const name of names) analyzeNamed(name);
+  return new Map(names.map((n) => [n, done.get(n)!]));
+}
+
 /** An action: parameters, `requires`, and its body lowered to typed, resolved statements. */
 export function analyzeAction(decl: ActionDecl, m: ModuleScope): ActionModel {
   const params = analyzeParams(decl.params, m.file, m.reporter, { module: m.module, table: m.types });
@@ -23,7 +58,7 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope): ActionModel {
     if (!m.identity.any) m.reporter.add(codes.requiresWithoutAuth.at(m.file, decl.requires.span));
     requires = decl.requires.kind === "auth" ? { kind: "auth" } : { kind: "role", role: decl.requires.role.value };
   }
-  const lowering = new BodyLowering(m, decl.name.name);
+  const lowering = new BodyLowering({ ...m, caller: { name: decl.name.name, requires } }, decl.name.name);
   const scope = Scope.forParams(params, (p) => paramType(p, m.types));
   // `auth` is the caller, unless a parameter takes the name; below `requires` it is never null.
   if (m.identity.any && !scope.lookup("auth")) scope.define("auth", { kind: "caller", type: { kind: "caller", nullable: requires === null } });

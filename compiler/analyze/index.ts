@@ -5,7 +5,7 @@ import { webhookCodes } from "../diagnostics/codes/webhooks.js";
 import { sqlCodes } from "../diagnostics/codes/sql.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Decl, ModuleFile, Span } from "../parse/ast.js";
-import { analyzeAction } from "./action.js";
+import { analyzeActions } from "./action.js";
 import { type AppInput, analyzeApp, appScope } from "./app.js";
 import type { ProjectConfig } from "../project/config/schema.js";
 import { authModel, credentialModels, identityFeatures } from "./credentials.js";
@@ -26,7 +26,6 @@ import { analyzeQuery } from "./query.js";
 import { analyzeTypes } from "./record-types.js";
 import { analyzeResource } from "./resource.js";
 import { type LocatedRoute, analyzeRoute, checkRouteTable } from "./route.js";
-import type { ModuleScope } from "./scope.js";
 import { Reporter, place } from "./shared/context.js";
 import { allTableDdl } from "./sql/ddl/index.js";
 import { analyzeWebhook, checkWebhookHandlers } from "./webhook.js";
@@ -122,24 +121,20 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
         moduleQueries.set(q.name, q);
         queries.push(q);
       }
-      const moduleActions = new Map<string, ActionModel>();
-      for (const { decl, file } of m.decls) {
-        if (decl.kind !== "Action" || moduleActions.has(decl.name.name) || moduleQueries.has(decl.name.name)) continue;
-        const scope: ModuleScope = {
-          module: m.name,
-          file,
-          resources: resourceMap,
-          queries: moduleQueries,
-          statements,
-          checker,
-          reporter: r,
-          types: moduleTypes,
-          identity,
-        };
-        const a = analyzeAction(decl, scope);
-        moduleActions.set(a.name, a);
-        actions.push(a);
-      }
+      const moduleActions = analyzeActions(m.decls, moduleQueries, (file, callee, actionNames) => ({
+        module: m.name,
+        file,
+        resources: resourceMap,
+        queries: moduleQueries,
+        statements,
+        checker,
+        reporter: r,
+        types: moduleTypes,
+        identity,
+        callee,
+        actionNames,
+      }));
+      actions.push(...moduleActions.values());
       for (const { decl, file } of m.decls) {
         if (decl.kind === "Route") {
           const route = analyzeRoute(m.name, decl, file, { actions: moduleActions, queries: moduleQueries }, r);

@@ -1,4 +1,4 @@
-import type { ParamModel, QueryModel, RecordTypeModel, ResourceModel, StatementModel, ValueType } from "./model.js";
+import type { ActionModel, ParamModel, QueryModel, RecordTypeModel, Requirement, ResourceModel, StatementModel, ValueType } from "./model.js";
 import type { Reporter } from "./shared/context.js";
 import type { SqlChecker } from "./sql/dialect.js";
 import type { IdentityFeatures } from "./credentials.js";
@@ -17,6 +17,16 @@ export interface ModuleScope {
   types: ReadonlyMap<string, RecordTypeModel>;
   /** What svc.toml configures for identity: which of `auth`, issue_token and sessions are allowed. */
   identity: IdentityFeatures;
+  /** The action whose body is analyzed: the caller of any action it calls (set by analyzeAction). */
+  caller?: { name: string; requires: Requirement | null };
+  /**
+   * An action of the module by name, analyzed on first use so that its callers know its
+   * result type; "cycle" while it is being analyzed (a call back into it); undefined when
+   * the module has no such action.
+   */
+  callee(name: string): ActionModel | "cycle" | undefined;
+  /** The module's action names, for "did you mean" hints. */
+  actionNames: readonly string[];
 }
 
 export interface Binding {

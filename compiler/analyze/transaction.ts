@@ -40,6 +40,10 @@ export function countStatements(stmts: readonly IrStmt[]): number {
       case "record":
         n++;
         break;
+      // The callee may write several times or fail after writing: always a transaction.
+      case "action":
+        n += 2;
+        break;
       // A new session ends the one the request came with, then inserts its own row.
       case "builtin":
         if (e.name === "start_session") n += 2;
@@ -104,6 +108,7 @@ function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
       e.args.forEach(f);
       break;
     case "query":
+    case "action":
       e.args.forEach((a) => f(a.value));
       break;
     case "record":

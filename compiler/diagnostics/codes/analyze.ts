@@ -68,7 +68,7 @@ export const analyzeCodes = {
   unknownName: d(
     "SVC2010",
     "error",
-    "A name is not a parameter, a variable, a query or a built-in function.",
+    "A name is not a parameter, a variable, a query, an action or a built-in function.",
     (name: string, near: string | null) => `unknown name \`${name}\``,
     (_n: string, near: string | null) => didYouMean(near),
   ),
@@ -215,5 +215,23 @@ export const analyzeCodes = {
     "error",
     "A webhook's handler must be an action that accepts payload, event and delivery.",
     (problem: string) => problem,
+  ),
+  actionCycle: d(
+    "SVC2060",
+    "error",
+    "Actions that call each other in a circle: the calls would never end.",
+    (caller: string, callee: string) =>
+      caller === callee
+        ? `action \`${caller}\` calls itself`
+        : `actions \`${callee}\` and \`${caller}\` call each other (directly or through other actions)`,
+    () => "actions may call actions, but not in a circle; move the shared part into a third action both call",
+  ),
+  calleeRequires: d(
+    "SVC2061",
+    "error",
+    "An action calls another action whose `requires` the caller does not have: the call would skip that check.",
+    (caller: string, callee: string, requirement: string) =>
+      `action \`${caller}\` calls \`${callee}\`, which requires ${requirement}, but \`${caller}\` does not`,
+    (caller: string, _callee: string, requirement: string) => `declare \`requires ${requirement}\` on \`${caller}\` too`,
   ),
 } as const;
