@@ -19,7 +19,7 @@ export { parseServerArgs, parseListen, helpText, BUILTIN_DEFAULTS } from "./opti
 export { Router, type MatchResult } from "./router.js";
 export { createServer } from "./server.js";
 export { main, start, isEntry, type Running, type RunningServer, type MainHooks, type OpenDatabase } from "./main.js";
-export { trim, lower, upper, len, concat, member } from "./builtins.js";
+export { trim, lower, upper, len, concat, member, slug, replace, startsWith, endsWith, contains, substr } from "./builtins.js";
 export { notNull, oneOf, oneOfOrNull, toBool, fromJson, toJson } from "./record.js";
 export {
   authorize, callerOf, issueToken, startSession, endSession, hashPassword, hashPasswordOrNull, verifyPassword,

@@ -1,31 +1,63 @@
-// The built-in functions of actions (docs/language.md §2.3, docs/language.md "Identity"): their
-// arity, and the type each gives from its arguments' types.
+// The built-in functions of actions (docs/language.md §2.3 "Built-in functions" and "Lists",
+// §6 "Identity"): how many arguments each takes, what each argument must be, and the type
+// each gives. contains(list, item), unique and join are typed in list-builtins.ts. The
+// generated code calls runtime/builtins.ts, runtime/lists.ts and runtime/auth/.
 
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CallExpr, Span } from "../parse/ast.js";
-import { LIST_BUILTINS } from "./list-builtins.js";
 import type { BuiltinName, ClaimType, IrExpr, ValueType } from "./model.js";
 import { UNKNOWN, describe, isNullable, isStringy, scalar, withNullable } from "./shared/types.js";
 
-export const BUILTINS: Record<BuiltinName, { arity: [number, number] }> = {
+/** What an argument of a builtin typed by its arguments alone must be. */
+type ArgKind = "text" | "int";
+
+interface Builtin {
+  arity: [number, number];
+  /** One kind per position, for the builtins typed by their arguments alone; the others have rules of their own. */
+  args?: ArgKind[];
+}
+
+export const BUILTINS: Record<BuiltinName, Builtin> = {
   now: { arity: [0, 0] },
-  trim: { arity: [1, 1] },
-  lower: { arity: [1, 1] },
-  upper: { arity: [1, 1] },
+  trim: { arity: [1, 1], args: ["text"] },
+  lower: { arity: [1, 1], args: ["text"] },
+  upper: { arity: [1, 1], args: ["text"] },
   len: { arity: [1, 1] },
   coalesce: { arity: [2, 2] },
+  slug: { arity: [1, 1], args: ["text"] },
+  replace: { arity: [3, 3], args: ["text", "text", "text"] },
+  starts_with: { arity: [2, 2], args: ["text", "text"] },
+  ends_with: { arity: [2, 2], args: ["text", "text"] },
+  substr: { arity: [2, 3], args: ["text", "int", "int"] },
+  // contains(text, part) here; contains(list, item) in list-builtins.ts.
+  contains: { arity: [2, 2], args: ["text", "text"] },
+  unique: { arity: [1, 1] },
+  join: { arity: [2, 2] },
   verify_password: { arity: [2, 2] },
   issue_token: { arity: [1, 2] },
   start_session: { arity: [1, 2] },
   end_session: { arity: [0, 0] },
-  ...LIST_BUILTINS,
 };
 
 /** Built-ins that need the call's context (the caller, the response's cookies). */
 export const CONTEXT_BUILTINS: ReadonlySet<BuiltinName> = new Set(["issue_token", "start_session", "end_session"]);
 
+/** The runtime function a builtin calls, where its name is not the JavaScript one. */
+export const RUNTIME_NAMES: Partial<Record<BuiltinName, string>> = { starts_with: "startsWith", ends_with: "endsWith" };
+
+/** What argument `index` of `name` must be, for a builtin typed by its arguments alone. */
+export function builtinArgKind(name: BuiltinName, index: number): ArgKind | undefined {
+  return BUILTINS[name].args?.[index];
+}
+
+/** How a message names argument `index` of `name`: "the argument of `slug`", "argument 2 of `replace`". */
+export function argumentName(name: BuiltinName, index: number): string {
+  return BUILTINS[name].arity[1] === 1 ? `the argument of \`${name}\`` : `argument ${index + 1} of \`${name}\``;
+}
+
 const BOOL = scalar("bool");
+const EXPECTED: Record<ArgKind, string> = { text: "a string", int: "an int" };
 
 /** How the type rules report: the analyzer's reporter and its assignability check. */
 export interface BuiltinChecks {
@@ -34,20 +66,24 @@ export interface BuiltinChecks {
   file(): string;
 }
 
-/** The type a call of built-in `name` gives; reports arguments of the wrong type. */
+/** The type a call of built-in `name` gives; reports arguments of the wrong type, at the argument. */
 export function builtinType(name: BuiltinName, args: IrExpr[], e: CallExpr, c: BuiltinChecks): ValueType {
+  const spec = BUILTINS[name].args;
+  if (spec) {
+    args.forEach((a, i) => {
+      const kind = spec[i];
+      if (kind === undefined || fits(kind, a.type)) return;
+      c.report(codes.typeMismatch.at(c.file(), e.args[i].span, argumentName(name, i), EXPECTED[kind], describe(a.type)));
+    });
+    // Null text gives null (false for a test); elsewhere null reads as the empty string (or,
+    // for substr's count, as "to the end").
+    if (name === "starts_with" || name === "ends_with" || name === "contains") return BOOL;
+    const first = args[0];
+    return scalar("text", first ? isNullable(first.type) || first.type.kind === "null" : false);
+  }
   switch (name) {
     case "now":
       return scalar("timestamp");
-    case "trim":
-    case "lower":
-    case "upper": {
-      const a = args[0];
-      if (a && a.type.kind !== "unknown" && a.type.kind !== "null" && !isStringy(a.type)) {
-        c.report(codes.typeMismatch.at(c.file(), e.args[0].span, `the argument of \`${name}\``, "a string", describe(a.type)));
-      }
-      return scalar("text", a ? isNullable(a.type) : false);
-    }
     case "len":
       return scalar("int");
     case "verify_password":
@@ -70,8 +106,13 @@ export function builtinType(name: BuiltinName, args: IrExpr[], e: CallExpr, c: B
       return a.type.kind === "null" ? b.type : withNullable(a.type, isNullable(b.type));
     }
     default:
-      return UNKNOWN; // the list builtins are typed in list-builtins.ts
+      return UNKNOWN; // unique and join are typed in list-builtins.ts
   }
+}
+
+function fits(kind: ArgKind, t: ValueType): boolean {
+  if (t.kind === "unknown" || t.kind === "null") return true;
+  return kind === "text" ? isStringy(t) : t.kind === "scalar" && t.type === "int";
 }
 
 /** `auth.claims` itself, whose members are the declared claims. */

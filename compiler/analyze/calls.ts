@@ -17,30 +17,8 @@ export function callAction(x: ExprAnalyzer, m: ModuleScope, e: CallExpr, scope: 
   const name = e.callee.name;
   const a = m.actions!.resolve(name, { file: m.file, span: e.callee.span });
   if (!a) return NOTHING;
-  const args: { name: string; value: IrExpr }[] = [];
-  for (const arg of e.args) {
-    if (!arg.name) {
-      m.reporter.add(codes.badCallArgs.at(m.file, arg.span, `action \`${name}\` takes named arguments, e.g. \`${a.params[0]?.name ?? "x"}: …\``));
-      continue;
-    }
-    const p = a.params.find((q) => q.name === arg.name!.name);
-    const value = x.expr(arg.value, scope);
-    if (!p) {
-      m.reporter.add(codes.badCallArgs.at(m.file, arg.name.span, `action \`${name}\` has no parameter \`${arg.name.name}\``));
-      continue;
-    }
-    if (args.some((g) => g.name === p.name)) {
-      m.reporter.add(codes.badCallArgs.at(m.file, arg.name.span, `argument \`${p.name}\` is given twice`));
-      continue;
-    }
-    x.expect(value, scalar(p.type, p.nullable, p.enumValues), `argument \`${p.name}\``, arg.value.span);
-    args.push({ name: p.name, value: x.checked(value, p.type, p.nullable) });
-  }
-  for (const p of a.params) {
-    if (p.required && !args.some((g) => g.name === p.name)) {
-      m.reporter.add(codes.badCallArgs.at(m.file, e.span, `action \`${name}\` needs the argument \`${p.name}\``));
-    }
-  }
+  // List and record parameters are checked against their types; one read from json is refused.
+  const args = x.namedArgs(`action \`${name}\``, a.params, e, scope, true);
   const caller = m.caller?.kind === "action" ? m.caller : null;
   if (caller && a.requires && !implies(caller.requires, a.requires)) {
     m.reporter.add(compositionCodes.requiresNotChecked.at(m.file, e.callee.span, name, clause(a.requires), caller.name));

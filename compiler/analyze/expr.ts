@@ -1,11 +1,12 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { BinaryExpr, CallExpr, Expr, ObjectEntry, RecordOpExpr } from "../parse/ast.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
-import type { BuiltinName, ExpectKind, IrBinaryOp, IrExpr, RecordWrite, ResourceModel, ScalarType, ValueType } from "./model.js";
-import { BUILTINS, type BuiltinChecks, CONTEXT_BUILTINS, builtinType, claimValueType, isClaims } from "./builtins.js";
+import type { ActionModel, BuiltinName, ExpectKind, IrBinaryOp, IrExpr, ParamModel, RecordWrite, ResourceModel, ScalarType, ValueType } from "./model.js";
+import { BUILTINS, type BuiltinChecks, CONTEXT_BUILTINS, argumentName, builtinArgKind, builtinType, claimValueType, isClaims } from "./builtins.js";
 import { isListBuiltin, listArg, listBuiltinType } from "./list-builtins.js";
 import { compositionCodes } from "../diagnostics/codes/composition.js";
 import { callAction, callFn } from "./calls.js";
+import { shapeType } from "./record-types.js";
 import { recordStatement, recordStatementName } from "./record-sql.js";
 import type { ModuleScope, Scope } from "./scope.js";
 import { closest } from "../diagnostics/did-you-mean.js";
@@ -69,7 +70,7 @@ export class ExprAnalyzer {
           return { kind: "caller", type: b.type };
         }
         if (!b) {
-          const candidates = [...scope.visible(), ...this.m.queries.keys(), ...Object.keys(BUILTINS)];
+          const candidates = [...scope.visible(), ...this.m.queries.keys(), ...(this.m.actions?.names() ?? []), ...(this.m.fns?.names() ?? []), ...Object.keys(BUILTINS)];
           this.report(codes.unknownName.at(this.m.file, e.span, e.name, closest(e.name, candidates)));
           return { kind: "literal", value: null, type: UNKNOWN };
         }
@@ -333,20 +334,23 @@ export class ExprAnalyzer {
       if (builtin !== "issue_token" && !this.m.identity.sessions) this.report(identityCodes.sessionsOff.at(this.m.file, e.callee.span, builtin));
     }
     const args = e.args.map((a, i) =>
-      builtin === "verify_password" && i === 0 ? this.storedPassword(a.value, scope) : this.builtinArg(builtin, i, this.expr(a.value, scope)),
+      builtin === "verify_password" && i === 0 ? this.storedPassword(a.value, scope) : this.expr(a.value, scope),
     );
-    if (isListBuiltin(builtin) && args.length > 0) {
+    // contains(text, part) is a text builtin; contains(list, item), unique and join walk a list.
+    if (isListBuiltin(builtin) && args.length > 0 && !(builtin === "contains" && isTextLike(args[0].type))) {
       const list = listArg(builtin, args[0], e, this.m);
       args[0] = list.arg;
-      if (builtin === "join" && args[1]) args[1] = this.checked(args[1], "text", false);
+      if (builtin === "join" && args[1]) args[1] = this.checked(args[1], "text", true);
       return { kind: "builtin", name: builtin, args, type: listBuiltinType(builtin, list.item, args, e, this.m) };
     }
-    return { kind: "builtin", name: builtin, args, type: builtinType(builtin, args, e, this.checks) };
+    const checkedArgs = args.map((a, i) => this.builtinArg(builtin, i, a));
+    return { kind: "builtin", name: builtin, args: checkedArgs, type: builtinType(builtin, checkedArgs, e, this.checks) };
   }
 
   /** Builtins are null-safe, so a json member may be null; anything else of the wrong type is a 400. */
   private builtinArg(name: BuiltinName, index: number, arg: IrExpr): IrExpr {
-    if (name === "trim" || name === "lower" || name === "upper") return this.checked(arg, "text", true);
+    const kind = builtinArgKind(name, index);
+    if (kind !== undefined) return this.checked(arg, kind, true);
     if (name === "len" && arg.type.kind === "unknown" && arg.type.from !== undefined) {
       return { kind: "expect", value: arg, as: "sized", orNull: false, path: arg.type.from, type: UNKNOWN };
     }
@@ -373,26 +377,7 @@ export class ExprAnalyzer {
 
   private queryCall(e: CallExpr, scope: Scope): IrExpr {
     const q = this.m.queries.get(e.callee.name)!;
-    const args: { name: string; value: IrExpr }[] = [];
-    for (const a of e.args) {
-      if (!a.name) {
-        this.report(codes.badCallArgs.at(this.m.file, a.span, `query \`${q.name}\` takes named arguments, e.g. \`${q.params[0]?.name ?? "x"}: …\``));
-        continue;
-      }
-      const p = q.params.find((x) => x.name === a.name!.name);
-      const value = this.expr(a.value, scope);
-      if (!p) {
-        this.report(codes.badCallArgs.at(this.m.file, a.name.span, `query \`${q.name}\` has no parameter \`${a.name.name}\``));
-        continue;
-      }
-      this.expect(value, scalar(p.type, p.nullable, p.enumValues), `argument \`${p.name}\``, a.value.span);
-      args.push({ name: p.name, value: this.checked(value, p.type, p.nullable) });
-    }
-    for (const p of q.params) {
-      if (p.required && !args.some((a) => a.name === p.name)) {
-        this.report(codes.badCallArgs.at(this.m.file, e.span, `query \`${q.name}\` needs the argument \`${p.name}\``));
-      }
-    }
+    const args = this.namedArgs(`query \`${q.name}\``, q.params, e, scope);
     const type: ValueType = q.rowResource
       ? q.one
         ? { kind: "row", resource: q.rowResource, nullable: true }
@@ -401,6 +386,41 @@ export class ExprAnalyzer {
         ? { kind: "queryRow", query: q.name, nullable: true }
         : { kind: "queryRows", query: q.name };
     return { kind: "query", module: q.module, query: q.name, args, type };
+  }
+
+  /** `name: value` arguments of a query or action call, checked against its parameters. */
+  namedArgs(what: string, params: readonly ParamModel[], e: CallExpr, scope: Scope, shaped = false): { name: string; value: IrExpr }[] {
+    const args: { name: string; value: IrExpr }[] = [];
+    for (const a of e.args) {
+      if (!a.name) {
+        this.report(codes.badCallArgs.at(this.m.file, a.span, `${what} takes named arguments, e.g. \`${params[0]?.name ?? "x"}: …\``));
+        continue;
+      }
+      const p = params.find((x) => x.name === a.name!.name);
+      const value = this.expr(a.value, scope);
+      if (!p) {
+        this.report(codes.badCallArgs.at(this.m.file, a.name.span, `${what} has no parameter \`${a.name.name}\``));
+        continue;
+      }
+      // An action's list or record parameter is typed in its body, where nothing checks it
+      // again: the value must have the type, and one read from json is not known to.
+      if (shaped && p.shape) {
+        const expected = shapeType(p.shape, this.m.types);
+        const fromJson = value.type.kind === "unknown" && value.type.from !== undefined;
+        if (fromJson) this.report(codes.typeMismatch.at(this.m.file, a.value.span, `argument \`${p.name}\``, describe(expected), "a value read from json"));
+        else this.expect(value, expected, `argument \`${p.name}\``, a.value.span);
+        args.push({ name: p.name, value });
+        continue;
+      }
+      this.expect(value, scalar(p.type, p.nullable, p.enumValues), `argument \`${p.name}\``, a.value.span);
+      args.push({ name: p.name, value: this.checked(value, p.type, p.nullable) });
+    }
+    for (const p of params) {
+      if (p.required && !args.some((a) => a.name === p.name)) {
+        this.report(codes.badCallArgs.at(this.m.file, e.span, `${what} needs the argument \`${p.name}\``));
+      }
+    }
+    return args;
   }
 
   private recordOp(e: RecordOpExpr, scope: Scope): IrExpr {
@@ -506,4 +526,9 @@ function written(e: IrExpr): string {
   if (e.kind === "caller") return "auth";
   if (e.kind === "member") return `${written(e.object)}.${e.property}`;
   return "a json value";
+}
+
+/** What contains(text, part) takes first: text, null, or a value of no known type (already reported). */
+function isTextLike(t: ValueType): boolean {
+  return isStringy(t) || t.kind === "null" || (t.kind === "unknown" && t.from === undefined);
 }

@@ -1,22 +1,20 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { CallExpr } from "../parse/ast.js";
+import { argumentName } from "./builtins.js";
 import type { BuiltinName, IrExpr, ValueType } from "./model.js";
 import type { ModuleScope } from "./scope.js";
 import { UNKNOWN, describe, isStringy, scalar, withNullable } from "./shared/types.js";
 
 // The list builtins (docs/language.md §2.3, Lists): `contains(list, x)`, `unique(list)`,
 // `join(list, sep)`. Like the other builtins they are null-safe: a null list is empty.
+// Their arity is in builtins.ts, with contains(text, part)'s typing.
 
 export type ListBuiltin = Extract<BuiltinName, "contains" | "unique" | "join">;
 
-export const LIST_BUILTINS: Record<ListBuiltin, { arity: [number, number] }> = {
-  contains: { arity: [2, 2] },
-  unique: { arity: [1, 1] },
-  join: { arity: [2, 2] },
-};
+const LIST_BUILTINS: ReadonlySet<string> = new Set<ListBuiltin>(["contains", "unique", "join"]);
 
 export function isListBuiltin(name: string): name is ListBuiltin {
-  return name in LIST_BUILTINS;
+  return LIST_BUILTINS.has(name);
 }
 
 /**
@@ -27,11 +25,14 @@ export function listArg(name: ListBuiltin, arg: IrExpr, e: CallExpr, m: ModuleSc
   const t = arg.type;
   if (t.kind === "unknown" && t.from !== undefined) {
     const item: ValueType = { kind: "unknown", from: `${t.from}[]` };
+    // contains() of a json member looks into text or a list, whichever the json holds.
+    if (name === "contains") return { arg: { kind: "expect", value: arg, as: "sized", orNull: false, path: t.from, type: UNKNOWN }, item };
     return { arg: { kind: "expect", value: arg, as: "list", orNull: true, path: t.from, type: { kind: "array", item, nullable: true } }, item };
   }
   if (t.kind === "array") return { arg, item: t.item };
   if (t.kind !== "unknown" && t.kind !== "null") {
-    m.reporter.add(codes.typeMismatch.at(m.file, e.args[0].span, `the first argument of \`${name}\``, "a list", describe(t)));
+    const expected = name === "contains" ? "text or a list" : "a list";
+    m.reporter.add(codes.typeMismatch.at(m.file, e.args[0].span, argumentName(name, 0), expected, describe(t)));
   }
   return { arg, item: UNKNOWN };
 }

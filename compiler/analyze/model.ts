@@ -14,7 +14,13 @@ export type ScalarType = "id" | "text" | "int" | "float" | "bool" | "timestamp" 
 /** A literal value as it appears in a default. */
 export type Literal = string | number | boolean | null;
 
-export type DefaultValue = { kind: "value"; value: Literal } | { kind: "now" };
+/** A JSON value written as a literal, e.g. a json field's default `[]` or `{"tags": []}`. */
+export type JsonValue = Literal | JsonValue[] | { [key: string]: JsonValue };
+
+/** A default: a literal of the declared type; for `json`, any constant JSON value. */
+export type DefaultLiteral = JsonValue;
+
+export type DefaultValue = { kind: "value"; value: DefaultLiteral } | { kind: "now" };
 
 export interface FieldModel {
   name: string;
@@ -101,7 +107,7 @@ export interface ParamModel {
   enumValues: string[];
   nullable: boolean;
   /** The value used when the caller leaves the argument out. */
-  default: Literal | undefined;
+  default: DefaultLiteral | undefined;
   /** Required = not nullable and no default. */
   required: boolean;
   /**
@@ -123,7 +129,7 @@ export interface RecordTypeModel {
   module: string;
   name: string;
   doc: string | null;
-  members: { name: string; shape: ShapeModel; default: Literal | undefined; required: boolean }[];
+  members: { name: string; shape: ShapeModel; default: DefaultLiteral | undefined; required: boolean }[];
 }
 
 /** A result column of a query, typed from the declared resources. */
@@ -159,6 +165,11 @@ export interface SqlModel {
   dialects: Partial<Record<Dialect, DialectSql>>;
   /** True when the statement only reads (SELECT / WITH … SELECT). */
   readonly: boolean;
+  /**
+   * Booleans and timestamps inside JSON built by the SQL, which the dialects' texts write
+   * as svc's JSON (offsets in `source`, as SqlSourceRef's `params` are); absent when none.
+   */
+  jsonValues?: { start: number; end: number; type: "bool" | "timestamp" }[];
 }
 
 export interface QueryModel {
@@ -189,8 +200,15 @@ export type BuiltinName =
   | "upper"
   | "len"
   | "coalesce"
-  // Lists (docs/language.md §2.3, Lists)
+  // Text (docs/language.md §2.3, Built-in functions)
+  | "slug"
+  | "replace"
+  | "starts_with"
+  | "ends_with"
+  | "substr"
+  // Text or lists
   | "contains"
+  // Lists (docs/language.md §2.3, Lists)
   | "unique"
   | "join"
   // Identity (docs/language.md, Identity)

@@ -31,7 +31,10 @@ export function analyzeQuery(
   checkPasswordSql(decl.sql, resources, file, r);
   const checked = checker.check({ file, body: decl.sql, params, kind: "query", name: decl.name.name });
   r.addAll(checked.diagnostics);
-  const bound = bindParams(decl.sql, new Map(params.map((p) => [p.name, p.type])), listItems(params));
+  const bound = bindParams(decl.sql, new Map(params.map((p) => [p.name, p.type])), listItems(params), checked.jsonValues);
+  // Kept for `svc check --db`, which maps places in the model's (trimmed) text as SqlSourceRef does.
+  const lead = decl.sql.text.length - decl.sql.text.trimStart().length;
+  const jsonValues = checked.jsonValues.map((v) => ({ ...v, start: v.start - lead, end: v.end - lead }));
   const model: QueryModel = {
     module,
     name: decl.name.name,
@@ -41,7 +44,13 @@ export function analyzeQuery(
     // Known once routes and route files are read (text-args.ts).
     textArgs: [],
     one: decl.one,
-    sql: { source: decl.sql.text.trim(), args: bound.args, dialects: bound.dialects, readonly: checked.readonly },
+    sql: {
+      source: decl.sql.text.trim(),
+      args: bound.args,
+      dialects: bound.dialects,
+      readonly: checked.readonly,
+      ...(jsonValues.length ? { jsonValues } : {}),
+    },
     columns: checked.columns,
     rowResource: checked.rowResource,
   };

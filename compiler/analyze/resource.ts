@@ -2,7 +2,7 @@ import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
 import { listCodes } from "../diagnostics/codes/lists.js";
 import type { Expr, FieldDecl, ResourceDecl, TypeRef } from "../parse/ast.js";
-import type { DefaultValue, FieldModel, IndexModel, Literal, ResourceModel, ScalarType } from "./model.js";
+import type { DefaultLiteral, DefaultValue, FieldModel, IndexModel, JsonValue, ResourceModel, ScalarType } from "./model.js";
 import type { Reporter } from "./shared/context.js";
 import { closest } from "../diagnostics/did-you-mean.js";
 import { SCALAR_TYPES } from "./shared/types.js";
@@ -116,8 +116,11 @@ function fieldDefault(name: string, field: FieldModel, e: Expr, file: string, r:
  * The literal value of a default expression when it fits the declared scalar type;
  * `undefined` when it does not. Shared by resource fields and action/query parameters.
  */
-export function literalDefault(t: { type: ScalarType; enumValues: string[]; nullable: boolean }, e: Expr): Literal | undefined {
+export function literalDefault(t: { type: ScalarType; enumValues: string[]; nullable: boolean }, e: Expr): DefaultLiteral | undefined {
   switch (e.kind) {
+    case "Array":
+    case "Object":
+      return t.type === "json" ? jsonLiteral(e) : undefined;
     case "Null":
       return t.nullable ? null : undefined;
     case "String":
@@ -138,6 +141,31 @@ export function literalDefault(t: { type: ScalarType; enumValues: string[]; null
       return undefined;
     default:
       return undefined;
+  }
+}
+
+/** A constant JSON value (`[]`, `{"a": [1, null]}`); undefined when any part is not a literal. */
+function jsonLiteral(e: Expr): JsonValue | undefined {
+  switch (e.kind) {
+    case "Array": {
+      const items = e.items.map(jsonLiteral);
+      return items.some((v) => v === undefined) ? undefined : (items as JsonValue[]);
+    }
+    case "Object": {
+      // A key like `__proto__` would set the prototype of the object the generated code builds.
+      if (e.entries.some((en) => ["__proto__", "constructor", "prototype"].includes(en.key.name))) return undefined;
+      const out: { [key: string]: JsonValue } = {};
+      for (const en of e.entries) {
+        const v = jsonLiteral(en.value);
+        if (v === undefined) return undefined;
+        out[en.key.name] = v;
+      }
+      return out;
+    }
+    default: {
+      const v = literalDefault({ type: "json", enumValues: [], nullable: true }, e);
+      return v;
+    }
   }
 }
 

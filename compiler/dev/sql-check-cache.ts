@@ -130,5 +130,5 @@ function moved(stored: Stored, to: Position): SqlCheckResult {
   const diagnostics = result.diagnostics.map(
     (d): Diagnostic => ({ ...d, span: d.span && { start: move(d.span.start), end: move(d.span.end) } }),
   );
-  return { ...result, columns: structuredClone(result.columns), diagnostics };
+  return { ...result, columns: structuredClone(result.columns), jsonValues: structuredClone(result.jsonValues), diagnostics };
 }

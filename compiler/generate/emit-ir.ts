@@ -1,4 +1,5 @@
 import type { IrExpr, IrStmt, Model, RecordWrite } from "../analyze/model.js";
+import { RUNTIME_NAMES } from "../analyze/builtins.js";
 import { isNullable } from "../analyze/shared/types.js";
 import { local, type Names } from "./names.js";
 
@@ -69,16 +70,22 @@ export class IrEmitter {
         return this.binary(e);
       case "builtin":
         return this.builtin(e);
-      case "query": {
-        const q = this.model.queries.find((x) => x.module === e.module && x.name === e.query)!;
+      case "query":
+      case "action": {
+        const callee =
+          e.kind === "query"
+            ? this.model.queries.find((x) => x.module === e.module && x.name === e.query)!
+            : this.model.actions.find((x) => x.module === e.module && x.name === e.action)!;
         const given = new Map(e.args.map((a) => [a.name, a.value]));
         // Leave nothing to the callee: defaults are filled here, at build time.
-        const fields = q.params.map((p) => {
+        const fields = callee.params.map((p) => {
           const v = given.get(p.name);
           const value = v ? this.expr(v) : p.default === undefined ? "null" : JSON.stringify(p.default);
           return `${p.name}: ${value}`;
         });
-        return `(await ${this.names.fn(q.module, q.name)}(tx, { ${fields.join(", ")} }))`;
+        // A callee that reads `auth` or starts a session takes the caller's context.
+        const ctx = "context" in callee && callee.context === true ? ", ctx" : "";
+        return `(await ${this.names.fn(callee.module, callee.name)}(tx, { ${fields.join(", ")} }${ctx}))`;
       }
       case "action": {
         const a = this.model.actions.find((x) => x.module === e.module && x.name === e.action)!;
@@ -144,9 +151,11 @@ export class IrEmitter {
         const chain = a?.kind === "member" ? this.optionalChain(a) : null;
         return `(${chain ?? args[0]} ?? ${args[1]})`;
       }
+      // One contains for text and lists: runtime/builtins.ts looks at what it is given.
       case "contains":
+        return `rt.contains(${args.join(", ")})`;
       case "unique":
-        return `rt.lists.${e.name}(${args.join(", ")})`;
+        return `rt.lists.unique(${args.join(", ")})`;
       case "join": {
         // Items of a list read from json are the client's choice: join checks them, naming the path.
         const list = e.args[0];
@@ -162,7 +171,7 @@ export class IrEmitter {
       case "end_session":
         return "(await rt.endSession(tx, ctx))";
       default:
-        return `rt.${e.name}(${args.join(", ")})`;
+        return `rt.${RUNTIME_NAMES[e.name] ?? e.name}(${args.join(", ")})`;
     }
   }
 

@@ -80,6 +80,8 @@ for (const backend of ["postgres", "mysql"] as const) {
       );
       expect(r.out).toMatch(/> 20 \|\s+SELECT name, qty FROM item\n\s+\|\s+\^\^\^/);
       expect(r.out).toContain("svc check: 1 error, 0 warnings (against");
+      // Typed expression columns (count, JSON functions, EXISTS) meet their live types.
+      expect(r.out).not.toContain("summary");
       expect(await tables()).toEqual([]);
     });
 

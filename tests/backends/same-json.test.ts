@@ -51,12 +51,24 @@ async function transcript(url: string): Promise<Step[]> {
     tier: "silver",
     at: "2024-05-01T12:00:00Z",
   });
-  await record("add gamma", "add", { name: "gamma", qty: -7, at: "2024-04-30T23:59:59.999+02:00" });
+  const c = await record("add gamma", "add", { name: "gamma", qty: -7, at: "2024-04-30T23:59:59.999+02:00" });
   await record("things", "things");
   await record("stats", "stats");
   await record("flagged true", "flagged?flag=true");
   await record("flagged false", "flagged?flag=false");
   await record("since", "since?t=2024-05-01T00:00:00Z&n=5");
+  await record("tag alpha b", "tag", { thing: a.data.id, tag: "b" });
+  await record("tag alpha a", "tag", { thing: a.data.id, tag: "a" });
+  await record("tag beta a", "tag", { thing: b.data.id, tag: "a" });
+  await record("views", "views?tag=a");
+  await record("tag index", "tag_index");
+  await record("tag pair", "tag_pair", { thing: b.data.id, first: "c", second: "d" });
+  await record("tag pair, second taken", "tag_pair", { thing: b.data.id, first: "e", second: "a" });
+  await record("tag pair, first taken", "tag_pair", { thing: b.data.id, first: "a", second: "f" });
+  await record("tag index after pairs", "tag_index");
+  await record("relabel beta", "relabel", { id: b.data.id });
+  await record("relabel gamma", "relabel", { id: c.data.id, labels: ["x", { y: null }] });
+  await record("words", "words", { title: "Crème Brûlée à la carte!", prefix: "Crème" });
   await record("finish alpha", "finish", { id: a.data.id, done_at: "2024-06-01T00:00:00.5Z" });
   await record("duplicate name", "add", { name: "alpha", at: "2024-05-02T00:00:00Z" });
   await record("null name", "clear_name", { id: a.data.id });
@@ -130,6 +142,7 @@ describe("the same JSON out of every backend", () => {
       tier: "gold",
       at: "2024-05-01T12:00:00.123Z",
       done_at: null,
+      labels: [],
     });
     expect(things.data.map((t) => t.meta)).toEqual([{ b: [1, 2, { c: null }], a: "x", n: 1.5 }, "123", null]);
     expect(things.data.map((t) => t.at)).toEqual([
@@ -141,10 +154,76 @@ describe("the same JSON out of every backend", () => {
       ok: true,
       data: [{ n: 3, total: Number.MAX_SAFE_INTEGER - 4, mean: 0.5, latest: "2024-05-01T12:00:00.123Z" }],
     });
+    expect(reference.find((s) => s.step === "views")!.body).toEqual({
+      ok: true,
+      data: [
+        {
+          name: "alpha",
+          tags: ["a", "b"],
+          summary: { name: "alpha", note: null, qty: 3, tags: 2 },
+          tagged: true,
+          tag_count: 2,
+          positive: true,
+          noted: false,
+          card: { name: "alpha", tags: ["a", "b"], tagged: true, flag: true, big: false, at: "2024-05-01T12:00:00.123Z", done_at: null },
+        },
+        {
+          name: "beta",
+          tags: ["a"],
+          summary: { name: "beta", note: "a note", qty: Number.MAX_SAFE_INTEGER, tags: 1 },
+          tagged: true,
+          tag_count: 1,
+          positive: true,
+          noted: true,
+          card: { name: "beta", tags: ["a"], tagged: true, flag: false, big: true, at: "2024-05-01T12:00:00.000Z", done_at: null },
+        },
+        { name: "gamma", tags: [], summary: { name: "gamma", note: null, qty: -7, tags: 0 }, tagged: false, tag_count: 0, positive: false, noted: false, card: { name: "gamma", tags: [], tagged: false, flag: false, big: false, at: "2024-04-30T21:59:59.999Z", done_at: null } },
+      ],
+    });
+    expect(reference.find((s) => s.step === "tag index")!.body).toEqual({
+      ok: true,
+      data: [
+        {
+          tag: "a",
+          names: ["alpha", "beta"],
+          n: 2,
+          things: [
+            { name: "alpha", qty: 3 },
+            { name: "beta", qty: Number.MAX_SAFE_INTEGER },
+          ],
+          flags: [true, false],
+        },
+        { tag: "b", names: ["alpha"], n: 1, things: [{ name: "alpha", qty: 3 }], flags: [true] },
+      ],
+    });
+    expect(reference.find((s) => s.step === "relabel beta")!.body).toMatchObject({ data: { labels: { by: "default", list: [] } } });
+    expect(reference.find((s) => s.step === "relabel gamma")!.body).toMatchObject({ data: { labels: ["x", { y: null }] } });
+    expect(reference.find((s) => s.step === "words")!.body).toEqual({
+      ok: true,
+      data: {
+        slug: "creme-brulee-a-la-carte",
+        starts: true,
+        ends: true,
+        has_space: true,
+        short: "Crème",
+        dashed: "Crème-Brûlée-à-la-carte!",
+        joined: "a/Crème Brûlée à la carte!",
+      },
+    });
+    // The pair whose second insert fails leaves no first tag behind: one transaction.
+    expect(reference.find((s) => s.step === "tag pair")!.body).toEqual({ ok: true, data: { first: "c", second: "d" } });
+    expect((reference.find((s) => s.step === "tag index after pairs")!.body as { data: { tag: string }[] }).data.map((r) => r.tag)).toEqual([
+      "a",
+      "b",
+      "c",
+      "d",
+    ]);
     const errors = reference
       .filter((s) => s.status >= 400)
       .map((s) => [s.step, s.status, (s.body as { error: string }).error]);
     expect(errors).toEqual([
+      ["tag pair, second taken", 409, "thing_tag (thing, tag) already exists"],
+      ["tag pair, first taken", 409, "thing_tag (thing, tag) already exists"],
       ["duplicate name", 409, "thing.name already exists"],
       ["null name", 400, "thing.name is required"],
       ["tier outside the enum", 400, "check tier failed"],

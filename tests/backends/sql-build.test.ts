@@ -154,6 +154,55 @@ describe("places in the SQL sent, mapped back into the .svc file", () => {
     });
   });
 
+  test("names svc writes per backend (json_agg for json_group_array, a stripped annotation) map back too", () => {
+    const written = 'SELECT json_group_array(title) AS "titles: json", nope FROM task WHERE id = @id';
+    const b = sqlBody(written);
+    const at = sqlText(b);
+    const sentPg = bindParams(b, types([["id", "id"]])).dialects.postgres.text;
+    expect(sentPg).toBe(`SELECT coalesce(json_agg(title), '[]'::json) AS "titles", nope FROM task WHERE id = $1::text`);
+    expect(sourceOffset(at, sentPg, sentPg.indexOf("nope"))).toBe(written.indexOf("nope"));
+    expect(sourceOffset(at, sentPg, sentPg.indexOf("title)"))).toBe(written.indexOf("title)"));
+    expect(sourceOffset(at, sentPg, sentPg.indexOf("json_agg") + 2)).toBe(written.indexOf("json_group_array"));
+    expect(sourceOffset(at, sentPg, sentPg.indexOf("FROM"))).toBe(written.indexOf("FROM"));
+    const sentMy = bindParams(b, types([["id", "id"]])).dialects.mysql.text;
+    expect(sourceOffset(at, sentMy, sentMy.indexOf("nope"))).toBe(written.indexOf("nope"));
+    expect(sourceOffset(at, sentMy, sentMy.indexOf("WHERE"))).toBe(written.indexOf("WHERE"));
+  });
+
+  test("values svc writes as JSON (a boolean inside json_object) map back too", () => {
+    const written = "SELECT json_object('ok', id = @id, 'n', nope) AS doc FROM task";
+    const b = sqlBody(written);
+    const at = sqlText(b);
+    const values = [{ start: written.indexOf("id = @id"), end: written.indexOf(", 'n'"), type: "bool" as const }];
+    const sent = bindParams(b, types([["id", "id"]]), undefined, values).dialects.mysql.text;
+    expect(sent).toContain("JSON_EXTRACT(CASE (id = ?) WHEN 1");
+    expect(sourceOffset(at, sent, sent.indexOf("nope"), values)).toBe(written.indexOf("nope"));
+    expect(sourceOffset(at, sent, sent.indexOf("AS doc"), values)).toBe(written.indexOf("AS doc"));
+    expect(sourceOffset(at, sent, sent.indexOf("id = ?"), values)).toBe(written.indexOf("id = @id"));
+  });
+
+  test("a query's json values are kept where its trimmed text has them, so written SQL on its own lines maps back", () => {
+    const r = analyzeText(`module m
+
+resource task {
+  id: id
+  title: text
+}
+
+query flags(id: id) {
+    SELECT json_object('mine', id = @id, 'title', title) AS doc FROM task
+}
+`);
+    expect(r.diagnostics).toEqual([]);
+    const q = r.model.queries[0];
+    const source = q.sql.source;
+    expect(q.sql.jsonValues?.map((v) => source.slice(v.start, v.end))).toEqual(["id = @id"]);
+    const sql = { text: source, ...q.at.text };
+    const sent = q.sql.dialects.mysql!.text;
+    expect(sourceOffset(sql, sent, sent.indexOf("'title'"), q.sql.jsonValues)).toBe(source.indexOf("'title'"));
+    expect(sourceOffset(sql, sent, sent.indexOf("AS doc"), q.sql.jsonValues)).toBe(source.indexOf("AS doc"));
+  });
+
   test("MySQL's messages point with the text they quote", () => {
     const sent = bound.dialects.mysql.text;
     expect(offsetFromMessage(sent, "Unknown column 'nope' in 'field list'")).toBe(sent.indexOf("nope"));

@@ -18,6 +18,17 @@ export interface SqlCheckInput {
   name: string;
 }
 
+/** A stretch of a SQL body's text: `start` inclusive, `end` exclusive. */
+export interface OffsetRange {
+  start: number;
+  end: number;
+}
+
+/** A value inside JSON built by SQL that each backend's SQL writes as svc's JSON. */
+export interface JsonValueFix extends OffsetRange {
+  type: "bool" | "timestamp";
+}
+
 export interface SqlCheckResult {
   /** Result columns of a query; empty for a statement or SQL that does not prepare. */
   columns: ColumnModel[];
@@ -25,6 +36,12 @@ export interface SqlCheckResult {
   rowResource: string | null;
   /** True when the statement only reads; false as well when it does not prepare. */
   readonly: boolean;
+  /**
+   * Values handed to JSON functions that a backend would write otherwise than svc's JSON
+   * (offsets in the body's text): booleans (1/0 on SQLite and MySQL) and timestamps (each
+   * database's own text); each backend's SQL makes them `true`/`false` and ISO text.
+   */
+  jsonValues: JsonValueFix[];
   diagnostics: Diagnostic[];
 }
 

@@ -84,7 +84,7 @@ export function liveDiagnostics(model: Model, backend: LiveBackend, asked: reado
 function errorSpan(a: Asked, offset: number | null): Span {
   if (!("text" in a.at) || offset === null || a.returning) return a.at.span;
   const sql = { text: a.sql.source, ...a.at.text };
-  const at = sourceOffset(sql, a.text, offset);
+  const at = sourceOffset(sql, a.text, offset, a.sql.jsonValues);
   const rest = sql.text.slice(at);
   const length = /^[A-Za-z0-9_$@"`]+/.exec(rest)?.[0].length ?? 1;
   return spanInText(sql, at, at + length);

@@ -1,4 +1,6 @@
 import type { ColumnModel, ScalarType } from "../model.js";
+import type { JsonValueFix } from "./dialect.js";
+import { modelText, sqlEdits } from "./params.js";
 import type { SqlText } from "./span.js";
 
 // `svc check --db URL`: what a live database says about each statement, in one shape for
@@ -51,25 +53,32 @@ export function compatible(declared: ScalarType | "unknown", live: LiveType): bo
 const PLACEHOLDER = /\$\d+(?:::(?:double precision|[a-z]+))?|STR_TO_DATE\(\?, '[^']*'\)|\?/y;
 
 /**
- * Maps an offset in `sent` (the SQL's text with each `@name` replaced by a placeholder)
- * back to an offset in `sql.text`: the text between parameters is copied unchanged; an
- * offset inside a placeholder maps to its `@name`.
+ * Maps an offset in `sent` (the SQL's text as bindParams wrote it for one dialect) back to
+ * an offset in `sql.text`: the text between edits is copied unchanged; an offset inside a
+ * placeholder maps to its `@name`, one inside a rewritten name (json_agg for
+ * json_group_array) to the name as written. `values`: the query's `sql.jsonValues`.
  */
-export function sourceOffset(sql: SqlText, sentAsIs: string, offsetAsIs: number): number {
+export function sourceOffset(sql: SqlText, sentAsIs: string, offsetAsIs: number, values: readonly JsonValueFix[] = []): number {
   // The SQL is sent as written, with the blank space the model's trimmed text leaves out.
   const sent = sentAsIs.trimStart();
   const offset = Math.max(0, offsetAsIs - (sentAsIs.length - sent.length));
-  const refs = [...sql.params].sort((a, b) => a[0] - b[0]);
   let src = 0;
   let out = 0;
-  for (const [refStart, refEnd] of refs) {
-    const stretch = refStart - src;
+  for (const edit of sqlEdits(modelText(sql), values).edits) {
+    const stretch = edit.start - src;
     if (offset < out + stretch) return src + Math.max(0, offset - out);
     const at = out + stretch;
-    PLACEHOLDER.lastIndex = at;
-    const length = PLACEHOLDER.exec(sent)?.[0].length ?? 0;
-    if (offset < at + length) return refStart;
-    src = refEnd;
+    let length: number;
+    if (typeof edit.text === "number") {
+      PLACEHOLDER.lastIndex = at;
+      length = PLACEHOLDER.exec(sent)?.[0].length ?? 0;
+    } else {
+      // Which dialect `sent` is for is not known here: the longest text that is there.
+      const written = Object.values(edit.text).sort((a, b) => b.length - a.length);
+      length = written.find((t) => sent.startsWith(t, at))?.length ?? 0;
+    }
+    if (offset < at + length) return edit.start;
+    src = edit.end;
     out = at + length;
   }
   return Math.min(src + Math.max(0, offset - out), sql.text.length);

@@ -68,7 +68,7 @@ export const analyzeCodes = {
   unknownName: d(
     "SVC2010",
     "error",
-    "A name is not a parameter, a variable, a query or a built-in function.",
+    "A name is not a parameter, a variable, a query, an action or a built-in function.",
     (name: string, near: string | null) => `unknown name \`${name}\``,
     (_n: string, near: string | null) => didYouMean(near),
   ),

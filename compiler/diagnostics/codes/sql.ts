@@ -137,4 +137,22 @@ export const sqlCodes = {
     (_where, column) =>
       `give all but one an alias, e.g. \`c.${column} AS other_${column}\`, or list the columns instead of \`*\``,
   ),
+  unknownAnnotationType: d(
+    "SVC3030",
+    "error",
+    "A column's type annotation (`AS \"name: type\"`) names a type svc does not have.",
+    (where: string, column: string, type: string, _near: string | null, _known: readonly string[]) =>
+      `column \`${column}\` of ${where} is annotated with \`${type}\`, which is not a type`,
+    (_where, column, _type, near, known) =>
+      near ? `did you mean \`${column}: ${near}\`?` : `the types are ${list(known)}; add \`?\` for a column that may be null`,
+  ),
+  annotationContradicts: d(
+    "SVC3031",
+    "error",
+    "A column's type annotation says another type than the field the column reads.",
+    (where: string, column: string, type: string, field: string, _fieldType: string) =>
+      `column \`${column}\` of ${where} is annotated \`${type}\`, but it reads field \`${field}\``,
+    (_where, column, _type, _field, fieldType) =>
+      `the field is \`${fieldType}\`; drop the annotation (\`AS ${column}\`), or CAST the value to what you want`,
+  ),
 };

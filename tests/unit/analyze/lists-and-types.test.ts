@@ -111,7 +111,9 @@ describe("list builtins", () => {
 
   test("wrong arguments are build errors", () => {
     expect(codes(errors("action a(ns: list<int>) { return join(ns, \",\") }"))).toEqual(["SVC2013"]);
-    expect(codes(errors('action a(t: text) { return contains(t, "x") }'))).toEqual(["SVC2013"]);
+    // contains takes text too (contains(t, "x") looks into t), but not a number, nor a number in text.
+    expect(codes(errors('action a(n: int) { return contains(n, "x") }'))).toEqual(["SVC2013"]);
+    expect(codes(errors("action a(t: text) { return contains(t, 5) }"))).toEqual(["SVC2013"]);
     expect(codes(errors('action a(ns: list<int>) { return contains(ns, "x") }'))).toEqual(["SVC2013"]);
   });
 });

@@ -47,7 +47,7 @@ describe("result columns of valid queries", () => {
     expect(r.rowResource).toBe("task");
   });
 
-  test("an aliased column keeps its field's type; count(*) is a non-null int; other expressions are unknown", () => {
+  test("an aliased column keeps its field's type; count(*) is a non-null int; expressions are typed (column-types.test.ts)", () => {
     const r = checkSql(
       checker,
       "SELECT title AS name, count(*) AS n, COUNT( * ), max(created_at) AS newest, 1 + 1 FROM task GROUP BY title",
@@ -57,15 +57,15 @@ describe("result columns of valid queries", () => {
       { name: "name", type: "text", enumValues: [], nullable: false },
       { name: "n", type: "int", enumValues: [], nullable: false },
       { name: "COUNT( * )", type: "int", enumValues: [], nullable: false },
-      { name: "newest", type: "unknown", enumValues: [], nullable: true },
-      { name: "1 + 1", type: "unknown", enumValues: [], nullable: true },
+      { name: "newest", type: "timestamp", enumValues: [], nullable: true },
+      { name: "1 + 1", type: "int", enumValues: [], nullable: false },
     ]);
     expect(r.rowResource).toBeNull();
   });
 
-  test("count(…) inside a larger expression is not typed as count", () => {
+  test("count(…) inside a larger expression: arithmetic on ints is an int", () => {
     const r = checkSql(checker, "SELECT count(*) - count(assignee) AS unassigned FROM task");
-    expect(r.columns).toEqual([{ name: "unassigned", type: "unknown", enumValues: [], nullable: true }]);
+    expect(r.columns).toEqual([{ name: "unassigned", type: "int", enumValues: [], nullable: false }]);
   });
 
   test("LEFT JOIN makes the joined side's columns nullable, the other side keeps its own", () => {

@@ -92,6 +92,56 @@ describe("plan warnings", () => {
     expect(fixed.diagnostics).toEqual([]);
   });
 
+  test("a sort the planner makes despite a declared index that gives the order asks for nothing (SVC3010's false positive)", () => {
+    const taskIdx = index("comment_task_id_idx", ["task_id", false]);
+    // GROUP BY sorts first; the table read inside a join cannot give the order.
+    const grouped = diagnose(
+      "SELECT t.id, count(c.id) AS n FROM task t LEFT JOIN comment c ON c.task_id = t.id GROUP BY t.id ORDER BY t.created_at DESC, t.id DESC",
+      [],
+      [CREATED_INDEX],
+      [taskIdx],
+    );
+    expect(grouped.diagnostics).toEqual([]);
+    const joined = diagnose(
+      "SELECT t.* FROM comment c JOIN task t ON t.id = c.task_id WHERE c.task_id = @id ORDER BY t.created_at, t.id",
+      [param("id", "id")],
+      [CREATED_INDEX],
+      [taskIdx],
+    );
+    expect(joined.diagnostics).toEqual([]);
+    // A prefix of a declared index, a unique index, the primary key: each already gives the order.
+    const prefix = diagnose(
+      "SELECT t.id FROM comment c JOIN task t ON t.id = c.task_id WHERE c.task_id = @id ORDER BY t.created_at DESC",
+      [param("id", "id")],
+      [CREATED_INDEX],
+      [taskIdx],
+    );
+    expect(prefix.diagnostics).toEqual([]);
+    const unique = { ...index("task_title_key", ["title", false]), unique: true };
+    const byTitle = diagnose(
+      "SELECT t.title FROM comment c JOIN task t ON t.id = c.task_id WHERE c.task_id = @id ORDER BY t.title",
+      [param("id", "id")],
+      [unique],
+      [taskIdx],
+    );
+    expect(byTitle.diagnostics).toEqual([]);
+    const byKey = diagnose(
+      "SELECT t.id FROM task t LEFT JOIN comment c ON c.task_id = t.id GROUP BY t.id, t.title ORDER BY t.id DESC",
+      [],
+      [],
+      [taskIdx],
+    );
+    expect(byKey.diagnostics).toEqual([]);
+    // An index that does not give the order is still asked for.
+    const other = diagnose(
+      "SELECT t.id, count(c.id) AS n FROM task t LEFT JOIN comment c ON c.task_id = t.id GROUP BY t.id ORDER BY t.title",
+      [],
+      [CREATED_INDEX],
+      [taskIdx],
+    );
+    expect(other.diagnostics.map((d) => [d.code, d.hint])).toEqual([["SVC3010", "declare `index (title)` in resource `task`"]]);
+  });
+
   test("a sort on an expression warns without naming an index", () => {
     const r = diagnose("SELECT * FROM task ORDER BY lower(title)", [], [STATUS_INDEX, CREATED_INDEX]);
     expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([

@@ -71,6 +71,7 @@ function renderDefault(field: FieldModel, value: DefaultValue, rules: Rules): st
   if (value.value === null) return "NULL";
   // A json column holds JSON text, so its default is the literal's JSON encoding.
   if (field.type === "json") return rules.wrapDefault(field, rules.quoteString(JSON.stringify(value.value)));
+  if (typeof value.value === "object") throw new Error(`internal: a ${field.type} field with a JSON default`);
   return rules.wrapDefault(field, renderLiteral(field, value.value, rules));
 }
 

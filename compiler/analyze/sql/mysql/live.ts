@@ -34,7 +34,9 @@ const TYPES: Record<number, [LiveType, string]> = {
   10: ["date", "date"],
   245: ["json", "json"],
 };
-const BLOB = 252;
+// TEXT columns and MariaDB's JSON functions (mediumtext, longtext) are the blob types with a
+// text character set; with the binary one they are bytes.
+const BLOBS: Record<number, string> = { 249: "tinytext", 250: "mediumtext", 251: "longtext", 252: "text" };
 const BINARY_CHARSET = 63;
 
 export async function liveMysql(
@@ -91,10 +93,11 @@ function prepare(conn: Connection, s: LiveStatement): Promise<LiveAnswer> {
         (statement as unknown as { columns?: { name: string; columnType: number; characterSet: number }[] }).columns ??
         []
       ).map((c) => {
-        if (c.columnType === BLOB) {
+        const blob = BLOBS[c.columnType];
+        if (blob !== undefined) {
           return c.characterSet === BINARY_CHARSET
-            ? { name: c.name, type: "other" as const, typeName: "blob" }
-            : { name: c.name, type: "text" as const, typeName: "text" };
+            ? { name: c.name, type: "other" as const, typeName: blob.replace("text", "blob") }
+            : { name: c.name, type: "text" as const, typeName: blob };
         }
         const [type, typeName] = TYPES[c.columnType] ?? ["other" as const, `type ${c.columnType}`];
         return { name: c.name, type, typeName };

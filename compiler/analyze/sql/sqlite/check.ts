@@ -11,9 +11,11 @@ import { spanIn } from "../span.js";
 import { closest } from "../../../diagnostics/did-you-mean.js";
 import { tokenize } from "../tokens.js";
 import { resultColumns } from "./columns.js";
+import { jsonValueFixes } from "./json-args.js";
 import { errorMessage, makeContext, prepareError } from "./context.js";
 import { prepareDiagnostic } from "./errors.js";
 import { planWarnings } from "./plan.js";
+import { standInFunctions } from "../portable.js";
 
 // The SQLite checker: one in-memory database holding every declared table and index,
 // made once per build; each check only prepares (never runs) the statement, so checking
@@ -24,6 +26,14 @@ export type CheckedResource = ResourceShape & { ddl?: ResourceModel["ddl"] };
 
 export function createSqliteChecker(resources: readonly CheckedResource[]): SqlChecker {
   const db = new BetterSqlite3(":memory:");
+  // Never called: the checker only prepares. They let SQL written with another backend's
+  // spelling of a JSON function prepare as written (the SQL run on SQLite has SQLite's).
+  // better-sqlite3 takes a function's arity from its parameter count.
+  const steps = [(_acc: unknown) => null, (_acc: unknown, _a: unknown) => null, (_acc: unknown, _a: unknown, _b: unknown) => null];
+  for (const f of standInFunctions()) {
+    if (f.aggregate) db.aggregate(f.name, { start: null, step: steps[f.args] as (acc: unknown, a: unknown) => null });
+    else db.function(f.name, { varargs: true }, () => null);
+  }
   const rejectedTables: RejectedTable[] = [];
   for (const r of resources) {
     const ddl = r.ddl?.sqlite ?? tableDdl(r);
@@ -89,22 +99,23 @@ function check(db: BetterSqlite3.Database, resources: readonly ResourceShape[], 
     // Diagnose from the SQL as written (SQLite takes `@name` too), so a message quotes the user's own tokens.
     const message = prepareError(db, body.text) ?? errorMessage(e);
     diagnostics.push(prepareDiagnostic(ctx, message));
-    return { columns: [], rowResource: null, readonly: false, diagnostics };
+    return { columns: [], rowResource: null, readonly: false, jsonValues: [], diagnostics };
   }
   const readonly = stmt.readonly;
-  if (kind === "statement") return { columns: [], rowResource: null, readonly, diagnostics };
+  if (kind === "statement") return { columns: [], rowResource: null, readonly, jsonValues: [], diagnostics };
 
   if (!stmt.reader) {
     diagnostics.push(sqlCodes.queryReturnsNoRows.at(file, body.span, where));
-    return { columns: [], rowResource: null, readonly, diagnostics };
+    return { columns: [], rowResource: null, readonly, jsonValues: [], diagnostics };
   }
   if (!readonly) diagnostics.push(sqlCodes.queryWrites.at(file, body.span, where));
-  const shape = resultColumns(ctx, stmt.columns());
+  const { diagnostics: annotations, ...shape } = resultColumns(ctx, stmt.columns());
+  diagnostics.push(...annotations);
   // Rows are objects keyed by column name: a second `id` would silently overwrite the first.
   const names = shape.columns.map((c) => c.name);
   for (const name of new Set(names.filter((n, i) => names.indexOf(n) !== i))) {
     diagnostics.push(sqlCodes.duplicateColumn.at(file, body.span, where, name));
   }
   if (!hasErrors(diagnostics)) diagnostics.push(...planWarnings(ctx, sql, bound.args.length));
-  return { ...shape, readonly, diagnostics };
+  return { ...shape, readonly, jsonValues: jsonValueFixes(ctx), diagnostics };
 }

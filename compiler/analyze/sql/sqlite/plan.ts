@@ -47,7 +47,11 @@ export function planWarnings(ctx: CheckContext, sql: string, argCount: number): 
   if (sorts) {
     const suggestion = sortIndex(ctx);
     sortedTable = suggestion?.resource.name ?? null;
-    warn(sqlCodes.sortWithoutIndex.at(file, body.span, ctx.where, sortedTable, suggestion ? indexText(suggestion.parts) : null));
+    // The planner sorts despite an index that gives this order (a GROUP BY first, or the
+    // table read inside a join): declaring it again would change nothing.
+    if (!suggestion || !declaresOrder(suggestion.resource, suggestion.parts)) {
+      warn(sqlCodes.sortWithoutIndex.at(file, body.span, ctx.where, sortedTable, suggestion ? indexText(suggestion.parts) : null));
+    }
   }
   for (const row of rows) {
     const scan = /^SCAN (\S+)(.*)$/.exec(row.detail);
@@ -113,6 +117,20 @@ function whereEqualities(ctx: CheckContext, scope: number, ref: TableRef, resour
 function alreadyIndexed(resource: ResourceShape, names: readonly string[]): boolean {
   const leads = [[resource.primaryKey], ...resource.indexes.map((ix) => ix.columns.map((c) => c.name))];
   return leads.some((cols) => cols.length >= names.length && names.every((n) => cols.slice(0, names.length).includes(n)));
+}
+
+/**
+ * True when the primary key, a unique index or an index already starts with `parts` in
+ * this order, each in its direction or each reversed (SQLite reads an index backwards).
+ */
+function declaresOrder(resource: ResourceShape, parts: readonly IndexPart[]): boolean {
+  const indexes = [[{ name: resource.primaryKey, desc: false }], ...resource.indexes.map((ix) => ix.columns)];
+  return indexes.some((cols) => {
+    if (cols.length < parts.length) return false;
+    const same = parts.every((p, i) => cols[i].name === p.name && cols[i].desc === p.desc);
+    const reversed = parts.every((p, i) => cols[i].name === p.name && cols[i].desc !== p.desc);
+    return same || reversed;
+  });
 }
 
 /** For a full scan: an index on the columns its WHERE requires to equal a value; null when none would help. */
