@@ -48,6 +48,12 @@ describe("issued tokens", () => {
     expect(decodeJwt(signIn.json.data.token).sub).toBe(userId);
   });
 
+  test("the e-mail lookup is private: no endpoint answers whether an address has an account", async () => {
+    const lookup = await fetch(`${url}/api/accounts:account_by_email?email=ada%40example.com`);
+    expect(lookup.status).toBe(404);
+    expect(await lookup.text()).not.toContain(userId);
+  });
+
   test("two accounts with the same password store different hashes, never the password", async () => {
     for (const email of ["same1@example.com", "same2@example.com"]) {
       expect((await post(accounts.server, "/api/users", { email, name: "Same", password: "one password" })).status).toBe(200);
