@@ -25,6 +25,7 @@ import { HEALTH_PATH, sendHealth, type HealthInfo } from "./health.js";
 import { lingerIfUnread } from "./linger.js";
 import { requestIdFrom, type Logger } from "./log.js";
 import { newArgs, parseQueryString } from "./query-string.js";
+import { RequestView, sendShaped, sendShapedError, type SiteOptions } from "./respond.js";
 import { Router } from "./router.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
 import type { CallInput, Database, ServerOptions, ServerSpec } from "./types.js";
@@ -51,13 +52,16 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
   const router = new Router(hooks.length === 0 ? spec.staticRoutes : [...spec.staticRoutes, ...hooks], spec.paramRoutes);
   const health: HealthInfo = { version: spec.version, startedAt: Date.now() };
   const maxBodySize = options.maxBodySize;
-  const cors = createCors(options.corsOrigin);
+  const site: SiteOptions = { publicUrl: options.publicUrl ?? null, trustProxy: options.trustProxy === true };
+  const errorShape = spec.errors ?? null;
   const deadlines = new WriteDeadlines(options.writeTimeoutMs, (res) =>
     onWriteTimeout(res, log, options.writeTimeoutMs),
   );
   const traceRequests = log.enabled("trace");
   // Route files, pages and public/ (runtime/pages): their templates are parsed here, at start.
-  const app = spec.app === undefined ? null : new App(spec.app, { db, log, maxBodySize });
+  const app = spec.app === undefined ? null : new App(spec.app, { db, log, maxBodySize, site, errors: errorShape });
+  // A preflight allows every method something here answers (docs/language.md §3).
+  const cors = createCors(options.corsOrigin, routedMethods(router, app));
 
   // Hot path: every request runs through here; keep it free of per-request closures,
   // URL objects and regexes.
@@ -73,6 +77,8 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
     const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
     // At trace, a request that never gets its "request" line (a crash, a kill) still shows.
     if (traceRequests) log.trace("request received", { request_id: requestId, method: req.method, path });
+    // Set once a declared route with `respond` matched: its errors take the app's error shape.
+    let shaped = false;
     try {
       // Once shutdown has begun, a request arriving on a kept-alive connection is not
       // started: the client learns to retry elsewhere, and the connection closes.
@@ -81,6 +87,8 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
       if (framing !== null) throw framing;
       if (cors !== null && cors.handle(req, res)) {
         // An allowed CORS preflight, answered.
+      } else if (method === "OPTIONS") {
+        answerOptions(res, allowedAt(path, router, app));
       } else if (path === HEALTH_PATH) {
         if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
         if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
@@ -94,12 +102,13 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
         if (match === null) throw new HttpError(404, "not found");
         if ("allow" in match)
           throw new HttpError(405, "method not allowed", { headers: { Allow: match.allow.join(", ") } });
+        shaped = match.respond !== undefined && errorShape !== null;
         // A cross-site form must not run an action (docs/language.md §5); webhooks prove themselves by signature.
         if (method === "POST" && match.endpoint.rawBody !== true) refuseCrossSiteForm(req);
         const input: CallInput =
           match.endpoint.rawBody === true
             ? { args: newArgs(), text: false, raw: await readRawBody(req, maxBodySize) }
-            : method === "POST" || method === "PUT"
+            : method === "POST" || method === "PUT" || method === "PATCH"
             ? await readBody(req, maxBodySize)
             : { args: q === -1 ? newArgs() : parseQueryString(target.slice(q + 1)), text: true };
         // Answered meanwhile (the read or write timeout): the endpoint must not run.
@@ -110,11 +119,17 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
         if (!res.headersSent) {
           if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
           if (result instanceof WebhookReply) result.send(res);
+          else if (match.respond !== undefined)
+            sendShaped(res, match.respond(result, { params: match.params ?? newArgs(), view: new RequestView(req, site) }));
           else sendOk(res, result);
         }
       }
     } catch (err) {
-      if (!res.headersSent) {
+      if (!res.headersSent && shaped) {
+        if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
+        sendShapedError(res, err, errorShape!, log, { request_id: requestId, method: req.method, path });
+        lingerIfUnread(req, res);
+      } else if (!res.headersSent) {
         answerError(res, err, log, requestId, req.method, path, closesAfter(server, deadlines, res));
         lingerIfUnread(req, res);
       } else if (!res.writableEnded) {
@@ -180,6 +195,43 @@ function onWriteTimeout(res: ServerResponse, log: Logger, timeoutMs: number): vo
     CLOSE,
   );
   lingerIfUnread(res.req, res);
+}
+
+/** Methods in the order Allow headers list them. */
+const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/** Every method the server routes, with HEAD wherever GET is: what a CORS preflight allows. */
+function routedMethods(router: Router, app: App | null): string[] {
+  const all = router.methods();
+  if (app !== null) for (const m of app.methods()) all.add(m);
+  all.add("GET"); // /health
+  return withHead([...all]).filter((m) => m !== "OPTIONS");
+}
+
+function withHead(methods: readonly string[]): string[] {
+  const set = new Set(methods);
+  if (set.has("GET")) set.add("HEAD");
+  return METHOD_ORDER.filter((m) => set.has(m));
+}
+
+/** The methods something answers at `path`, OPTIONS and HEAD included; null when nothing does. */
+function allowedAt(path: string, router: Router, app: App | null): string[] | null {
+  if (path === HEALTH_PATH) return withHead(["GET", "OPTIONS"]);
+  const found = new Set<string>();
+  const m = router.match("OPTIONS", path);
+  if (m !== null && "allow" in m) for (const x of m.allow) found.add(x);
+  const own = app?.allowed(path) ?? null;
+  if (own !== null) for (const x of own) found.add(x);
+  if (found.size === 0) return null;
+  found.add("OPTIONS");
+  return withHead([...found]);
+}
+
+/** OPTIONS that is not a CORS preflight: 204 with `Allow` for a path something answers (RFC 9110 §9.3.7), else 404. */
+function answerOptions(res: ServerResponse, allow: string[] | null): void {
+  if (allow === null) throw new HttpError(404, "not found");
+  res.writeHead(204, { Allow: allow.join(", ") });
+  res.end();
 }
 
 /**

@@ -4,6 +4,9 @@
 
 import type { IncomingMessage } from "node:http";
 import type { AppSpec } from "./pages/types.js";
+import type { ErrorShape, RespondInput, ShapedAnswer } from "./respond.js";
+
+export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "./respond.js";
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
 
@@ -127,7 +130,7 @@ export interface EndpointSpec {
   rawBody?: boolean;
 }
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** `/api/<module>:<name>`: matched by exact path. */
 export interface StaticRoute {
@@ -144,6 +147,8 @@ export interface ParamRoute {
   /** `["v1", "tasks", ":id", "start"]` */
   segments: string[];
   endpoint: EndpointSpec;
+  /** `respond …`: the answer without the envelope; errors take the app's error shape. */
+  respond?: (result: unknown, input: RespondInput) => ShapedAnswer;
 }
 
 export interface ServerSpec {
@@ -164,6 +169,8 @@ export interface ServerSpec {
   webhooks?: WebhookSpec[];
   /** Route files, pages, layout and public/ of a project's app folder (runtime/pages); absent without one. */
   app?: AppSpec;
+  /** svc.toml `[errors]`: the error body of routes that shape their answer; absent, they keep the envelope. */
+  errors?: ErrorShape;
 }
 
 /** Where a credential's value comes from (docs/language.md §6); the value itself is never in the spec. */
@@ -218,4 +225,8 @@ export interface ServerOptions {
   /** `--workers`: processes sharing the port; 1 serves from the starting process. */
   workers: number;
   logLevel: LogLevel;
+  /** `--public-url`: the external base URL `input.base_url` answers; null or absent to derive it from the request. */
+  publicUrl?: string | null;
+  /** `--trust-proxy`: believe X-Forwarded-Proto and X-Forwarded-Host; absent means false. */
+  trustProxy?: boolean;
 }

@@ -7,6 +7,7 @@ import { configCodes } from "./codes/config.js";
 import { dialectCodes } from "./codes/dialect.js";
 import { jqCodes } from "./codes/jq.js";
 import { parseCodes } from "./codes/parse.js";
+import { respondCodes } from "./codes/respond.js";
 import { sqlCodes } from "./codes/sql.js";
 import { webhookCodes } from "./codes/webhooks.js";
 import type { DiagnosticDef } from "./diagnostic.js";
@@ -25,6 +26,7 @@ export const catalog: CatalogGroup[] = [
   { title: "Project and svc.toml", range: "SVC4001–SVC4099", codes: configCodes },
   { title: "jq page loaders", range: "SVC5001–SVC5099", codes: jqCodes },
   { title: "Route files, pages and public/", range: "SVC6001–SVC6099", codes: appCodes },
+  { title: "Route answers and error shapes", range: "SVC7101–SVC7199", codes: respondCodes },
 ];
 
 /** Every definition, sorted by code. */

@@ -7,6 +7,7 @@ import { actionSection, inputFunction, querySection } from "./sections/calls.js"
 import { resourceSection } from "./sections/resources.js";
 import { endpointSection, specSection } from "./sections/server.js";
 import { pageSection } from "./sections/pages.js";
+import { respondSection } from "./sections/respond.js";
 import { routeFileSection } from "./sections/route-files.js";
 import { webhookSection } from "./sections/webhooks.js";
 
@@ -60,6 +61,7 @@ export async function generateServerTs(model: Model, options: GenerateOptions = 
   }
   statements.push(...webhookSection(model, names));
   statements.push(...endpointSection(model, names));
+  statements.push(...respondSection(model, names));
   statements.push(...routeFileSection(model, names));
   statements.push(...pageSection(model, names));
   statements.push(...specSection(model, names));

@@ -66,11 +66,14 @@ export const Role = keyword("role", true);
 export const Invoke = keyword("invoke", true);
 export const Fetch = keyword("fetch", true);
 export const Redirect = keyword("redirect", true);
+// A route's answer (docs/language.md §2.4, §4): `respond 201 { … } header "Location" = …`.
+export const Respond = keyword("respond", true);
+export const Header = keyword("header", true);
 
 const keywords = [
   Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
   Module, Resource, Query, Action, Route, Webhook, Index, Unique, Desc, Asc, One, Requires, Auth,
-  Role, Invoke, Fetch, Redirect,
+  Role, Invoke, Fetch, Redirect, Respond, Header,
 ];
 
 /**

@@ -10,6 +10,7 @@ import type { Logger } from "../log.js";
 import { parseQueryString } from "../query-string.js";
 import type { Router } from "../router.js";
 import { PublicFiles, type StaticAsset, sendAsset } from "../static.js";
+import type { ErrorShape, SiteOptions } from "../respond.js";
 import type { CallContext, Database } from "../types.js";
 import { unpolyAssets, type UnpolyAssets } from "../unpoly.js";
 import { acceptsHtml } from "./caller.js";
@@ -25,6 +26,9 @@ export interface AppDeps {
   db: Database;
   log: Logger;
   maxBodySize: number;
+  site: SiteOptions;
+  /** svc.toml [errors]: the error body of blocks with `respond`; null keeps the envelope. */
+  errors: ErrorShape | null;
 }
 
 type Lookup =
@@ -39,6 +43,7 @@ export class App {
   private readonly publicFiles: PublicFiles;
   private readonly unpoly: UnpolyAssets;
   private readonly hasPages: boolean;
+  private readonly deps: AppDeps;
 
   /** Parses every template and starts loading jq-web if a page needs it: start-up work, never per request. */
   constructor(spec: AppSpec, deps: AppDeps) {
@@ -49,7 +54,9 @@ export class App {
       layout: parseTemplate(spec.layout ?? DEFAULT_LAYOUT),
       unpoly: this.unpoly,
       jq: spec.pages.some((p) => p.load === null && p.jq !== null) ? loadJqWeb() : null,
+      site: deps.site,
     };
+    this.deps = deps;
     // A failed load surfaces on the first request that needs jq-web; until then it must not
     // count as an unhandled rejection.
     renderer.jq?.catch(() => undefined);
@@ -89,7 +96,7 @@ export class App {
     }
     switch (found.kind) {
       case "route":
-        await serveRouteFile(this.pages, req, res, found.file, method, found.params, parseQueryString(rawQuery), ctx);
+        await serveRouteFile(this.pages, this.deps, req, res, found.file, method, found.params, parseQueryString(rawQuery), ctx);
         return;
       case "page":
         await this.pages.serve(res, found.found.item, found.found.params, rawQuery, ctx);
@@ -100,6 +107,19 @@ export class App {
       case "allow":
         throw new HttpError(405, "method not allowed", { headers: { Allow: found.allow.join(", ") } });
     }
+  }
+
+  /** The methods the app answers at `path` (for OPTIONS); null when nothing of the app is there. */
+  allowed(path: string): string[] | null {
+    const found = this.lookup("OPTIONS", path);
+    return found !== null && found.kind === "allow" ? found.allow : null;
+  }
+
+  /** Every method a route file answers, for CORS preflights; GET when there are pages. */
+  methods(): Set<string> {
+    const out = new Set<string>(this.hasPages ? ["GET"] : []);
+    for (const f of this.routeFiles.items()) for (const b of f.blocks) out.add(b.method);
+    return out;
   }
 
   // Matching order within the app: route files, pages, Unpoly, public/.

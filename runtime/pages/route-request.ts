@@ -7,17 +7,21 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody } from "../body.js";
 import { sendOk } from "../envelope.js";
+import { lingerIfUnread } from "../linger.js";
+import { RequestView, sendShaped, sendShapedError } from "../respond.js";
 import { HttpError } from "../errors.js";
 import { newArgs } from "../query-string.js";
 import type { CallContext } from "../types.js";
 import { isUnpolyRequest, unpolyLocation } from "../unpoly.js";
 import { isFormPost, isJsonMedia, mediaType, wantsJsonOnly } from "./caller.js";
 import { refuseCrossSite } from "./csrf.js";
+import type { AppDeps } from "./app.js";
 import type { Pages } from "./pages.js";
 import type { RouteBlockSpec, RouteFileSpec, RouteInput } from "./types.js";
 
 export async function serveRouteFile(
   pages: Pages,
+  deps: AppDeps,
   req: IncomingMessage,
   res: ServerResponse,
   file: RouteFileSpec,
@@ -32,15 +36,25 @@ export async function serveRouteFile(
   // Refused before the body is read; the server's error path drains what is left of it.
   if (method !== "GET" && !isJsonMedia(media)) refuseCrossSite(req);
   const block = chooseBlock(file, method, query.handler);
+  if (!html && block.shaped === true && deps.errors !== null) {
+    // A block that shapes its answer answers its errors in the app's error shape too.
+    try {
+      await runForJson(pages, deps, req, res, block, method, query, params, form, ctx);
+    } catch (err) {
+      if (res.headersSent) throw err;
+      sendShapedError(res, err, deps.errors, deps.log, { request_id: ctx.requestId, method: req.method, path: file.path });
+      lingerIfUnread(req, res);
+    }
+    return;
+  }
+  if (!html) {
+    await runForJson(pages, deps, req, res, block, method, query, params, form, ctx);
+    return;
+  }
   const body = method === "GET" ? newArgs() : await readRouteBody(req, pages.maxBodySize);
   // Answered meanwhile (the read or write timeout): the block must not run.
   if (res.headersSent) throw new HttpError(res.statusCode, "already answered");
-  const input: RouteInput = { query, body, params, form };
-  if (!html) {
-    const outcome = await block.run(pages.db, input, ctx);
-    sendOk(res, outcome.data);
-    return;
-  }
+  const input: RouteInput = { query, body, params, form, view: new RequestView(req, deps.site) };
   let location: string;
   try {
     const outcome = await block.run(pages.db, input, ctx);
@@ -53,6 +67,28 @@ export async function serveRouteFile(
   // so Unpoly renders that page's fragment.
   res.writeHead(303, { Location: location, "Content-Length": 0 });
   res.end();
+}
+
+/** A JSON caller: the envelope with the route data, or the block's own answer. */
+async function runForJson(
+  pages: Pages,
+  deps: AppDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  block: RouteBlockSpec,
+  method: string,
+  query: Record<string, string>,
+  params: Record<string, string>,
+  form: boolean,
+  ctx: CallContext,
+): Promise<void> {
+  const body = method === "GET" ? newArgs() : await readRouteBody(req, pages.maxBodySize);
+  // Answered meanwhile (the read or write timeout): the block must not run.
+  if (res.headersSent) throw new HttpError(res.statusCode, "already answered");
+  const input: RouteInput = { query, body, params, form, view: new RequestView(req, deps.site) };
+  const outcome = await block.run(pages.db, input, ctx);
+  if (outcome.answer !== undefined) sendShaped(res, outcome.answer());
+  else sendOk(res, outcome.data);
 }
 
 /** `?handler=name` picks a named block; without it, the method's default block runs. */

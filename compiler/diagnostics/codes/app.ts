@@ -7,9 +7,9 @@ export const appCodes = {
   unknownMethod: d(
     "SVC6001",
     "error",
-    "A route-file block names a method other than GET, POST, PUT or DELETE.",
+    "A route-file block names a method other than GET, POST, PUT, PATCH or DELETE.",
     (method: string) => `unknown method \`${method}\``,
-    () => "route-file blocks are GET, POST, PUT or DELETE, written in capitals",
+    () => "route-file blocks are GET, POST, PUT, PATCH or DELETE, written in capitals",
   ),
   duplicateBlock: d(
     "SVC6002",
@@ -106,7 +106,7 @@ export const appCodes = {
   blockShape: d(
     "SVC6015",
     "error",
-    "A block holds at most one data step and at most one redirect, the redirect last.",
+    "A block holds at most one data step, then at most one respond and one redirect.",
     (problem: string) => problem,
   ),
   redirectInGet: d(

@@ -34,7 +34,7 @@ export function pageSection(model: Model, names: Names): Out {
   out.push("// ---- app: route files, then pages, then public/, each most specific first ----");
   const routeFiles = app.routeFiles.map((f) => {
     const blocks = f.blocks.map(
-      (b) => `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, f, b)} }`,
+      (b) => `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, f, b)}${b.respond ? ", shaped: true" : ""} }`,
     );
     return `// ${f.source}\n{ path: ${JSON.stringify(f.path)}, segments: ${literal(f.segments)}, blocks: [\n${blocks.join(",\n")}\n] }`;
   });
