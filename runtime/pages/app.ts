@@ -111,8 +111,12 @@ export class App {
 
   /** The methods the app answers at `path` (for OPTIONS); null when nothing of the app is there. */
   allowed(path: string): string[] | null {
-    const found = this.lookup("OPTIONS", path);
-    return found !== null && found.kind === "allow" ? found.allow : null;
+    const out = new Set<string>();
+    const file = this.routeFiles.find(path);
+    if (file !== null) for (const b of file.item.blocks) out.add(b.method);
+    const asset = this.unpoly.byPath.get(path) ?? this.publicFiles.get(path);
+    if (this.pages.table.find(path) !== null || asset !== undefined) out.add("GET");
+    return out.size > 0 ? [...out] : null;
   }
 
   /** Every method a route file answers, for CORS preflights; GET when there are pages. */
