@@ -84,9 +84,10 @@ export const appCodes = {
   badInput: d(
     "SVC6012",
     "error",
-    "`input` is used in a form other than input.query.x, input.body.x or input.params.x.",
+    "`input` is used in a form other than input.query.x, input.body.x, input.params.x, input.headers.x or input.base_url.",
     (written: string) => `\`${written}\` is not a value of the request`,
-    () => "write input.query.<name> (query string), input.body.<name> (body) or input.params.<name> (path)",
+    () =>
+      "write input.query.<name> (query string), input.body.<name> (body), input.params.<name> (path), input.headers.<name> (a header) or input.base_url",
   ),
   unknownPathParam: d(
     "SVC6013",
@@ -121,7 +122,8 @@ export const appCodes = {
     "error",
     "A route-file value uses an expression route files do not support.",
     (what: string) => `${what} cannot be used in a route file`,
-    () => "route files use literals, input.query|body|params.<name>, result.<field> (in a redirect) and + to join text",
+    () =>
+      "route files use literals, input.query|body|params|headers.<name>, input.base_url, result.<field> (in a redirect or respond), + to join text, and objects and lists in a respond",
   ),
   badResult: d(
     "SVC6018",
