@@ -119,6 +119,15 @@ describe("route-file blocks with respond", () => {
     const patched = await call(`${server.url}/api/notes`, { method: "PATCH", json: { text: "third" } });
     expect([patched.status, patched.json.ok, patched.json.data.result.text]).toEqual([200, true, "third"]);
   });
+
+  test("a request header passed as an argument is text, coerced to the declared type", async () => {
+    const r = await call(`${server.url}/api/notes`, { method: "PUT", json: {}, headers: { "x-n": "21" } });
+    expect([r.status, r.json]).toEqual([200, { doubled: 42 }]);
+    const bad = await call(`${server.url}/api/notes`, { method: "PUT", json: {}, headers: { "x-n": "abc" } });
+    expect([bad.status, bad.json.errors.body[0]]).toEqual([422, expect.stringContaining('argument "n" must be')]);
+    const none = await call(`${server.url}/api/notes`, { method: "PUT", json: {} });
+    expect([none.status, none.json]).toEqual([422, { errors: { body: ['argument "n" is required'] } }]);
+  });
 });
 
 describe("HEAD, OPTIONS and CORS", () => {
@@ -134,7 +143,7 @@ describe("HEAD, OPTIONS and CORS", () => {
     const article = await call(`${server.url}/api/articles/hello`, { method: "OPTIONS" });
     expect([article.status, article.headers.allow]).toEqual([204, "GET, HEAD, PATCH, DELETE, OPTIONS"]);
     const notes = await call(`${server.url}/api/notes`, { method: "OPTIONS" });
-    expect([notes.status, notes.headers.allow]).toEqual([204, "GET, HEAD, POST, PATCH, OPTIONS"]);
+    expect([notes.status, notes.headers.allow]).toEqual([204, "GET, HEAD, POST, PUT, PATCH, OPTIONS"]);
     const action = await call(`${server.url}/api/blog:create_article`, { method: "OPTIONS" });
     expect([action.status, action.headers.allow]).toEqual([204, "POST, OPTIONS"]);
     const none = await call(`${server.url}/nowhere`, { method: "OPTIONS" });
@@ -147,7 +156,7 @@ describe("HEAD, OPTIONS and CORS", () => {
       headers: { origin: "https://app.example", "access-control-request-method": "PATCH" },
     });
     expect(r.status).toBe(204);
-    expect(r.headers["access-control-allow-methods"]).toBe("GET, HEAD, POST, PATCH, DELETE");
+    expect(r.headers["access-control-allow-methods"]).toBe("GET, HEAD, POST, PUT, PATCH, DELETE");
     expect(r.headers["access-control-allow-origin"]).toBe("https://app.example");
   });
 });
