@@ -152,8 +152,8 @@ function reference(e: Expr, s: RouteExprScope): RouteExprModel | null {
   }
   if (parts[0] === "records" && s.respond) {
     if (!s.records) {
+      if (s.moduleRoute) return unknownValue("a module route's answer has `result`, not `records` (a list query's rows are `result`)", e.span, s);
       const problem = "`records` is only known after a `query` step";
-      if (s.moduleRoute) return unknownValue(problem, e.span, s);
       s.r.add(codes.badResult.at(s.file, e.span, problem, null));
       return null;
     }
