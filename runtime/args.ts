@@ -7,7 +7,7 @@
 // Text coercion applies to strings only: a non-string value is judged by the JSON
 // rules even when `asText` is true, so a mixed input can never smuggle in a wrong type.
 
-import { HttpError } from "./errors.js";
+import { HttpError, ValidationError } from "./errors.js";
 import { JsonProblem, parseClientJson } from "./safe-json.js";
 import { parseTimestamp } from "./timestamp.js";
 import type { CallInput } from "./types.js";
@@ -22,7 +22,7 @@ const NINE = 57; // 9
 const DECIMAL = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 function bad(name: string, expected: string): HttpError {
-  return new HttpError(400, `argument "${name}" must be ${expected}`);
+  return new ValidationError(`argument "${name}" must be ${expected}`);
 }
 
 export function text(value: unknown, name: string, asText: boolean): string {
@@ -97,8 +97,7 @@ export function json(value: unknown, name: string, asText: boolean): unknown {
     return parseClientJson(value);
   } catch (err) {
     if (!(err instanceof JsonProblem)) throw err;
-    throw new HttpError(
-      400,
+    throw new ValidationError(
       err.kind === "malformed" ? `argument "${name}" must be JSON` : `argument "${name}": JSON ${err.message}`,
     );
   }
@@ -122,12 +121,12 @@ export function rejectUnknown(args: Record<string, unknown>, known: readonly str
   }
   if (unknown === null) return;
   const names = unknown.map((n) => `"${n}"`).join(", ");
-  throw new HttpError(400, unknown.length === 1 ? `unknown argument ${names}` : `unknown arguments ${names}`);
+  throw new ValidationError(unknown.length === 1 ? `unknown argument ${names}` : `unknown arguments ${names}`);
 }
 
 /** The 400 for a required argument that was not given; throws, so it fits in an expression. */
 export function missing(name: string): never {
-  throw new HttpError(400, `argument "${name}" is required`);
+  throw new ValidationError(`argument "${name}" is required`);
 }
 
 /**

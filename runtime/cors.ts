@@ -13,7 +13,6 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-const ALLOW_METHODS = "GET, HEAD, POST, PUT, DELETE";
 const ALLOW_HEADERS = "Content-Type, Authorization, X-Request-Id, Idempotency-Key";
 /** Browsers cap this (Chromium at 2 h); 10 min keeps a changed setting from lingering long. */
 const MAX_AGE_SECONDS = "600";
@@ -22,10 +21,13 @@ export class Cors {
   /** The allowed origin, or `*`. */
   readonly origin: string;
   private readonly any: boolean;
+  /** Every method the server routes, worked out once at start. */
+  private readonly allowMethods: string;
 
-  constructor(origin: string) {
+  constructor(origin: string, methods: readonly string[]) {
     this.origin = origin;
     this.any = origin === "*";
+    this.allowMethods = methods.join(", ");
   }
 
   /**
@@ -41,7 +43,7 @@ export class Cors {
     if (!this.any) res.setHeader("Access-Control-Allow-Credentials", "true");
     if (req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined) {
       res.writeHead(204, {
-        "Access-Control-Allow-Methods": ALLOW_METHODS,
+        "Access-Control-Allow-Methods": this.allowMethods,
         "Access-Control-Allow-Headers": ALLOW_HEADERS,
         "Access-Control-Max-Age": MAX_AGE_SECONDS,
       });
@@ -55,6 +57,6 @@ export class Cors {
 }
 
 /** Null when --cors-origin is not set: no CORS headers on any response. */
-export function createCors(origin: string | null): Cors | null {
-  return origin === null ? null : new Cors(origin);
+export function createCors(origin: string | null, methods: readonly string[]): Cors | null {
+  return origin === null ? null : new Cors(origin, methods);
 }

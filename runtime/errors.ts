@@ -15,6 +15,18 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A value the client sent does not fit what was declared (an argument check, a json member,
+ * a field an operation writes): a 400 that svc.toml `[errors] validation_status` may
+ * renumber on routes that shape their answer. A `fail` is never one.
+ */
+export class ValidationError extends HttpError {
+  constructor(message: string) {
+    super(400, message);
+    this.name = "ValidationError";
+  }
+}
+
 /** Thrown by a `fail` statement in an action; rolls the action's transaction back. */
 export class Fail extends HttpError {
   constructor(status: number, message: string) {

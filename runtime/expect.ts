@@ -5,13 +5,13 @@
 // value stored in whatever form the driver turns it into. The generator emits a check only
 // where such a value meets a typed slot (LANGUAGE: "Values from json").
 
-import { HttpError } from "./errors.js";
+import { type HttpError, ValidationError } from "./errors.js";
 import { parseTimestamp } from "./timestamp.js";
 
 const MAX_ID_LENGTH = 64;
 
 function bad(path: string, expected: string): HttpError {
-  return new HttpError(400, `${path} must be ${expected}`);
+  return new ValidationError(`${path} must be ${expected}`);
 }
 
 export function text(value: unknown, path: string): string {

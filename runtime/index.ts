@@ -4,7 +4,8 @@
 
 export type * from "./types.js";
 export type * from "./pages/types.js";
-export { HttpError, Fail, StartupError } from "./errors.js";
+export { HttpError, Fail, StartupError, ValidationError } from "./errors.js";
+export { headerText, RequestView, sendShaped, sendShapedError } from "./respond.js";
 export * as arg from "./args.js";
 export * as expect from "./expect.js";
 export * as shape from "./shape.js";

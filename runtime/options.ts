@@ -29,6 +29,8 @@ export const BUILTIN_DEFAULTS: Readonly<ServerOptions> = {
   // availableParallelism honours the CPU affinity mask (taskset, cgroup cpusets), unlike cpus().length.
   workers: availableParallelism(),
   logLevel: "info",
+  publicUrl: null,
+  trustProxy: false,
 };
 
 const BACKENDS: readonly ServerOptions["backend"][] = ["sqlite", "postgres", "mysql", "tidb"];
@@ -91,6 +93,18 @@ const FLAGS: Record<string, FlagInfo> = {
     value: "<n>",
     help: "worker processes sharing the port; 1 serves from this process (always 1 with --db :memory:)",
     toml: "[server] workers",
+  },
+  "--public-url": {
+    key: "publicUrl",
+    value: "<url>",
+    help: "the external base URL (https://api.example.com) that input.base_url answers, e.g. in Location headers",
+    toml: "[server] public_url",
+  },
+  "--trust-proxy": {
+    key: "trustProxy",
+    value: "<true|false>",
+    help: "believe X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them)",
+    toml: "[server] trust_proxy",
   },
   "--log-level": {
     key: "logLevel",
@@ -176,6 +190,8 @@ function resolve(
     maxBodySize: pick(given, defaults, "maxBodySize", parseSize, checkSize),
     workers: pick(given, defaults, "workers", parseWhole(checkWorkers), checkWorkers),
     logLevel: pick(given, defaults, "logLevel", checkLevel, checkLevel),
+    publicUrl: pick(given, defaults, "publicUrl", checkPublicUrl, checkPublicUrl),
+    trustProxy: pick(given, defaults, "trustProxy", parseBool, checkBool),
   };
 }
 
@@ -243,6 +259,36 @@ function resolveBackend(
     throw new StartupError(`${source} ${backend} does not match ${dbSource}, which is ${scheme}`);
   }
   return backend;
+}
+
+/** An http(s) URL with no query, fragment, user or trailing slash: paths are appended to it. */
+function checkPublicUrl(value: unknown, source: string): string {
+  let url: URL | null = null;
+  try {
+    url = typeof value === "string" ? new URL(value) : null;
+  } catch {
+    url = null;
+  }
+  const ok =
+    url !== null &&
+    (url.protocol === "http:" || url.protocol === "https:") &&
+    !url.search && !url.hash && !url.username && !url.password &&
+    !(value as string).endsWith("/");
+  if (!ok) {
+    throw new StartupError(`${source}: ${JSON.stringify(value)} is not a public URL (http:// or https://, no query or trailing slash)`);
+  }
+  return value as string;
+}
+
+function parseBool(value: string, source: string): boolean {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new StartupError(`${source}: "${value}" is not true or false`);
+}
+
+function checkBool(value: unknown, source: string): boolean {
+  if (typeof value === "boolean") return value;
+  throw new StartupError(`${source}: ${JSON.stringify(value)} is not true or false`);
 }
 
 function checkBackend(value: unknown, source: string): ServerOptions["backend"] {

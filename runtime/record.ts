@@ -1,17 +1,17 @@
-import { HttpError } from "./errors.js";
+import { ValidationError } from "./errors.js";
 
 // Checks a record operation makes before it writes (docs/language.md §2.3): a value outside an
 // enum, or null for a field that is not nullable, is a 400 naming the field. The
 // generator emits a check only where the value's static type does not rule it out.
 
 export function notNull<T>(value: T | null | undefined, field: string): T {
-  if (value === null || value === undefined) throw new HttpError(400, `${field} must not be null`);
+  if (value === null || value === undefined) throw new ValidationError(`${field} must not be null`);
   return value;
 }
 
 export function oneOf<T extends string>(value: unknown, field: string, values: readonly T[]): T {
   if (typeof value === "string" && (values as readonly string[]).includes(value)) return value as T;
-  throw new HttpError(400, `${field} must be one of ${values.join(", ")}`);
+  throw new ValidationError(`${field} must be one of ${values.join(", ")}`);
 }
 
 export function oneOfOrNull<T extends string>(value: unknown, field: string, values: readonly T[]): T | null {

@@ -11,6 +11,8 @@ export interface RouteMatch {
   endpoint: EndpointSpec;
   /** Path parameters, URL-decoded; null for a static route. */
   params: Record<string, string> | null;
+  /** A declared route's `respond`: it answers without the envelope. */
+  respond?: ParamRoute["respond"];
 }
 
 /** The path exists but not for this method: answer 405 with these in `Allow`. */
@@ -28,6 +30,7 @@ interface StaticEntry {
 interface CompiledParamRoute {
   method: string;
   endpoint: EndpointSpec;
+  respond: ParamRoute["respond"];
   /** Literal segment text, or null where the segment is a parameter. */
   literals: (string | null)[];
   /** Parameter name per segment, or null where the segment is literal. */
@@ -57,6 +60,7 @@ export class Router {
       const compiled: CompiledParamRoute = {
         method: route.method,
         endpoint: route.endpoint,
+        respond: route.respond,
         literals: route.segments.map((s) => (s.startsWith(":") ? null : s)),
         names: route.segments.map((s) => (s.startsWith(":") ? s.slice(1) : null)),
       };
@@ -82,12 +86,25 @@ export class Router {
     if (candidates !== undefined && segments !== null) {
       for (const route of candidates) {
         if (!segmentsMatch(route, segments)) continue;
-        if (route.method === method) return { endpoint: route.endpoint, params: extractParams(route, segments) };
+        if (route.method === method) {
+          const params = extractParams(route, segments);
+          return route.respond === undefined
+            ? { endpoint: route.endpoint, params }
+            : { endpoint: route.endpoint, params, respond: route.respond };
+        }
         allow ??= [];
         if (!allow.includes(route.method)) allow.push(route.method);
       }
     }
     return allow === null ? null : { allow };
+  }
+
+  /** Every method some route answers, for CORS preflights. */
+  methods(): Set<string> {
+    const out = new Set<string>();
+    for (const entry of this.statics.values()) for (const m of entry.allow) out.add(m);
+    for (const group of this.paramRoutes) for (const r of group) out.add(r.method);
+    return out;
   }
 
   /** Clients may %-encode characters of a static path (`%3A` for `:`); only tried on a miss. */

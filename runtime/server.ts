@@ -25,6 +25,7 @@ import { HEALTH_PATH, sendHealth, type HealthInfo } from "./health.js";
 import { lingerIfUnread } from "./linger.js";
 import { requestIdFrom, type Logger } from "./log.js";
 import { newArgs, parseQueryString } from "./query-string.js";
+import { RequestView, type RespondInput, type ShapedAnswer, sendShaped, sendShapedError, type SiteOptions } from "./respond.js";
 import { Router } from "./router.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
 import { callEndpoint, IDEMPOTENCY_HEADER, idempotencyKey, IdempotencyStore, REPLAYED_HEADER } from "./idempotency/index.js";
@@ -53,7 +54,8 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
   const router = new Router(hooks.length === 0 ? spec.staticRoutes : [...spec.staticRoutes, ...hooks], spec.paramRoutes);
   const health: HealthInfo = { version: spec.version, startedAt: Date.now() };
   const maxBodySize = options.maxBodySize;
-  const cors = createCors(options.corsOrigin);
+  const site: SiteOptions = { publicUrl: options.publicUrl ?? null, trustProxy: options.trustProxy === true };
+  const errorShape = spec.errors ?? null;
   const deadlines = new WriteDeadlines(options.writeTimeoutMs, (res) =>
     onWriteTimeout(res, log, options.writeTimeoutMs),
   );
@@ -61,7 +63,9 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
   // Action calls with an Idempotency-Key (runtime/idempotency); null when no action is called over HTTP.
   const keys = spec.idempotency === undefined ? null : new IdempotencyStore(spec.idempotency, db, log);
   // Route files, pages and public/ (runtime/pages): their templates are parsed here, at start.
-  const app = spec.app === undefined ? null : new App(spec.app, { db, log, maxBodySize, keys });
+  const app = spec.app === undefined ? null : new App(spec.app, { db, log, maxBodySize, keys, site, errors: errorShape });
+  // A preflight allows every method something here answers (docs/language.md §3).
+  const cors = createCors(options.corsOrigin, routedMethods(router, app));
 
   // Hot path: every request runs through here; keep it free of per-request closures,
   // URL objects and regexes.
@@ -77,6 +81,8 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
     const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
     // At trace, a request that never gets its "request" line (a crash, a kill) still shows.
     if (traceRequests) log.trace("request received", { request_id: requestId, method: req.method, path });
+    // Set once a declared route with `respond` matched: its errors take the app's error shape.
+    let shaped = false;
     try {
       // Once shutdown has begun, a request arriving on a kept-alive connection is not
       // started: the client learns to retry elsewhere, and the connection closes.
@@ -85,6 +91,8 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
       if (framing !== null) throw framing;
       if (cors !== null && cors.handle(req, res)) {
         // An allowed CORS preflight, answered.
+      } else if (method === "OPTIONS") {
+        answerOptions(res, allowedAt(path, router, app));
       } else if (path === HEALTH_PATH) {
         if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
         if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
@@ -99,6 +107,7 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
         if (match === null) throw new HttpError(404, "not found");
         if ("allow" in match)
           throw new HttpError(405, "method not allowed", { headers: { Allow: match.allow.join(", ") } });
+        shaped = match.respond !== undefined && errorShape !== null;
         // A cross-site form must not run an action (docs/language.md §5); webhooks prove themselves by signature.
         if (method === "POST" && match.endpoint.rawBody !== true) refuseCrossSiteForm(req);
         // Only actions take a key, webhooks excepted (their deliveries have ids); a query ignores it.
@@ -109,7 +118,7 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
         const input: CallInput =
           match.endpoint.rawBody === true
             ? { args: newArgs(), text: false, raw: await readRawBody(req, maxBodySize) }
-            : method === "POST" || method === "PUT"
+            : method === "POST" || method === "PUT" || method === "PATCH"
             ? await readBody(req, maxBodySize)
             : { args: q === -1 ? newArgs() : parseQueryString(target.slice(q + 1)), text: true };
         // Answered meanwhile (the read or write timeout): the endpoint must not run.
@@ -123,13 +132,17 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
           caller = resolved instanceof Promise ? await resolved : resolved;
         }
         const ctx: CallContext = { req, requestId, caller, identity };
+        const respond = match.respond;
         if (key !== null && keys !== null) {
-          const answer = await callEndpoint(keys, key, match.endpoint, db, input, ctx, method, path);
+          // A route with `respond` stores its whole answer (status, body, headers) and replays it.
+          const shape = respond === undefined ? undefined : (result: unknown) => respond(result, respondInput(match.params, req, site));
+          const answer = await callEndpoint(keys, key, match.endpoint, db, input, ctx, method, path, shape);
           if (!res.headersSent) {
             if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
             if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
             if (answer.replayed) res.setHeader(REPLAYED_HEADER, "true");
-            sendData(res, answer.body, answer.status);
+            if (shape !== undefined) sendShaped(res, JSON.parse(answer.body) as ShapedAnswer);
+            else sendData(res, answer.body, answer.status);
           }
         } else {
           const result = await match.endpoint.run(db, input, ctx);
@@ -138,12 +151,17 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
             if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
             if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
             if (result instanceof WebhookReply) result.send(res);
+            else if (respond !== undefined) sendShaped(res, respond(result, respondInput(match.params, req, site)));
             else sendOk(res, result);
           }
         }
       }
     } catch (err) {
-      if (!res.headersSent) {
+      if (!res.headersSent && shaped) {
+        if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
+        sendShapedError(res, err, errorShape!, log, { request_id: requestId, method: req.method, path });
+        lingerIfUnread(req, res);
+      } else if (!res.headersSent) {
         answerError(res, err, log, requestId, req.method, path, closesAfter(server, deadlines, res));
         lingerIfUnread(req, res);
       } else if (!res.writableEnded) {
@@ -209,6 +227,48 @@ function onWriteTimeout(res: ServerResponse, log: Logger, timeoutMs: number): vo
     CLOSE,
   );
   lingerIfUnread(res.req, res);
+}
+
+/** What a module route's `respond` reads of the request. */
+function respondInput(params: Record<string, string> | null, req: IncomingMessage, site: SiteOptions): RespondInput {
+  return { params: params ?? newArgs(), view: new RequestView(req, site) };
+}
+
+/** Methods in the order Allow headers list them. */
+const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/** Every method the server routes, with HEAD wherever GET is: what a CORS preflight allows. */
+function routedMethods(router: Router, app: App | null): string[] {
+  const all = router.methods();
+  if (app !== null) for (const m of app.methods()) all.add(m);
+  all.add("GET"); // /health
+  return withHead([...all]).filter((m) => m !== "OPTIONS");
+}
+
+function withHead(methods: readonly string[]): string[] {
+  const set = new Set(methods);
+  if (set.has("GET")) set.add("HEAD");
+  return METHOD_ORDER.filter((m) => set.has(m));
+}
+
+/** The methods something answers at `path`, OPTIONS and HEAD included; null when nothing does. */
+function allowedAt(path: string, router: Router, app: App | null): string[] | null {
+  if (path === HEALTH_PATH) return withHead(["GET", "OPTIONS"]);
+  const found = new Set<string>();
+  const m = router.match("OPTIONS", path);
+  if (m !== null && "allow" in m) for (const x of m.allow) found.add(x);
+  const own = app?.allowed(path) ?? null;
+  if (own !== null) for (const x of own) found.add(x);
+  if (found.size === 0) return null;
+  found.add("OPTIONS");
+  return withHead([...found]);
+}
+
+/** OPTIONS that is not a CORS preflight: 204 with `Allow` for a path something answers (RFC 9110 §9.3.7), else 404. */
+function answerOptions(res: ServerResponse, allow: string[] | null): void {
+  if (allow === null) throw new HttpError(404, "not found");
+  res.writeHead(204, { Allow: allow.join(", ") });
+  res.end();
 }
 
 /**

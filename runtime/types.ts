@@ -4,6 +4,9 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppSpec } from "./pages/types.js";
+import type { ErrorShape, RespondInput, ShapedAnswer } from "./respond.js";
+
+export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "./respond.js";
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
 
@@ -151,7 +154,7 @@ export interface EndpointSpec {
   requires?: Requirement;
 }
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** `/api/<module>:<name>`: matched by exact path. */
 export interface StaticRoute {
@@ -168,6 +171,8 @@ export interface ParamRoute {
   /** `["v1", "tasks", ":id", "start"]` */
   segments: string[];
   endpoint: EndpointSpec;
+  /** `respond …`: the answer without the envelope; errors take the app's error shape. */
+  respond?: (result: unknown, input: RespondInput) => ShapedAnswer;
 }
 
 export interface ServerSpec {
@@ -190,6 +195,8 @@ export interface ServerSpec {
   app?: AppSpec;
   /** Where answers to action calls with an `Idempotency-Key` are kept; absent when no action is called over HTTP. */
   idempotency?: IdempotencySpec;
+  /** svc.toml `[errors]`: the error body of routes that shape their answer; absent, they keep the envelope. */
+  errors?: ErrorShape;
 }
 
 /**
@@ -301,4 +308,8 @@ export interface ServerOptions {
   /** `--workers`: processes sharing the port; 1 serves from the starting process. */
   workers: number;
   logLevel: LogLevel;
+  /** `--public-url`: the external base URL `input.base_url` answers; null or absent to derive it from the request. */
+  publicUrl?: string | null;
+  /** `--trust-proxy`: believe X-Forwarded-Proto and X-Forwarded-Host; absent means false. */
+  trustProxy?: boolean;
 }

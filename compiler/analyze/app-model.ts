@@ -3,7 +3,7 @@
 // the generator turns it into route-file functions, page specs and the static file table.
 
 import type { CompiledJq } from "../jq/index.js";
-import type { HttpMethod, Literal, Requirement, TargetRef } from "./model.js";
+import type { HttpMethod, Literal, Requirement, ResponseModel, TargetRef } from "./model.js";
 
 /** A value in a route file, resolved: where it comes from is known at build time. */
 export type RouteExprModel =
@@ -15,7 +15,19 @@ export type RouteExprModel =
   /** `auth`, `auth.id`, `auth.roles`, `auth.claims.x`: the caller; absent when anonymous. */
   | { kind: "caller"; path: string[] }
   /** `a + b + …`: in route files `+` joins text. */
-  | { kind: "concat"; parts: RouteExprModel[] };
+  | { kind: "concat"; parts: RouteExprModel[] }
+  /** `records` after a `query` step (in a respond). */
+  | { kind: "records" }
+  /** `x.name` past `result.field`, where the type says the member exists or cannot say. */
+  | { kind: "member"; object: RouteExprModel; name: string }
+  /** `input.headers.x_request_id`: the request header `x-request-id`, or undefined. */
+  | { kind: "header"; name: string }
+  /** `input.base_url`: scheme and host as the client reached the server (docs/operations.md). */
+  | { kind: "baseUrl" }
+  /** `{ key: value, … }` in a respond body. */
+  | { kind: "object"; entries: { key: string; value: RouteExprModel }[] }
+  /** `[a, b]` in a respond body. */
+  | { kind: "list"; items: RouteExprModel[] };
 
 export interface RouteArgModel {
   name: string;
@@ -39,6 +51,8 @@ export interface RouteBlockModel {
   source: string;
   step: RouteStepModel | null;
   redirect: RouteExprModel | null;
+  /** Absent: JSON callers get the envelope with the route data. */
+  respond?: ResponseModel;
 }
 
 export interface RouteFileModel {

@@ -153,7 +153,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
       fnModels.push(...fns.models());
       for (const { decl, file } of m.decls) {
         if (decl.kind === "Route") {
-          const route = analyzeRoute(m.name, decl, file, { actions: moduleActions, queries: moduleQueries }, r);
+          const route = analyzeRoute(m.name, decl, file, { actions: moduleActions, queries: moduleQueries, resources: resourceMap }, r);
           if (route) {
             routes.push(route);
             claims.push({ route, file, span: decl.span });
@@ -213,6 +213,11 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   if (app) model.app = app.app;
   if (types.length > 0) model.types = types;
   if (fnModels.length > 0) model.fns = fnModels;
+  const errors = input.config.errors;
+  if (errors.body !== undefined || errors.validation_status !== undefined) {
+    // Without a body, a shaped route's errors keep the envelope's shape; only the status changes.
+    model.errorShape = { body: errors.body ?? { ok: false, error: "{message}" }, validationStatus: errors.validation_status ?? 400 };
+  }
   return { model, diagnostics: r.diagnostics };
 }
 
@@ -308,5 +313,7 @@ function serverDefaults(c: ProjectConfig): ServerDefaults {
   if (c.server.max_body_size !== undefined) d.maxBodySize = c.server.max_body_size;
   if (c.server.workers !== undefined) d.workers = c.server.workers;
   if (c.server.log_level !== undefined) d.logLevel = c.server.log_level;
+  if (c.server.public_url !== undefined) d.publicUrl = c.server.public_url;
+  if (c.server.trust_proxy !== undefined) d.trustProxy = c.server.trust_proxy;
   return d;
 }

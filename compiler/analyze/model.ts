@@ -2,7 +2,7 @@
 // The generator never sees the AST; golden tests snapshot this as JSON.
 
 import type { Position, Span } from "../parse/ast.js";
-import type { AppModel } from "./app-model.js";
+import type { AppModel, RouteExprModel } from "./app-model.js";
 
 export type * from "./app-model.js";
 
@@ -331,12 +331,40 @@ export interface FnModel {
 
 // ---------------------------------------------------------------- routes, webhooks, project
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface TargetRef {
   kind: "action" | "query";
   module: string;
   name: string;
+}
+
+/**
+ * `respond …` on a module route or a route-file block (docs/language.md §2.4, §4): the
+ * answer without the envelope, decided at build time; errors take the app's error shape.
+ */
+export interface ResponseModel {
+  status: SuccessStatus;
+  /** What the body is built from; null for a 204, and where the body is the result (or route data) itself. */
+  body: RouteExprModel | null;
+  /** True for 204: no body at all. */
+  empty: boolean;
+  headers: { name: string; value: RouteExprModel }[];
+  /** A module route to a `one` query: no row is a 404, as `fetch` is in route files. */
+  notFoundOnNull: boolean;
+  /** `file:line:col` of the respond clause. */
+  source: string;
+}
+
+export const SUCCESS_STATUSES = [200, 201, 202, 204] as const;
+export type SuccessStatus = (typeof SUCCESS_STATUSES)[number];
+
+/** svc.toml `[errors]`: how a shaped route's error bodies look, compiled into one function. */
+export interface ErrorShapeModel {
+  /** The body template as a JSON value; strings may hold {message} and {status}. */
+  body: unknown;
+  /** What argument-check 400s become on shaped routes. */
+  validationStatus: number;
 }
 
 export interface RouteModel {
@@ -346,6 +374,8 @@ export interface RouteModel {
   /** `["v1", "tasks", ":id"]`, precomputed for the router. */
   segments: string[];
   target: TargetRef;
+  /** Absent: the route answers with the envelope, as `/api/<module>:<name>` does. */
+  respond?: ResponseModel;
   /** `file:line` of the declaration, for messages and generated comments. */
   source: string;
 }
@@ -443,6 +473,8 @@ export interface ServerDefaults {
   maxBodySize?: number;
   workers?: number;
   logLevel?: "error" | "warn" | "info" | "debug" | "trace";
+  publicUrl?: string;
+  trustProxy?: boolean;
 }
 
 export interface Model {
@@ -474,4 +506,6 @@ export interface Model {
   fns?: FnModel[];
   /** Project mode with an app folder or public/: route files, pages, layout, static files (app-model.ts). */
   app?: AppModel;
+  /** svc.toml `[errors]`; absent: shaped routes answer errors with the envelope. */
+  errorShape?: ErrorShapeModel;
 }

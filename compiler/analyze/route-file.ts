@@ -3,15 +3,16 @@
 // checked by name, required-ness and, for literals, type), and its redirect.
 
 import { appCodes as codes } from "../diagnostics/codes/app.js";
-import type { DataStep, MethodBlock, RouteFile, Span } from "../parse/ast.js";
+import type { DataStep, MethodBlock, RespondClause, RouteFile, Span } from "../parse/ast.js";
 import type { RouteArgModel, RouteBlockModel, RouteExprModel, RouteFileModel, RouteStepModel } from "./app-model.js";
 import type { AppPath } from "./app-paths.js";
-import type { ActionModel, HttpMethod, ParamModel, QueryModel, ResourceModel, ValueType } from "./model.js";
+import type { ActionModel, HttpMethod, ParamModel, QueryModel, ResourceModel, ResponseModel, ValueType } from "./model.js";
+import { analyzeRespond } from "./respond.js";
 import { routeExpr, staticKind, type RouteExprScope } from "./route-expr.js";
 import { type Reporter, place } from "./shared/context.js";
 import { closest } from "../diagnostics/did-you-mean.js";
 
-const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "DELETE"];
+const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /** Every query and action of the project, by `module.name`. */
 export interface AppScope {
@@ -75,11 +76,17 @@ function analyzeBlock(
   const before = r.diagnostics.length;
   const steps = b.steps.filter((s): s is DataStep => s.kind === "DataStep");
   const redirects = b.steps.filter((s) => s.kind === "Redirect");
+  const responds = b.steps.filter((s): s is RespondClause => s.kind === "Respond");
   if (steps.length > 1) r.add(codes.blockShape.at(file, steps[1].span, "a block has at most one data step"));
   if (redirects.length > 1) r.add(codes.blockShape.at(file, redirects[1].span, "a block has at most one redirect"));
-  const last = b.steps[b.steps.length - 1];
-  if (redirects.length === 1 && last !== redirects[0]) {
+  if (responds.length > 1) r.add(codes.blockShape.at(file, responds[1].span, "a block has at most one respond"));
+  // The data step comes first; respond and redirect follow it, in either order.
+  const stepAt = steps.length > 0 ? b.steps.indexOf(steps[0]) : -1;
+  if (redirects.length === 1 && b.steps.indexOf(redirects[0]) < stepAt) {
     r.add(codes.blockShape.at(file, redirects[0].span, "`redirect` comes last in its block, after the data step"));
+  }
+  if (responds.length === 1 && b.steps.indexOf(responds[0]) < stepAt) {
+    r.add(codes.blockShape.at(file, responds[0].span, "`respond` comes after the data step"));
   }
   if (redirects.length > 0 && method === "GET") r.add(codes.redirectInGet.at(file, redirects[0].span));
 
@@ -103,6 +110,11 @@ function analyzeBlock(
     redirect = routeExpr(written, exprScope);
     if (redirect) checkRedirect(redirect, written.span, file, r);
   }
+  let respond: ResponseModel | null = null;
+  if (responds.length > 0) {
+    const scope: RouteExprScope = { ...exprScope, result: step && step.type ? step.type : null, records: step?.model.op === "query" };
+    respond = analyzeRespond(responds[0], scope, false);
+  }
   if (r.diagnostics.length > before) return null;
   return {
     method,
@@ -110,6 +122,7 @@ function analyzeBlock(
     source: place(file, b.span),
     step: step?.model ?? null,
     redirect,
+    ...(respond ? { respond } : {}),
   };
 }
 

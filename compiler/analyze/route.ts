@@ -1,15 +1,18 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { compositionCodes } from "../diagnostics/codes/composition.js";
 import type { RouteDecl, Span } from "../parse/ast.js";
-import type { ActionModel, HttpMethod, QueryModel, RouteModel, TargetRef } from "./model.js";
+import type { ActionModel, HttpMethod, QueryModel, ResourceModel, ResponseModel, RouteModel, TargetRef, ValueType } from "./model.js";
+import { analyzeRespond } from "./respond.js";
 import { type Reporter, place } from "./shared/context.js";
 import { closest } from "../diagnostics/did-you-mean.js";
 
-const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "DELETE"];
+const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 export interface RouteTargets {
   actions: ReadonlyMap<string, ActionModel>;
   queries: ReadonlyMap<string, QueryModel>;
+  /** Every resource, for the fields `result.<field>` may name in a respond. */
+  resources: ReadonlyMap<string, ResourceModel>;
 }
 
 /** A module's `route METHOD "path" => target`: path split into segments, target and `:params` resolved. */
@@ -49,7 +52,33 @@ export function analyzeRoute(module: string, decl: RouteDecl, file: string, t: R
     }
   }
   if (!ok || !target || !segments) return null;
-  return { module, method, path: decl.path.value, segments, target, source: place(file, decl.span) };
+  let respond: ResponseModel | undefined;
+  if (decl.respond) {
+    const params = segments.filter((s) => s.startsWith(":")).map((s) => s.slice(1));
+    const result: ValueType = action
+      ? action.returns
+      : query!.one
+        ? query!.rowResource
+          ? { kind: "row", resource: query!.rowResource, nullable: false }
+          : { kind: "queryRow", query: name, nullable: false }
+        : query!.rowResource
+          ? { kind: "rows", resource: query!.rowResource }
+          : { kind: "queryRows", query: name };
+    // A module route's answer has no caller: `auth` there is SVC7104, as any other unknown name.
+    const scope = { file, method, params, path: decl.path.value, result, resources: t.resources, queries: t.queries, identity: false, r, moduleRoute: true };
+    const model = analyzeRespond(decl.respond, scope, query?.one === true);
+    if (!model) return null;
+    respond = model;
+  }
+  return {
+    module,
+    method,
+    path: decl.path.value,
+    segments,
+    target,
+    ...(respond ? { respond } : {}),
+    source: place(file, decl.span),
+  };
 }
 
 /** `/v1/tasks/:id` → `["v1", "tasks", ":id"]`; null (after reporting) when malformed. */

@@ -2,7 +2,7 @@ import type { ActionModel, AppModel, QueryModel, RouteModel } from "./model.js";
 
 /**
  * Which arguments of each query and action may arrive as text inside a JSON call: path
- * parameters of the routes that call it, and path and query values route files pass it.
+ * parameters of the routes that call it, and path, query and header values route files pass it.
  * Their validators accept text for them ("42" for an int) where a JSON value must be typed.
  */
 export function assignTextArgs(
@@ -25,7 +25,9 @@ export function assignTextArgs(
       const step = block.step;
       if (!step) continue;
       for (const a of step.args) {
-        if (a.value.kind === "input" && (a.value.from === "params" || a.value.from === "query")) add(step.target.module, step.target.name, a.name);
+        const v = a.value;
+        const text = (v.kind === "input" && (v.from === "params" || v.from === "query")) || v.kind === "header" || v.kind === "baseUrl";
+        if (text) add(step.target.module, step.target.name, a.name);
       }
     }
   }

@@ -10,6 +10,7 @@ import { identityCodes } from "./codes/identity.js";
 import { jqCodes } from "./codes/jq.js";
 import { listCodes } from "./codes/lists.js";
 import { parseCodes } from "./codes/parse.js";
+import { respondCodes } from "./codes/respond.js";
 import { sqlCodes } from "./codes/sql.js";
 import { webhookCodes } from "./codes/webhooks.js";
 import type { DiagnosticDef } from "./diagnostic.js";
@@ -29,6 +30,7 @@ export const catalog: CatalogGroup[] = [
   { title: "jq page loaders", range: "SVC5001–SVC5099", codes: jqCodes },
   { title: "Route files, pages and public/", range: "SVC6001–SVC6099", codes: appCodes },
   { title: "Identity: tokens, sessions, passwords and the caller", range: "SVC7001–SVC7099", codes: identityCodes },
+  { title: "Route answers and error shapes", range: "SVC7101–SVC7199", codes: respondCodes },
 ];
 
 /** Every definition, sorted by code. */

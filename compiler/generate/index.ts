@@ -10,6 +10,7 @@ import { resourceSection } from "./sections/resources.js";
 import { recordTypeSection } from "./sections/shapes.js";
 import { endpointSection, routeFileTargets, specSection } from "./sections/server.js";
 import { pageSection, publicOutputFiles } from "./sections/pages.js";
+import { respondSection } from "./sections/respond.js";
 import { routeFileSection } from "./sections/route-files.js";
 import { webhookSection } from "./sections/webhooks.js";
 import { idempotencySection } from "./sections/idempotency.js";
@@ -75,6 +76,7 @@ export async function generateServerTs(model: Model, options: GenerateOptions = 
   statements.push(...idempotencySection(model, names));
   statements.push(...identitySection(model, names));
   statements.push(...endpointSection(model, names));
+  statements.push(...respondSection(model, names));
   statements.push(...routeFileSection(model, names));
   statements.push(...pageSection(model, names));
   statements.push(...specSection(model, names));

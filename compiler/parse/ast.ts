@@ -337,7 +337,7 @@ export interface FnDecl extends DeclBase {
 
 // ---------------------------------------------------------------- routes and webhooks
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface RouteDecl extends DeclBase {
   kind: "Route";
@@ -345,6 +345,27 @@ export interface RouteDecl extends DeclBase {
   method: Ident;
   path: StringLit;
   target: Ident;
+  /** `respond …`: the route shapes its own answer; null answers with the envelope. */
+  respond: RespondClause | null;
+}
+
+/**
+ * `respond [status] [body] (header "Name" = value)*` (docs/language.md §2.4, §4): the
+ * success status, the body without the envelope, and response headers.
+ */
+export interface RespondClause {
+  kind: "Respond";
+  status: IntLit | null;
+  body: Expr | null;
+  headers: HeaderClause[];
+  span: Span;
+}
+
+/** `header "Location" = value` */
+export interface HeaderClause {
+  name: StringLit;
+  value: Expr;
+  span: Span;
 }
 
 export interface WebhookDecl extends DeclBase {
@@ -375,7 +396,7 @@ export interface MethodBlock {
   span: Span;
 }
 
-export type RouteStep = DataStep | RedirectStep;
+export type RouteStep = DataStep | RedirectStep | RespondClause;
 
 /** `query M.q { … }`, `invoke M.a { … }`, `fetch M.q { … }`. */
 export interface DataStep {

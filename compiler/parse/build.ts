@@ -5,7 +5,7 @@
 import { parseCodes } from "../diagnostics/codes/parse.js";
 import type {
   ActionDecl, Block, DataStep, Decl, Expr, FieldDecl, FnDecl, FnParam, IfStmt, IndexDecl, MethodBlock, ModuleFile, Param,
-  QueryDecl, RedirectStep, Requires, ResourceDecl, RouteDecl, RouteFile, SqlBody, Stmt, TypeRef, WebhookDecl,
+  QueryDecl, RedirectStep, RespondClause, Requires, ResourceDecl, RouteDecl, RouteFile, SqlBody, Stmt, TypeRef, WebhookDecl,
   ForStmt, TypeDecl,
 } from "./ast.js";
 import { ExpressionBuilder, intLit, stringLit } from "./build-expressions.js";
@@ -14,7 +14,7 @@ import type {
   ActionDeclCstChildren, BindingCstChildren, BlockCstChildren, DataStepCstChildren, DeclarationCstChildren,
   FailStmtCstChildren, ICstNodeVisitor, IfStmtCstChildren, IndexColumnCstChildren, IndexDeclCstChildren,
   LetStmtCstChildren, MethodBlockCstChildren, ModuleCstChildren, ParamListCstChildren, QueryDeclCstChildren,
-  RedirectStepCstChildren, RequiresClauseCstChildren, ResourceDeclCstChildren, ReturnStmtCstChildren,
+  HeaderClauseCstChildren, RedirectStepCstChildren, RequiresClauseCstChildren, RespondClauseCstChildren, ResourceDeclCstChildren, ReturnStmtCstChildren,
   RouteDeclCstChildren, RouteFileCstChildren, SqlStmtCstChildren, StatementCstChildren, TypeRefCstChildren,
   WebhookDeclCstChildren, ForStmtCstChildren, TypeDeclCstChildren, ListItemCstChildren,
   VisibleDeclCstChildren, FnDeclCstChildren, FnParamCstChildren,
@@ -199,6 +199,25 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
       method: ident(c, need(ctx.method)),
       path: stringLit(c, need(ctx.path)),
       target: ident(c, need(ctx.target)),
+      respond: ctx.respond ? this.respondClause(ctx.respond[0].children, c) : null,
+      span: childrenSpan(c, ctx),
+    };
+  }
+
+  respondClause(ctx: RespondClauseCstChildren, c: BuildContext): RespondClause {
+    return {
+      kind: "Respond",
+      status: ctx.status && isReal(ctx.status[0]) ? intLit(c, ctx.status[0]) : null,
+      body: ctx.body ? this.expression(ctx.body[0].children, c) : null,
+      headers: keepComplete(ctx.headers, (n) => this.headerClause(n.children, c)),
+      span: childrenSpan(c, ctx),
+    };
+  }
+
+  headerClause(ctx: HeaderClauseCstChildren, c: BuildContext): RespondClause["headers"][number] {
+    return {
+      name: stringLit(c, need(ctx.name)),
+      value: this.expression(need(ctx.value).children, c),
       span: childrenSpan(c, ctx),
     };
   }
@@ -285,7 +304,11 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
 
   methodBlock(ctx: MethodBlockCstChildren, c: BuildContext): MethodBlock {
     const steps = keepComplete(ctx.steps, (n) =>
-      n.name === "dataStep" ? this.dataStep(n.children, c) : this.redirectStep(n.children, c),
+      n.name === "dataStep"
+        ? this.dataStep(n.children, c)
+        : n.name === "respondClause"
+          ? this.respondClause(n.children as RespondClauseCstChildren, c)
+          : this.redirectStep(n.children as RedirectStepCstChildren, c),
     );
     const name = ctx.blockName && isReal(ctx.blockName[0]) ? ident(c, ctx.blockName[0]) : null;
     return { kind: "MethodBlock", method: ident(c, need(ctx.method)), name, steps, span: childrenSpan(c, ctx) };

@@ -417,6 +417,31 @@ export type RouteDeclCstChildren = {
   path: IToken[];
   Arrow: IToken[];
   target: IToken[];
+  respond?: RespondClauseCstNode[];
+};
+
+export interface RespondClauseCstNode extends CstNode {
+  name: "respondClause";
+  children: RespondClauseCstChildren;
+}
+
+export type RespondClauseCstChildren = {
+  Respond: IToken[];
+  status?: IToken[];
+  body?: ExpressionCstNode[];
+  headers?: HeaderClauseCstNode[];
+};
+
+export interface HeaderClauseCstNode extends CstNode {
+  name: "headerClause";
+  children: HeaderClauseCstChildren;
+}
+
+export type HeaderClauseCstChildren = {
+  Header: IToken[];
+  name: IToken[];
+  Equals: IToken[];
+  value: ExpressionCstNode[];
 };
 
 export interface WebhookDeclCstNode extends CstNode {
@@ -544,7 +569,7 @@ export type MethodBlockCstChildren = {
   method: IToken[];
   blockName?: IToken[];
   LBrace: IToken[];
-  steps?: (DataStepCstNode | RedirectStepCstNode)[];
+  steps?: (DataStepCstNode | RedirectStepCstNode | RespondClauseCstNode)[];
   RBrace: IToken[];
 };
 
@@ -606,6 +631,8 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   fnParam(children: FnParamCstChildren, param?: IN): OUT;
   requiresClause(children: RequiresClauseCstChildren, param?: IN): OUT;
   routeDecl(children: RouteDeclCstChildren, param?: IN): OUT;
+  respondClause(children: RespondClauseCstChildren, param?: IN): OUT;
+  headerClause(children: HeaderClauseCstChildren, param?: IN): OUT;
   webhookDecl(children: WebhookDeclCstChildren, param?: IN): OUT;
   block(children: BlockCstChildren, param?: IN): OUT;
   statement(children: StatementCstChildren, param?: IN): OUT;

@@ -8,9 +8,9 @@ import { plainErrorMessages } from "./error-messages.js";
 import { ExpressionParser } from "./parser-expressions.js";
 import {
   Action, allTokens, Arrow, Fn, Private, Public, Asc, Auth, Colon, Comma, Delete, Desc, Dot, Else, Equals, Fail, False, Fetch,
-  FloatLiteral, Get, If, Index, Insert, IntLiteral, Invoke, LBrace, LBracket, Let, LParen, MethodName, Module, Name,
-  Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Return, Role, Route, RParen, SoftName,
-  Sql, SqlBody, StringLiteral, True, Unique, Update, Webhook,
+  FloatLiteral, Get, If, Index, Minus, Insert, IntLiteral, Invoke, LBrace, LBracket, Let, LParen, MethodName, Module, Name,
+  Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Respond, Header, Return, Role, Route,
+  RParen, SoftName, Sql, SqlBody, StringLiteral, True, Unique, Update, Webhook,
   For, Gt, In, Lt, Max, Type,
 } from "./tokens.js";
 
@@ -242,6 +242,29 @@ export class SvcParser extends ExpressionParser {
     this.CONSUME(StringLiteral, { LABEL: "path" });
     this.CONSUME(Arrow);
     this.CONSUME2(Name, { LABEL: "target" });
+    this.OPTION(() => this.SUBRULE(this.respondClause, { LABEL: "respond" }));
+  });
+
+  /**
+   * `respond [status] [body] (header "Name" = value)*`, in module routes and route-file
+   * blocks. The body is optional, so it is read only when the next token starts a value
+   * and is not what may follow a respond clause (a declaration, a step, `header`).
+   */
+  public respondClause = this.RULE("respondClause", () => {
+    this.CONSUME(Respond);
+    this.OPTION(() => this.CONSUME(IntLiteral, { LABEL: "status" }));
+    this.OPTION2({
+      GATE: () => startsBody(this.LA(1)),
+      DEF: () => this.SUBRULE(this.expression, { LABEL: "body" }),
+    });
+    this.MANY(() => this.SUBRULE(this.headerClause, { LABEL: "headers" }));
+  });
+
+  public headerClause = this.RULE("headerClause", () => {
+    this.CONSUME(Header);
+    this.CONSUME(StringLiteral, { LABEL: "name" });
+    this.CONSUME(Equals);
+    this.SUBRULE(this.expression, { LABEL: "value" });
   });
 
   public webhookDecl = this.RULE("webhookDecl", () => {
@@ -349,8 +372,9 @@ export class SvcParser extends ExpressionParser {
         DEF: [
           { ALT: () => this.SUBRULE(this.dataStep, { LABEL: "steps" }) },
           { ALT: () => this.SUBRULE(this.redirectStep, { LABEL: "steps" }) },
+          { ALT: () => this.SUBRULE(this.respondClause, { LABEL: "steps" }) },
         ],
-        ERR_MSG: "a step (query, invoke, fetch or redirect)",
+        ERR_MSG: "a step (query, invoke, fetch, respond or redirect)",
       });
     });
     this.CONSUME(RBrace);
@@ -377,6 +401,14 @@ export class SvcParser extends ExpressionParser {
 function startsMember(first: IToken, second: IToken): boolean {
   if (tokenMatcher(second, LParen)) return tokenMatcher(first, Index) || tokenMatcher(first, Unique);
   return tokenMatcher(second, Colon) && tokenMatcher(first, Name);
+}
+
+/** What may follow a respond clause without being its body. */
+const afterRespond = [Header, Redirect, Respond, Query, Invoke, Fetch, Resource, Action, Route, Webhook, Module];
+
+function startsBody(token: IToken): boolean {
+  if (afterRespond.some((t) => tokenMatcher(token, t))) return false;
+  return startsMessage(token) || tokenMatcher(token, Minus);
 }
 
 const messageStarts = [

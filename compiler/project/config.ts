@@ -5,6 +5,7 @@ import { parse, TomlError } from "smol-toml";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { configCodes } from "../diagnostics/codes/config.js";
+import { respondCodes } from "../diagnostics/codes/respond.js";
 import { closest } from "../diagnostics/did-you-mean.js";
 import { svcToml } from "./config/fields.js";
 import { PositionMap } from "../parse/positions.js";
@@ -66,6 +67,7 @@ export function readConfig(file: string, text: string): ConfigResult {
   if (read.credentials) config.credentials = read.credentials;
   Object.assign(config.auth, read.auth);
   Object.assign(config.deploy, read.deploy);
+  Object.assign(config.errors, read.errors);
 
   const declared = isTable(raw.credentials) ? Object.keys(raw.credentials) : [];
   checkCredentialRef(ctx, ["auth", "bearer"], config.auth.bearer, declared);
@@ -73,8 +75,34 @@ export function readConfig(file: string, text: string): ConfigResult {
   checkCredentialRef(ctx, ["auth", "jwt", "private_key"], config.auth.jwt?.private_key, declared);
   checkCredentialRef(ctx, ["deploy", "token"], config.deploy.token, declared);
   checkDatabaseUrl(ctx, config);
+  if (config.errors.body !== undefined) {
+    const problem = errorBodyProblem(config.errors.body);
+    if (problem) ctx.diagnostics.push(respondCodes.errorShape.at(file, ctx.index.best(["errors", "body"]), problem));
+    if (problem) delete config.errors.body;
+  }
 
   return { config, diagnostics: sortDiagnostics(diagnostics), index };
+}
+
+/** Placeholders an error body's strings may hold. */
+export const ERROR_PLACEHOLDERS = ["message", "status"];
+
+/** What is wrong with `[errors] body`; null when it is a usable template. */
+function errorBodyProblem(body: unknown): string | null {
+  const strings: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === "string") strings.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (isTable(v)) Object.values(v).forEach(walk);
+  };
+  walk(body);
+  for (const s of strings) {
+    for (const m of s.matchAll(/\{([^{}]*)\}/g)) {
+      if (!ERROR_PLACEHOLDERS.includes(m[1])) return `\`{${m[1]}}\` is not a placeholder of error bodies (only {message} and {status})`;
+    }
+  }
+  if (!strings.some((s) => s.includes("{message}"))) return "the error body never shows {message}, so a client would not learn what went wrong";
+  return null;
 }
 
 function syntaxError(file: string, source: string, error: unknown): Diagnostic {

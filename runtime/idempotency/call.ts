@@ -4,11 +4,18 @@
 
 import { authorize } from "../auth/index.js";
 import { RawJson } from "../envelope.js";
+import type { ShapedAnswer } from "../respond.js";
 import type { CallContext, CallInput, Database, EndpointSpec, Requirement } from "../types.js";
 import { fingerprint } from "./fingerprint.js";
 import { callScope, type IdempotencyStore, type IdempotentAnswer } from "./store.js";
 
-/** An action endpoint (`/api/<module>:<action>` or a declared route to it). */
+/**
+ * An action endpoint (`/api/<module>:<action>` or a declared route to it). A route with
+ * `respond` passes `shape`: its answer is made inside the call's transaction and stored
+ * whole, as JSON of the ShapedAnswer with the answer's status, so a replay answers with the
+ * same status, body and headers. That route's requests are fingerprinted apart, so a key
+ * first used elsewhere is a 422 there, never an envelope read as a shaped answer.
+ */
 export function callEndpoint(
   store: IdempotencyStore,
   key: string,
@@ -18,15 +25,21 @@ export function callEndpoint(
   ctx: CallContext,
   method: string,
   path: string,
+  shape?: (result: unknown) => ShapedAnswer,
 ): Promise<IdempotentAnswer> {
   authorizeFirst(endpoint.requires, ctx);
+  const print = shape === undefined ? fingerprint(method, path, input.args, input.text) : fingerprint(method, path, input.args, input.text, "respond");
   return store.call(
     callScope(endpoint.name, ctx),
     key,
-    fingerprint(method, path, input.args, input.text),
+    print,
     (bound) => endpoint.run(bound, input, ctx),
-    resultJson,
+    shape === undefined ? resultJson : (result) => shapedJson(shape(result)),
   );
+}
+
+function shapedJson(answer: ShapedAnswer): { status: number; body: string } {
+  return { status: answer.status, body: JSON.stringify(answer) };
 }
 
 export function authorizeFirst(requires: Requirement | undefined, ctx: CallContext): void {

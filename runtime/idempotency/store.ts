@@ -52,7 +52,8 @@ export class IdempotencyStore {
 
   /**
    * Runs `run` once for `key` in `scope`: the first call runs it in a transaction with the
-   * key's row and stores what `encode` makes of its result; a later call with the same
+   * key's row and stores what `encode` makes of its result (text, with status 200 unless
+   * `encode` gives one); a later call with the same
    * `fingerprint` gets that answer back and runs nothing; one with another fingerprint is a
    * 422. `run` gets a database bound to the transaction.
    */
@@ -61,7 +62,7 @@ export class IdempotencyStore {
     key: string,
     fingerprint: string,
     run: (db: Database) => Promise<T>,
-    encode: (result: T) => string,
+    encode: (result: T) => string | { status: number; body: string },
   ): Promise<IdempotentAnswer> {
     const id = rowId(scope, key);
     const answer = await this.db.transaction(async (tx): Promise<IdempotentAnswer> => {
@@ -69,9 +70,10 @@ export class IdempotencyStore {
         const now = this.clock();
         const claimed = await tx.run(this.spec.claim, [id, scope, key, fingerprint, now + KEY_LIFETIME_MS]);
         if (claimed > 0) {
-          const body = encode(await run(boundTo(this.db, tx)));
-          await tx.run(this.spec.settle, [200, body, id]);
-          return { status: 200, body, replayed: false };
+          const encoded = encode(await run(boundTo(this.db, tx)));
+          const { status, body } = typeof encoded === "string" ? { status: 200, body: encoded } : encoded;
+          await tx.run(this.spec.settle, [status, body, id]);
+          return { status, body, replayed: false };
         }
         const row = await tx.one(this.spec.lookup, [id]);
         if (row === null) continue;

@@ -11,6 +11,7 @@ import type { Logger } from "../log.js";
 import { parseQueryString } from "../query-string.js";
 import type { Router } from "../router.js";
 import { PublicFiles, type StaticAsset, sendAsset } from "../static.js";
+import type { ErrorShape, SiteOptions } from "../respond.js";
 import type { CallContext, Database } from "../types.js";
 import { unpolyAssets, type UnpolyAssets } from "../unpoly.js";
 import { acceptsHtml } from "./caller.js";
@@ -28,6 +29,9 @@ export interface AppDeps {
   maxBodySize: number;
   /** Where answers to route-file posts with an Idempotency-Key are kept; null when no action is called over HTTP. */
   keys?: IdempotencyStore | null;
+  site: SiteOptions;
+  /** svc.toml [errors]: the error body of blocks with `respond`; null keeps the envelope. */
+  errors: ErrorShape | null;
 }
 
 type Lookup =
@@ -42,7 +46,7 @@ export class App {
   private readonly publicFiles: PublicFiles;
   private readonly unpoly: UnpolyAssets;
   private readonly hasPages: boolean;
-  private readonly keys: IdempotencyStore | null;
+  private readonly deps: AppDeps;
 
   /** Parses every template and starts loading jq-web if a page needs it: start-up work, never per request. */
   constructor(spec: AppSpec, deps: AppDeps) {
@@ -54,7 +58,9 @@ export class App {
       errorContent: parseTemplate(spec.errorPage),
       unpoly: this.unpoly,
       jq: spec.pages.some((p) => p.load === null && p.jq !== null) ? loadJqWeb() : null,
+      site: deps.site,
     };
+    this.deps = deps;
     // A failed load surfaces on the first request that needs jq-web; until then it must not
     // count as an unhandled rejection.
     renderer.jq?.catch(() => undefined);
@@ -62,7 +68,6 @@ export class App {
     this.pages = new Pages(renderer, spec.pages.map(compilePage), deps.maxBodySize);
     this.publicFiles = new PublicFiles(spec.publicFiles, spec.publicRoot, HTML_SECURITY_HEADERS);
     this.hasPages = spec.pages.length > 0;
-    this.keys = deps.keys ?? null;
   }
 
   /**
@@ -100,7 +105,7 @@ export class App {
     }
     switch (found.kind) {
       case "route":
-        await serveRouteFile(this.pages, req, res, found.file, method, found.params, parseQueryString(rawQuery), ctx, this.keys);
+        await serveRouteFile(this.pages, this.deps, req, res, found.file, method, found.params, parseQueryString(rawQuery), ctx);
         return;
       case "page":
         await this.pages.serve(res, found.found.item, found.found.params, rawQuery, ctx);
@@ -111,6 +116,23 @@ export class App {
       case "allow":
         throw new HttpError(405, "method not allowed", { headers: { Allow: found.allow.join(", ") } });
     }
+  }
+
+  /** The methods the app answers at `path` (for OPTIONS); null when nothing of the app is there. */
+  allowed(path: string): string[] | null {
+    const out = new Set<string>();
+    const file = this.routeFiles.find(path);
+    if (file !== null) for (const b of file.item.blocks) out.add(b.method);
+    const asset = this.unpoly.byPath.get(path) ?? this.publicFiles.get(path);
+    if (this.pages.table.find(path) !== null || asset !== undefined) out.add("GET");
+    return out.size > 0 ? [...out] : null;
+  }
+
+  /** Every method a route file answers, for CORS preflights; GET when there are pages. */
+  methods(): Set<string> {
+    const out = new Set<string>(this.hasPages ? ["GET"] : []);
+    for (const f of this.routeFiles.items()) for (const b of f.blocks) out.add(b.method);
+    return out;
   }
 
   // Matching order within the app: route files, pages, Unpoly, public/.

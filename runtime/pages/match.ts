@@ -33,6 +33,10 @@ export class PathTable<T> {
     }
   }
 
+  items(): T[] {
+    return this.byLength.flatMap((group) => group.map((c) => c.item));
+  }
+
   /** The first item whose pattern matches `path` (no query string); null when none does. */
   find(path: string): Found<T> | null {
     if (this.byLength.length === 0) return null;

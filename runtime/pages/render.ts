@@ -5,6 +5,7 @@
 import { HttpError } from "../errors.js";
 import { type JqRunner, JqWebFailure, runCompiled } from "../jq.js";
 import type { Logger } from "../log.js";
+import { RequestView, type SiteOptions } from "../respond.js";
 import type { CallContext, Caller, Database } from "../types.js";
 import type { UnpolyAssets } from "../unpoly.js";
 import { type Template, parseTemplate, renderHtml, renderText } from "./templates.js";
@@ -19,6 +20,8 @@ export interface Renderer {
   unpoly: UnpolyAssets;
   /** jq-web, loading since start; null when no page needs it. */
   jq: Promise<JqRunner> | null;
+  /** Where `input.base_url` comes from. */
+  site: SiteOptions;
 }
 
 export interface CompiledPage {
@@ -55,7 +58,7 @@ export async function renderPage(
 ): Promise<string> {
   let data: Record<string, unknown> = {};
   if (page.spec.data !== null) {
-    const input: RouteInput = { query, body: NO_BODY, params, form: false };
+    const input: RouteInput = { query, body: NO_BODY, params, form: false, view: new RequestView(ctx.req, r.site) };
     data = (await page.spec.data(r.db, input, ctx)).data;
   }
   let view = await runLoader(r, page.spec, data, params, query);

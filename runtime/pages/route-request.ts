@@ -7,6 +7,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody } from "../body.js";
 import { sendOk } from "../envelope.js";
+import { lingerIfUnread } from "../linger.js";
+import { RequestView, type ShapedAnswer, sendShaped, sendShapedError } from "../respond.js";
 import { HttpError } from "../errors.js";
 import { authorizeFirst, callScope, fingerprint, idempotencyKey, type IdempotencyStore, REPLAYED_HEADER } from "../idempotency/index.js";
 import { newArgs } from "../query-string.js";
@@ -15,11 +17,13 @@ import { isUnpolyRequest, unpolyLocation } from "../unpoly.js";
 import { isJsonMedia, mediaType } from "../media-type.js";
 import { isFormPost, wantsJsonOnly } from "./caller.js";
 import { refuseCrossSite } from "./csrf.js";
+import type { AppDeps } from "./app.js";
 import type { Pages } from "./pages.js";
 import type { RouteBlockSpec, RouteFileSpec, RouteInput, RouteOutcome } from "./types.js";
 
 export async function serveRouteFile(
   pages: Pages,
+  deps: AppDeps,
   req: IncomingMessage,
   res: ServerResponse,
   file: RouteFileSpec,
@@ -27,7 +31,6 @@ export async function serveRouteFile(
   params: Record<string, string>,
   query: Record<string, string>,
   ctx: CallContext,
-  keys: IdempotencyStore | null = null,
 ): Promise<void> {
   const media = mediaType(req.headers["content-type"]);
   const form = method !== "GET" && isFormPost(req, media);
@@ -35,26 +38,32 @@ export async function serveRouteFile(
   // Refused before the body is read; the server's error path drains what is left of it.
   if (method !== "GET" && !isJsonMedia(media)) refuseCrossSite(req);
   const block = chooseBlock(file, method, query.handler);
+  const keys = deps.keys ?? null;
   // A GET only reads: it ignores the header, as a query does.
   const key = method !== "GET" && keys !== null ? idempotencyKey(req) : null;
-  const body = method === "GET" ? newArgs() : await readRouteBody(req, pages.maxBodySize);
-  // Answered meanwhile (the read or write timeout): the block must not run.
-  if (res.headersSent) throw new HttpError(res.statusCode, "already answered");
-  const input: RouteInput = { query, body, params, form };
-  const run = (): Promise<RouteOutcome> =>
-    key === null || keys === null ? block.run(pages.db, input, ctx) : runOnce(keys, key, file, block, method, input, ctx, res);
+  const call: BlockCall = { pages, deps, req, res, file, block, method, key, json: !html };
+  if (!html && block.shaped === true && deps.errors !== null) {
+    // A block that shapes its answer answers its errors in the app's error shape too.
+    try {
+      await answerJson(call, await readInput(call, query, params, form), ctx);
+    } catch (err) {
+      if (res.headersSent) throw err;
+      sendShapedError(res, err, deps.errors, deps.log, { request_id: ctx.requestId, method: req.method, path: file.path });
+      lingerIfUnread(req, res);
+    }
+    return;
+  }
+  const input = await readInput(call, query, params, form);
   if (!html) {
-    const outcome = await run();
-    if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
-    sendOk(res, outcome.data);
+    await answerJson(call, input, ctx);
     return;
   }
   let location: string;
   try {
-    const outcome = await run();
+    const outcome = await run(call, input, ctx);
     location = outcome.redirect === null ? (sameSiteReferer(req) ?? "/") : siteLocation(outcome.redirect);
   } catch (err) {
-    await pages.sendFailedForm(req, res, err, body, ctx);
+    await pages.sendFailedForm(req, res, err, input.body, ctx);
     return;
   }
   if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
@@ -64,34 +73,83 @@ export async function serveRouteFile(
   res.end();
 }
 
+/** One request to one block, as the steps below need it. */
+interface BlockCall {
+  pages: Pages;
+  deps: AppDeps;
+  req: IncomingMessage;
+  res: ServerResponse;
+  file: RouteFileSpec;
+  block: RouteBlockSpec;
+  method: string;
+  /** The Idempotency-Key, or null to run without one. */
+  key: string | null;
+  /** The caller takes JSON: a block with `respond` answers with it. */
+  json: boolean;
+}
+
+async function readInput(call: BlockCall, query: Record<string, string>, params: Record<string, string>, form: boolean): Promise<RouteInput> {
+  const body = call.method === "GET" ? newArgs() : await readRouteBody(call.req, call.pages.maxBodySize);
+  // Answered meanwhile (the read or write timeout): the block must not run.
+  if (call.res.headersSent) throw new HttpError(call.res.statusCode, "already answered");
+  return { query, body, params, form, view: new RequestView(call.req, call.deps.site) };
+}
+
+/** A JSON caller: the envelope with the route data, or the block's own answer. */
+async function answerJson(call: BlockCall, input: RouteInput, ctx: CallContext): Promise<void> {
+  const outcome = await run(call, input, ctx);
+  if (ctx.cookies !== undefined) call.res.setHeader("Set-Cookie", ctx.cookies);
+  if (outcome.answer !== undefined) sendShaped(call.res, outcome.answer());
+  else sendOk(call.res, outcome.data);
+}
+
+function run(call: BlockCall, input: RouteInput, ctx: CallContext): Promise<RouteOutcome> {
+  const keys = call.deps.keys ?? null;
+  return call.key === null || keys === null ? call.block.run(call.pages.db, input, ctx) : runOnce(keys, call.key, call, input, ctx);
+}
+
+/** What is stored for a key: the outcome, with the answer made for a JSON caller of a block with `respond`. */
+interface StoredOutcome {
+  data: Record<string, unknown>;
+  redirect: string | null;
+  answer?: ShapedAnswer;
+}
+
 /**
  * A block posted with an Idempotency-Key: its scope is the block (file path and handler),
  * its fingerprint the path parameters, query and body. A replayed outcome answers as the
- * first did: the same data, the same redirect.
+ * first did: the same data, the same redirect, and for a block with `respond` the same
+ * status, body and headers, made once when the block first ran (a JSON caller's answer is
+ * part of the fingerprint, so a form post's stored outcome never answers a JSON call).
  */
-async function runOnce(
-  keys: IdempotencyStore,
-  key: string,
-  file: RouteFileSpec,
-  block: RouteBlockSpec,
-  method: string,
-  input: RouteInput,
-  ctx: CallContext,
-  res: ServerResponse,
-): Promise<RouteOutcome> {
+async function runOnce(keys: IdempotencyStore, key: string, call: BlockCall, input: RouteInput, ctx: CallContext): Promise<RouteOutcome> {
+  const { block, file, method, res } = call;
   authorizeFirst(block.requires, ctx);
   const scope = `${method} ${file.path}${block.handler === null ? "" : `?handler=${block.handler}`}`;
+  const answers = call.json && block.shaped === true;
+  const parts: unknown[] = [input.params, input.query, input.body, input.form];
+  if (answers) parts.push("respond");
   let ran: RouteOutcome | null = null;
   const answer = await keys.call(
     callScope(scope, ctx),
     key,
-    fingerprint(method, file.path, input.params, input.query, input.body, input.form),
+    fingerprint(method, file.path, ...parts),
     async (db) => (ran = await block.run(db, input, ctx)),
-    (outcome) => JSON.stringify(outcome),
+    (outcome) => {
+      const stored: StoredOutcome = { data: outcome.data, redirect: outcome.redirect };
+      // Made inside the transaction: an answer that cannot be made (a bad Host for
+      // input.base_url) rolls the block back rather than storing half of it.
+      if (answers && outcome.answer !== undefined) stored.answer = outcome.answer();
+      return JSON.stringify(stored);
+    },
   );
   if (!answer.replayed && ran !== null) return ran;
   if (!res.headersSent) res.setHeader(REPLAYED_HEADER, "true");
-  return JSON.parse(answer.body) as RouteOutcome;
+  const stored = JSON.parse(answer.body) as StoredOutcome;
+  const replayed: RouteOutcome = { data: stored.data, redirect: stored.redirect };
+  const shaped = stored.answer;
+  if (shaped !== undefined) replayed.answer = () => shaped;
+  return replayed;
 }
 
 /** `?handler=name` picks a named block; without it, the method's default block runs. */

@@ -2,6 +2,7 @@
 // blocks as functions, pages with their templates and loaders, the layout, and public/.
 // Everything here was decided at build time; the runtime parses templates once at start.
 
+import type { RequestView, ShapedAnswer } from "../respond.js";
 import type { CallContext, Database, HttpMethod, Requirement } from "../types.js";
 
 /** What a route-file block sees of the request (`input.query.x`, `input.body.x`, `input.params.x`). */
@@ -12,6 +13,8 @@ export interface RouteInput {
   params: Record<string, string>;
   /** The body is a form (urlencoded or multipart): its values arrived as text. */
   form: boolean;
+  /** `input.headers.x` and `input.base_url`. */
+  view: RequestView;
 }
 
 export interface RouteOutcome {
@@ -19,6 +22,8 @@ export interface RouteOutcome {
   data: Record<string, unknown>;
   /** Where a successful form post goes (303); null to go back to the page it came from. */
   redirect: string | null;
+  /** A block with `respond`: what a JSON caller gets instead of the envelope. */
+  answer?: () => ShapedAnswer;
 }
 
 export type RouteBlockRun = (db: Database, input: RouteInput, ctx: CallContext) => Promise<RouteOutcome>;
@@ -30,6 +35,8 @@ export interface RouteBlockSpec {
   run: RouteBlockRun;
   /** The `requires` of the action the block invokes: checked before a stored Idempotency-Key answer is replayed. */
   requires?: Requirement;
+  /** The block says `respond`: JSON callers get its answer, and errors in the app's error shape. */
+  shaped?: boolean;
 }
 
 export interface RouteFileSpec {

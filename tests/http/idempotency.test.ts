@@ -231,3 +231,68 @@ describe("route files", () => {
     expect(notesWith("rf-form")).toEqual([{ amount: 2 }]);
   });
 });
+
+describe("routes and blocks with respond", () => {
+  test("a module route replays its status, body and headers, not an envelope", async () => {
+    const first = await post("/v2/notes", "k-shaped", { text: "shaped" }, { "x-client": "one" });
+    expect([first.status, first.headers.location, first.json.client]).toEqual([201, "/v2/notes/shaped", "one"]);
+    expect(first.json.note.text).toBe("shaped");
+    // The answer was made once, from the first request: a retry's own headers do not change it.
+    const again = await post("/v2/notes", "k-shaped", { text: "shaped" }, { "x-client": "two" });
+    expect([again.status, again.headers.location, again.headers["idempotent-replayed"]]).toEqual([201, "/v2/notes/shaped", "true"]);
+    expect(again.text).toBe(first.text);
+    expect(notesWith("shaped")).toHaveLength(1);
+    const [row] = keyRows("k-shaped");
+    expect([row.scope, row.status]).toEqual(["idem.add", 201]);
+  });
+
+  test("a 204 replays with no body", async () => {
+    await post("/api/idem:add", null, { text: "to-remove" });
+    const del = (key: string) => call(`${server.url}/v2/notes/to-remove`, { method: "DELETE", headers: { "idempotency-key": key } });
+    const first = await del("k-204");
+    expect([first.status, first.text, first.headers["x-removed"]]).toEqual([204, "", "to-remove"]);
+    expect(notesWith("to-remove")).toEqual([]);
+    // Written again between the calls: a replay must not delete it.
+    await post("/api/idem:add", null, { text: "to-remove" });
+    const again = await del("k-204");
+    expect([again.status, again.text, again.headers["x-removed"], again.headers["idempotent-replayed"]]).toEqual([204, "", "to-remove", "true"]);
+    expect(notesWith("to-remove")).toHaveLength(1);
+  });
+
+  test("a key used on the envelope endpoint is a 422 on the shaped route and the other way round", async () => {
+    expect((await post("/api/idem:add", "k-mixed", { text: "mixed" })).status).toBe(200);
+    const shaped = await post("/v2/notes", "k-mixed", { text: "mixed" });
+    expect(shaped.status).toBe(422);
+    expect(shaped.json.error).toMatch(/different request/);
+    expect((await post("/v2/notes", "k-mixed-2", { text: "mixed-2" })).status).toBe(201);
+    expect((await post("/v1/notes", "k-mixed-2", { text: "mixed-2" })).status).toBe(422);
+    expect(notesWith("mixed")).toHaveLength(1);
+    expect(notesWith("mixed-2")).toHaveLength(1);
+  });
+
+  test("a route-file block replays its JSON answer with the caller it named; a form post with the key is another request", async () => {
+    const reader = { authorization: "Bearer reader-token", "x-client": "c1" };
+    const first = await post("/api/shaped", "k-block", { text: "block" }, reader);
+    expect(first.status).toBe(201);
+    expect(first.json).toEqual({ text: "block", caller: expect.stringMatching(/^bearer:[0-9a-f]{16}$/) });
+    expect(first.headers["x-client"]).toBe("c1");
+    const again = await post("/api/shaped", "k-block", { text: "block" }, { ...reader, "x-client": "c2" });
+    expect([again.status, again.text, again.headers["x-client"], again.headers["idempotent-replayed"]]).toEqual([201, first.text, "c1", "true"]);
+    const anonymous = await post("/api/shaped", null, { text: "block-anon" });
+    expect([anonymous.status, anonymous.json]).toEqual([201, { text: "block-anon" }]);
+    const form = await call(`${server.url}/api/shaped`, {
+      method: "POST",
+      body: "text=block",
+      headers: { ...reader, "content-type": "application/x-www-form-urlencoded", "idempotency-key": "k-block", origin: server.url },
+    });
+    expect(form.status).toBe(422);
+    expect(notesWith("block")).toHaveLength(1);
+  });
+
+  test("a block with no data step answers who is calling", async () => {
+    const admin = await call(`${server.url}/api/shaped`, { headers: { authorization: "Bearer admin-token" } });
+    expect([admin.status, admin.json]).toEqual([200, { caller: expect.stringMatching(/^bearer:[0-9a-f]{16}$/), roles: ["admin"] }]);
+    const anonymous = await call(`${server.url}/api/shaped`);
+    expect([anonymous.status, anonymous.json]).toEqual([200, {}]);
+  });
+});

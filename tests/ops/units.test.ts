@@ -194,12 +194,12 @@ describe("CORS", () => {
   }
 
   test("a request without Origin gets only Vary", () => {
-    expect(exchange(new Cors("https://a.example"), {}).set).toEqual({ vary: "Origin" });
+    expect(exchange(new Cors("https://a.example", ["GET", "HEAD", "POST"]), {}).set).toEqual({ vary: "Origin" });
   });
 
   test("a preflight from another origin is left to the router", () => {
     const r = exchange(
-      new Cors("https://a.example"),
+      new Cors("https://a.example", ["GET", "HEAD", "POST"]),
       { origin: "https://b.example", "access-control-request-method": "POST" },
       "OPTIONS",
     );

@@ -153,9 +153,9 @@ export const analyzeCodes = {
   unknownRouteMethod: d(
     "SVC2030",
     "error",
-    "Routes take the methods GET, POST, PUT and DELETE.",
+    "Routes take the methods GET, POST, PUT, PATCH and DELETE.",
     (method: string) => `unknown method \`${method}\``,
-    () => "use GET, POST, PUT or DELETE",
+    () => "use GET, POST, PUT, PATCH or DELETE",
   ),
   badRoutePath: d(
     "SVC2031",

@@ -7,9 +7,9 @@ export const appCodes = {
   unknownMethod: d(
     "SVC6001",
     "error",
-    "A route-file block names a method other than GET, POST, PUT or DELETE.",
+    "A route-file block names a method other than GET, POST, PUT, PATCH or DELETE.",
     (method: string) => `unknown method \`${method}\``,
-    () => "route-file blocks are GET, POST, PUT or DELETE, written in capitals",
+    () => "route-file blocks are GET, POST, PUT, PATCH or DELETE, written in capitals",
   ),
   duplicateBlock: d(
     "SVC6002",
@@ -84,9 +84,10 @@ export const appCodes = {
   badInput: d(
     "SVC6012",
     "error",
-    "`input` is used in a form other than input.query.x, input.body.x or input.params.x.",
+    "`input` is used in a form other than input.query.x, input.body.x, input.params.x, input.headers.x or input.base_url.",
     (written: string) => `\`${written}\` is not a value of the request`,
-    () => "write input.query.<name> (query string), input.body.<name> (body) or input.params.<name> (path)",
+    () =>
+      "write input.query.<name> (query string), input.body.<name> (body), input.params.<name> (path), input.headers.<name> (a header) or input.base_url",
   ),
   unknownPathParam: d(
     "SVC6013",
@@ -106,7 +107,7 @@ export const appCodes = {
   blockShape: d(
     "SVC6015",
     "error",
-    "A block holds at most one data step and at most one redirect, the redirect last.",
+    "A block holds at most one data step, then at most one respond and one redirect.",
     (problem: string) => problem,
   ),
   redirectInGet: d(
@@ -121,7 +122,8 @@ export const appCodes = {
     "error",
     "A route-file value uses an expression route files do not support.",
     (what: string) => `${what} cannot be used in a route file`,
-    () => "route files use literals, input.query|body|params.<name>, result.<field> (in a redirect) and + to join text",
+    () =>
+      "route files use literals, input.query|body|params|headers.<name>, input.base_url, result.<field> (in a redirect or respond), + to join text, and objects and lists in a respond",
   ),
   badResult: d(
     "SVC6018",

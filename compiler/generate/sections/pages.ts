@@ -37,7 +37,7 @@ export function pageSection(model: Model, names: Names): Out {
   const routeFiles = app.routeFiles.map((f) => {
     const blocks = f.blocks.map((b) => {
       const requires = b.step?.op === "invoke" ? b.step.requires : null;
-      const extra = requires === null ? "" : `, requires: ${literal(requires)}`;
+      const extra = `${requires === null ? "" : `, requires: ${literal(requires)}`}${b.respond ? ", shaped: true" : ""}`;
       return `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, f, b)}${extra} }`;
     });
     return `// ${f.source}\n{ path: ${JSON.stringify(f.path)}, segments: ${literal(f.segments)}, blocks: [\n${blocks.join(",\n")}\n] }`;

@@ -8,6 +8,7 @@ import type { Model, RouteBlockModel, RouteExprModel, RouteFileModel } from "../
 import { camelCase } from "../../analyze/shared/names.js";
 import { key, literal } from "../literal.js";
 import type { Names } from "../names.js";
+import { answerLiteral, valueExpr as expr } from "./respond.js";
 
 type Out = (string | StatementStructures)[];
 
@@ -46,10 +47,15 @@ function blockFunction(file: RouteFileModel, block: RouteBlockModel, names: Name
     }
   }
   const redirect = block.redirect ? expr(block.redirect) : "null";
-  lines.push(`return { data: ${data}, redirect: ${redirect} };`);
+  // The answer is made only for a JSON caller: a form post is redirected instead.
+  const answer = block.respond ? `, answer: () => (${answerLiteral(block.respond, data)})` : "";
+  lines.push(`return { data: ${data}, redirect: ${redirect}${answer} };`);
   const body = lines.join("\n");
-  // Only a block with a step calls an endpoint (with `db` and `ctx`); the request is read where a value comes from it.
-  const readsInput = [...(step?.args.map((a) => a.value) ?? []), ...(block.redirect ? [block.redirect] : [])].some(fromRequest);
+  // Only a block with a step calls an endpoint (with `db` and `ctx`); the request and the caller are read where a value comes from them.
+  const respondValues = block.respond ? [...(block.respond.body ? [block.respond.body] : []), ...block.respond.headers.map((h) => h.value)] : [];
+  const values = [...(step?.args.map((a) => a.value) ?? []), ...(block.redirect ? [block.redirect] : []), ...respondValues];
+  const readsInput = values.some(fromRequest);
+  const readsCaller = values.some(fromCaller);
   const handler = block.handler ? `?handler=${block.handler}` : "";
   return {
     kind: StructureKind.Function,
@@ -59,7 +65,7 @@ function blockFunction(file: RouteFileModel, block: RouteBlockModel, names: Name
     parameters: [
       { name: step ? "db" : "_db", type: "rt.Database" },
       { name: readsInput ? "input" : "_input", type: "rt.RouteInput" },
-      { name: step ? "ctx" : "_ctx", type: "rt.CallContext" },
+      { name: step || readsCaller ? "ctx" : "_ctx", type: "rt.CallContext" },
     ],
     returnType: "Promise<rt.RouteOutcome>",
     statements: body,
@@ -72,7 +78,7 @@ function blockFunction(file: RouteFileModel, block: RouteBlockModel, names: Name
  */
 function textArgs(block: RouteBlockModel): string {
   const args = block.step?.args ?? [];
-  const always = args.filter((a) => isInput(a.value, "params") || isInput(a.value, "query")).map((a) => a.name);
+  const always = args.filter((a) => isInput(a.value, "params") || isInput(a.value, "query") || isRequestText(a.value)).map((a) => a.name);
   const body = args.filter((a) => isInput(a.value, "body")).map((a) => a.name);
   const list = (names: string[]) => (names.length === args.length ? `"all"` : literal(names));
   if (body.length === 0) return list(always);
@@ -85,26 +91,43 @@ function isInput(v: RouteExprModel, from: "query" | "body" | "params"): boolean 
   return v.kind === "input" && v.from === from;
 }
 
-function fromRequest(v: RouteExprModel): boolean {
-  return v.kind === "input" || (v.kind === "concat" && v.parts.some(fromRequest));
+/** A request header or the base URL: text, whatever the body is. */
+function isRequestText(v: RouteExprModel): boolean {
+  return v.kind === "header" || v.kind === "baseUrl";
 }
 
-/** A route-file value as TypeScript. Path parameters are always strings; anything else may be absent. */
-function expr(v: RouteExprModel): string {
+function fromRequest(v: RouteExprModel): boolean {
   switch (v.kind) {
-    case "literal":
-      return literal(v.value);
     case "input":
-      return `input.${v.from}.${v.name}`;
-    case "result":
-      return v.field === null ? "result" : `rt.member(result, ${JSON.stringify(v.field)})`;
-    case "caller":
-      return v.path.length === 0 ? "ctx.caller ?? undefined" : `ctx.caller?.${v.path.join("?.")}`;
+    case "header":
+    case "baseUrl":
+      return true;
     case "concat":
-      // Strings and path parameters join with +; anything else goes through rt.app.join,
-      // where an absent value reads as "" (as `+` on text does in actions).
-      return v.parts.every((p) => (p.kind === "literal" && typeof p.value === "string") || isInput(p, "params"))
-        ? v.parts.map(expr).join(" + ")
-        : `rt.app.join(${v.parts.map(expr).join(", ")})`;
+      return v.parts.some(fromRequest);
+    case "member":
+      return fromRequest(v.object);
+    case "object":
+      return v.entries.some((e) => fromRequest(e.value));
+    case "list":
+      return v.items.some(fromRequest);
+    default:
+      return false;
+  }
+}
+
+function fromCaller(v: RouteExprModel): boolean {
+  switch (v.kind) {
+    case "caller":
+      return true;
+    case "concat":
+      return v.parts.some(fromCaller);
+    case "member":
+      return fromCaller(v.object);
+    case "object":
+      return v.entries.some((e) => fromCaller(e.value));
+    case "list":
+      return v.items.some(fromCaller);
+    default:
+      return false;
   }
 }

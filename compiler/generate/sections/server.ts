@@ -5,6 +5,7 @@ import type { Names } from "../names.js";
 import { identityStatements, identityTables } from "./identity.js";
 import { appSpecName } from "./pages.js";
 import { idempotencySpecFields, idempotencyStatements, idempotencyTables } from "./idempotency.js";
+import { respondFunctionName } from "./respond.js";
 import { authorizeCall, securitySpecFields, webhookHandlers, webhookStatements, webhookTables } from "./webhooks.js";
 
 type Out = (string | StatementStructures)[];
@@ -88,7 +89,8 @@ export function specSection(model: Model, names: Names): Out {
       .map((a) => `{ method: "POST", path: ${JSON.stringify(`/api/${a.module}:${a.name}`)}, endpoint: ${endpoint({ kind: "action", module: a.module, name: a.name })} }`),
   ];
   const paramRoutes = model.routes.map(
-    (r) => `// ${r.source}\n{ method: ${JSON.stringify(r.method)}, path: ${JSON.stringify(r.path)}, segments: ${literal(r.segments)}, endpoint: ${endpoint(r.target)} }`,
+    (r) =>
+      `// ${r.source}\n{ method: ${JSON.stringify(r.method)}, path: ${JSON.stringify(r.path)}, segments: ${literal(r.segments)}, endpoint: ${endpoint(r.target)}${r.respond ? `, respond: ${respondFunctionName(names, r)}` : ""} }`,
   );
   const statements = [
     ...model.queries.map((q) => names.querySql(q.module, q.name)),
@@ -107,6 +109,7 @@ export function specSection(model: Model, names: Names): Out {
     `defaults: ${literal(model.defaults)}`,
     ...securitySpecFields(model, names),
     ...idempotencySpecFields(model, names),
+    ...(model.errorShape ? ["errors: errorShape"] : []),
     ...(model.app ? [`app: ${appSpecName(model, names)}`] : []),
   ];
   return [

@@ -1,7 +1,7 @@
 // svc.toml, key by key (docs/language.md §1): the readers that accept each key's values.
 
 import { configCodes } from "../../diagnostics/codes/config.js";
-import { formatPath, integer, mapOf, oneOf, strings, table, text } from "./readers.js";
+import { boolean, formatPath, integer, jsonValue, mapOf, oneOf, strings, table, text } from "./readers.js";
 import type { ReadContext, Reader, StringCheck } from "./readers.js";
 import type { TomlPath } from "./locate.js";
 import { authTable } from "./auth.js";
@@ -31,6 +31,16 @@ export const corsOrigin: StringCheck = (value) => {
       ? `an origin has no path: ${url.origin}`
       : "e.g. https://example.com, or * for any origin";
   return { expected: "an origin (scheme://host[:port]) or *", hint };
+};
+
+/** An http(s) URL without query, fragment or trailing slash: `Location` values are made by appending paths to it. */
+export const publicUrl: StringCheck = (value) => {
+  const url = parseUrl(value);
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash || url.username || url.password) {
+    return { expected: "an http:// or https:// URL with no query, fragment or user", hint: "e.g. https://api.example.com" };
+  }
+  if (value.endsWith("/")) return { expected: "a URL without a trailing slash", hint: `write ${value.replace(/\/+$/, "")}` };
+  return null;
 };
 
 export const httpUrl: StringCheck = (value) => {
@@ -116,6 +126,8 @@ export const SERVER_FIELDS = {
   max_body_size: integer(1, Number.MAX_SAFE_INTEGER),
   workers: integer(1, MAX_WORKERS),
   log_level: oneOf(LOG_LEVELS),
+  public_url: text(publicUrl),
+  trust_proxy: boolean(),
 };
 
 /** The whole file. */
@@ -128,4 +140,5 @@ export const svcToml = table({
   credentials: mapOf(credentialSource, credentialName),
   auth: authTable,
   deploy: table({ url: text(httpUrl), token: credentialRef('token = { credential = "deploy_token" }') }),
+  errors: table({ body: jsonValue(), validation_status: integer(400, 499) }),
 });

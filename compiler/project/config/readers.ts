@@ -106,6 +106,30 @@ export function integer(min: number, max: number): Reader<number> {
   };
 }
 
+export function boolean(): Reader<boolean> {
+  return (ctx, value, path) => {
+    if (typeof value === "boolean") return value;
+    const unquoted = value === "true" || value === "false" ? `write it without quotes: ${value}` : undefined;
+    return wrongType(ctx, path, "a boolean", value, unquoted);
+  };
+}
+
+/** Any TOML value but a date, as JSON (integers as numbers): a template svc writes out as JSON. */
+export function jsonValue(): Reader<unknown> {
+  const convert = (value: unknown): unknown => {
+    if (typeof value === "bigint") return Number(value);
+    if (Array.isArray(value)) return value.map(convert);
+    if (isTable(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convert(v)]));
+    return value;
+  };
+  const dated = (value: unknown): boolean =>
+    value instanceof Date || (Array.isArray(value) ? value.some(dated) : isTable(value) && Object.values(value).some(dated));
+  return (ctx, value, path) => {
+    if (dated(value)) return wrongType(ctx, path, "a JSON value (tables, arrays, strings, numbers, booleans)", value);
+    return convert(value);
+  };
+}
+
 export function oneOf<V extends string>(values: readonly V[]): Reader<V> {
   return (ctx, value, path) => {
     if (typeof value !== "string") return wrongType(ctx, path, `a string (one of ${values.join(", ")})`, value);

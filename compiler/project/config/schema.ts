@@ -25,6 +25,17 @@ export interface ServerConfig {
   max_body_size?: number;
   workers?: number;
   log_level?: LogLevel;
+  /** The external base URL (scheme://host[:port][/path]) routes answer links with. */
+  public_url?: string;
+  /** Believe X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them). */
+  trust_proxy?: boolean;
+}
+
+/** `[errors]`: how the error bodies of routes that shape their answer look. */
+export interface ErrorsConfig {
+  /** A JSON value; its strings may hold {message} and {status}. */
+  body?: unknown;
+  validation_status?: number;
 }
 
 export interface ProjectConfig {
@@ -39,6 +50,7 @@ export interface ProjectConfig {
   credentials: Record<string, CredentialSource>;
   auth: AuthConfig;
   deploy: { url?: string; token?: CredentialRef };
+  errors: ErrorsConfig;
 }
 
 /** The type a JWT claim is checked against and `auth.claims.<name>` has. */
@@ -83,5 +95,6 @@ export function defaultConfig(): ProjectConfig {
     credentials: {},
     auth: {},
     deploy: {},
+    errors: {},
   };
 }

@@ -27,7 +27,7 @@ describe("routes", () => {
   });
 
   test("bad methods, paths, params and targets", () => {
-    expect(codes(routes(`route PATCH "/t" => start`).diagnostics)).toEqual(["SVC2030"]);
+    expect(codes(routes(`route HEAD "/t" => start`).diagnostics)).toEqual(["SVC2030"]);
     expect(codes(routes(`route GET "t" => get_task`).diagnostics)).toEqual(["SVC2031"]);
     expect(codes(routes(`route GET "/t/:id/:id" => get_task`).diagnostics)).toEqual(["SVC2031"]);
     expect(codes(routes(`route GET "/t/:key" => get_task`).diagnostics)).toEqual(["SVC2033"]);

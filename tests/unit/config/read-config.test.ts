@@ -38,6 +38,8 @@ write_timeout_ms = 15000
 max_body_size = 1048576
 workers = 2
 log_level = "debug"
+public_url = "https://api.example.com"
+trust_proxy = true
 
 [credentials]
 github_webhook = { env = "GITHUB_WEBHOOK_SECRET" }
@@ -50,6 +52,10 @@ bearer = { credential = "api_tokens" }
 [deploy]
 url = "https://deploy.example.com/v1/upload"
 token = { credential = "deploy_token" }
+
+[errors]
+body = { errors = { body = ["{message}"], status = "{status}" } }
+validation_status = 422
 `;
 
 describe("readConfig: accepted input", () => {
@@ -69,6 +75,8 @@ describe("readConfig: accepted input", () => {
         max_body_size: 1048576,
         workers: 2,
         log_level: "debug",
+        public_url: "https://api.example.com",
+        trust_proxy: true,
       },
       credentials: {
         github_webhook: { env: "GITHUB_WEBHOOK_SECRET" },
@@ -77,8 +85,21 @@ describe("readConfig: accepted input", () => {
       },
       auth: { bearer: { credential: "api_tokens" } },
       deploy: { url: "https://deploy.example.com/v1/upload", token: { credential: "deploy_token" } },
+      errors: { body: { errors: { body: ["{message}"], status: "{status}" } }, validation_status: 422 },
     });
     expect(typeof config.server.workers).toBe("number");
+  });
+
+  test("[errors] and the public URL: mistakes are reported where they are written", () => {
+    expect(found('[errors]\nbody = { errors = ["{code}"] }\n')).toEqual(["SVC7105 2:8"]);
+    expect(only('[errors]\nbody = { error = "oops" }\n').message).toBe(
+      "the error body never shows {message}, so a client would not learn what went wrong",
+    );
+    expect(only('[errors]\nbody = { at = 1979-05-27T07:32:00Z, m = "{message}" }\n').code).toBe("SVC4003");
+    expect(only("[errors]\nvalidation_status = 200\n").code).toBe(only("[server]\nworkers = 0\n").code);
+    expect(only('[server]\npublic_url = "https://api.example.com/"\n').hint).toBe("write https://api.example.com");
+    expect(only('[server]\npublic_url = "ftp://x"\n').code).toBe(only('[server]\ncors_origin = "x"\n').code);
+    expect(only('[server]\ntrust_proxy = "true"\n').hint).toBe("write it without quotes: true");
   });
 
   test("an empty file gives the defaults", () => {

@@ -36,6 +36,8 @@ describe("server options: defaults and precedence", () => {
       maxBodySize: 1048576,
       workers: availableParallelism(),
       logLevel: "info",
+      publicUrl: null,
+      trustProxy: false,
     });
     expect(options([])).toEqual(BUILTIN_DEFAULTS);
   });
@@ -128,6 +130,19 @@ describe("server options: bad values name the flag", () => {
     [["--db="], "--db is empty"],
   ])("%j", (argv, message) => {
     expect(startupError(argv)).toBe(message);
+  });
+
+  test("--public-url and --trust-proxy win over svc.toml, and bad values are refused", () => {
+    const defaults: Partial<ServerOptions> = { publicUrl: "https://a.example", trustProxy: true };
+    expect(options([], {}, defaults)).toMatchObject({ publicUrl: "https://a.example", trustProxy: true });
+    expect(options(["--public-url", "http://b.example:8080", "--trust-proxy=false"], {}, defaults)).toMatchObject({
+      publicUrl: "http://b.example:8080",
+      trustProxy: false,
+    });
+    expect(startupError(["--public-url", "https://a.example/"])).toContain("--public-url");
+    expect(startupError(["--public-url", "https://a.example?x=1"])).toContain("is not a public URL");
+    expect(startupError(["--trust-proxy", "yes"])).toBe('--trust-proxy: "yes" is not true or false');
+    expect(startupError([], {}, { trustProxy: "true" as never })).toContain("svc.toml [server] trust_proxy");
   });
 
   test("a bad SVC_LISTEN names the variable", () => {
