@@ -75,7 +75,9 @@ for (const backend of ["postgres", "mysql"] as const) {
       expect(await stored("in time")).toBe(1);
     });
 
-    (backend === "postgres" ? test : test.skip)(
+    // PostgreSQL only: MySQL runs a statement outside a transaction on a pooled connection
+    // svc does not cancel, so there is no such promise to test there.
+    if (backend === "postgres") test(
       "a statement outside a transaction still running at its deadline is cancelled before the write timeout",
       async () => {
         const session = await openSession(ns);

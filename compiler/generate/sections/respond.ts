@@ -26,9 +26,9 @@ export function respondSection(model: Model, names: Names): Out {
     const statements: string[] = [];
     if (respond.notFoundOnNull) statements.push(`if (result === null) throw new rt.HttpError(404, "not found");`);
     statements.push(`return ${answerLiteral(respond, "result")};`);
-    const uses = (v: RouteExprModel | null): boolean => v !== null && readsInput(v);
+    const uses = (v: RouteExprModel | null): boolean => v !== null && reads(v, REQUEST);
     const values = [...(respond.body ? [respond.body] : []), ...respond.headers.map((h) => h.value)];
-    const usesResult = respond.notFoundOnNull || (!respond.empty && respond.body === null) || values.some(readsResult);
+    const usesResult = respond.notFoundOnNull || (!respond.empty && respond.body === null) || values.some((v) => reads(v, RESULT));
     out.push({
       kind: StructureKind.Function,
       name: respondFunctionName(names, route),
@@ -62,41 +62,26 @@ export function answerLiteral(respond: ResponseModel, whole: string): string {
   return `{ status: ${respond.status}, body: ${body}, headers: ${headers} }`;
 }
 
-function readsResult(v: RouteExprModel): boolean {
+/** Does a route value read any of these kinds of value (`result`, the request, the caller)? */
+export function reads(v: RouteExprModel, kinds: ReadonlySet<RouteExprModel["kind"]>): boolean {
+  if (kinds.has(v.kind)) return true;
   switch (v.kind) {
-    case "result":
-      return true;
     case "concat":
-      return v.parts.some(readsResult);
+      return v.parts.some((p) => reads(p, kinds));
     case "member":
-      return readsResult(v.object);
+      return reads(v.object, kinds);
     case "object":
-      return v.entries.some((e) => readsResult(e.value));
+      return v.entries.some((e) => reads(e.value, kinds));
     case "list":
-      return v.items.some(readsResult);
+      return v.items.some((i) => reads(i, kinds));
     default:
       return false;
   }
 }
 
-function readsInput(v: RouteExprModel): boolean {
-  switch (v.kind) {
-    case "input":
-    case "header":
-    case "baseUrl":
-      return true;
-    case "concat":
-      return v.parts.some(readsInput);
-    case "member":
-      return readsInput(v.object);
-    case "object":
-      return v.entries.some((e) => readsInput(e.value));
-    case "list":
-      return v.items.some(readsInput);
-    default:
-      return false;
-  }
-}
+/** What a value reads of the request: the input, a header, the base URL. */
+export const REQUEST: ReadonlySet<RouteExprModel["kind"]> = new Set(["input", "header", "baseUrl"]);
+const RESULT: ReadonlySet<RouteExprModel["kind"]> = new Set(["result"]);
 
 function isInput(v: RouteExprModel, from: "query" | "body" | "params"): boolean {
   return v.kind === "input" && v.from === from;

@@ -8,7 +8,9 @@ import type { Model, RouteBlockModel, RouteExprModel, RouteFileModel } from "../
 import { camelCase } from "../../analyze/shared/names.js";
 import { key, literal } from "../literal.js";
 import type { Names } from "../names.js";
-import { answerLiteral, valueExpr as expr } from "./respond.js";
+import { REQUEST, answerLiteral, reads, valueExpr as expr } from "./respond.js";
+
+const CALLER: ReadonlySet<RouteExprModel["kind"]> = new Set(["caller"]);
 
 type Out = (string | StatementStructures)[];
 
@@ -54,8 +56,8 @@ function blockFunction(file: RouteFileModel, block: RouteBlockModel, names: Name
   // Only a block with a step calls an endpoint (with `db` and `ctx`); the request and the caller are read where a value comes from them.
   const respondValues = block.respond ? [...(block.respond.body ? [block.respond.body] : []), ...block.respond.headers.map((h) => h.value)] : [];
   const values = [...(step?.args.map((a) => a.value) ?? []), ...(block.redirect ? [block.redirect] : []), ...respondValues];
-  const readsInput = values.some(fromRequest);
-  const readsCaller = values.some(fromCaller);
+  const readsInput = values.some((v) => reads(v, REQUEST));
+  const readsCaller = values.some((v) => reads(v, CALLER));
   const handler = block.handler ? `?handler=${block.handler}` : "";
   return {
     kind: StructureKind.Function,
@@ -96,38 +98,3 @@ function isRequestText(v: RouteExprModel): boolean {
   return v.kind === "header" || v.kind === "baseUrl";
 }
 
-function fromRequest(v: RouteExprModel): boolean {
-  switch (v.kind) {
-    case "input":
-    case "header":
-    case "baseUrl":
-      return true;
-    case "concat":
-      return v.parts.some(fromRequest);
-    case "member":
-      return fromRequest(v.object);
-    case "object":
-      return v.entries.some((e) => fromRequest(e.value));
-    case "list":
-      return v.items.some(fromRequest);
-    default:
-      return false;
-  }
-}
-
-function fromCaller(v: RouteExprModel): boolean {
-  switch (v.kind) {
-    case "caller":
-      return true;
-    case "concat":
-      return v.parts.some(fromCaller);
-    case "member":
-      return fromCaller(v.object);
-    case "object":
-      return v.entries.some((e) => fromCaller(e.value));
-    case "list":
-      return v.items.some(fromCaller);
-    default:
-      return false;
-  }
-}
