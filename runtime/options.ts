@@ -29,6 +29,7 @@ export const BUILTIN_DEFAULTS: Readonly<ServerOptions> = {
   // availableParallelism honours the CPU affinity mask (taskset, cgroup cpusets), unlike cpus().length.
   workers: availableParallelism(),
   logLevel: "info",
+  openapi: false,
 };
 
 const BACKENDS: readonly ServerOptions["backend"][] = ["sqlite", "postgres", "mysql", "tidb"];
@@ -41,6 +42,8 @@ interface FlagInfo {
   help: string;
   /** How svc.toml names the default, for messages about a bad default. */
   toml: string;
+  /** A switch: the flag alone means true; `--flag=false` turns it off. */
+  switch?: true;
 }
 
 const FLAGS: Record<string, FlagInfo> = {
@@ -98,6 +101,13 @@ const FLAGS: Record<string, FlagInfo> = {
     help: "least severe level written to the log",
     toml: "[server] log_level",
   },
+  "--openapi": {
+    key: "openapi",
+    value: "(alone, or =false)",
+    help: "serve /openapi.json and the API reference page at /_svc/docs (svc dev always does)",
+    toml: "[server] openapi",
+    switch: true,
+  },
 };
 
 export type ParsedArgs = { help: string } | { options: ServerOptions };
@@ -130,6 +140,8 @@ export function parseServerArgs(
     let value: string;
     if (eq !== -1) {
       value = arg.slice(eq + 1);
+    } else if (info.switch) {
+      value = "true";
     } else {
       const next = argv[i + 1];
       if (next === undefined || next.startsWith("--")) throw new StartupError(`${flag} needs a value ${info.value}`);
@@ -176,6 +188,7 @@ function resolve(
     maxBodySize: pick(given, defaults, "maxBodySize", parseSize, checkSize),
     workers: pick(given, defaults, "workers", parseWhole(checkWorkers), checkWorkers),
     logLevel: pick(given, defaults, "logLevel", checkLevel, checkLevel),
+    openapi: pick(given, defaults, "openapi", parseSwitch, checkSwitch),
   };
 }
 
@@ -358,4 +371,15 @@ export function helpText(
   rows.push(["--help", "print this help and exit"]);
   const width = Math.max(...rows.map(([left]) => left.length));
   return ["Server flags:", ...rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`)].join("\n") + "\n";
+}
+
+function parseSwitch(value: string, source: string): boolean {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new StartupError(`${source} is "${value}"; use ${source} alone, or =true or =false`);
+}
+
+function checkSwitch(value: unknown, source: string): boolean {
+  if (typeof value !== "boolean") throw new StartupError(`${source} must be true or false`);
+  return value;
 }

@@ -190,6 +190,11 @@ export interface ServerSpec {
   app?: AppSpec;
   /** Where answers to action calls with an `Idempotency-Key` are kept; absent when no action is called over HTTP. */
   idempotency?: IdempotencySpec;
+  /**
+   * The text of openapi.json, where there is no file beside the server to read it from
+   * (`svc dev` builds in memory). Never emitted by the generator; see runtime/api-docs.ts.
+   */
+  openapi?: string;
 }
 
 /**
@@ -301,4 +306,6 @@ export interface ServerOptions {
   /** `--workers`: processes sharing the port; 1 serves from the starting process. */
   workers: number;
   logLevel: LogLevel;
+  /** `--openapi`: serve /openapi.json and the API reference at /_svc/docs (runtime/api-docs.ts). */
+  openapi?: boolean;
 }

@@ -308,5 +308,6 @@ function serverDefaults(c: ProjectConfig): ServerDefaults {
   if (c.server.max_body_size !== undefined) d.maxBodySize = c.server.max_body_size;
   if (c.server.workers !== undefined) d.workers = c.server.workers;
   if (c.server.log_level !== undefined) d.logLevel = c.server.log_level;
+  if (c.server.openapi !== undefined) d.openapi = c.server.openapi;
   return d;
 }

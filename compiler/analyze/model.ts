@@ -425,6 +425,7 @@ export interface ServerDefaults {
   maxBodySize?: number;
   workers?: number;
   logLevel?: "error" | "warn" | "info" | "debug" | "trace";
+  openapi?: boolean;
 }
 
 export interface Model {

@@ -1,7 +1,7 @@
 // svc.toml, key by key (docs/language.md §1): the readers that accept each key's values.
 
 import { configCodes } from "../../diagnostics/codes/config.js";
-import { formatPath, integer, mapOf, oneOf, strings, table, text } from "./readers.js";
+import { boolean, formatPath, integer, mapOf, oneOf, strings, table, text } from "./readers.js";
 import type { ReadContext, Reader, StringCheck } from "./readers.js";
 import type { TomlPath } from "./locate.js";
 import { authTable } from "./auth.js";
@@ -116,6 +116,7 @@ export const SERVER_FIELDS = {
   max_body_size: integer(1, Number.MAX_SAFE_INTEGER),
   workers: integer(1, MAX_WORKERS),
   log_level: oneOf(LOG_LEVELS),
+  openapi: boolean(),
 };
 
 /** The whole file. */

@@ -87,6 +87,10 @@ function quoteHint(value: unknown): string | undefined {
 }
 
 /** Integers only; smol-toml is asked for bigints so that `2.0` (a float) is told apart from `2`. */
+export function boolean(): Reader<boolean> {
+  return (ctx, value, path) => (typeof value === "boolean" ? value : wrongType(ctx, path, "a boolean (true or false)", value));
+}
+
 export function integer(min: number, max: number): Reader<number> {
   return (ctx, value, path) => {
     if (typeof value !== "bigint") {

@@ -25,6 +25,8 @@ export interface ServerConfig {
   max_body_size?: number;
   workers?: number;
   log_level?: LogLevel;
+  /** Serve /openapi.json and the API reference at /_svc/docs (docs/openapi.md). */
+  openapi?: boolean;
 }
 
 export interface ProjectConfig {

@@ -38,6 +38,7 @@ write_timeout_ms = 15000
 max_body_size = 1048576
 workers = 2
 log_level = "debug"
+openapi = true
 
 [credentials]
 github_webhook = { env = "GITHUB_WEBHOOK_SECRET" }
@@ -69,6 +70,7 @@ describe("readConfig: accepted input", () => {
         max_body_size: 1048576,
         workers: 2,
         log_level: "debug",
+        openapi: true,
       },
       credentials: {
         github_webhook: { env: "GITHUB_WEBHOOK_SECRET" },
@@ -197,6 +199,10 @@ describe("readConfig: each kind of bad input, at its line and column", () => {
       "SVC4005 3:17",
       "SVC4005 4:20",
     ]);
+  });
+
+  test("a switch takes a boolean", () => {
+    expect(only('[server]\nopenapi = "yes"\n')).toMatchObject({ code: "SVC4003", span: { start: { line: 2, column: 11 } } });
   });
 
   test("values outside a fixed set", () => {

@@ -36,6 +36,7 @@ describe("server options: defaults and precedence", () => {
       maxBodySize: 1048576,
       workers: availableParallelism(),
       logLevel: "info",
+      openapi: false,
     });
     expect(options([])).toEqual(BUILTIN_DEFAULTS);
   });
