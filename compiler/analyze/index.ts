@@ -34,6 +34,7 @@ import type { ModuleScope } from "./scope.js";
 import { Reporter, place } from "./shared/context.js";
 import { allTableDdl } from "./sql/ddl/index.js";
 import { analyzeWebhook, checkWebhookHandlers } from "./webhook.js";
+import { warnUntypedAnswers } from "./untyped-answers.js";
 import { DELIVERIES_TABLE, deliveryStore } from "./webhook-store.js";
 import { IDEMPOTENCY_TABLE, idempotencyStore } from "./idempotency-store.js";
 import { type AnalyzeSteps, directSteps } from "./steps.js";
@@ -167,6 +168,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
         }
       }
       warnSensitiveEndpoints(m.name, m.decls, moduleQueries, moduleActions, webhooks, resourceMap, r);
+      warnUntypedAnswers(m.decls, moduleQueries, moduleActions, webhooks, [...moduleQueries.values()], resourceMap, r);
     }
   } finally {
     checker.dispose();
