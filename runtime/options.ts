@@ -31,6 +31,7 @@ export const BUILTIN_DEFAULTS: Readonly<ServerOptions> = {
   logLevel: "info",
   publicUrl: null,
   trustProxy: false,
+  openapi: false,
 };
 
 const BACKENDS: readonly ServerOptions["backend"][] = ["sqlite", "postgres", "mysql", "tidb"];
@@ -43,6 +44,8 @@ interface FlagInfo {
   help: string;
   /** How svc.toml names the default, for messages about a bad default. */
   toml: string;
+  /** A switch: the flag alone means true; `--flag=false` turns it off. */
+  switch?: true;
 }
 
 const FLAGS: Record<string, FlagInfo> = {
@@ -112,6 +115,13 @@ const FLAGS: Record<string, FlagInfo> = {
     help: "least severe level written to the log",
     toml: "[server] log_level",
   },
+  "--openapi": {
+    key: "openapi",
+    value: "(alone, or =false)",
+    help: "serve /openapi.json and the API reference page at /_svc/docs (svc dev always does)",
+    toml: "[server] openapi",
+    switch: true,
+  },
 };
 
 export type ParsedArgs = { help: string } | { options: ServerOptions };
@@ -144,6 +154,8 @@ export function parseServerArgs(
     let value: string;
     if (eq !== -1) {
       value = arg.slice(eq + 1);
+    } else if (info.switch) {
+      value = "true";
     } else {
       const next = argv[i + 1];
       if (next === undefined || next.startsWith("--")) throw new StartupError(`${flag} needs a value ${info.value}`);
@@ -192,6 +204,7 @@ function resolve(
     logLevel: pick(given, defaults, "logLevel", checkLevel, checkLevel),
     publicUrl: pick(given, defaults, "publicUrl", checkPublicUrl, checkPublicUrl),
     trustProxy: pick(given, defaults, "trustProxy", parseBool, checkBool),
+    openapi: pick(given, defaults, "openapi", parseSwitch, checkSwitch),
   };
 }
 
@@ -404,4 +417,15 @@ export function helpText(
   rows.push(["--help", "print this help and exit"]);
   const width = Math.max(...rows.map(([left]) => left.length));
   return ["Server flags:", ...rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`)].join("\n") + "\n";
+}
+
+function parseSwitch(value: string, source: string): boolean {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new StartupError(`${source} is "${value}"; use ${source} alone, or =true or =false`);
+}
+
+function checkSwitch(value: unknown, source: string): boolean {
+  if (typeof value !== "boolean") throw new StartupError(`${source} must be true or false`);
+  return value;
 }

@@ -32,6 +32,8 @@ import { callEndpoint, IDEMPOTENCY_HEADER, idempotencyKey, IdempotencyStore, REP
 import type { CallContext, CallInput, Caller, Database, ServerOptions, ServerSpec } from "./types.js";
 import { WebhookReply, webhookRoutes } from "./webhooks/index.js";
 import { App, refuseCrossSiteForm } from "./pages/index.js";
+import { apiDocs } from "./api-docs.js";
+import { sendAsset } from "./static.js";
 
 const CLOSE = { Connection: "close" } as const;
 
@@ -66,6 +68,8 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
   const app = spec.app === undefined ? null : new App(spec.app, { db, log, maxBodySize, keys, site, errors: errorShape });
   // A preflight allows every method something here answers (docs/language.md §3).
   const cors = createCors(options.corsOrigin, routedMethods(router, app));
+  // `--openapi`: /openapi.json and the API reference page (read here, at start).
+  const docs = options.openapi === true ? apiDocs(spec) : null;
 
   // Hot path: every request runs through here; keep it free of per-request closures,
   // URL objects and regexes.
@@ -97,6 +101,10 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
         if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
         if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
         await sendHealth(res, db, health, log);
+      } else if (docs !== null && docs.has(path)) {
+        if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
+        if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
+        sendAsset(req, res, docs.get(path)!);
       } else if (app !== null && app.claims(req, method, path, router)) {
         // What module routes and webhooks leave: route files, pages, then public/.
         if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");

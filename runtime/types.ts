@@ -197,6 +197,11 @@ export interface ServerSpec {
   idempotency?: IdempotencySpec;
   /** svc.toml `[errors]`: the error body of routes that shape their answer; absent, they keep the envelope. */
   errors?: ErrorShape;
+  /**
+   * The text of openapi.json, where there is no file beside the server to read it from
+   * (`svc dev` builds in memory). Never emitted by the generator; see runtime/api-docs.ts.
+   */
+  openapi?: string;
 }
 
 /**
@@ -312,4 +317,6 @@ export interface ServerOptions {
   publicUrl?: string | null;
   /** `--trust-proxy`: believe X-Forwarded-Proto and X-Forwarded-Host; absent means false. */
   trustProxy?: boolean;
+  /** `--openapi`: serve /openapi.json and the API reference at /_svc/docs (runtime/api-docs.ts). */
+  openapi?: boolean;
 }

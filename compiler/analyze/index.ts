@@ -34,6 +34,7 @@ import { Reporter, place } from "./shared/context.js";
 import type { ModuleScope } from "./scope.js";
 import { allTableDdl } from "./sql/ddl/index.js";
 import { analyzeWebhook, checkWebhookHandlers } from "./webhook.js";
+import { warnUntypedAnswers } from "./untyped-answers.js";
 import { DELIVERIES_TABLE, deliveryStore } from "./webhook-store.js";
 import { IDEMPOTENCY_TABLE, idempotencyStore } from "./idempotency-store.js";
 import { type AnalyzeSteps, directSteps } from "./steps.js";
@@ -167,6 +168,10 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
         }
       }
       warnSensitiveEndpoints(m.name, m.decls, moduleQueries, moduleActions, webhooks, resourceMap, r);
+      // An answer left untyped by an error is that error's consequence, not a gap to warn about.
+      if (!r.diagnostics.some((d) => d.severity === "error")) {
+        warnUntypedAnswers(m.decls, moduleQueries, moduleActions, webhooks, [...moduleQueries.values()], resourceMap, r);
+      }
     }
   } finally {
     checker.dispose();
@@ -315,5 +320,6 @@ function serverDefaults(c: ProjectConfig): ServerDefaults {
   if (c.server.log_level !== undefined) d.logLevel = c.server.log_level;
   if (c.server.public_url !== undefined) d.publicUrl = c.server.public_url;
   if (c.server.trust_proxy !== undefined) d.trustProxy = c.server.trust_proxy;
+  if (c.server.openapi !== undefined) d.openapi = c.server.openapi;
   return d;
 }

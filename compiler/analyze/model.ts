@@ -475,6 +475,7 @@ export interface ServerDefaults {
   logLevel?: "error" | "warn" | "info" | "debug" | "trace";
   publicUrl?: string;
   trustProxy?: boolean;
+  openapi?: boolean;
 }
 
 export interface Model {

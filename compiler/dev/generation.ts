@@ -47,7 +47,8 @@ export async function importSpec(js: OutputFile, root: string): Promise<ServerSp
 
 /** The server options for `spec`: svc.toml's [server] defaults, with dev's in-memory database and one process. */
 export function devOptions(spec: ServerSpec, logLevel: string | undefined): ServerOptions {
-  const argv = ["--listen", "127.0.0.1:0", "--db", ":memory:", "--backend", "sqlite", "--workers", "1"];
+  // The API description and reference page are always served in development (docs/openapi.md).
+  const argv = ["--listen", "127.0.0.1:0", "--db", ":memory:", "--backend", "sqlite", "--workers", "1", "--openapi"];
   if (logLevel !== undefined) argv.push("--log-level", logLevel);
   const parsed = parseServerArgs(argv, {}, spec.defaults);
   if ("help" in parsed) throw new Error("unreachable: --help was not asked for");

@@ -207,6 +207,8 @@ export class DevServer {
     let next: Generation;
     try {
       const spec = await importSpec(js, result.root);
+      // Built in memory: no openapi.json beside the module for --openapi to read.
+      spec.openapi = String(result.files.find((f) => f.path === "openapi.json")?.contents ?? "{}");
       const migrated = await migrateOrReset(spec, this.db, () => this.openMemory());
       reset = migrated.reset;
       const options = devOptions(spec, this.options.logLevel);

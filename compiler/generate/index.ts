@@ -15,6 +15,7 @@ import { routeFileSection } from "./sections/route-files.js";
 import { webhookSection } from "./sections/webhooks.js";
 import { idempotencySection } from "./sections/idempotency.js";
 import { identitySection } from "./sections/identity.js";
+import { apiOutputFiles } from "./api-outputs.js";
 
 /** A file the generator produces; one writer (the CLI) puts drafts on disk. */
 export interface OutputFile {
@@ -48,6 +49,8 @@ export async function generate(model: Model, options: GenerateOptions = {}): Pro
     // The options server.ts is formatted with, where a user's prettier looks for them.
     { path: ".prettierrc.json", contents: PRETTIER_RC },
     ...publicOutputFiles(model),
+    // openapi.json and the typed client (docs/openapi.md), made from the same model.
+    ...(await apiOutputFiles(model, options)),
   ];
 }
 
@@ -98,7 +101,7 @@ export async function generateServerTs(model: Model, options: GenerateOptions = 
   return options.pretty === false ? header + file.getFullText() : format(header + file.getFullText());
 }
 
-function transpile(source: string): string {
+export function transpile(source: string): string {
   return ts.transpileModule(source, {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: false },
     reportDiagnostics: false,

@@ -114,6 +114,28 @@ describe("svc dev", () => {
     }
   }, 120_000);
 
+  test("serves /openapi.json and /_svc/docs, and the description follows an edit", async () => {
+    const project = writeProject();
+    cleanup.push(project);
+    const { dev } = await startDev(project);
+    const http = client(dev.url);
+    try {
+      const first = await http.fetch("/openapi.json");
+      expect(first.status).toBe(200);
+      expect(Object.keys(JSON.parse(first.body).paths)).toContain("/api/notes:list_notes");
+      expect((await http.fetch("/_svc/docs", { accept: "text/html" })).status).toBe(200);
+      edit(project, "modules/notes/notes.svc", "query list_notes()", "query note_count() one {\n  SELECT count(*) AS n FROM note\n}\n\nquery list_notes()");
+      const next = await until(
+        () => http.fetch("/openapi.json"),
+        (a) => a.body.includes("/api/notes:note_count"),
+      );
+      expect(Object.keys(JSON.parse(next.body).paths)).toContain("/api/notes:list_notes");
+    } finally {
+      http.close();
+      await dev.close();
+    }
+  }, 120_000);
+
   test("a build error keeps the last good version: pages get the overlay, API calls a 500 naming the diagnostic", async () => {
     const project = writeProject();
     cleanup.push(project);

@@ -53,9 +53,9 @@ describe("svc build", () => {
     const b = join(tmp, "b");
     const built = run(svc, ["build", "--project", example, "--out", a]);
     expect(built.code).toBe(0);
-    expect(built.out).toMatch(/wrote .*server\.ts, .*server\.js, .*package\.json, .*\.prettierrc\.json and 2 files of .*public\//);
+    expect(built.out).toMatch(/wrote .*server\.ts, .*server\.js, .*package\.json, .*\.prettierrc\.json, .*openapi\.json, .*client\.ts, .*client\.js and 2 files of .*public\//);
     expect(run(svc, ["build", "--project", example, "--out", b]).code).toBe(0);
-    expect(readdirSync(a).sort()).toEqual([".prettierrc.json", "package.json", "public", "server.js", "server.ts"]);
+    expect(readdirSync(a).sort()).toEqual([".prettierrc.json", "client.js", "client.ts", "openapi.json", "package.json", "public", "server.js", "server.ts"]);
     // public/ beside server.js, as the project has it (server.ts names the files, not their bytes).
     expect(readdirSync(join(a, "public")).sort()).toEqual(["favicon.svg", "style.css"]);
     for (const f of ["favicon.svg", "style.css"]) {

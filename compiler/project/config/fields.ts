@@ -128,6 +128,7 @@ export const SERVER_FIELDS = {
   log_level: oneOf(LOG_LEVELS),
   public_url: text(publicUrl),
   trust_proxy: boolean(),
+  openapi: boolean(),
 };
 
 /** The whole file. */

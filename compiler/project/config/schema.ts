@@ -29,6 +29,8 @@ export interface ServerConfig {
   public_url?: string;
   /** Believe X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them). */
   trust_proxy?: boolean;
+  /** Serve /openapi.json and the API reference at /_svc/docs (docs/openapi.md). */
+  openapi?: boolean;
 }
 
 /** `[errors]`: how the error bodies of routes that shape their answer look. */

@@ -18,7 +18,8 @@ resource doc {
 
 function action(body: string, params = "d: json", auth?: AuthConfig) {
   const r = analyzeText(`${RESOURCE}\naction a(${params}) {\n${body}\n}\n`, { auth });
-  expect(r.diagnostics).toEqual([]);
+  // A public action answering json is the SVC2090 warning (openapi.json cannot type it); nothing else.
+  expect(r.diagnostics.filter((d) => d.code !== "SVC2090")).toEqual([]);
   return r.model.actions.find((x) => x.name === "a")!.body;
 }
 

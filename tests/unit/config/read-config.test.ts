@@ -40,6 +40,7 @@ workers = 2
 log_level = "debug"
 public_url = "https://api.example.com"
 trust_proxy = true
+openapi = true
 
 [credentials]
 github_webhook = { env = "GITHUB_WEBHOOK_SECRET" }
@@ -77,6 +78,7 @@ describe("readConfig: accepted input", () => {
         log_level: "debug",
         public_url: "https://api.example.com",
         trust_proxy: true,
+        openapi: true,
       },
       credentials: {
         github_webhook: { env: "GITHUB_WEBHOOK_SECRET" },
@@ -218,6 +220,10 @@ describe("readConfig: each kind of bad input, at its line and column", () => {
       "SVC4005 3:17",
       "SVC4005 4:20",
     ]);
+  });
+
+  test("a switch takes a boolean", () => {
+    expect(only('[server]\nopenapi = "yes"\n')).toMatchObject({ code: "SVC4003", span: { start: { line: 2, column: 11 } } });
   });
 
   test("values outside a fixed set", () => {

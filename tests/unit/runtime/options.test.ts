@@ -38,6 +38,7 @@ describe("server options: defaults and precedence", () => {
       logLevel: "info",
       publicUrl: null,
       trustProxy: false,
+      openapi: false,
     });
     expect(options([])).toEqual(BUILTIN_DEFAULTS);
   });

@@ -1,0 +1,226 @@
+// openapi.json and client.ts of the examples and fixtures: valid OpenAPI 3.1 by a validator
+// package, every public endpoint, route and route-file block described with the statuses
+// it can answer, security where `requires` is, nothing private, and the same bytes twice.
+// The client type-checks under `tsc --strict` (tests/http/client.test.ts drives it).
+
+import { join } from "node:path";
+import { describe, expect, test } from "@jest/globals";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import ts from "typescript";
+import { build, formatDiagnostics } from "../../../compiler/index.js";
+import type { DiscoverTarget } from "../../../compiler/project/discover.js";
+import { resolveTarget } from "../../../compiler/cli/target.js";
+import { apiNames, componentSchemas } from "../../../compiler/generate/openapi/document.js";
+import { repoRoot } from "../../support/paths.js";
+
+type Json = any;
+
+async function outputs(target: DiscoverTarget): Promise<{ openapi: Json; text: string; client: string }> {
+  const result = await build(target, { runtimeImport: "svc/runtime" });
+  if (result.files.length === 0) throw new Error(formatDiagnostics(result));
+  const file = (p: string) => String(result.files.find((f) => f.path === p)?.contents);
+  return { openapi: JSON.parse(file("openapi.json")), text: file("openapi.json"), client: file("client.ts") };
+}
+
+const example = (name: string): DiscoverTarget => ({ mode: "project", dir: join(repoRoot, "examples", name) });
+function fixture(name: string): DiscoverTarget {
+  const target = resolveTarget({ positional: join(repoRoot, "fixtures", name, "input") });
+  if (typeof target === "string") throw new Error(target);
+  return target;
+}
+
+async function validate(doc: Json): Promise<{ valid: boolean; errors: unknown }> {
+  const result = await new Validator().validate(doc);
+  return { valid: result.valid, errors: result.errors };
+}
+
+/** Every operation of a document: `GET /path` → the operation object. */
+function ops(doc: Json): Map<string, Json> {
+  const out = new Map<string, Json>();
+  for (const [path, item] of Object.entries<Json>(doc.paths)) for (const [m, op] of Object.entries<Json>(item)) out.set(`${m.toUpperCase()} ${path}`, op);
+  return out;
+}
+
+const statuses = (op: Json) => Object.keys(op.responses).map(Number);
+
+describe("openapi.json of the task tracker", () => {
+  test("is valid OpenAPI 3.1, and the same bytes on a second build", async () => {
+    const first = await outputs(example("task_tracker"));
+    expect(await validate(first.openapi)).toEqual({ valid: true, errors: undefined });
+    expect(first.openapi.openapi).toBe("3.1.0");
+    expect((await outputs(example("task_tracker"))).text).toBe(first.text);
+  });
+
+  test("describes every endpoint, route and route-file block with what it answers", async () => {
+    const { openapi } = await outputs(example("task_tracker"));
+    const all = ops(openapi);
+    expect([...all.keys()].sort()).toEqual([
+      "DELETE /v1/tasks/{id}",
+      "GET /api/task_tracker",
+      "GET /api/task_tracker/{id}",
+      "GET /api/task_tracker:get_task",
+      "GET /api/task_tracker:list_open_tasks",
+      "GET /api/task_tracker:list_tasks",
+      "GET /v1/tasks",
+      "GET /v1/tasks/open",
+      "GET /v1/tasks/{id}",
+      "POST /api/task_tracker",
+      "POST /api/task_tracker/{id}",
+      "POST /api/task_tracker:complete_task",
+      "POST /api/task_tracker:create_task",
+      "POST /api/task_tracker:delete_task",
+      "POST /api/task_tracker:start_task",
+      "POST /v1/tasks",
+      "POST /v1/tasks/{id}/complete",
+      "POST /v1/tasks/{id}/start",
+    ]);
+    // The webhook's handler has no endpoint; the webhook is under `webhooks`.
+    expect(all.has("POST /api/task_tracker:task_from_github_issue")).toBe(false);
+    expect(Object.keys(openapi.webhooks)).toEqual(["github_issues"]);
+    expect(openapi.webhooks.github_issues.post.description).toContain("POST /webhooks/github");
+
+    // Query: arguments in the query string, typed, with defaults; the rows in the envelope.
+    const list = all.get("GET /api/task_tracker:list_tasks");
+    expect(list.description).toBe("Tasks, newest first; `status` filters when given.");
+    expect(list.parameters).toEqual([
+      { name: "status", in: "query", required: false, schema: { type: ["string", "null"] } },
+      { name: "limit", in: "query", required: false, schema: { type: "integer", default: 50 } },
+      { name: "offset", in: "query", required: false, schema: { type: "integer", default: 0 } },
+    ]);
+    expect(list.responses["200"].content["application/json"].schema).toEqual({
+      type: "object",
+      properties: { ok: { const: true }, data: { type: "array", items: { $ref: "#/components/schemas/Task" } } },
+      required: ["ok", "data"],
+    });
+    expect(statuses(list)).toEqual([200, 400, 503]);
+
+    // Action: JSON or form body; `fail 404` and the default `fail` (400) found in its body.
+    const start = all.get("POST /api/task_tracker:start_task");
+    expect(Object.keys(start.requestBody.content)).toEqual(["application/json", "application/x-www-form-urlencoded"]);
+    expect(start.requestBody.content["application/json"].schema).toEqual({
+      type: "object",
+      properties: { id: { type: "string" }, assignee: { type: "string" } },
+      required: ["id", "assignee"],
+    });
+    expect(statuses(start)).toEqual([200, 400, 404, 409, 413, 415, 422, 503]);
+    expect(start.parameters.map((p: Json) => p.name)).toEqual(["Idempotency-Key"]);
+    expect(statuses(all.get("POST /api/task_tracker:create_task"))).not.toContain(404);
+
+    // A declared route: the path parameter leaves the body.
+    const route = all.get("POST /v1/tasks/{id}/start");
+    expect(route.parameters[0]).toEqual({ name: "id", in: "path", required: true, schema: { type: "string" } });
+    expect(Object.keys(route.requestBody.content["application/json"].schema.properties)).toEqual(["assignee"]);
+
+    // Route files: `{records}`, `{result}` (never null after a fetch, else 404), 303 for a browser's form.
+    const records = all.get("GET /api/task_tracker").responses["200"].content["application/json"].schema.properties.data;
+    expect(records).toEqual({ type: "object", properties: { records: { type: "array", items: { $ref: "#/components/schemas/Task" } } }, required: ["records"] });
+    const fetched = all.get("GET /api/task_tracker/{id}");
+    expect(fetched.responses["200"].content["application/json"].schema.properties.data.properties.result).toEqual({ $ref: "#/components/schemas/Task" });
+    expect(statuses(fetched)).toContain(404);
+    const blocks = all.get("POST /api/task_tracker/{id}");
+    expect(blocks.parameters.find((p: Json) => p.name === "handler").schema.enum).toEqual(["start_task", "complete_task", "delete_task"]);
+    expect(statuses(blocks)).toContain(303);
+    expect(blocks.responses["303"].headers.Location).toBeDefined();
+
+    // Rows: nullable where the resource says, enums as enums, `///` docs as descriptions.
+    const task = openapi.components.schemas.Task;
+    expect(task.description).toBe("A unit of work on the board.");
+    expect(task.properties.description).toEqual({ type: ["string", "null"] });
+    expect(task.properties.priority).toEqual({ type: "string", enum: ["low", "medium", "high", "critical"] });
+    expect(task.properties.created_at).toEqual({ type: "string", format: "date-time" });
+    expect(task.required).toContain("completed_at");
+    // No [auth]: no security anywhere.
+    expect(openapi.components.securitySchemes).toBeUndefined();
+    expect([...all.values()].some((o) => o.security !== undefined)).toBe(false);
+  });
+});
+
+describe("openapi.json of examples/accounts (identity)", () => {
+  test("is valid; security schemes from [auth], and `requires` on the operations that have it", async () => {
+    const { openapi } = await outputs(example("accounts"));
+    expect(await validate(openapi)).toEqual({ valid: true, errors: undefined });
+    expect(openapi.components.securitySchemes).toEqual({
+      jwt: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: expect.any(String) },
+      jwtToken: { type: "http", scheme: "token", description: expect.stringContaining("Authorization: Token <jwt>") },
+      session: { type: "apiKey", in: "cookie", name: expect.any(String), description: expect.any(String) },
+    });
+    const all = ops(openapi);
+    const me = all.get("POST /api/accounts:me");
+    expect(me.security).toEqual([{ jwt: [] }, { jwtToken: [] }, { session: [] }]);
+    expect(statuses(me)).toEqual(expect.arrayContaining([401, 404]));
+    expect(statuses(me)).not.toContain(403);
+    const admin = all.get("POST /api/accounts:count_notes");
+    expect(admin.security).toEqual([{ jwt: ["admin"] }, { jwtToken: ["admin"] }, { session: ["admin"] }]);
+    expect(statuses(admin)).toEqual(expect.arrayContaining([401, 403]));
+    // Anyone may call whoami; a credential changes its answer.
+    expect(all.get("POST /api/accounts:whoami").security[0]).toEqual({});
+    // Anyone may sign up: no security, and its `fail 409` and `fail 422`.
+    expect(all.get("POST /api/accounts:sign_up").security).toBeUndefined();
+    expect(statuses(all.get("POST /api/accounts:sign_up"))).toEqual(expect.arrayContaining([409, 422]));
+    // A route file invoking an action that `requires auth` needs a caller too.
+    expect(all.get("POST /notes").security).toEqual([{ jwt: [] }, { jwtToken: [] }, { session: [] }]);
+    // A password field is never in an answer, so never in a row's schema; no answer has a
+    // whole account, so the file leaves Account out.
+    const model = (await build(example("accounts"))).model!;
+    const account = componentSchemas(model, apiNames(model)).get("Account")!;
+    expect(Object.keys(account.properties as object)).toEqual(["id", "email", "name", "role", "created_at"]);
+    expect(openapi.components.schemas.Account).toBeUndefined();
+    expect(openapi.components.schemas.Note).toBeDefined();
+    expect(openapi.components.schemas.ErrorEnvelope.properties.ok).toEqual({ const: false });
+  });
+});
+
+describe("openapi.json of fixtures", () => {
+  test.each(["private-and-composition", "lists-and-types", "json-members", "webhooks-and-auth", "app-two-modules", "identity-accounts"])("%s is valid OpenAPI 3.1", async (name) => {
+    const { openapi } = await outputs(fixture(name));
+    expect(await validate(openapi)).toEqual({ valid: true, errors: undefined });
+  });
+
+  test("private queries and actions are not described", async () => {
+    const { openapi, client } = await outputs(fixture("private-and-composition"));
+    const result = await build(fixture("private-and-composition"));
+    const privates = [...result.model!.queries, ...result.model!.actions].filter((e) => e.private);
+    expect(privates.length).toBeGreaterThan(0);
+    for (const p of privates) {
+      expect(Object.keys(openapi.paths)).not.toContain(`/api/${p.module}:${p.name}`);
+      expect(client).not.toContain(`"/api/${p.module}:${p.name}"`);
+    }
+  });
+
+  test("record types are components, list arguments keep their bound", async () => {
+    const { openapi } = await outputs(fixture("lists-and-types"));
+    const model = (await build(fixture("lists-and-types"))).model!;
+    const names = apiNames(model);
+    expect(model.types?.length).toBeGreaterThan(0);
+    for (const t of model.types ?? []) expect(Object.keys(openapi.components.schemas)).toContain(names.recordType(t.module, t.name));
+    expect(JSON.stringify(openapi.paths)).toContain('"maxItems"');
+  });
+});
+
+describe("client.ts", () => {
+  test.each(["task_tracker", "accounts"])("of %s type-checks under tsc --strict", async (name) => {
+    const { client } = await outputs(example(name));
+    const file = join(repoRoot, "build", "tmp", `client-${name}.ts`);
+    const host = ts.createCompilerHost(options());
+    const read = host.readFile.bind(host);
+    host.readFile = (f) => (f === file ? client : read(f));
+    const exists = host.fileExists.bind(host);
+    host.fileExists = (f) => f === file || exists(f);
+    const program = ts.createProgram([file], options(), host);
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.getLineAndCharacterOfPosition(d.start ?? 0).line}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+    expect(diagnostics).toEqual([]);
+  });
+});
+
+/** A browser or Node project's `tsc --strict`: the DOM's fetch types, no @types/node. */
+function options(): ts.CompilerOptions {
+  return {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ES2022,
+    lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
+    types: [],
+    skipLibCheck: true,
+  };
+}
