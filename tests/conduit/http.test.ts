@@ -44,6 +44,25 @@ describe("answers in Conduit's shapes", () => {
     expect([me.status, me.json.user.username]).toEqual([200, "cy"]);
   });
 
+  test("PUT /api/user changes only what it is given; a new password signs in, the old one no more", async () => {
+    const r = await register("dee");
+    const put = await api("/user", { method: "PUT", token: r, json: { user: { bio: "I write", image: "https://img.example/dee.png", password: "new password" } } });
+    expect([put.status, put.json.user]).toEqual([
+      200,
+      { email: "dee@example.com", token: expect.any(String), username: "dee", bio: "I write", image: "https://img.example/dee.png" },
+    ]);
+    const old = await api("/users/login", { json: { user: { email: "dee@example.com", password: "password1" } } });
+    expect(old.status).toBe(401);
+    const now = await api("/users/login", { json: { user: { email: "dee@example.com", password: "new password" } } });
+    expect([now.status, now.json.user.bio]).toEqual([200, "I write"]);
+    const taken = await api("/user", { method: "PUT", token: r, json: { user: { email: "ada@example.com" } } });
+    expect([taken.status, taken.json]).toEqual([422, { errors: { body: ["email has already been taken"] } }]);
+    const short = await api("/user", { method: "PUT", token: r, json: { user: { bio: "kept?", password: "short" } } });
+    expect(short.status).toBe(422);
+    // The failed update rolled back whole: the bio written before the password check is gone.
+    expect((await api("/profiles/dee")).json.profile.bio).toBe("I write");
+  });
+
   test("an article: 201 with Location, author an object, booleans, tagList a sorted list of unique strings", async () => {
     const r = await api("/articles", {
       token: ada,
