@@ -6,8 +6,10 @@
 
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { call, type Answer } from "../support/http.js";
+import { repoRoot } from "../support/paths.js";
 import { type Conduit, startConduit } from "./support.js";
 
 let conduit: Conduit;
@@ -211,5 +213,26 @@ describe("what stays inside", () => {
     expect(probe.status).toBe(404);
     const profile = await api("/profiles/ada");
     expect(Object.keys(profile.json.profile).sort()).toEqual(["bio", "following", "image", "username"]);
+  });
+});
+
+describe("the generated server", () => {
+  test("type-checks under tsc --strict, as docs/language.md §7 says every server.ts does", () => {
+    const program = ts.createProgram([join(conduit.dir, "server.ts")], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      lib: ["lib.es2023.d.ts"],
+      types: ["node"],
+      typeRoots: [join(repoRoot, "node_modules", "@types")],
+      skipLibCheck: true,
+    });
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => {
+      const line = d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0;
+      return `server.ts:${line} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
+    });
+    expect(problems).toEqual([]);
   });
 });
