@@ -2,7 +2,7 @@
 // (the list builtins unique and join are in lists.ts).
 // Each one is null-safe: a nullable argument gives null (len gives 0), never a crash.
 
-import { HttpError } from "./errors.js";
+import { ValidationError } from "./errors.js";
 
 export function trim(s: string): string;
 export function trim(s: string | null): string | null;
@@ -96,7 +96,7 @@ export function contains(whole: string | readonly unknown[] | null, part: unknow
   if (whole === null) return false;
   if (typeof whole === "string") return whole.includes(text(part ?? "", "contains"));
   if (Array.isArray(whole)) return whole.includes(part);
-  throw new HttpError(400, `contains takes text or a list, found ${kindOf(whole)}`);
+  throw new ValidationError(`contains takes text or a list, found ${kindOf(whole)}`);
 }
 
 /**
@@ -120,7 +120,7 @@ export function substr(s: string | null, start: number | null, count?: number | 
  */
 function text(x: unknown, fn: string): string {
   if (typeof x === "string") return x;
-  throw new HttpError(400, `${fn} takes text, found ${kindOf(x)}`);
+  throw new ValidationError(`${fn} takes text, found ${kindOf(x)}`);
 }
 
 function kindOf(x: unknown): string {

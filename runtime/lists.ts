@@ -1,7 +1,7 @@
 // The list builtins of the svc language (docs/language.md §2.3, Lists), null-safe like the
 // others: a null list is empty. contains, for lists and text alike, is in builtins.ts.
 
-import { HttpError } from "./errors.js";
+import { ValidationError } from "./errors.js";
 
 /** The list without repeated items, the first of each kept, in order. */
 export function unique<T>(list: readonly T[] | null): T[] {
@@ -17,7 +17,7 @@ export function join(list: readonly unknown[] | null, sep: string | null, path?:
   if (list === null) return "";
   if (path !== undefined) {
     for (let i = 0; i < list.length; i++) {
-      if (typeof list[i] !== "string" && list[i] !== null) throw new HttpError(400, `${path}[${i}] must be text`);
+      if (typeof list[i] !== "string" && list[i] !== null) throw new ValidationError(`${path}[${i}] must be text`);
     }
   }
   return list.join(sep ?? "");

@@ -1,10 +1,11 @@
 // Checks on list and record arguments (docs/language.md §2.3 Lists, §2.5 Record types):
 // generated validators call these for `tags: list<text> max 20` and `user: NewUser`, with
 // the path of the value as the client sent it (`user.address.city`, `tags[3]`), so a
-// wrong value is a 400 that names exactly where it is, before the action runs.
+// wrong value is a 400 that names exactly where it is, before the action runs. They are
+// ValidationErrors, so a route that responds answers them with `[errors] validation_status`.
 
 import { json } from "./args.js";
-import { HttpError } from "./errors.js";
+import { ValidationError } from "./errors.js";
 
 /** Checks one value at `path` and returns it typed: `rt.expect.text`, a record type's check, … */
 export type Check<T> = (value: unknown, path: string) => T;
@@ -19,9 +20,9 @@ export function fromText(value: unknown, name: string, asText: boolean): unknown
 
 /** A list of at most `max` items, each checked at `path[i]`. */
 export function list<T>(value: unknown, path: string, max: number, item: Check<T>): T[] {
-  if (!Array.isArray(value)) throw new HttpError(400, `${path} must be a list`);
+  if (!Array.isArray(value)) throw new ValidationError(`${path} must be a list`);
   if (value.length > max) {
-    throw new HttpError(400, `${path} has ${value.length} items; at most ${max} are allowed`);
+    throw new ValidationError(`${path} has ${value.length} items; at most ${max} are allowed`);
   }
   const out = new Array<T>(value.length);
   for (let i = 0; i < value.length; i++) out[i] = item(value[i], `${path}[${i}]`);
@@ -34,15 +35,14 @@ export function list<T>(value: unknown, path: string, max: number, item: Check<T
  */
 export function record(value: unknown, path: string, type: string, members: readonly string[]): Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new HttpError(400, `${path} must be an object (${type})`);
+    throw new ValidationError(`${path} must be an object (${type})`);
   }
   let unknown: string[] | null = null;
   for (const key of Object.keys(value)) {
     if (!members.includes(key)) (unknown ??= []).push(`${path}.${key}`);
   }
   if (unknown !== null) {
-    throw new HttpError(
-      400,
+    throw new ValidationError(
       unknown.length === 1 ? `${unknown[0]} is not a member of ${type}` : `${unknown.join(", ")} are not members of ${type}`,
     );
   }
@@ -51,7 +51,7 @@ export function record(value: unknown, path: string, type: string, members: read
 
 /** The 400 for a required member that was not sent; throws, so it fits in an expression. */
 export function missing(path: string, member: string): never {
-  throw new HttpError(400, `${path}.${member} is required`);
+  throw new ValidationError(`${path}.${member} is required`);
 }
 
 /** A check for one of an enum's values; build it once per declaration, not per call. */
@@ -60,7 +60,7 @@ export function oneOf<const T extends string>(values: readonly T[]): Check<T> {
   const listed = values.join(", ");
   return (value, path) => {
     if (typeof value === "string" && allowed.has(value)) return value as T;
-    throw new HttpError(400, `${path} must be one of: ${listed}`);
+    throw new ValidationError(`${path} must be one of: ${listed}`);
   };
 }
 

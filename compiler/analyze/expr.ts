@@ -413,6 +413,11 @@ export class ExprAnalyzer {
         continue;
       }
       this.expect(value, scalar(p.type, p.nullable, p.enumValues), `argument \`${p.name}\``, a.value.span);
+      // A value that may be null reaching a parameter that may not: the callee's SQL and its
+      // generated signature both count on a value, so the caller narrows it first.
+      if (!p.nullable && value.type.kind === "scalar" && value.type.nullable && assignable(value.type, scalar(p.type, true, p.enumValues))) {
+        this.report(codes.typeMismatch.at(this.m.file, a.value.span, `argument \`${p.name}\``, `${describe(scalar(p.type, false, p.enumValues))} (not null)`, describe(value.type)));
+      }
       args.push({ name: p.name, value: this.checked(value, p.type, p.nullable) });
     }
     for (const p of params) {

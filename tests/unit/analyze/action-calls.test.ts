@@ -57,6 +57,33 @@ action caller(x: int) {
     ]);
   });
 
+  test("a value that may be null is SVC2013 for a parameter that may not be; narrowed or coalesced it fits", () => {
+    const r = analyzeText(`${TASK}
+query by_title(title: text) one {
+  SELECT * FROM task WHERE title = @title
+}
+
+action callee(title: text, note: text?) {
+  return insert task { title: title, note: note }
+}
+
+action caller(id: id) {
+  let t = get task(id)
+  let a = by_title(title: t.note)
+  let b = callee(title: t.note, note: t.note)
+  let c = by_title(title: coalesce(t.note, ""))
+  if t == null { fail 404 "no task" }
+  let d = callee(title: t.title, note: t.note)
+  return [a, b, c, d]
+}
+`);
+    // (by_title scans the table, SVC3009: beside the point here)
+    expect(r.diagnostics.filter((d) => d.code !== "SVC3009").map((d) => [d.code, d.message, d.span?.start.line])).toEqual([
+      ["SVC2013", "argument `title` must be text (not null), found text?", 25],
+      ["SVC2013", "argument `title` must be text (not null), found text?", 26],
+    ]);
+  });
+
   test("a circle of calls is SVC2072 at the call that closes it, naming the path", () => {
     const r = analyzeText(`${TASK}
 action ping(n: int) {

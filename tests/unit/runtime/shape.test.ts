@@ -1,7 +1,7 @@
 // runtime/shape.ts, runtime/lists.ts and contains (runtime/builtins.ts): the checks generated validators call for list and
 // record arguments, attacked with the values a client can send.
 import { describe, expect, test } from "@jest/globals";
-import { HttpError } from "../../../runtime/errors.js";
+import { HttpError, ValidationError } from "../../../runtime/errors.js";
 import { contains } from "../../../runtime/builtins.js";
 import * as expectCheck from "../../../runtime/expect.js";
 import * as lists from "../../../runtime/lists.js";
@@ -83,5 +83,32 @@ describe("list builtins", () => {
     expect(refusal(() => lists.join(["a", { b: 1 }], ",", "doc.tags"))).toEqual([400, "doc.tags[1] must be text"]);
     expect(refusal(() => expectCheck.listOrNull("a", "doc.tags"))).toEqual([400, "doc.tags must be a list"]);
     expect(expectCheck.listOrNull(undefined, "doc.tags")).toBeNull();
+  });
+});
+
+describe("refusals of client values are validation errors", () => {
+  // A route that responds renumbers validation errors with `[errors] validation_status`
+  // (Conduit: 422): a missing record member must answer like a mistyped one.
+  test("record, list, enum and json-member refusals", () => {
+    const kinds: Array<() => unknown> = [
+      () => shape.missing("user", "email"),
+      () => shape.record("x", "user", "NewUser", ["a"]),
+      () => shape.record({ b: 1 }, "user", "NewUser", ["a"]),
+      () => shape.list("x", "tags", 5, shape.any),
+      () => shape.list([1, 2], "tags", 1, shape.any),
+      () => shape.oneOf(["a"])("b", "role"),
+      () => lists.join([1], ",", "doc.items"),
+      () => contains(5 as unknown as string, "a"),
+    ];
+    for (const f of kinds) {
+      let caught: unknown;
+      try {
+        f();
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught).toBeInstanceOf(ValidationError);
+      expect((caught as ValidationError).status).toBe(400);
+    }
   });
 });
