@@ -189,7 +189,7 @@ resource task {
   title: text
 }
 
-query flags(id: id) {
+private query flags(id: id) {
     SELECT json_object('mine', id = @id, 'title', title) AS doc FROM task
 }
 `);
