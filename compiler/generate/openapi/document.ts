@@ -107,9 +107,17 @@ export function openapiDocument(model: Model): Schema {
   const schemas: Schema = {};
   for (const name of [...reachable(doc, all, errorSchemaName(names))].sort()) schemas[name] = all.get(name)!;
   const responses: Schema = {};
-  const statuses = new Set<number>([...ops.flatMap((o) => o.errors), ...(model.webhooks.length ? [400, 401] : [])]);
+  const plain = ops.filter((o) => !shapedErrors(model, o));
+  const statuses = new Set<number>([...plain.flatMap((o) => o.errors), ...(model.webhooks.length ? [400, 401] : [])]);
   for (const status of [...statuses].sort((a, b) => a - b)) {
     responses[`Error${status}`] = { description: STATUS_TEXT[status] ?? `HTTP ${status}`, content: { "application/json": { schema: ref(errorSchemaName(names)) } } };
+  }
+  const shaped = new Set<number>(ops.filter((o) => shapedErrors(model, o)).flatMap((o) => o.errors));
+  if (shaped.size && model.errorShape) {
+    schemas[errorBodySchemaName(names)] = { ...templateSchema(model.errorShape.body), description: "The error body of routes that `respond`: svc.toml `[errors]`." };
+    for (const status of [...shaped].sort((a, b) => a - b)) {
+      responses[`ShapedError${status}`] = { description: STATUS_TEXT[status] ?? `HTTP ${status}`, content: { "application/json": { schema: ref(errorBodySchemaName(names)) } } };
+    }
   }
   const components: Schema = { schemas, responses };
   const schemes = securitySchemes(model);
@@ -170,25 +178,68 @@ function operationObject(model: Model, group: ApiOperation[]): Schema {
     };
   }
 
-  const data = distinct(group.map((g) => g.answer.schema));
-  const status = String(first.answer.status);
-  const responses: Schema = {
-    [status]: {
-      description: "The operation's answer in the envelope.",
-      content: { "application/json": { schema: envelope(data.length === 1 ? data[0] : { anyOf: data }) } },
-    },
-  };
+  const responses: Schema = { [String(first.answer.status)]: successResponse(group) };
   if (group.some((g) => g.formRedirect)) {
     responses["303"] = {
       description: "A form posted by a browser (Accept: text/html) succeeded: the Location is where the route file redirects. A failed one answers 422 with the page rendered again.",
       headers: { Location: { schema: { type: "string" } } },
     };
   }
-  for (const s of [...new Set(group.flatMap((g) => g.errors))].sort((a, b) => a - b)) responses[String(s)] = { $ref: `#/components/responses/Error${s}` };
+  // A route that `respond`s answers its errors in the app's `[errors]` shape, when it has one.
+  const prefix = shapedErrors(model, first) ? "ShapedError" : "Error";
+  for (const s of [...new Set(group.flatMap((g) => g.errors))].sort((a, b) => a - b)) responses[String(s)] = { $ref: `#/components/responses/${prefix}${s}` };
   o.responses = responses;
   const security = securityRequirements(model, group.map((g) => g.security));
   if (security) o.security = security;
   return o;
+}
+
+/** `[errors]` body as a schema: its strings are text (or the status, where one is exactly `{status}`). */
+export function templateSchema(t: unknown): Schema {
+  if (t === "{status}") return { type: "integer" };
+  if (typeof t === "string") return { type: "string" };
+  if (typeof t === "number") return { type: "number" };
+  if (typeof t === "boolean") return { type: "boolean" };
+  if (Array.isArray(t)) {
+    const items = distinct(t.map(templateSchema));
+    return { type: "array", items: items.length === 1 ? items[0] : items.length === 0 ? {} : { anyOf: items } };
+  }
+  if (t !== null && typeof t === "object") {
+    const properties: Schema = {};
+    for (const [k, v] of Object.entries(t)) properties[k] = templateSchema(v);
+    return { type: "object", properties, required: Object.keys(t) };
+  }
+  return { type: "null" };
+}
+
+function errorBodySchemaName(names: Names): string {
+  return names.app("schema:ErrorBody", "ErrorBody");
+}
+
+/** Shaped errors: the route `respond`s and svc.toml has `[errors]`. */
+export function shapedErrors(model: Model, op: ApiOperation): boolean {
+  return !op.answer.envelope && model.errorShape !== undefined;
+}
+
+function successResponse(group: ApiOperation[]): Schema {
+  const answer = group[0].answer;
+  if (!answer.envelope) {
+    // Blocks at one path and method that `respond` differently still share one description.
+    const out: Schema = { description: answer.schema === null ? "Done: no body." : "The operation's answer, as its `respond` shapes it." };
+    if (answer.headers.length) {
+      const headers: Schema = {};
+      for (const h of answer.headers) headers[h] = { schema: { type: "string" } };
+      out.headers = headers;
+    }
+    const bodies = distinct(group.flatMap((g) => (g.answer.schema === null ? [] : [g.answer.schema])));
+    if (bodies.length) out.content = { "application/json": { schema: bodies.length === 1 ? bodies[0] : { anyOf: bodies } } };
+    return out;
+  }
+  const data = distinct(group.map((g) => g.answer.schema ?? {}));
+  return {
+    description: "The operation's answer in the envelope.",
+    content: { "application/json": { schema: envelope(data.length === 1 ? data[0] : { anyOf: data }) } },
+  };
 }
 
 function parameter(p: ApiParam, where: "path" | "query"): Schema {

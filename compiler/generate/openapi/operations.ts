@@ -106,6 +106,9 @@ export function operations(model: Model, names: Names): ApiOperation[] {
     });
   }
   for (const file of model.app?.routeFiles ?? []) out.push(...routeFileOperations(model, file, names, unique));
+  // On a route that `respond`s, argument checks answer `[errors]` validation_status, not 400.
+  const validation = model.errorShape?.validationStatus;
+  if (validation !== undefined) for (const op of out) if (!op.answer.envelope) op.errors = sorted([...op.errors, validation]);
   return out;
 }
 
