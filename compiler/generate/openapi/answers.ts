@@ -109,8 +109,12 @@ function exprSchema(model: Model, names: Names, e: RouteExprModel, scope: Scope)
       return { type: "object", properties, required };
     }
     case "list": {
-      const items = e.items.map((x) => exprSchema(model, names, x, scope));
+      // An absent member or header is null in a list (§2.4).
+      const items = e.items.map((x) => (mayBeAbsent(model, x, scope) ? orNull(exprSchema(model, names, x, scope)) : exprSchema(model, names, x, scope)));
       const distinct = [...new Map(items.map((x) => [JSON.stringify(x), x])).values()];
+      const bases = [...new Set(items.map((x) => JSON.stringify(withoutNull(x))))];
+      // `["a", input.headers.x]`: text or null, not a choice of two texts.
+      if (bases.length === 1 && distinct.length > 1) return { type: "array", items: orNull(withoutNull(items[0])) };
       return { type: "array", items: distinct.length === 1 ? distinct[0] : distinct.length === 0 ? ANY : { anyOf: distinct } };
     }
   }

@@ -103,6 +103,8 @@ export function operations(model: Model, names: Names): ApiOperation[] {
       queryParams: inBody ? [] : rest,
       body: inBody ? rest : null,
       answer: routeAnswer(model, names, r),
+      // A shaped route to a `one` query answers 404 when no row is found.
+      ...(r.respond?.notFoundOnNull ? { errors: sorted([...base.errors, 404]) } : {}),
     });
   }
   for (const file of model.app?.routeFiles ?? []) out.push(...routeFileOperations(model, file, names, unique));

@@ -224,3 +224,69 @@ function options(): ts.CompilerOptions {
     skipLibCheck: true,
   };
 }
+
+describe("openapi.json of routes that respond (fixtures/respond-routes)", () => {
+  const json = (op: Json, status: string) => op.responses[status].content?.["application/json"]?.schema;
+
+  test("their status, a body typed from the respond expression, their headers, no envelope", async () => {
+    const { openapi, client } = await outputs(fixture("respond-routes"));
+    expect(await validate(openapi)).toEqual({ valid: true, errors: undefined });
+    const all = ops(openapi);
+    // `respond 201 { article: result } header "Location" = …`: the action's record, no envelope.
+    const create = all.get("POST /api/articles");
+    expect(statuses(create).filter((s) => s < 300)).toEqual([201]);
+    expect(json(create, "201")).toEqual({ type: "object", properties: { article: { $ref: "#/components/schemas/Article" } }, required: ["article"] });
+    expect(create.responses["201"].headers).toEqual({ Location: { schema: { type: "string" } } });
+    // A header may be absent, so its member is not required; a `one` query that finds nothing is a 404.
+    const get = all.get("GET /api/articles/{slug}");
+    expect(json(get, "200")).toEqual({
+      type: "object",
+      properties: { article: { $ref: "#/components/schemas/Article" }, requestId: { type: "string" } },
+      required: ["article"],
+    });
+    expect(statuses(get)).toContain(404);
+    // 204: no body at all.
+    const del = all.get("DELETE /api/articles/{slug}");
+    expect(Object.keys(del.responses).filter((s) => s < "300")).toEqual(["204"]);
+    expect(del.responses["204"].content).toBeUndefined();
+    // A block: `records` is the query's rows, input.base_url text, a literal its own type; a
+    // header in a list is text or null.
+    expect(json(all.get("GET /api/notes"), "200")).toEqual({
+      type: "object",
+      properties: { notes: { type: "array", items: { $ref: "#/components/schemas/Note" } }, base: { type: "string" }, offset: { type: "integer" } },
+      required: ["notes", "base", "offset"],
+    });
+    expect(json(all.get("POST /api/notes"), "201").properties.note).toEqual({
+      type: "object",
+      properties: { text: { type: "string" }, tags: { type: "array", items: { type: ["string", "null"] } } },
+      required: ["text", "tags"],
+    });
+    // The client types follow, and a 204 is void.
+    expect(client).toContain("postApiArticles(args: PostApiArticlesArgs, call?: CallOptions): Promise<{ article: Article }>");
+    expect(client).toContain("deleteApiArticlesSlug(args: DeleteApiArticlesSlugArgs, call?: CallOptions): Promise<void>");
+    expect(client).toContain("getApiNotes(call?: CallOptions): Promise<{ notes: Note[]; base: string; offset: number }>");
+  });
+
+  test("their errors take the [errors] shape, with validation_status; the rest keep the envelope", async () => {
+    const { openapi, client } = await outputs(fixture("respond-routes"));
+    const all = ops(openapi);
+    const create = all.get("POST /api/articles");
+    expect(create.responses["422"]).toEqual({ $ref: "#/components/responses/ShapedError422" });
+    expect(create.responses["400"]).toEqual({ $ref: "#/components/responses/ShapedError400" });
+    expect(openapi.components.responses.ShapedError422.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ErrorBody" });
+    expect(openapi.components.schemas.ErrorBody).toEqual({
+      type: "object",
+      properties: { errors: { type: "object", properties: { body: { type: "array", items: { type: "string" } } }, required: ["body"] } },
+      required: ["errors"],
+      description: "The error body of routes that `respond`: svc.toml `[errors]`.",
+    });
+    // A query route without a 422 of its own gets one: argument checks answer validation_status.
+    expect(statuses(all.get("GET /api/articles"))).toContain(422);
+    // The unshaped route to the same action keeps the envelope, its data and its errors.
+    const plain = all.get("POST /v1/articles");
+    expect(json(plain, "200").properties.ok).toEqual({ const: true });
+    expect(plain.responses["400"]).toEqual({ $ref: "#/components/responses/Error400" });
+    // The client reads a shaped error's message where [errors] puts it.
+    expect(client).toContain('shaped: true, message: ["errors", "body", 0] }');
+  });
+});
