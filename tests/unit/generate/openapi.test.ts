@@ -198,7 +198,7 @@ describe("openapi.json of fixtures", () => {
 });
 
 describe("client.ts", () => {
-  test.each(["task_tracker", "accounts"])("of %s type-checks under tsc --strict", async (name) => {
+  test.each(["task_tracker", "accounts", "conduit"])("of %s type-checks under tsc --strict", async (name) => {
     const { client } = await outputs(example(name));
     const file = join(repoRoot, "build", "tmp", `client-${name}.ts`);
     const host = ts.createCompilerHost(options());
