@@ -115,6 +115,10 @@ export function openapiDocument(model: Model): Schema {
   const shaped = new Set<number>(ops.filter((o) => shapedErrors(model, o)).flatMap((o) => o.errors));
   if (shaped.size && model.errorShape) {
     schemas[errorBodySchemaName(names)] = { ...templateSchema(model.errorShape.body), description: "The error body of routes that `respond`: svc.toml `[errors]`." };
+    // Back in name order with the others.
+    const all = Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [name] of all) delete schemas[name];
+    for (const [name, schema] of all) schemas[name] = schema;
     for (const status of [...shaped].sort((a, b) => a - b)) {
       responses[`ShapedError${status}`] = { description: STATUS_TEXT[status] ?? `HTTP ${status}`, content: { "application/json": { schema: ref(errorBodySchemaName(names)) } } };
     }
