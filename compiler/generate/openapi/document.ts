@@ -83,9 +83,9 @@ export function openapiDocument(model: Model): Schema {
   }
   for (const path of [...byPath.keys()].sort()) {
     const item: Schema = {};
-    for (const method of ["GET", "PUT", "POST", "DELETE"]) {
+    for (const method of ["GET", "PUT", "POST", "PATCH", "DELETE"]) {
       const group = byPath.get(path)!.get(method);
-      if (group) item[method.toLowerCase()] = operationObject(model, group);
+      if (group) item[method.toLowerCase()] = operationObject(model, names, group);
     }
     paths[path] = item;
   }
@@ -135,7 +135,7 @@ export function openapiJson(model: Model): string {
   return JSON.stringify(openapiDocument(model), null, 2) + "\n";
 }
 
-function operationObject(model: Model, group: ApiOperation[]): Schema {
+function operationObject(model: Model, names: Names, group: ApiOperation[]): Schema {
   const first = group[0];
   const o: Schema = { operationId: group.find((g) => g.handler === null)?.id ?? first.id, tags: [first.tag] };
   if (group.length === 1) {
@@ -182,16 +182,20 @@ function operationObject(model: Model, group: ApiOperation[]): Schema {
     };
   }
 
-  const responses: Schema = { [String(first.answer.status)]: successResponse(group) };
+  const responses: Schema = successResponses(group);
   if (group.some((g) => g.formRedirect)) {
     responses["303"] = {
       description: "A form posted by a browser (Accept: text/html) succeeded: the Location is where the route file redirects. A failed one answers 422 with the page rendered again.",
       headers: { Location: { schema: { type: "string" } } },
     };
   }
-  // A route that `respond`s answers its errors in the app's `[errors]` shape, when it has one.
-  const prefix = shapedErrors(model, first) ? "ShapedError" : "Error";
-  for (const s of [...new Set(group.flatMap((g) => g.errors))].sort((a, b) => a - b)) responses[String(s)] = { $ref: `#/components/responses/${prefix}${s}` };
+  // A route that `respond`s answers its errors in the app's `[errors]` shape, when it has one;
+  // blocks at one path of both kinds answer either, by the block `?handler=` chooses.
+  for (const s of [...new Set(group.flatMap((g) => g.errors))].sort((a, b) => a - b)) {
+    const kinds = new Set(group.filter((g) => g.errors.includes(s)).map((g) => (shapedErrors(model, g) ? "ShapedError" : "Error")));
+    if (kinds.size === 1) responses[String(s)] = { $ref: `#/components/responses/${[...kinds][0]}${s}` };
+    else responses[String(s)] = { description: STATUS_TEXT[s] ?? `HTTP ${s}`, content: { "application/json": { schema: { anyOf: [ref(errorSchemaName(names)), ref(errorBodySchemaName(names))] } } } };
+  }
   o.responses = responses;
   const security = securityRequirements(model, group.map((g) => g.security));
   if (security) o.security = security;
@@ -225,25 +229,26 @@ export function shapedErrors(model: Model, op: ApiOperation): boolean {
   return !op.answer.envelope && model.errorShape !== undefined;
 }
 
-function successResponse(group: ApiOperation[]): Schema {
-  const answer = group[0].answer;
-  if (!answer.envelope) {
-    // Blocks at one path and method that `respond` differently still share one description.
-    const out: Schema = { description: answer.schema === null ? "Done: no body." : "The operation's answer, as its `respond` shapes it." };
-    if (answer.headers.length) {
+/** One success response per status the group's blocks answer (`?handler=` blocks may differ). */
+function successResponses(group: ApiOperation[]): Schema {
+  const out: Schema = {};
+  for (const status of [...new Set(group.map((g) => g.answer.status))].sort((x, y) => x - y)) {
+    const answers = group.filter((g) => g.answer.status === status).map((g) => g.answer);
+    const bodies = distinct(answers.flatMap((a) => (a.schema === null ? [] : [a.envelope ? envelope(a.schema) : a.schema])));
+    const shaped = answers.every((a) => !a.envelope);
+    const r: Schema = {
+      description: bodies.length === 0 ? "Done: no body." : shaped ? "The operation's answer, as its `respond` shapes it." : answers.every((a) => a.envelope) ? "The operation's answer in the envelope." : "The answer of the chosen block: in the envelope, or as its `respond` shapes it.",
+    };
+    const names = [...new Set(answers.flatMap((a) => a.headers))];
+    if (names.length) {
       const headers: Schema = {};
-      for (const h of answer.headers) headers[h] = { schema: { type: "string" } };
-      out.headers = headers;
+      for (const h of names) headers[h] = { schema: { type: "string" } };
+      r.headers = headers;
     }
-    const bodies = distinct(group.flatMap((g) => (g.answer.schema === null ? [] : [g.answer.schema])));
-    if (bodies.length) out.content = { "application/json": { schema: bodies.length === 1 ? bodies[0] : { anyOf: bodies } } };
-    return out;
+    if (bodies.length) r.content = { "application/json": { schema: bodies.length === 1 ? bodies[0] : { anyOf: bodies } } };
+    out[String(status)] = r;
   }
-  const data = distinct(group.map((g) => g.answer.schema ?? {}));
-  return {
-    description: "The operation's answer in the envelope.",
-    content: { "application/json": { schema: envelope(data.length === 1 ? data[0] : { anyOf: data }) } },
-  };
+  return out;
 }
 
 function parameter(p: ApiParam, where: "path" | "query"): Schema {

@@ -92,7 +92,7 @@ export function operations(model: Model, names: Names): ApiOperation[] {
       return p ? { ...param(p, names), required: true } : { name: n, schema: { type: "string" }, required: true, json: false };
     });
     const rest = params.filter((p) => !inPath.includes(p.name)).map((p) => param(p, names));
-    const inBody = r.method === "POST" || r.method === "PUT";
+    const inBody = r.method === "POST" || r.method === "PUT" || r.method === "PATCH";
     out.push({
       ...base,
       id: unique(routeId(r.method, r.segments, null)),

@@ -3,7 +3,8 @@
 // it can answer, security where `requires` is, nothing private, and the same bytes twice.
 // The client type-checks under `tsc --strict` (tests/http/client.test.ts drives it).
 
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, test } from "@jest/globals";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import ts from "typescript";
@@ -288,5 +289,47 @@ describe("openapi.json of routes that respond (fixtures/respond-routes)", () => 
     expect(plain.responses["400"]).toEqual({ $ref: "#/components/responses/Error400" });
     // The client reads a shaped error's message where [errors] puts it.
     expect(client).toContain('shaped: true, message: ["errors", "body", 0] }');
+  });
+});
+
+describe("openapi.json of blocks at one path that answer differently", () => {
+  test("PATCH is described with its body; ?handler= blocks keep each status and error shape", async () => {
+    const root = join(repoRoot, "build", "tmp");
+    mkdirSync(root, { recursive: true });
+    const dir = mkdtempSync(join(root, "openapi-mixed-"));
+    const files: Record<string, string> = {
+      "svc.toml": '[project]\nname = "mixed"\n[errors]\nbody = { error = { message = "{message}", status = "{status}" } }\nvalidation_status = 422\n',
+      "modules/m/m.svc": "module m\n\nresource note {\n  id: id\n  text: text\n}\n\naction add(text: text) {\n  return insert note { text: text }\n}\n\nroute PATCH \"/v1/notes\" => add respond 202\n",
+      "app/api/notes/route.svc": "POST {\n  invoke m.add { text: input.body.text }\n  respond 201 { id: result.id } header \"Location\" = \"/notes/\" + result.id\n}\n\nPOST plain {\n  invoke m.add { text: input.body.text }\n}\n",
+    };
+    try {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      }
+      const { openapi, client } = await outputs({ mode: "project", dir });
+      expect(await validate(openapi)).toEqual({ valid: true, errors: undefined });
+      const patch = ops(openapi).get("PATCH /v1/notes");
+      expect(patch.requestBody.content["application/json"].schema).toEqual({ type: "object", properties: { text: { type: "string" } }, required: ["text"] });
+      // No body with `respond 202`: the note itself.
+      expect(patch.responses["202"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Note" });
+      expect(openapi.components.schemas.ErrorBody.properties.error).toEqual({
+        type: "object",
+        properties: { message: { type: "string" }, status: { type: "integer" } },
+        required: ["message", "status"],
+      });
+      expect(client).toContain('message: ["error", "message"]');
+      const post = ops(openapi).get("POST /api/notes");
+      expect(Object.keys(post.responses).filter((s) => s < "300")).toEqual(["200", "201"]);
+      expect(post.responses["201"].headers).toEqual({ Location: { schema: { type: "string" } } });
+      expect(post.responses["201"].content["application/json"].schema).toEqual({ type: "object", properties: { id: { type: "string" } }, required: ["id"] });
+      expect(post.responses["200"].content["application/json"].schema.properties.ok).toEqual({ const: true });
+      // A 400 comes from either block, each in its own shape.
+      expect(post.responses["400"].content["application/json"].schema).toEqual({ anyOf: [{ $ref: "#/components/schemas/ErrorEnvelope" }, { $ref: "#/components/schemas/ErrorBody" }] });
+      // The module route has one kind only.
+      expect(patch.responses["422"]).toEqual({ $ref: "#/components/responses/ShapedError422" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
