@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { repoRoot } from "../support/paths.js";
 import { buildTo, removeDir, startServer, type TestServer } from "../support/server.js";
 import { SECRET, startAccounts, type Accounts } from "../auth/support.js";
+import { startConduit, type Conduit } from "../conduit/support.js";
 
 type Client = any;
 
@@ -125,5 +126,39 @@ describe("examples/accounts through its generated client", () => {
     // A token the server refuses.
     const forged = new mod.Client({ baseUrl: accounts.server.url, token: token.slice(0, -2) + "xx", fetch });
     expect((await rejection(forged.me())).status).toBe(401);
+  });
+});
+
+describe("examples/conduit through its generated client: answers its routes shape", () => {
+  let conduit: Conduit;
+  let mod: Awaited<ReturnType<typeof clientModule>>;
+
+  beforeAll(async () => {
+    conduit = await startConduit();
+    mod = await clientModule(conduit.dir);
+  });
+
+  afterAll(async () => {
+    await conduit?.stop();
+  });
+
+  test("201 and 200 bodies without the envelope, a 204 as undefined, [errors] bodies as ApiError", async () => {
+    const anonymous = new mod.Client({ baseUrl: conduit.server.url, fetch });
+    const { user } = await anonymous.postApiUsers({ user: { username: "ada", email: "ada@example.com", password: "correct horse" } });
+    expect(user).toMatchObject({ username: "ada", email: "ada@example.com", bio: null, image: null });
+    const ada = new mod.Client({ baseUrl: conduit.server.url, token: user.token, scheme: "Token", fetch });
+    const { article } = await ada.postApiArticles({ article: { title: "How to", description: "d", body: "b", tagList: ["x"] } });
+    expect(article).toMatchObject({ title: "How to", tagList: ["x"], author: { username: "ada" } });
+    expect((await anonymous.getApiArticlesSlug({ slug: article.slug })).article.slug).toBe(article.slug);
+    const { articles, articlesCount } = await anonymous.getApiArticles({ author: "ada" });
+    expect([articles.length, articlesCount]).toEqual([1, 1]);
+    expect(await ada.deleteApiArticlesSlug({ slug: article.slug })).toBeUndefined();
+    // Errors in Conduit's shape {"errors": {"body": ["…"]}}: the client reads the message there.
+    const missing = await rejection(anonymous.getApiArticlesSlug({ slug: article.slug }));
+    expect(missing).toEqual({ name: "ApiError", status: 404, message: "article not found" });
+    const invalid = await rejection(anonymous.postApiUsers({ user: { username: "bo", password: "correct horse" } }));
+    expect(invalid).toMatchObject({ name: "ApiError", status: 422 });
+    expect(invalid.message).toContain("email");
+    expect((await rejection(anonymous.getApiUser())).status).toBe(401);
   });
 });

@@ -27,7 +27,8 @@ export function clientTs(model: Model): string {
     if (args.length) out.push(`export interface ${argsType(op, names)} {`, ...objectMembers(argsSchema(args)).map((m) => `  ${m}`), "}", "");
   }
   out.push(`/** Calls ${model.name}: \`new Client({ baseUrl: "http://127.0.0.1:8080" })\`. */`, "export class Client extends ClientBase {");
-  for (const op of ops) out.push(...method(op, names), "");
+  const message = model.errorShape ? messagePath(model.errorShape.body) : null;
+  for (const op of ops) out.push(...method(op, names, message), "");
   out.push("}", "");
   return out.join("\n");
 }
@@ -54,9 +55,20 @@ function argsType(op: ApiOperation, names: Names): string {
   return names.app(`clientArgs:${op.id}`, `${pascalCase(op.id)}Args`);
 }
 
-function method(op: ApiOperation, names: Names): string[] {
+/** Where `{message}` sits in the `[errors]` body: `["errors", "body", 0]`. */
+function messagePath(t: unknown): (string | number)[] | null {
+  if (typeof t === "string") return t.includes("{message}") ? [] : null;
+  if (t === null || typeof t !== "object") return null;
+  for (const [k, v] of Object.entries(t)) {
+    const rest = messagePath(v);
+    if (rest) return [Array.isArray(t) ? Number(k) : k, ...rest];
+  }
+  return null;
+}
+
+function method(op: ApiOperation, names: Names, message: (string | number)[] | null): string[] {
   const args = argsOf(op);
-  const result = schemaTs(op.answer.schema);
+  const result = op.answer.schema === null ? "void" : schemaTs(op.answer.schema);
   const doc = [
     `${op.summary}${op.description ? `: ${op.description}` : ""}`,
     `Errors: ${op.errors.join(", ")}${op.security.kind === "required" ? ` (needs ${op.security.requires.kind === "role" ? `role "${op.security.requires.role}"` : "a signed-in caller"})` : ""}.`,
@@ -69,6 +81,8 @@ function method(op: ApiOperation, names: Names): string[] {
     body: op.body?.map((p) => p.name) ?? null,
     json: [...op.queryParams].filter((p) => p.json).map((p) => p.name),
     ...(op.handler ? { handler: op.handler } : {}),
+    // A route that `respond`s answers without the envelope, its errors in the `[errors]` shape.
+    ...(op.answer.envelope ? {} : { shaped: true, ...(message ? { message } : {}) }),
   };
   return [
     `  /**`,
@@ -118,6 +132,10 @@ interface Shape {
   /** Query arguments that travel as JSON text (lists and records). */
   json: readonly string[];
   handler?: string;
+  /** Answered without the envelope (\`respond\`). */
+  shaped?: boolean;
+  /** Where an error body of a shaped answer holds the message; absent: the envelope's \`error\`. */
+  message?: readonly (string | number)[];
 }
 
 class ClientBase {
@@ -151,11 +169,18 @@ class ClientBase {
     const url = this.options.baseUrl.replace(/\\/+$/, "") + path + (query === "" ? "" : \`?\${query}\`);
     const res = await (this.options.fetch ?? fetch)(url, { method, headers, body, signal: call.signal, redirect: "manual" });
     const text = await res.text();
+    if (shape.shaped && res.ok && text === "") return undefined;
     let answer: unknown;
     try {
       answer = JSON.parse(text);
     } catch {
       throw new ApiError(res.status, res.ok ? "the answer is not JSON" : text || res.statusText);
+    }
+    if (shape.shaped) {
+      if (res.ok) return answer;
+      let at: unknown = answer;
+      for (const key of shape.message ?? ["error"]) at = at !== null && typeof at === "object" ? (at as Record<string, unknown>)[key] : undefined;
+      throw new ApiError(res.status, typeof at === "string" ? at : res.statusText);
     }
     const envelope = answer as { ok?: unknown; data?: unknown; error?: unknown };
     if (!res.ok || envelope.ok !== true) {

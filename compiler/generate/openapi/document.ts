@@ -83,9 +83,9 @@ export function openapiDocument(model: Model): Schema {
   }
   for (const path of [...byPath.keys()].sort()) {
     const item: Schema = {};
-    for (const method of ["GET", "PUT", "POST", "DELETE"]) {
+    for (const method of ["GET", "PUT", "POST", "PATCH", "DELETE"]) {
       const group = byPath.get(path)!.get(method);
-      if (group) item[method.toLowerCase()] = operationObject(model, group);
+      if (group) item[method.toLowerCase()] = operationObject(model, names, group);
     }
     paths[path] = item;
   }
@@ -107,9 +107,21 @@ export function openapiDocument(model: Model): Schema {
   const schemas: Schema = {};
   for (const name of [...reachable(doc, all, errorSchemaName(names))].sort()) schemas[name] = all.get(name)!;
   const responses: Schema = {};
-  const statuses = new Set<number>([...ops.flatMap((o) => o.errors), ...(model.webhooks.length ? [400, 401] : [])]);
+  const plain = ops.filter((o) => !shapedErrors(model, o));
+  const statuses = new Set<number>([...plain.flatMap((o) => o.errors), ...(model.webhooks.length ? [400, 401] : [])]);
   for (const status of [...statuses].sort((a, b) => a - b)) {
     responses[`Error${status}`] = { description: STATUS_TEXT[status] ?? `HTTP ${status}`, content: { "application/json": { schema: ref(errorSchemaName(names)) } } };
+  }
+  const shaped = new Set<number>(ops.filter((o) => shapedErrors(model, o)).flatMap((o) => o.errors));
+  if (shaped.size && model.errorShape) {
+    schemas[errorBodySchemaName(names)] = { ...templateSchema(model.errorShape.body), description: "The error body of routes that `respond`: svc.toml `[errors]`." };
+    // Back in name order with the others.
+    const all = Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [name] of all) delete schemas[name];
+    for (const [name, schema] of all) schemas[name] = schema;
+    for (const status of [...shaped].sort((a, b) => a - b)) {
+      responses[`ShapedError${status}`] = { description: STATUS_TEXT[status] ?? `HTTP ${status}`, content: { "application/json": { schema: ref(errorBodySchemaName(names)) } } };
+    }
   }
   const components: Schema = { schemas, responses };
   const schemes = securitySchemes(model);
@@ -123,7 +135,7 @@ export function openapiJson(model: Model): string {
   return JSON.stringify(openapiDocument(model), null, 2) + "\n";
 }
 
-function operationObject(model: Model, group: ApiOperation[]): Schema {
+function operationObject(model: Model, names: Names, group: ApiOperation[]): Schema {
   const first = group[0];
   const o: Schema = { operationId: group.find((g) => g.handler === null)?.id ?? first.id, tags: [first.tag] };
   if (group.length === 1) {
@@ -170,25 +182,73 @@ function operationObject(model: Model, group: ApiOperation[]): Schema {
     };
   }
 
-  const data = distinct(group.map((g) => g.answer.schema));
-  const status = String(first.answer.status);
-  const responses: Schema = {
-    [status]: {
-      description: "The operation's answer in the envelope.",
-      content: { "application/json": { schema: envelope(data.length === 1 ? data[0] : { anyOf: data }) } },
-    },
-  };
+  const responses: Schema = successResponses(group);
   if (group.some((g) => g.formRedirect)) {
     responses["303"] = {
       description: "A form posted by a browser (Accept: text/html) succeeded: the Location is where the route file redirects. A failed one answers 422 with the page rendered again.",
       headers: { Location: { schema: { type: "string" } } },
     };
   }
-  for (const s of [...new Set(group.flatMap((g) => g.errors))].sort((a, b) => a - b)) responses[String(s)] = { $ref: `#/components/responses/Error${s}` };
+  // A route that `respond`s answers its errors in the app's `[errors]` shape, when it has one;
+  // blocks at one path of both kinds answer either, by the block `?handler=` chooses.
+  for (const s of [...new Set(group.flatMap((g) => g.errors))].sort((a, b) => a - b)) {
+    const kinds = new Set(group.filter((g) => g.errors.includes(s)).map((g) => (shapedErrors(model, g) ? "ShapedError" : "Error")));
+    if (kinds.size === 1) responses[String(s)] = { $ref: `#/components/responses/${[...kinds][0]}${s}` };
+    else responses[String(s)] = { description: STATUS_TEXT[s] ?? `HTTP ${s}`, content: { "application/json": { schema: { anyOf: [ref(errorSchemaName(names)), ref(errorBodySchemaName(names))] } } } };
+  }
   o.responses = responses;
   const security = securityRequirements(model, group.map((g) => g.security));
   if (security) o.security = security;
   return o;
+}
+
+/** `[errors]` body as a schema: its strings are text (or the status, where one is exactly `{status}`). */
+export function templateSchema(t: unknown): Schema {
+  if (t === "{status}") return { type: "integer" };
+  if (typeof t === "string") return { type: "string" };
+  if (typeof t === "number") return { type: "number" };
+  if (typeof t === "boolean") return { type: "boolean" };
+  if (Array.isArray(t)) {
+    const items = distinct(t.map(templateSchema));
+    return { type: "array", items: items.length === 1 ? items[0] : items.length === 0 ? {} : { anyOf: items } };
+  }
+  if (t !== null && typeof t === "object") {
+    const properties: Schema = {};
+    for (const [k, v] of Object.entries(t)) properties[k] = templateSchema(v);
+    return { type: "object", properties, required: Object.keys(t) };
+  }
+  return { type: "null" };
+}
+
+function errorBodySchemaName(names: Names): string {
+  return names.app("schema:ErrorBody", "ErrorBody");
+}
+
+/** Shaped errors: the route `respond`s and svc.toml has `[errors]`. */
+export function shapedErrors(model: Model, op: ApiOperation): boolean {
+  return !op.answer.envelope && model.errorShape !== undefined;
+}
+
+/** One success response per status the group's blocks answer (`?handler=` blocks may differ). */
+function successResponses(group: ApiOperation[]): Schema {
+  const out: Schema = {};
+  for (const status of [...new Set(group.map((g) => g.answer.status))].sort((x, y) => x - y)) {
+    const answers = group.filter((g) => g.answer.status === status).map((g) => g.answer);
+    const bodies = distinct(answers.flatMap((a) => (a.schema === null ? [] : [a.envelope ? envelope(a.schema) : a.schema])));
+    const shaped = answers.every((a) => !a.envelope);
+    const r: Schema = {
+      description: bodies.length === 0 ? "Done: no body." : shaped ? "The operation's answer, as its `respond` shapes it." : answers.every((a) => a.envelope) ? "The operation's answer in the envelope." : "The answer of the chosen block: in the envelope, or as its `respond` shapes it.",
+    };
+    const names = [...new Set(answers.flatMap((a) => a.headers))];
+    if (names.length) {
+      const headers: Schema = {};
+      for (const h of names) headers[h] = { schema: { type: "string" } };
+      r.headers = headers;
+    }
+    if (bodies.length) r.content = { "application/json": { schema: bodies.length === 1 ? bodies[0] : { anyOf: bodies } } };
+    out[String(status)] = r;
+  }
+  return out;
 }
 
 function parameter(p: ApiParam, where: "path" | "query"): Schema {

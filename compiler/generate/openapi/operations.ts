@@ -92,7 +92,7 @@ export function operations(model: Model, names: Names): ApiOperation[] {
       return p ? { ...param(p, names), required: true } : { name: n, schema: { type: "string" }, required: true, json: false };
     });
     const rest = params.filter((p) => !inPath.includes(p.name)).map((p) => param(p, names));
-    const inBody = r.method === "POST" || r.method === "PUT";
+    const inBody = r.method === "POST" || r.method === "PUT" || r.method === "PATCH";
     out.push({
       ...base,
       id: unique(routeId(r.method, r.segments, null)),
@@ -103,9 +103,14 @@ export function operations(model: Model, names: Names): ApiOperation[] {
       queryParams: inBody ? [] : rest,
       body: inBody ? rest : null,
       answer: routeAnswer(model, names, r),
+      // A shaped route to a `one` query answers 404 when no row is found.
+      ...(r.respond?.notFoundOnNull ? { errors: sorted([...base.errors, 404]) } : {}),
     });
   }
   for (const file of model.app?.routeFiles ?? []) out.push(...routeFileOperations(model, file, names, unique));
+  // On a route that `respond`s, argument checks answer `[errors]` validation_status, not 400.
+  const validation = model.errorShape?.validationStatus;
+  if (validation !== undefined) for (const op of out) if (!op.answer.envelope) op.errors = sorted([...op.errors, validation]);
   return out;
 }
 

@@ -3,7 +3,8 @@
 // it can answer, security where `requires` is, nothing private, and the same bytes twice.
 // The client type-checks under `tsc --strict` (tests/http/client.test.ts drives it).
 
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, test } from "@jest/globals";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import ts from "typescript";
@@ -198,7 +199,7 @@ describe("openapi.json of fixtures", () => {
 });
 
 describe("client.ts", () => {
-  test.each(["task_tracker", "accounts"])("of %s type-checks under tsc --strict", async (name) => {
+  test.each(["task_tracker", "accounts", "conduit"])("of %s type-checks under tsc --strict", async (name) => {
     const { client } = await outputs(example(name));
     const file = join(repoRoot, "build", "tmp", `client-${name}.ts`);
     const host = ts.createCompilerHost(options());
@@ -224,3 +225,111 @@ function options(): ts.CompilerOptions {
     skipLibCheck: true,
   };
 }
+
+describe("openapi.json of routes that respond (fixtures/respond-routes)", () => {
+  const json = (op: Json, status: string) => op.responses[status].content?.["application/json"]?.schema;
+
+  test("their status, a body typed from the respond expression, their headers, no envelope", async () => {
+    const { openapi, client } = await outputs(fixture("respond-routes"));
+    expect(await validate(openapi)).toEqual({ valid: true, errors: undefined });
+    const all = ops(openapi);
+    // `respond 201 { article: result } header "Location" = …`: the action's record, no envelope.
+    const create = all.get("POST /api/articles");
+    expect(statuses(create).filter((s) => s < 300)).toEqual([201]);
+    expect(json(create, "201")).toEqual({ type: "object", properties: { article: { $ref: "#/components/schemas/Article" } }, required: ["article"] });
+    expect(create.responses["201"].headers).toEqual({ Location: { schema: { type: "string" } } });
+    // A header may be absent, so its member is not required; a `one` query that finds nothing is a 404.
+    const get = all.get("GET /api/articles/{slug}");
+    expect(json(get, "200")).toEqual({
+      type: "object",
+      properties: { article: { $ref: "#/components/schemas/Article" }, requestId: { type: "string" } },
+      required: ["article"],
+    });
+    expect(statuses(get)).toContain(404);
+    // 204: no body at all.
+    const del = all.get("DELETE /api/articles/{slug}");
+    expect(Object.keys(del.responses).filter((s) => s < "300")).toEqual(["204"]);
+    expect(del.responses["204"].content).toBeUndefined();
+    // A block: `records` is the query's rows, input.base_url text, a literal its own type; a
+    // header in a list is text or null.
+    expect(json(all.get("GET /api/notes"), "200")).toEqual({
+      type: "object",
+      properties: { notes: { type: "array", items: { $ref: "#/components/schemas/Note" } }, base: { type: "string" }, offset: { type: "integer" } },
+      required: ["notes", "base", "offset"],
+    });
+    expect(json(all.get("POST /api/notes"), "201").properties.note).toEqual({
+      type: "object",
+      properties: { text: { type: "string" }, tags: { type: "array", items: { type: ["string", "null"] } } },
+      required: ["text", "tags"],
+    });
+    // The client types follow, and a 204 is void.
+    expect(client).toContain("postApiArticles(args: PostApiArticlesArgs, call?: CallOptions): Promise<{ article: Article }>");
+    expect(client).toContain("deleteApiArticlesSlug(args: DeleteApiArticlesSlugArgs, call?: CallOptions): Promise<void>");
+    expect(client).toContain("getApiNotes(call?: CallOptions): Promise<{ notes: Note[]; base: string; offset: number }>");
+  });
+
+  test("their errors take the [errors] shape, with validation_status; the rest keep the envelope", async () => {
+    const { openapi, client } = await outputs(fixture("respond-routes"));
+    const all = ops(openapi);
+    const create = all.get("POST /api/articles");
+    expect(create.responses["422"]).toEqual({ $ref: "#/components/responses/ShapedError422" });
+    expect(create.responses["400"]).toEqual({ $ref: "#/components/responses/ShapedError400" });
+    expect(openapi.components.responses.ShapedError422.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ErrorBody" });
+    expect(openapi.components.schemas.ErrorBody).toEqual({
+      type: "object",
+      properties: { errors: { type: "object", properties: { body: { type: "array", items: { type: "string" } } }, required: ["body"] } },
+      required: ["errors"],
+      description: "The error body of routes that `respond`: svc.toml `[errors]`.",
+    });
+    // A query route without a 422 of its own gets one: argument checks answer validation_status.
+    expect(statuses(all.get("GET /api/articles"))).toContain(422);
+    // The unshaped route to the same action keeps the envelope, its data and its errors.
+    const plain = all.get("POST /v1/articles");
+    expect(json(plain, "200").properties.ok).toEqual({ const: true });
+    expect(plain.responses["400"]).toEqual({ $ref: "#/components/responses/Error400" });
+    // The client reads a shaped error's message where [errors] puts it.
+    expect(client).toContain('shaped: true, message: ["errors", "body", 0] }');
+  });
+});
+
+describe("openapi.json of blocks at one path that answer differently", () => {
+  test("PATCH is described with its body; ?handler= blocks keep each status and error shape", async () => {
+    const root = join(repoRoot, "build", "tmp");
+    mkdirSync(root, { recursive: true });
+    const dir = mkdtempSync(join(root, "openapi-mixed-"));
+    const files: Record<string, string> = {
+      "svc.toml": '[project]\nname = "mixed"\n[errors]\nbody = { error = { message = "{message}", status = "{status}" } }\nvalidation_status = 422\n',
+      "modules/m/m.svc": "module m\n\nresource note {\n  id: id\n  text: text\n}\n\naction add(text: text) {\n  return insert note { text: text }\n}\n\nroute PATCH \"/v1/notes\" => add respond 202\n",
+      "app/api/notes/route.svc": "POST {\n  invoke m.add { text: input.body.text }\n  respond 201 { id: result.id } header \"Location\" = \"/notes/\" + result.id\n}\n\nPOST plain {\n  invoke m.add { text: input.body.text }\n}\n",
+    };
+    try {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      }
+      const { openapi, client } = await outputs({ mode: "project", dir });
+      expect(await validate(openapi)).toEqual({ valid: true, errors: undefined });
+      const patch = ops(openapi).get("PATCH /v1/notes");
+      expect(patch.requestBody.content["application/json"].schema).toEqual({ type: "object", properties: { text: { type: "string" } }, required: ["text"] });
+      // No body with `respond 202`: the note itself.
+      expect(patch.responses["202"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Note" });
+      expect(openapi.components.schemas.ErrorBody.properties.error).toEqual({
+        type: "object",
+        properties: { message: { type: "string" }, status: { type: "integer" } },
+        required: ["message", "status"],
+      });
+      expect(client).toContain('message: ["error", "message"]');
+      const post = ops(openapi).get("POST /api/notes");
+      expect(Object.keys(post.responses).filter((s) => s < "300")).toEqual(["200", "201"]);
+      expect(post.responses["201"].headers).toEqual({ Location: { schema: { type: "string" } } });
+      expect(post.responses["201"].content["application/json"].schema).toEqual({ type: "object", properties: { id: { type: "string" } }, required: ["id"] });
+      expect(post.responses["200"].content["application/json"].schema.properties.ok).toEqual({ const: true });
+      // A 400 comes from either block, each in its own shape.
+      expect(post.responses["400"].content["application/json"].schema).toEqual({ anyOf: [{ $ref: "#/components/schemas/ErrorEnvelope" }, { $ref: "#/components/schemas/ErrorBody" }] });
+      // The module route has one kind only.
+      expect(patch.responses["422"]).toEqual({ $ref: "#/components/responses/ShapedError422" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
