@@ -5,35 +5,17 @@
 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
-import { type TestServer, removeDir, startServer } from "../support/server.js";
+import { removeDir } from "../support/server.js";
 import { buildServer } from "./support/build.js";
-import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
+import { backendAvailable } from "./support/databases.js";
+import { type Step, Transcript, serversPerBackend } from "./support/transcript.js";
 
 const available = { postgres: await backendAvailable("postgres"), mysql: await backendAvailable("mysql") };
 
-interface Step {
-  step: string;
-  status: number;
-  body: unknown;
-}
-
 async function transcript(url: string): Promise<Step[]> {
-  const steps: Step[] = [];
-  const ids = new Map<string, string>();
-  const api = `${url}/api/blog`;
-  const record = async (step: string, path: string, json?: unknown) => {
-    const r = await call(`${api}:${path}`, json === undefined ? {} : { json });
-    const text = r.text
-      .replace(/"([0-9A-HJKMNP-TV-Z]{26})"/g, (_, id: string) => {
-        if (!ids.has(id)) ids.set(id, `id${ids.size + 1}`);
-        return `"${ids.get(id)}"`;
-      })
-      .replace(/"created_at":"[^"]*"/g, '"created_at":"…"');
-    steps.push({ step, status: r.status, body: JSON.parse(text) });
-    return r.json;
-  };
+  const t = new Transcript(`${url}/api/blog`, (text) => text.replace(/"created_at":"[^"]*"/g, '"created_at":"…"'));
+  const { record } = t;
   const q = (v: unknown) => encodeURIComponent(JSON.stringify(v));
   const one = await record("article with tags", "create_article", { author: "ann", article: { title: "One", body: "b", tagList: ["go", "sql", "go"] } });
   await record("article with other tags", "create_article", { author: "ann", article: { title: "Two", body: "b", tagList: ["js", "sql"] } });
@@ -52,46 +34,26 @@ async function transcript(url: string): Promise<Step[]> {
   await record("people aged 30 or 50", `people_aged?ages=${q([30, 50])}`);
   await record("people aged 40 or named cy", `people_aged?ages=${q([40])}&names=${q(["cy"])}`);
   await record("a wrong item", `people_aged?ages=${q([40, "x"])}`);
-  return steps;
+  return t.steps;
 }
 
-interface Running {
-  server: TestServer;
-  ns?: Namespace;
-}
-
-const started: Running[] = [];
 let dir: string;
+const servers = serversPerBackend(() => dir, "blog.db", "lists");
 
 beforeAll(async () => {
   dir = await buildServer({ mode: "module", dir: join(repoRoot, "tests", "http", "projects", "blog") }, "lists-");
 });
 
 afterAll(async () => {
-  for (const r of started) {
-    await r.server.stop();
-    await r.ns?.drop();
-  }
+  await servers.stopAll();
   removeDir(dir);
 });
-
-async function serve(backend: "sqlite" | "postgres" | "mysql"): Promise<string> {
-  if (backend === "sqlite") {
-    const server = await startServer(dir, ["--db", join(dir, "blog.db"), "--workers", "1"]);
-    started.push({ server });
-    return server.url;
-  }
-  const ns = await createNamespace(backend, "lists");
-  const server = await startServer(dir, ["--db", ns.url, "--workers", "1"]);
-  started.push({ server, ns });
-  return server.url;
-}
 
 describe("lists on every backend", () => {
   let reference: Step[];
 
   beforeAll(async () => {
-    reference = await transcript(await serve("sqlite"));
+    reference = await transcript(await servers.serve("sqlite"));
   });
 
   test("sqlite: the reference transcript", () => {
@@ -112,7 +74,7 @@ describe("lists on every backend", () => {
 
   for (const backend of ["postgres", "mysql"] as const) {
     (available[backend] ? test : test.skip)(`${backend}: the same transcript as sqlite`, async () => {
-      const steps = await transcript(await serve(backend));
+      const steps = await transcript(await servers.serve(backend));
       expect(steps).toEqual(reference);
     });
   }

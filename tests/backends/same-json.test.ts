@@ -4,34 +4,18 @@
 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
-import { type TestServer, removeDir, startServer } from "../support/server.js";
+import { removeDir } from "../support/server.js";
 import { buildServer } from "./support/build.js";
-import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
+import { backendAvailable } from "./support/databases.js";
+import { type Step, Transcript, serversPerBackend } from "./support/transcript.js";
 
 const available = { postgres: await backendAvailable("postgres"), mysql: await backendAvailable("mysql") };
 
-interface Step {
-  step: string;
-  status: number;
-  body: unknown;
-}
-
 /** Every call of the script, with each id replaced by its order of appearance (ids are random). */
 async function transcript(url: string): Promise<Step[]> {
-  const steps: Step[] = [];
-  const ids = new Map<string, string>();
-  const api = `${url}/api/kinds`;
-  const record = async (step: string, path: string, json?: unknown) => {
-    const r = await call(`${api}:${path}`, json === undefined ? {} : { json });
-    const text = r.text.replace(/"([0-9A-HJKMNP-TV-Z]{26})"/g, (_, id: string) => {
-      if (!ids.has(id)) ids.set(id, `id${ids.size + 1}`);
-      return `"${ids.get(id)}"`;
-    });
-    steps.push({ step, status: r.status, body: JSON.parse(text) });
-    return r.json;
-  };
+  const t = new Transcript(`${url}/api/kinds`);
+  const { record } = t;
   const a = await record("add alpha", "add", {
     name: "alpha",
     qty: 3,
@@ -87,46 +71,26 @@ async function transcript(url: string): Promise<Step[]> {
   await record("json number to enum", "add_from", { doc: { ...doc, name: "Eps", tier: 5 } });
   await record("json number to timestamp", "add_from", { doc: { ...doc, name: "Eps", at: 0 } });
   await record("things at the end", "things");
-  return steps;
+  return t.steps;
 }
 
-interface Running {
-  server: TestServer;
-  ns?: Namespace;
-}
-
-const started: Running[] = [];
 let dir: string;
+const servers = serversPerBackend(() => dir, "kinds.db", "same_json");
 
 beforeAll(async () => {
   dir = await buildServer({ mode: "module", dir: join(repoRoot, "tests", "backends", "projects", "kinds", "kinds") });
 });
 
 afterAll(async () => {
-  for (const r of started) {
-    await r.server.stop();
-    await r.ns?.drop();
-  }
+  await servers.stopAll();
   removeDir(dir);
 });
-
-async function serve(backend: "sqlite" | "postgres" | "mysql"): Promise<string> {
-  if (backend === "sqlite") {
-    const server = await startServer(dir, ["--db", join(dir, "kinds.db"), "--workers", "1"]);
-    started.push({ server });
-    return server.url;
-  }
-  const ns = await createNamespace(backend, "same_json");
-  const server = await startServer(dir, ["--db", ns.url, "--workers", "1"]);
-  started.push({ server, ns });
-  return server.url;
-}
 
 describe("the same JSON out of every backend", () => {
   let reference: Step[];
 
   beforeAll(async () => {
-    reference = await transcript(await serve("sqlite"));
+    reference = await transcript(await servers.serve("sqlite"));
   });
 
   test("sqlite: the reference transcript has every type as JSON wants it", () => {
@@ -244,7 +208,7 @@ describe("the same JSON out of every backend", () => {
 
   for (const backend of ["postgres", "mysql"] as const) {
     (available[backend] ? test : test.skip)(`${backend}: the same transcript as sqlite`, async () => {
-      const steps = await transcript(await serve(backend));
+      const steps = await transcript(await servers.serve(backend));
       expect(steps).toEqual(reference);
     });
   }
