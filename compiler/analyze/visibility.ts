@@ -32,7 +32,8 @@ function answerFields(t: ValueType, queries: ReadonlyMap<string, QueryModel>, re
   switch (t.kind) {
     case "row":
     case "rows":
-      return resources.get(t.resource)?.fields.map((f) => f.name) ?? [];
+      // A password field in an answer is already an error (SVC7008): the warning would say it twice.
+      return resources.get(t.resource)?.fields.filter((f) => !f.password).map((f) => f.name) ?? [];
     case "queryRow":
     case "queryRows":
       return queries.get(t.query)?.columns.map((c) => c.name) ?? [];

@@ -223,6 +223,15 @@ action leak(id: id) { return { account: get account(id) } }`);
     ]);
   });
 
+  test("a password field in an implicit endpoint's answer is SVC7008 alone, not SVC2071 as well", () => {
+    const { diagnostics } = analyzeText(`module m
+resource account { id: id
+  name: text
+  secret_word: password }
+action whole(id: id) { return get account(id) }`);
+    expect(diagnostics.map((d) => d.code)).toEqual(["SVC7008"]);
+  });
+
   test("which names look sensitive", () => {
     expect(["password_hash", "passwordHash", "api_key", "apiKey", "salt", "client_secret"].every((n) => looksSensitive(n, false))).toBe(true);
     expect(["email", "reset_token", "phone"].map((n) => [looksSensitive(n, false), looksSensitive(n, true)])).toEqual([
