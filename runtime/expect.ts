@@ -84,3 +84,14 @@ export function listOrNull(value: unknown, path: string): unknown[] | null {
   if (Array.isArray(value)) return value;
   throw bad(path, "a list");
 }
+
+/** Roles given to issue_token or start_session from json: a list of text, or null (no roles). */
+export function textListOrNull(value: unknown, path: string): string[] | null {
+  if (value === null || value === undefined) return null;
+  if (!Array.isArray(value)) throw bad(path, "a list of text");
+  for (let i = 0; i < value.length; i++) {
+    if (typeof value[i] !== "string") throw bad(`${path}[${i}]`, "text");
+  }
+  return value as string[];
+}
+

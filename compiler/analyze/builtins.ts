@@ -95,7 +95,8 @@ export function builtinType(name: BuiltinName, args: IrExpr[], e: CallExpr, c: B
       if (subject && subject.type.kind !== "unknown" && (!isStringy(subject.type) || isNullable(subject.type))) {
         c.report(codes.typeMismatch.at(c.file(), e.args[0].span, `the subject of \`${name}\``, "text (not null)", describe(subject.type)));
       }
-      if (roles) c.expect(roles, { kind: "array", item: scalar("text") }, `the roles of \`${name}\``, e.args[1].span);
+      // null roles are no roles, as when the argument is left out.
+      if (roles) c.expect(roles, { kind: "array", item: scalar("text"), nullable: true }, `the roles of \`${name}\``, e.args[1].span);
       return scalar("text");
     }
     case "end_session":

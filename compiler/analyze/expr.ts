@@ -357,6 +357,10 @@ export class ExprAnalyzer {
     if (name === "verify_password" && index === 1) return this.checked(arg, "text", true);
     // A token's or session's subject is never null, whatever the json held.
     if ((name === "issue_token" || name === "start_session") && index === 0) return this.checked(arg, "text", false);
+    // Roles read out of json are checked item by item: a token must not carry a number as a role.
+    if ((name === "issue_token" || name === "start_session") && index === 1 && arg.type.kind === "unknown" && arg.type.from !== undefined) {
+      return { kind: "expect", value: arg, as: "textList", orNull: true, path: arg.type.from, type: { kind: "array", item: scalar("text"), nullable: true } };
+    }
     return arg;
   }
 

@@ -243,7 +243,7 @@ export type IrExpr = (
 ) & { type: ValueType };
 
 /** The run-time checks on json members (runtime/expect.ts); `sized` is text or a list (for `len`). */
-export type ExpectKind = "text" | "id" | "int" | "float" | "bool" | "timestamp" | "sized" | "list";
+export type ExpectKind = "text" | "id" | "int" | "float" | "bool" | "timestamp" | "sized" | "list" | "textList";
 
 export type IrBinaryOp = "or" | "and" | "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "add" | "concat" | "sub" | "mul" | "div";
 

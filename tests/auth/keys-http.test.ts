@@ -17,6 +17,10 @@ action issue(subject: text) {
   return issue_token(subject, ["writer"])
 }
 
+action issue_from(grant: json) {
+  return issue_token(grant.subject, grant.roles)
+}
+
 action whoami() {
   return { id: auth.id, roles: auth.roles }
 }
@@ -115,3 +119,18 @@ test("algorithm confusion: HS256 keyed with the provider's public JWK is refused
   expect(answer.status).toBe(401);
   expect(answer.json.error).toMatch(/^invalid token/);
 });
+
+test("roles read out of json are checked item by item: a role that is not text is a 400, never a claim", async () => {
+  const issue = (grant: unknown) => call(`${server.url}/api/keys:issue_from`, { method: "POST", json: { grant } });
+  const number = await issue({ subject: "s", roles: ["writer", 7] });
+  expect(number.status).toBe(400);
+  expect(number.json.error).toBe("grant.roles[1] must be text");
+  const notList = await issue({ subject: "s", roles: "writer" });
+  expect(notList.status).toBe(400);
+  expect(notList.json.error).toBe("grant.roles must be a list of text");
+  const good = await issue({ subject: "s", roles: ["writer"] });
+  expect((await whoami(good.json.data as string)).json.data).toEqual({ id: "s", roles: ["writer"] });
+  const none = await issue({ subject: "s", roles: null });
+  expect((await whoami(none.json.data as string)).json.data).toEqual({ id: "s", roles: [] });
+});
+
