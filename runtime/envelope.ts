@@ -9,18 +9,6 @@ import type { Logger } from "./log.js";
 const JSON_TYPE = "application/json; charset=utf-8";
 const INTERNAL = '{"ok":false,"error":"internal error"}';
 
-/**
- * Data that is already JSON text. An endpoint may return one (made by a typed serializer
- * the generator emitted) to skip JSON.stringify of the result.
- */
-export class RawJson {
-  readonly json: string;
-
-  constructor(json: string) {
-    this.json = json;
-  }
-}
-
 /** Hot path: writes `{"ok":true,"data":<json>}` where `json` is already serialized. */
 export function sendData(res: ServerResponse, json: string, status = 200): void {
   sendJson(res, status, '{"ok":true,"data":' + json + "}");
@@ -28,10 +16,6 @@ export function sendData(res: ServerResponse, json: string, status = 200): void 
 
 /** Writes `{"ok":true,"data":…}`; `undefined` data is sent as null. */
 export function sendOk(res: ServerResponse, data: unknown): void {
-  if (data instanceof RawJson) {
-    sendData(res, data.json);
-    return;
-  }
   sendData(res, JSON.stringify(data) ?? "null");
 }
 

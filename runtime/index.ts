@@ -14,7 +14,7 @@ export type { ArgCheck } from "./args.js";
 export { newId, createIdGenerator, isUlid, ulidTime, type IdGenerator } from "./ids.js";
 export { now } from "./time.js";
 export { parseTimestamp } from "./timestamp.js";
-export { RawJson, sendData, sendOk, sendError } from "./envelope.js";
+export { sendData, sendOk, sendError } from "./envelope.js";
 export { createLogger, Logger, LOG_LEVELS, requestIdFrom, type LogFields, type LogSink } from "./log.js";
 export { parseServerArgs, parseListen, helpText, BUILTIN_DEFAULTS } from "./options.js";
 export { Router, type MatchResult } from "./router.js";

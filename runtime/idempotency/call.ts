@@ -3,7 +3,6 @@
 // store under its scope and fingerprint.
 
 import { authorize } from "../auth/index.js";
-import { RawJson } from "../envelope.js";
 import type { ShapedAnswer } from "../respond.js";
 import type { CallContext, CallInput, Database, EndpointSpec, Requirement } from "../types.js";
 import { fingerprint } from "./fingerprint.js";
@@ -48,5 +47,5 @@ export function authorizeFirst(requires: Requirement | undefined, ctx: CallConte
 
 /** An action's result as the envelope's `data` would carry it. */
 function resultJson(result: unknown): string {
-  return result instanceof RawJson ? result.json : (JSON.stringify(result) ?? "null");
+  return JSON.stringify(result) ?? "null";
 }

@@ -2,7 +2,6 @@ import { describe, test, expect, beforeAll, afterAll } from "@jest/globals";
 import type { Server } from "node:http";
 import { request } from "undici";
 import * as arg from "../../../runtime/args.js";
-import { RawJson } from "../../../runtime/envelope.js";
 import { Fail } from "../../../runtime/errors.js";
 import { createServer } from "../../../runtime/server.js";
 import type { CallInput, EndpointSpec, HttpMethod, ParamRoute, StaticRoute } from "../../../runtime/types.js";
@@ -64,11 +63,6 @@ const statics: StaticRoute[] = [
     method: "POST",
     path: "/api/tasks:conflict",
     endpoint: endpoint("tasks.conflict", "action", async () => Promise.reject(new Fail(409, "already started"))),
-  },
-  {
-    method: "GET",
-    path: "/api/tasks:raw",
-    endpoint: endpoint("tasks.raw", "query", async () => new RawJson('[{"id":"x"}]')),
   },
   { method: "GET", path: "/api/tasks:bigint", endpoint: endpoint("tasks.bigint", "query", async () => ({ n: 1n })) },
 ];
@@ -189,10 +183,6 @@ describe("actions and queries", () => {
     const res = await request(`${url}/api/tasks:list_tasks`, { method: "HEAD" });
     expect(res.statusCode).toBe(200);
     expect(await res.body.text()).toBe("");
-  });
-
-  test("pre-serialized results are sent as they are", async () => {
-    expect((await call("GET", "/api/tasks:raw")).body).toEqual({ ok: true, data: [{ id: "x" }] });
   });
 
   test("a body over --max-body-size is a 413", async () => {
