@@ -1,7 +1,8 @@
 // The non-code assets svc writes or serves, kept as real files in templates/ at the top of the
 // package so they can be read and edited as what they are: svc dev's client script, overlay
 // and error page (dev/), the layout and error page a built server falls back to (pages/), and
-// the files written beside a built server (output/). Only the compiler reads them, at build
+// the files written beside a built server (output/), and the fixed part of the generated
+// API client (client/). Only the compiler reads them, at build
 // time or while `svc dev` runs; a built server gets what it needs in its generated files.
 
 import { readFileSync } from "node:fs";
@@ -14,7 +15,9 @@ export type TemplateName =
   | "pages/layout.html"
   | "pages/error.html"
   | "output/package.json"
-  | "output/start.sh";
+  | "output/start.sh"
+  | "client/runtime.ts"
+  | "client/runtime.js";
 
 /** From build/compiler/ (and compiler/ when run from source), the package's top folder is two up. */
 const ROOT = new URL("../../templates/", import.meta.url);

@@ -2,18 +2,28 @@
 // `client.ts` with its `client.js`, all from the one model (docs/openapi.md).
 
 import type { Model } from "../analyze/model.js";
-import { clientTs } from "./client/index.js";
+import { clientJs, clientTs } from "./client/index.js";
 import { format } from "./format.js";
-import type { GenerateOptions, OutputFile } from "./index.js";
-import { transpile } from "./index.js";
+import type { OutputFile } from "./index.js";
 import { openapiJson } from "./openapi/document.js";
 
-export async function apiOutputFiles(model: Model, options: GenerateOptions): Promise<OutputFile[]> {
+/**
+ * Makes the outputs while the formatter thread works on server.ts, when this thread would
+ * only wait: openapi.json, client.ts (queued for prettier behind server.ts) and client.js,
+ * written from the same model. `files()` waits for the formatting.
+ */
+export function apiOutputs(model: Model, pretty: boolean): { files(): Promise<OutputFile[]> } {
   const raw = clientTs(model);
-  const client = options.pretty === false ? raw : await format(raw);
-  return [
-    { path: "openapi.json", contents: openapiJson(model) },
-    { path: "client.ts", contents: client },
-    { path: "client.js", contents: transpile(client) },
-  ];
+  const client = pretty ? format(raw) : Promise.resolve(raw);
+  const openapi = openapiJson(model);
+  const js = clientJs(model);
+  return {
+    async files() {
+      return [
+        { path: "openapi.json", contents: openapi },
+        { path: "client.ts", contents: await client },
+        { path: "client.js", contents: js },
+      ];
+    },
+  };
 }

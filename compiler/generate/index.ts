@@ -15,7 +15,7 @@ import { routeFileSection } from "./sections/route-files.js";
 import { webhookSection } from "./sections/webhooks.js";
 import { idempotencySection } from "./sections/idempotency.js";
 import { identitySection } from "./sections/identity.js";
-import { apiOutputFiles } from "./api-outputs.js";
+import { apiOutputs } from "./api-outputs.js";
 
 /** A file the generator produces; one writer (the CLI) puts drafts on disk. */
 export interface OutputFile {
@@ -30,6 +30,8 @@ export interface GenerateOptions {
   runtimeImport?: string;
   /** False leaves server.ts as ts-morph prints it, skipping prettier: `svc dev` only runs the JavaScript. Default true. */
   pretty?: boolean;
+  /** False leaves out openapi.json and the client (bench/api-outputs.ts measures what they cost). Default true. */
+  apiOutputs?: boolean;
 }
 
 /**
@@ -40,8 +42,14 @@ export interface GenerateOptions {
  * compiled from server.ts as written, so what runs is exactly what is reviewed.
  */
 export async function generate(model: Model, options: GenerateOptions = {}): Promise<OutputFile[]> {
-  const ts_ = await generateServerTs(model, options);
-  return [
+  const pretty = options.pretty !== false;
+  const raw = serverSource(model, options);
+  // The formatter thread works on server.ts while this thread makes the API outputs, and
+  // on client.ts while this one transpiles server.ts: the outputs add little to a build.
+  const formatted = pretty ? format(raw) : Promise.resolve(raw);
+  const api = options.apiOutputs === false ? null : apiOutputs(model, pretty);
+  const ts_ = await formatted;
+  const files: OutputFile[] = [
     { path: "server.ts", contents: ts_ },
     { path: "server.js", contents: transpile(ts_) },
     // server.js is an ES module wherever dist/ lands, whatever the enclosing package says.
@@ -49,12 +57,20 @@ export async function generate(model: Model, options: GenerateOptions = {}): Pro
     // The options server.ts is formatted with, where a user's prettier looks for them.
     { path: ".prettierrc.json", contents: PRETTIER_RC },
     ...publicOutputFiles(model),
-    // openapi.json and the typed client (docs/openapi.md), made from the same model.
-    ...(await apiOutputFiles(model, options)),
   ];
+  // openapi.json and the typed client (docs/openapi.md), made from the same model.
+  if (api !== null) files.push(...(await api.files()));
+  return files;
 }
 
+/** server.ts, formatted with prettier unless `pretty` is false. */
 export async function generateServerTs(model: Model, options: GenerateOptions = {}): Promise<string> {
+  const raw = serverSource(model, options);
+  return options.pretty === false ? raw : format(raw);
+}
+
+/** server.ts as ts-morph prints it. */
+function serverSource(model: Model, options: GenerateOptions): string {
   const names = new Names(model);
   // Name queries and actions first, so their statements are named after them.
   for (const q of model.queries) names.fn(q.module, q.name);
@@ -98,7 +114,7 @@ export async function generateServerTs(model: Model, options: GenerateOptions = 
     ...model.sources.map((s) => `//   ${s}`),
     "",
   ].join("\n");
-  return options.pretty === false ? header + file.getFullText() : format(header + file.getFullText());
+  return header + file.getFullText();
 }
 
 export function transpile(source: string): string {

@@ -106,6 +106,8 @@ describe("templates/: the assets svc writes or serves, as files", () => {
     "pages/error.html",
     "output/package.json",
     "output/start.sh",
+    "client/runtime.ts",
+    "client/runtime.js",
   ];
 
   test("every template is a file of templates/ and reads as what it is", () => {
