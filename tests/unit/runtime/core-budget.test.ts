@@ -1,0 +1,42 @@
+// The runtime's core is the part every generated server runs for every request: the files at
+// the top of runtime/ (the HTTP server, routing, arguments, envelopes, logs, timeouts), with
+// each feature in a folder of its own (db/, pages/, webhooks/, auth/, idempotency/, jq/).
+// The core is meant to be read in one sitting, so its size is stated here and a change
+// that grows it past the budget fails: move the new code into a feature folder, or raise
+// the budget on purpose, in review. Counted: non-blank lines, comments included (they are
+// part of what a reader reads).
+
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test } from "@jest/globals";
+import { repoRoot } from "../../support/paths.js";
+
+/** 3,885 lines at the last count (November 2026), plus room for a fix or two. */
+const CORE_BUDGET = 4_100;
+/** A file past this is asking to be split into files with one job each. */
+const FILE_BUDGET = 400;
+/** runtime/index.ts exports what generated servers and `main` use, not every name. */
+const EXPORT_LINES_BUDGET = 32;
+
+const runtime = join(repoRoot, "runtime");
+const nonBlank = (path: string) => readFileSync(path, "utf8").split("\n").filter((l) => l.trim() !== "").length;
+const coreFiles = readdirSync(runtime, { withFileTypes: true })
+  .filter((e) => e.isFile() && e.name.endsWith(".ts"))
+  .map((e) => e.name);
+
+test(`the core (the .ts files at the top of runtime/) stays within ${CORE_BUDGET} lines`, () => {
+  const total = coreFiles.reduce((sum, name) => sum + nonBlank(join(runtime, name)), 0);
+  expect(coreFiles.length).toBeGreaterThan(20);
+  expect(total).toBeLessThanOrEqual(CORE_BUDGET);
+});
+
+test(`no runtime file is longer than ${FILE_BUDGET} lines`, () => {
+  const all = readdirSync(runtime, { recursive: true, encoding: "utf8" }).filter((p) => p.endsWith(".ts"));
+  const long = all.filter((p) => readFileSync(join(runtime, p), "utf8").split("\n").length > FILE_BUDGET);
+  expect(long).toEqual([]);
+});
+
+test("runtime/index.ts stays a short list of exports", () => {
+  const lines = readFileSync(join(runtime, "index.ts"), "utf8").split("\n").filter((l) => /^export\b/.test(l));
+  expect(lines.length).toBeLessThanOrEqual(EXPORT_LINES_BUDGET);
+});
