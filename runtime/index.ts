@@ -18,7 +18,7 @@ export { sendData, sendOk, sendError } from "./envelope.js";
 export { createLogger, Logger, LOG_LEVELS, requestIdFrom, type LogFields, type LogSink } from "./log.js";
 export { parseServerArgs, parseListen, helpText, BUILTIN_DEFAULTS } from "./options.js";
 export { Router, type MatchResult } from "./router.js";
-export { createServer } from "./server.js";
+export { createHandler, createServer, type Handler } from "./server.js";
 export { main, start, isEntry, type Running, type RunningServer, type MainHooks, type OpenDatabase } from "./main.js";
 export { trim, lower, upper, len, concat, member, slug, replace, startsWith, endsWith, contains, substr } from "./builtins.js";
 export { notNull, oneOf, oneOfOrNull, toBool, fromJson, toJson } from "./record.js";
@@ -27,6 +27,6 @@ export {
   BearerTokens, AuthError, Identity,
 } from "./auth/index.js";
 export { resolveCredentials, fallbackEnvName, Credentials } from "./credentials.js";
-export { webhookRoutes, WebhookReply } from "./webhooks/index.js";
+export { webhookEndpoints, WebhookReply } from "./webhooks/index.js";
 export * as app from "./pages/call.js";
 export * as jq from "./jq.js";

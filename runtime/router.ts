@@ -1,18 +1,26 @@
-// Maps (method, path) to an endpoint. Built once from the ServerSpec: static routes
-// (`/api/<module>:<name>`) by exact path in a Map, then declared param routes in
-// declaration order, grouped by segment count so a request only tries routes that
-// could match. First match wins (docs/language.md §2.4).
+// The one route table of a server (docs/language.md §2.4): every target a request can reach
+// (module endpoints, declared routes, webhooks, route files, pages, files the server serves),
+// in the order the compiler emitted them, matched once per request. The first entry whose
+// path and method both match wins; when some entries match the path but none the method,
+// the answer is a 405 listing their methods.
+//
+// Exact paths are looked up in a Map, parameter routes tried by segment count, so a request
+// only looks at entries that could match; an exact entry is taken over a parameter one only
+// when it comes first in the table.
 
 import { HttpError } from "./errors.js";
 import { newArgs } from "./query-string.js";
-import type { EndpointSpec, ParamRoute, StaticRoute } from "./types.js";
+import type { HttpMethod, RouteSpec, RouteTarget } from "./types.js";
+
+/** A target the runtime binds at start: a webhook's name becomes its verifying endpoint. */
+export type BoundTarget = Exclude<RouteTarget, { kind: "webhook" }>;
 
 export interface RouteMatch {
-  endpoint: EndpointSpec;
-  /** Path parameters, URL-decoded; null for a static route. */
+  target: BoundTarget;
+  /** Path parameters, URL-decoded; null for an exact path. */
   params: Record<string, string> | null;
-  /** A declared route's `respond`: it answers without the envelope. */
-  respond?: ParamRoute["respond"];
+  /** The entry as declared, for logs. */
+  path: string;
 }
 
 /** The path exists but not for this method: answer 405 with these in `Allow`. */
@@ -22,107 +30,142 @@ export interface MethodMismatch {
 
 export type MatchResult = RouteMatch | MethodMismatch | null;
 
-interface StaticEntry {
-  byMethod: Map<string, EndpointSpec>;
-  allow: string[];
-}
-
-interface CompiledParamRoute {
-  method: string;
-  endpoint: EndpointSpec;
-  respond: ParamRoute["respond"];
-  /** Literal segment text, or null where the segment is a parameter. */
-  literals: (string | null)[];
-  /** Parameter name per segment, or null where the segment is literal. */
-  names: (string | null)[];
+interface Entry {
+  /** Position in the table: the lower wins. */
+  order: number;
+  method: HttpMethod;
+  path: string;
+  target: BoundTarget;
+  /** Literal text per segment, or null for a parameter; null for an exact path. */
+  literals: (string | null)[] | null;
+  names: (string | null)[] | null;
 }
 
 const SLASH = 47; // /
 
 export class Router {
-  private readonly statics = new Map<string, StaticEntry>();
-  /** Index = number of path segments. */
-  private readonly paramRoutes: CompiledParamRoute[][] = [];
+  /** Entries by exact path, in table order. */
+  private readonly exact = new Map<string, Entry[]>();
+  /** Parameter entries by segment count, in table order. */
+  private readonly byLength: Entry[][] = [];
+  private readonly all: Entry[] = [];
+  /** The table position of the first parameter entry: an exact match before it needs no other look. */
+  private firstParam = Infinity;
 
-  constructor(staticRoutes: readonly StaticRoute[], paramRoutes: readonly ParamRoute[]) {
-    for (const route of staticRoutes) {
-      let entry = this.statics.get(route.path);
-      if (entry === undefined) {
-        entry = { byMethod: new Map(), allow: [] };
-        this.statics.set(route.path, entry);
-      }
-      if (!entry.byMethod.has(route.method)) {
-        entry.byMethod.set(route.method, route.endpoint);
-        entry.allow.push(route.method);
-      }
-    }
-    for (const route of paramRoutes) {
-      const compiled: CompiledParamRoute = {
+  /** `bind` turns a webhook's name into its endpoint (checked against its credentials at start). */
+  constructor(routes: readonly RouteSpec[], bind: (target: RouteTarget) => BoundTarget = unbound) {
+    routes.forEach((route, order) => {
+      const segments = route.segments ?? null;
+      const entry: Entry = {
+        order,
         method: route.method,
-        endpoint: route.endpoint,
-        respond: route.respond,
-        literals: route.segments.map((s) => (s.startsWith(":") ? null : s)),
-        names: route.segments.map((s) => (s.startsWith(":") ? s.slice(1) : null)),
+        path: route.path,
+        target: bind(route.target),
+        literals: segments === null ? null : segments.map((s) => (s.startsWith(":") ? null : s)),
+        names: segments === null ? null : segments.map((s) => (s.startsWith(":") ? s.slice(1) : null)),
       };
-      const count = route.segments.length;
-      while (this.paramRoutes.length <= count) this.paramRoutes.push([]);
-      this.paramRoutes[count].push(compiled);
-    }
+      this.all.push(entry);
+      if (segments === null) {
+        const list = this.exact.get(route.path);
+        if (list === undefined) this.exact.set(route.path, [entry]);
+        else list.push(entry);
+      } else {
+        while (this.byLength.length <= segments.length) this.byLength.push([]);
+        this.byLength[segments.length].push(entry);
+        this.firstParam = Math.min(this.firstParam, order);
+      }
+    });
   }
 
   /**
-   * Hot path: runs for every request. `path` has no query string. Throws a 400 HttpError
-   * when a path parameter holds a broken %-escape.
+   * Hot path: runs once for every request. `path` has no query string; `method` is GET for a
+   * HEAD. Throws a 400 HttpError when a path parameter holds a broken %-escape.
    */
   match(method: string, path: string): MatchResult {
-    const entry = this.statics.get(path) ?? this.staticByDecodedPath(path);
-    if (entry !== undefined) {
-      const endpoint = entry.byMethod.get(method);
-      if (endpoint !== undefined) return { endpoint, params: null };
-    }
-    const segments = this.paramRoutes.length > 0 ? splitPath(path) : null;
-    const candidates = segments === null ? undefined : this.paramRoutes[segments.length];
-    let allow: string[] | null = entry === undefined ? null : entry.allow.slice();
-    if (candidates !== undefined && segments !== null) {
-      for (const route of candidates) {
-        if (!segmentsMatch(route, segments)) continue;
-        if (route.method === method) {
-          const params = extractParams(route, segments);
-          return route.respond === undefined
-            ? { endpoint: route.endpoint, params }
-            : { endpoint: route.endpoint, params, respond: route.respond };
+    const exact = this.exact.get(path) ?? this.exactByDecodedPath(path);
+    let best: Entry | null = null;
+    if (exact !== undefined) {
+      for (const e of exact) {
+        if (e.method === method) {
+          best = e;
+          break;
         }
-        allow ??= [];
-        if (!allow.includes(route.method)) allow.push(route.method);
       }
     }
-    return allow === null ? null : { allow };
+    let segments: string[] | null = null;
+    let params: Record<string, string> | null = null;
+    if (best === null ? this.byLength.length > 0 : best.order > this.firstParam) {
+      segments = pathSegments(path);
+      const candidates = segments === null ? undefined : this.byLength[segments.length];
+      if (candidates !== undefined) {
+        for (const e of candidates) {
+          if (best !== null && e.order > best.order) break;
+          if (e.method === method && segmentsMatch(e, segments!)) {
+            best = e;
+            params = extractParams(e, segments!);
+            break;
+          }
+        }
+      }
+    }
+    if (best !== null) return { target: best.target, params, path: best.path };
+    return this.mismatch(exact, segments ?? pathSegments(path));
   }
 
-  /** Every method some route answers, for CORS preflights. */
+  /** The methods something answers at `path`, OPTIONS aside; null when nothing is there. */
+  allowed(path: string): string[] | null {
+    const found = this.mismatch(this.exact.get(path) ?? this.exactByDecodedPath(path), pathSegments(path));
+    return found === null ? null : found.allow;
+  }
+
+  /** Every method some entry answers, for CORS preflights. */
   methods(): Set<string> {
-    const out = new Set<string>();
-    for (const entry of this.statics.values()) for (const m of entry.allow) out.add(m);
-    for (const group of this.paramRoutes) for (const r of group) out.add(r.method);
+    return new Set(this.all.map((e) => e.method));
+  }
+
+  /** Every target of one kind, in table order, each page, file or endpoint once (the pages a server compiles at start, say). */
+  targets<K extends BoundTarget["kind"]>(kind: K): Extract<BoundTarget, { kind: K }>[] {
+    const seen = new Set<unknown>();
+    const out: Extract<BoundTarget, { kind: K }>[] = [];
+    for (const e of this.all) {
+      const t = e.target;
+      if (t.kind !== kind) continue;
+      const what = t.kind === "page" ? t.page : t.kind === "file" ? t.file : t.kind === "endpoint" ? t.endpoint : t;
+      if (seen.has(what)) continue;
+      seen.add(what);
+      out.push(t as Extract<BoundTarget, { kind: K }>);
+    }
     return out;
   }
 
-  /** Clients may %-encode characters of a static path (`%3A` for `:`); only tried on a miss. */
-  private staticByDecodedPath(path: string): StaticEntry | undefined {
-    if (path.indexOf("%") === -1) return undefined;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(path);
-    } catch {
-      return undefined;
+  /** No entry for this method: the methods of the entries at this path, or null for a 404. */
+  private mismatch(exact: Entry[] | undefined, segments: string[] | null): MethodMismatch | null {
+    const allow: string[] = [];
+    if (exact !== undefined) for (const e of exact) if (!allow.includes(e.method)) allow.push(e.method);
+    const candidates = segments === null ? undefined : this.byLength[segments.length];
+    if (candidates !== undefined) {
+      for (const e of candidates) if (!allow.includes(e.method) && segmentsMatch(e, segments!)) allow.push(e.method);
     }
-    return this.statics.get(decoded);
+    return allow.length === 0 ? null : { allow };
+  }
+
+  /** Clients may %-encode characters of an exact path (`%3A` for `:`); only tried on a miss. */
+  private exactByDecodedPath(path: string): Entry[] | undefined {
+    if (path.indexOf("%") === -1) return undefined;
+    const decoded = safeDecode(path);
+    return decoded === null ? undefined : this.exact.get(decoded);
   }
 }
 
-/** `/v1/tasks/42` → `["v1", "tasks", "42"]`; `/` → `[""]`. A path not starting with `/` gives null. */
-export function splitPath(path: string): string[] | null {
+function unbound(target: RouteTarget): BoundTarget {
+  if (target.kind === "webhook") throw new Error(`webhook ${target.name} is in the route table but was not bound`);
+  return target;
+}
+
+/** `/v1/tasks/42` → `["v1", "tasks", "42"]`; `/` → `[]`. A path not starting with `/` gives null. */
+export function pathSegments(path: string): string[] | null {
   if (path.charCodeAt(0) !== SLASH) return null;
+  if (path.length === 1) return [];
   const segments: string[] = [];
   let start = 1;
   for (;;) {
@@ -136,9 +179,10 @@ export function splitPath(path: string): string[] | null {
   }
 }
 
-function segmentsMatch(route: CompiledParamRoute, segments: readonly string[]): boolean {
+function segmentsMatch(e: Entry, segments: readonly string[]): boolean {
+  const literals = e.literals!;
   for (let i = 0; i < segments.length; i++) {
-    const literal = route.literals[i];
+    const literal = literals[i];
     const segment = segments[i];
     if (literal === null) {
       // An empty segment (`/v1/tasks//start`) is not a value for a parameter.
@@ -150,10 +194,11 @@ function segmentsMatch(route: CompiledParamRoute, segments: readonly string[]): 
   return true;
 }
 
-function extractParams(route: CompiledParamRoute, segments: readonly string[]): Record<string, string> {
+function extractParams(e: Entry, segments: readonly string[]): Record<string, string> {
+  const names = e.names!;
   const params: Record<string, string> = newArgs();
   for (let i = 0; i < segments.length; i++) {
-    const name = route.names[i];
+    const name = names[i];
     if (name !== null) params[name] = decodeSegment(segments[i], name);
   }
   return params;
@@ -161,16 +206,14 @@ function extractParams(route: CompiledParamRoute, segments: readonly string[]): 
 
 function decodeSegment(segment: string, name: string): string {
   if (segment.indexOf("%") === -1) return segment;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new HttpError(400, `bad %-escape in path parameter "${name}"`);
-  }
+  const decoded = safeDecode(segment);
+  if (decoded === null) throw new HttpError(400, `bad %-escape in path parameter "${name}"`);
+  return decoded;
 }
 
-function safeDecode(segment: string): string | null {
+function safeDecode(text: string): string | null {
   try {
-    return decodeURIComponent(segment);
+    return decodeURIComponent(text);
   } catch {
     return null;
   }

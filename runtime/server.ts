@@ -26,16 +26,26 @@ import { lingerIfUnread } from "./linger.js";
 import { requestIdFrom, type Logger } from "./log.js";
 import { newArgs, parseQueryString } from "./query-string.js";
 import { RequestView, type RespondInput, type ShapedAnswer, sendShaped, sendShapedError, type SiteOptions } from "./respond.js";
-import { Router } from "./router.js";
+import { type BoundTarget, Router } from "./router.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
 import { callEndpoint, IDEMPOTENCY_HEADER, idempotencyKey, IdempotencyStore, REPLAYED_HEADER } from "./idempotency/index.js";
-import type { CallContext, CallInput, Caller, Database, ServerOptions, ServerSpec } from "./types.js";
-import { WebhookReply, webhookRoutes } from "./webhooks/index.js";
+import type { CallContext, CallInput, Caller, Database, EndpointSpec, RouteSpec, RouteTarget, ServerOptions, ServerSpec } from "./types.js";
+import { WebhookReply, webhookEndpoints } from "./webhooks/index.js";
 import { App, refuseCrossSiteForm } from "./pages/index.js";
+import { unpolyAssets } from "./unpoly.js";
 import { apiDocs } from "./api-docs.js";
 import { sendAsset } from "./static.js";
 
 const CLOSE = { Connection: "close" } as const;
+const ASSET: RouteTarget = { kind: "asset" };
+
+/** A webhook's entry, bound to the endpoint that verifies its deliveries. */
+function bindWebhook(target: RouteTarget, webhooks: ReadonlyMap<string, EndpointSpec>): BoundTarget {
+  if (target.kind !== "webhook") return target;
+  const endpoint = webhooks.get(target.name);
+  if (endpoint === undefined) throw new Error(`the route table names webhook ${target.name}, which the spec does not declare`);
+  return { kind: "endpoint", endpoint };
+}
 
 /** What a graceful shutdown needs to know about a server's connections. */
 interface Connections {
@@ -45,15 +55,44 @@ interface Connections {
 
 const connectionsOf = new WeakMap<Server, Connections>();
 
-/** Builds the HTTP server for `spec`; the caller listens and closes it. */
-export function createServer(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger): Server {
+/** What `createHandler` makes: the request handler of one server, apart from its socket. */
+export interface Handler {
+  /** Answers one request; never rejects (every error becomes an answer). */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** `Expect: 100-continue`: refuses a body over the limit before the client sends it, else continues. */
+  handleContinue(req: IncomingMessage, res: ServerResponse): void;
+  /** The route table, matched once per request. */
+  readonly router: Router;
+  /** Responses still being made or sent, for a graceful shutdown. */
+  readonly deadlines: WriteDeadlines;
+  /** Stops the write-deadline timer: the handler takes no more requests. */
+  close(): void;
+}
+
+export interface HandlerHooks {
+  /**
+   * Whether the server still takes requests: once it does not (a shutdown has begun), a
+   * request on a kept-alive connection gets a 503 and responses close their connection.
+   */
+  accepting: () => boolean;
+}
+
+/**
+ * The request handler for `spec` on `db`, apart from any `node:http` server: createServer
+ * puts it behind a socket, and `svc dev` calls it for the build it currently serves.
+ * Throws StartupError (e.g. a missing credential).
+ */
+export function createHandler(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger, hooks: HandlerHooks): Handler {
   // Credentials are read once, here, at start: one that is missing is a StartupError.
   const credentials = resolveCredentials(spec.credentials ?? [], process.env);
   // Who is calling: bearer lists, JWT keys (checked here, at start) and sessions.
   const identity = spec.auth === undefined ? null : new Identity(spec.auth, credentials, db);
-  // Webhooks are exact-path POST routes, so they match before declared routes (docs/language.md §2.4).
-  const hooks = webhookRoutes(spec.webhooks ?? [], credentials, log);
-  const router = new Router(hooks.length === 0 ? spec.staticRoutes : [...spec.staticRoutes, ...hooks], spec.paramRoutes);
+  // A webhook's entry in the route table becomes its endpoint, which checks signatures with its secret.
+  const webhooks = webhookEndpoints(spec.webhooks ?? [], credentials, log);
+  // svc's own assets (Unpoly) for pages: served below /_svc/, where no page or public file can be.
+  const unpoly = spec.app === undefined ? null : unpolyAssets();
+  const own: RouteSpec[] = unpoly === null ? [] : [...unpoly.byPath.keys()].map((path) => ({ method: "GET", path, target: ASSET }));
+  const router = new Router(own.length === 0 ? spec.routes : [...spec.routes, ...own], (target) => bindWebhook(target, webhooks));
   const health: HealthInfo = { version: spec.version, startedAt: Date.now() };
   const maxBodySize = options.maxBodySize;
   const site: SiteOptions = { publicUrl: options.publicUrl ?? null, trustProxy: options.trustProxy === true };
@@ -61,13 +100,17 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
   const deadlines = new WriteDeadlines(options.writeTimeoutMs, (res) =>
     onWriteTimeout(res, log, options.writeTimeoutMs),
   );
+  const accepting = hooks.accepting;
   const traceRequests = log.enabled("trace");
   // Action calls with an Idempotency-Key (runtime/idempotency); null when no action is called over HTTP.
   const keys = spec.idempotency === undefined ? null : new IdempotencyStore(spec.idempotency, db, log);
   // Route files, pages and public/ (runtime/pages): their templates are parsed here, at start.
-  const app = spec.app === undefined ? null : new App(spec.app, { db, log, maxBodySize, keys, site, errors: errorShape });
+  const app =
+    spec.app === undefined || unpoly === null
+      ? null
+      : new App(spec.app, router, unpoly, { db, log, maxBodySize, keys, site, errors: errorShape });
   // A preflight allows every method something here answers (docs/language.md §3).
-  const cors = createCors(options.corsOrigin, routedMethods(router, app));
+  const cors = createCors(options.corsOrigin, routedMethods(router));
   // `--openapi`: /openapi.json and the API reference page (read here, at start).
   const docs = options.openapi === true ? apiDocs(spec) : null;
 
@@ -90,87 +133,99 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
     try {
       // Once shutdown has begun, a request arriving on a kept-alive connection is not
       // started: the client learns to retry elsewhere, and the connection closes.
-      if (!server.listening) throw new HttpError(503, "the server is shutting down", { headers: CLOSE });
+      if (!accepting()) throw new HttpError(503, "the server is shutting down", { headers: CLOSE });
       const framing = framingProblem(req);
       if (framing !== null) throw framing;
       if (cors !== null && cors.handle(req, res)) {
         // An allowed CORS preflight, answered.
       } else if (method === "OPTIONS") {
-        answerOptions(res, allowedAt(path, router, app));
+        answerOptions(res, allowedAt(path, router));
       } else if (path === HEALTH_PATH) {
         if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
-        if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
+        if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
         await sendHealth(res, db, health, log);
       } else if (docs !== null && docs.has(path)) {
         if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
-        if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
+        if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
         sendAsset(req, res, docs.get(path)!);
-      } else if (app !== null && app.claims(req, method, path, router)) {
-        // What module routes and webhooks leave: route files, pages, then public/.
-        if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
-        // The app resolves the caller itself, for route files and pages only: files need none.
-        await app.handle(req, res, method, target, { req, requestId, caller: null, identity });
       } else {
         const match = router.match(method, path);
-        if (match === null) throw new HttpError(404, "not found");
-        if ("allow" in match)
+        if (match === null) {
+          if (app === null || !app.answersNotFound(req, method)) throw new HttpError(404, "not found");
+          if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
+          app.sendNotFound(res);
+        } else if ("allow" in match) {
           throw new HttpError(405, "method not allowed", { headers: { Allow: match.allow.join(", ") } });
-        shaped = match.respond !== undefined && errorShape !== null;
-        // A cross-site form must not run an action (docs/language.md §5); webhooks prove themselves by signature.
-        if (method === "POST" && match.endpoint.rawBody !== true) refuseCrossSiteForm(req);
-        // Only actions take a key, webhooks excepted (their deliveries have ids); a query ignores it.
-        const key =
-          keys !== null && match.endpoint.kind === "action" && req.headers[IDEMPOTENCY_HEADER] !== undefined && match.endpoint.rawBody !== true
-            ? idempotencyKey(req)
-            : null;
-        const input: CallInput =
-          match.endpoint.rawBody === true
-            ? { args: newArgs(), text: false, raw: await readRawBody(req, maxBodySize) }
-            : method === "POST" || method === "PUT" || method === "PATCH"
-            ? await readBody(req, maxBodySize)
-            : { args: q === -1 ? newArgs() : parseQueryString(target.slice(q + 1)), text: true };
-        // Answered meanwhile (the read or write timeout): the endpoint must not run.
-        if (res.headersSent) throw new HttpError(res.statusCode, "already answered");
-        if (match.params !== null) mergePathParams(input, match.params);
-        // Once per request, before the endpoint: a refused credential is a 401 whatever the
-        // endpoint. Webhooks prove themselves by signature and are not asked.
-        let caller: Caller | null = null;
-        if (identity !== null && match.endpoint.rawBody !== true) {
-          const resolved = identity.resolve(req, res);
-          caller = resolved instanceof Promise ? await resolved : resolved;
-        }
-        const ctx: CallContext = { req, requestId, caller, identity };
-        const respond = match.respond;
-        if (key !== null && keys !== null) {
-          // A route with `respond` stores its whole answer (status, body, headers) and replays it.
-          const shape = respond === undefined ? undefined : (result: unknown) => respond(result, respondInput(match.params, req, site));
-          const answer = await callEndpoint(keys, key, match.endpoint, db, input, ctx, method, path, shape);
-          if (!res.headersSent) {
-            if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
-            if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
-            if (answer.replayed) res.setHeader(REPLAYED_HEADER, "true");
-            if (shape !== undefined) sendShaped(res, JSON.parse(answer.body) as ShapedAnswer);
-            else sendData(res, answer.body, answer.status);
-          }
+        } else if (match.target.kind !== "endpoint") {
+          if (app === null) throw new HttpError(404, "not found");
+          if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
+          const rawQuery = q === -1 ? "" : target.slice(q + 1);
+          // The app resolves the caller itself, for route files and pages only: files need none.
+          await app.handle(req, res, method, path, { target: match.target, params: match.params }, rawQuery, {
+            req,
+            requestId,
+            caller: null,
+            identity,
+          });
         } else {
-          const result = await match.endpoint.run(db, input, ctx);
-          // Past the write timeout the 503 has gone out; the result has no one to go to.
-          if (!res.headersSent) {
-            if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
-            if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
-            if (result instanceof WebhookReply) result.send(res);
-            else if (respond !== undefined) sendShaped(res, respond(result, respondInput(match.params, req, site)));
-            else sendOk(res, result);
+          const endpoint = match.target.endpoint;
+          const respond = match.target.respond;
+          shaped = respond !== undefined && errorShape !== null;
+          // A cross-site form must not run an action (docs/language.md §5); webhooks prove themselves by signature.
+          if (method === "POST" && endpoint.rawBody !== true) refuseCrossSiteForm(req);
+          // Only actions take a key, webhooks excepted (their deliveries have ids); a query ignores it.
+          const key =
+            keys !== null && endpoint.kind === "action" && req.headers[IDEMPOTENCY_HEADER] !== undefined && endpoint.rawBody !== true
+              ? idempotencyKey(req)
+              : null;
+          const input: CallInput =
+            endpoint.rawBody === true
+              ? { args: newArgs(), text: false, raw: await readRawBody(req, maxBodySize) }
+              : method === "POST" || method === "PUT" || method === "PATCH"
+              ? await readBody(req, maxBodySize)
+              : { args: q === -1 ? newArgs() : parseQueryString(target.slice(q + 1)), text: true };
+          // Answered meanwhile (the read or write timeout): the endpoint must not run.
+          if (res.headersSent) throw new HttpError(res.statusCode, "already answered");
+          if (match.params !== null) mergePathParams(input, match.params);
+          // Once per request, before the endpoint: a refused credential is a 401 whatever the
+          // endpoint. Webhooks prove themselves by signature and are not asked.
+          let caller: Caller | null = null;
+          if (identity !== null && endpoint.rawBody !== true) {
+            const resolved = identity.resolve(req, res);
+            caller = resolved instanceof Promise ? await resolved : resolved;
+          }
+          const ctx: CallContext = { req, requestId, caller, identity };
+          if (key !== null && keys !== null) {
+            // A route with `respond` stores its whole answer (status, body, headers) and replays it.
+            const shape = respond === undefined ? undefined : (result: unknown) => respond(result, respondInput(match.params, req, site));
+            const answer = await callEndpoint(keys, key, endpoint, db, input, ctx, method, path, shape);
+            if (!res.headersSent) {
+              if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
+              if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
+              if (answer.replayed) res.setHeader(REPLAYED_HEADER, "true");
+              if (shape !== undefined) sendShaped(res, JSON.parse(answer.body) as ShapedAnswer);
+              else sendData(res, answer.body, answer.status);
+            }
+          } else {
+            const result = await endpoint.run(db, input, ctx);
+            // Past the write timeout the 503 has gone out; the result has no one to go to.
+            if (!res.headersSent) {
+              if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
+              if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
+              if (result instanceof WebhookReply) result.send(res);
+              else if (respond !== undefined) sendShaped(res, respond(result, respondInput(match.params, req, site)));
+              else sendOk(res, result);
+            }
           }
         }
       }
     } catch (err) {
       if (!res.headersSent && shaped) {
-        if (closesAfter(server, deadlines, res)) res.setHeader("Connection", "close");
+        if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
         sendShapedError(res, err, errorShape!, log, { request_id: requestId, method: req.method, path });
         lingerIfUnread(req, res);
       } else if (!res.headersSent) {
-        answerError(res, err, log, requestId, req.method, path, closesAfter(server, deadlines, res));
+        answerError(res, err, log, requestId, req.method, path, closesAfter(accepting, deadlines, res));
         lingerIfUnread(req, res);
       } else if (!res.writableEnded) {
         // Failed halfway through a response: the only honest thing left is to cut it.
@@ -186,17 +241,29 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
     });
   }
 
+  return {
+    handle,
+    handleContinue(req: IncomingMessage, res: ServerResponse): void {
+      // `Expect: 100-continue` (RFC 9110 §10.1.1): a body over the limit is refused before the
+      // client sends it; otherwise Node's default, "100 Continue" then the request.
+      const length = Number(req.headers["content-length"]);
+      if (!(length > maxBodySize)) res.writeContinue();
+      void handle(req, res);
+    },
+    router,
+    deadlines,
+    close: () => deadlines.stop(),
+  };
+}
+
+/** Builds the HTTP server for `spec`: createHandler's handler behind a `node:http` socket. The caller listens and closes it. */
+export function createServer(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger): Server {
+  const handler = createHandler(spec, db, options, log, { accepting: () => server.listening });
   // handle never rejects: every error ends in answerError.
-  const server = createHttpServer(httpServerOptions(options.readTimeoutMs), (req, res) => void handle(req, res));
+  const server = createHttpServer(httpServerOptions(options.readTimeoutMs), (req, res) => void handler.handle(req, res));
   server.on("clientError", (err: Error, socket) => answerClientError(err, socket, log, options.readTimeoutMs));
   server.on("connect", (req: IncomingMessage, socket: Socket) => answerConnect(req, socket, log));
-  // `Expect: 100-continue` (RFC 9110 §10.1.1): a body over the limit is refused before the
-  // client sends it; otherwise Node's default, "100 Continue" then the request.
-  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
-    const length = Number(req.headers["content-length"]);
-    if (!(length > maxBodySize)) res.writeContinue();
-    void handle(req, res);
-  });
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => handler.handleContinue(req, res));
   const all = new Set<Socket>();
   const forget = function (this: Socket): void {
     all.delete(this);
@@ -205,8 +272,8 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
     all.add(socket);
     socket.once("close", forget);
   });
-  server.once("close", () => deadlines.stop());
-  connectionsOf.set(server, { all, deadlines });
+  server.once("close", () => handler.close());
+  connectionsOf.set(server, { all, deadlines: handler.deadlines });
   return server;
 }
 
@@ -246,9 +313,8 @@ function respondInput(params: Record<string, string> | null, req: IncomingMessag
 const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 /** Every method the server routes, with HEAD wherever GET is: what a CORS preflight allows. */
-function routedMethods(router: Router, app: App | null): string[] {
+function routedMethods(router: Router): string[] {
   const all = router.methods();
-  if (app !== null) for (const m of app.methods()) all.add(m);
   all.add("GET"); // /health
   return withHead([...all]).filter((m) => m !== "OPTIONS");
 }
@@ -260,16 +326,11 @@ function withHead(methods: readonly string[]): string[] {
 }
 
 /** The methods something answers at `path`, OPTIONS and HEAD included; null when nothing does. */
-function allowedAt(path: string, router: Router, app: App | null): string[] | null {
+function allowedAt(path: string, router: Router): string[] | null {
   if (path === HEALTH_PATH) return withHead(["GET", "OPTIONS"]);
-  const found = new Set<string>();
-  const m = router.match("OPTIONS", path);
-  if (m !== null && "allow" in m) for (const x of m.allow) found.add(x);
-  const own = app?.allowed(path) ?? null;
-  if (own !== null) for (const x of own) found.add(x);
-  if (found.size === 0) return null;
-  found.add("OPTIONS");
-  return withHead([...found]);
+  const found = router.allowed(path);
+  if (found === null) return null;
+  return withHead([...found, "OPTIONS"]);
 }
 
 /** OPTIONS that is not a CORS preflight: 204 with `Allow` for a path something answers (RFC 9110 §9.3.7), else 404. */
@@ -311,8 +372,8 @@ function sameAsText(existing: unknown, value: string): boolean {
  * unless a request pipelined behind it waits on the same connection: then that one's 503
  * closes it, and is not lost with the connection.
  */
-function closesAfter(server: Server, deadlines: WriteDeadlines, res: ServerResponse): boolean {
-  return !server.listening && !deadlines.hasLaterOnConnection(res);
+function closesAfter(accepting: () => boolean, deadlines: WriteDeadlines, res: ServerResponse): boolean {
+  return !accepting() && !deadlines.hasLaterOnConnection(res);
 }
 
 function answerError(

@@ -3,7 +3,7 @@
 // `main` / `createServer`; the runtime never parses source or compiles anything.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AppSpec } from "./pages/types.js";
+import type { AppSpec, PageSpec, RouteFileSpec } from "./pages/types.js";
 import type { ErrorShape, RespondInput, ShapedAnswer } from "./respond.js";
 
 export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "./respond.js";
@@ -156,23 +156,34 @@ export interface EndpointSpec {
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** `/api/<module>:<name>`: matched by exact path. */
-export interface StaticRoute {
-  method: HttpMethod;
-  path: string;
-  endpoint: EndpointSpec;
-}
+/** What an entry of the route table leads to. */
+export type RouteTarget =
+  /** A module query or action, at `/api/<module>:<name>` or at a declared route. */
+  | {
+      kind: "endpoint";
+      endpoint: EndpointSpec;
+      /** `respond …`: the answer without the envelope; errors take the app's error shape. */
+      respond?: (result: unknown, input: RespondInput) => ShapedAnswer;
+    }
+  /** A declared webhook, by name (ServerSpec.webhooks): its verifier is made at start, with its secret. */
+  | { kind: "webhook"; name: string }
+  /** A route file of the app folder; each of its methods has an entry. */
+  | { kind: "file"; file: RouteFileSpec }
+  | { kind: "page"; page: PageSpec }
+  /** A file the server serves itself: public/, and svc's own assets (Unpoly), by the request's path. */
+  | { kind: "asset" };
 
-/** A declared `route`: segments precomputed at build time; `:x` segments are parameters. */
-export interface ParamRoute {
+/**
+ * One entry of the route table, which the compiler emits in precedence order (docs/language.md
+ * §2.4): webhooks, module endpoints, declared routes, route files, pages, public/ files.
+ */
+export interface RouteSpec {
   method: HttpMethod;
-  /** As declared, for logs and 405s: `/v1/tasks/:id/start` */
+  /** As declared, for logs and messages: `/v1/tasks/:id/start`. Matched exactly without `segments`. */
   path: string;
-  /** `["v1", "tasks", ":id", "start"]` */
-  segments: string[];
-  endpoint: EndpointSpec;
-  /** `respond …`: the answer without the envelope; errors take the app's error shape. */
-  respond?: (result: unknown, input: RespondInput) => ShapedAnswer;
+  /** A path with parameters, split at build time: `["v1", "tasks", ":id", "start"]`. */
+  segments?: string[];
+  target: RouteTarget;
 }
 
 export interface ServerSpec {
@@ -180,9 +191,8 @@ export interface ServerSpec {
   version: string;
   tables: TableSpec[];
   statements: StatementSpec[];
-  staticRoutes: StaticRoute[];
-  /** In declaration order: first match wins. */
-  paramRoutes: ParamRoute[];
+  /** Every path the server answers, in precedence order: the first entry whose path and method match wins. */
+  routes: RouteSpec[];
   /** Defaults from svc.toml `[server]` and `[database]`; command-line flags win over them. */
   defaults: Partial<ServerOptions>;
   /** Credentials the server reads at start (webhook secrets, `[auth]`); absent when it reads none. */

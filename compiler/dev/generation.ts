@@ -1,16 +1,14 @@
 // One built version of the project inside `svc dev`: its generated module imported from
 // memory, its statements prepared on the dev database, and its request handler made by the
-// runtime's own createServer, so dev serves exactly what a built server would.
+// runtime's own createHandler, so dev serves exactly what a built server would.
 
-import type { Server } from "node:http";
 import { join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { OutputFile } from "../generate/index.js";
 import { StartupError } from "../../runtime/errors.js";
 import type { Logger } from "../../runtime/log.js";
 import { parseServerArgs } from "../../runtime/options.js";
-import { Router } from "../../runtime/router.js";
-import { createServer } from "../../runtime/server.js";
+import { createHandler, type Handler } from "../../runtime/server.js";
 import type { Database, ServerOptions, ServerSpec } from "../../runtime/types.js";
 
 /** The runtime as the generated module imports it: the very modules this process runs. */
@@ -19,12 +17,9 @@ export const RUNTIME_URL = new URL("../../runtime/index.js", import.meta.url).hr
 export interface Generation {
   id: number;
   spec: ServerSpec;
-  /** Made by createServer; never listens itself: the dev server hands it requests. */
-  handler: Server;
+  /** Made by createHandler: the dev server hands it requests; its route table says what answers in JSON. */
+  handler: Handler;
   db: Database;
-  /** Module routes and webhooks: what answers in JSON, so a build error answers them with a 500. */
-  router: Router;
-  webhookPaths: ReadonlySet<string>;
   inFlight: number;
   retired: boolean;
   /** Set once retired with requests still in flight: the last one to finish calls it. */
@@ -97,9 +92,8 @@ async function fresh(spec: ServerSpec, open: () => Promise<Database>): Promise<D
 }
 
 /**
- * The handler for `spec` on `db`. Its shutdown checks ask whether the server is listening:
- * it answers for the dev server that really listens, so requests are served normally until
- * that one closes. Throws StartupError (e.g. a missing credential).
+ * The handler for `spec` on `db`. Its shutdown checks ask whether the dev server, which
+ * really listens, still takes requests. Throws StartupError (e.g. a missing credential).
  */
 export function makeGeneration(
   id: number,
@@ -109,15 +103,12 @@ export function makeGeneration(
   log: Logger,
   listening: () => boolean,
 ): Generation {
-  const handler = createServer(spec, db, options, log);
-  Object.defineProperty(handler, "listening", { get: listening, configurable: true });
+  const handler = createHandler(spec, db, options, log, { accepting: listening });
   return {
     id,
     spec,
     handler,
     db,
-    router: new Router(spec.staticRoutes, spec.paramRoutes),
-    webhookPaths: new Set((spec.webhooks ?? []).map((w) => w.path)),
     inFlight: 0,
     retired: false,
   };

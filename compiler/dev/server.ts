@@ -267,7 +267,7 @@ export class DevServer {
     gen.retired = true;
     const dispose = (): void => {
       // Stops the handler's write-deadline timer.
-      gen.handler.emit("close");
+      gen.handler.close();
       if (replacedDb !== null) void replacedDb.close().catch(() => undefined);
     };
     if (gen.inFlight === 0) dispose();
@@ -300,13 +300,20 @@ export class DevServer {
       gen.inFlight--;
       if (gen.retired && gen.inFlight === 0) gen.dispose?.();
     });
-    gen.handler.emit(event, req, res);
+    if (event === "checkContinue") gen.handler.handleContinue(req, res);
+    else void gen.handler.handle(req, res);
   }
 
-  /** Module endpoints, route files (`/api/…`) and webhooks answer in JSON. */
+  /** Module endpoints, declared routes, webhooks and route files under `/api/` answer in JSON; pages and files do not. */
   private isApi(gen: Generation, method: string, path: string): boolean {
-    if (path.startsWith("/api/") || gen.webhookPaths.has(path)) return true;
-    return gen.router.match(method === "HEAD" ? "GET" : method, path) !== null;
+    if (path.startsWith("/api/")) return true;
+    try {
+      const found = gen.handler.router.match(method === "HEAD" ? "GET" : method, path);
+      return found !== null && ("allow" in found || found.target.kind === "endpoint");
+    } catch {
+      // A broken %-escape: the handler answers it with a 400 envelope.
+      return true;
+    }
   }
 
   /** Stops watching, ends the event streams, lets in-flight requests finish, closes the database. */
@@ -322,7 +329,7 @@ export class DevServer {
       // Dev has no 30 s grace: whatever is still open after a moment is cut.
       setTimeout(() => this.http.closeAllConnections(), 2_000).unref();
     });
-    if (this.current !== null) this.current.handler.emit("close");
+    if (this.current !== null) this.current.handler.close();
     await this.db?.close().catch(() => undefined);
     this.cache.dispose();
     this.log.flush();

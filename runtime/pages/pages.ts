@@ -8,20 +8,18 @@ import { HttpError } from "../errors.js";
 import { parseQueryString } from "../query-string.js";
 import type { CallContext } from "../types.js";
 import { HTML_SECURITY_HEADERS, HTML_TYPE } from "./headers.js";
-import { PathTable } from "./match.js";
 import { type CompiledPage, type PageExtras, type Renderer, errorHtml, renderPage } from "./render.js";
 import { failedFormHeaders, sameSiteReferer } from "./route-request.js";
 
-export class Pages {
-  readonly table: PathTable<CompiledPage>;
+/** The page the route table has at a path, with its parameters; null when none. */
+export type PageAt = (path: string) => { page: CompiledPage; params: Record<string, string> } | null;
 
+export class Pages {
   constructor(
     readonly renderer: Renderer,
-    pages: readonly CompiledPage[],
+    private readonly pageAt: PageAt,
     readonly maxBodySize: number,
-  ) {
-    this.table = new PathTable(pages, (p) => p.spec.segments);
-  }
+  ) {}
 
   get db() {
     return this.renderer.db;
@@ -92,9 +90,9 @@ export class Pages {
     const q = location.indexOf("?");
     const path = q === -1 ? location : location.slice(0, q);
     try {
-      const found = this.table.find(path);
+      const found = this.pageAt(path);
       if (found === null) return null;
-      return { page: found.item, params: found.params, query: parseQueryString(q === -1 ? "" : location.slice(q + 1)) };
+      return { page: found.page, params: found.params, query: parseQueryString(q === -1 ? "" : location.slice(q + 1)) };
     } catch {
       return null;
     }

@@ -40,9 +40,8 @@ export interface RouteBlockSpec {
 }
 
 export interface RouteFileSpec {
-  /** `/api/task_tracker/:id` */
+  /** `/api/task_tracker/:id`, for logs: the route table (ServerSpec.routes) matches it. */
   path: string;
-  segments: string[];
   blocks: RouteBlockSpec[];
 }
 
@@ -50,8 +49,8 @@ export interface RouteFileSpec {
 export type PageLoader = (input: unknown, $params: Record<string, string>, $query: Record<string, string>) => unknown[];
 
 export interface PageSpec {
+  /** `/tasks/:id`, for logs: the route table (ServerSpec.routes) matches it. */
   path: string;
-  segments: string[];
   /** `app/tasks/page.html`, for logs. */
   source: string;
   /** Front-matter title: a mustache template rendered with the view, as plain text. */
@@ -75,10 +74,6 @@ export interface PublicFileSpec {
 }
 
 export interface AppSpec {
-  /** Most specific first. */
-  routeFiles: RouteFileSpec[];
-  /** Most specific first. */
-  pages: PageSpec[];
   /** `app/layout.html`, or svc's default layout (templates/pages/layout.html) for an app without one. */
   layout: string;
   /** The content of an error page, rendered inside the layout (templates/pages/error.html). */

@@ -7,7 +7,7 @@
 import type { Credentials } from "../credentials.js";
 import { HttpError, StartupError } from "../errors.js";
 import type { Logger } from "../log.js";
-import type { CallContext, CallInput, Database, EndpointSpec, StaticRoute, WebhookSpec } from "../types.js";
+import type { CallContext, CallInput, Database, EndpointSpec, WebhookSpec } from "../types.js";
 import { recordDelivery } from "./deliveries.js";
 import { parsePayload } from "./payload.js";
 import { VERIFIERS } from "./providers.js";
@@ -21,14 +21,15 @@ const systemClock: Clock = () => Date.now() / 1000;
 const EMPTY = Buffer.alloc(0);
 const DUPLICATE = Symbol("already handled");
 
-/** One exact-path POST route per webhook. Throws StartupError for a secret its provider cannot use. */
-export function webhookRoutes(
+/** Each webhook's endpoint, by name: what its route-table entry leads to. Throws StartupError for a secret its provider cannot use. */
+export function webhookEndpoints(
   webhooks: readonly WebhookSpec[],
   credentials: Credentials,
   log: Logger,
   clock: Clock = systemClock,
-): StaticRoute[] {
-  return webhooks.map((spec) => {
+): Map<string, EndpointSpec> {
+  const out = new Map<string, EndpointSpec>();
+  for (const spec of webhooks) {
     const verifier = VERIFIERS[spec.provider];
     let key: Buffer;
     try {
@@ -37,8 +38,9 @@ export function webhookRoutes(
       const why = err instanceof Error ? err.message : String(err);
       throw new StartupError(`credential "${spec.credential}", the secret of webhook ${spec.name}: ${why}`);
     }
-    return { method: "POST", path: spec.path, endpoint: webhookEndpoint(spec, verifier, key, log, clock) };
-  });
+    out.set(spec.name, webhookEndpoint(spec, verifier, key, log, clock));
+  }
+  return out;
 }
 
 function webhookEndpoint(spec: WebhookSpec, verifier: Verifier, key: Buffer, log: Logger, clock: Clock): EndpointSpec {

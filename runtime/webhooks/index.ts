@@ -1,7 +1,7 @@
 // Declared webhooks (docs/language.md §2.4): one verifier per provider, the delivery record, and
 // the endpoint that ties them together.
 
-export { webhookRoutes, type Clock } from "./endpoint.js";
+export { webhookEndpoints, type Clock } from "./endpoint.js";
 export { deliveryKey } from "./deliveries.js";
 export { parsePayload } from "./payload.js";
 export { VERIFIERS } from "./providers.js";

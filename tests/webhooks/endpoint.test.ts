@@ -19,7 +19,7 @@ import type {
   WebhookParam,
   WebhookSpec,
 } from "../../runtime/types.js";
-import { WebhookReply, webhookRoutes } from "../../runtime/webhooks/index.js";
+import { WebhookReply, webhookEndpoints } from "../../runtime/webhooks/index.js";
 import { SECRETS, hmacHeaders, slackHeaders } from "./support.js";
 
 const store = deliveryStore();
@@ -95,11 +95,11 @@ function hook(
 
 function endpointFor(spec: WebhookSpec, clock: () => number = () => NOW): EndpointSpec {
   const credentials = new Credentials(new Map([[spec.credential, SECRETS[spec.provider]]]));
-  const [route] = webhookRoutes([spec], credentials, new Logger("error", () => undefined), clock);
-  expect(route.method).toBe("POST");
-  expect(route.path).toBe(spec.path);
-  expect(route.endpoint.rawBody).toBe(true);
-  return route.endpoint;
+  const endpoints = webhookEndpoints([spec], credentials, new Logger("error", () => undefined), clock);
+  expect([...endpoints.keys()]).toEqual([spec.name]);
+  const endpoint = endpoints.get(spec.name)!;
+  expect(endpoint.rawBody).toBe(true);
+  return endpoint;
 }
 
 function deliver(endpoint: EndpointSpec, headers: IncomingHttpHeaders, body: string): Promise<unknown> {
@@ -216,7 +216,7 @@ describe("a webhook endpoint", () => {
   test("a secret its provider cannot use stops the start, naming the credential and the webhook but not the value", () => {
     const spec = hook("standard");
     const credentials = new Credentials(new Map([[spec.credential, "whsec_***not-base64***"]]));
-    const start = () => webhookRoutes([spec], credentials, new Logger("error", () => undefined));
+    const start = () => webhookEndpoints([spec], credentials, new Logger("error", () => undefined));
     expect(start).toThrow(StartupError);
     expect(start).toThrow(
       'credential "standard_secret", the secret of webhook t.standard: it is not a Standard Webhooks secret',

@@ -1,7 +1,8 @@
-// Pages, the layout and public/ (docs/language.md §5) as plain data the runtime serves: templates
-// as readable literals, each page's data source as a reference to its route file's GET
-// block, page.jq as the JavaScript function it was compiled to, and the app spec that
-// ties them together in matching order.
+// Route files, pages, the layout and public/ (docs/language.md §4–5) as plain data the runtime
+// serves: each route file's blocks, templates as readable literals, each page's data source
+// as a reference to its route file's GET block, page.jq as the JavaScript function it was
+// compiled to, and the app spec with the layout and public/. The route table
+// (sections/server.ts) says where each of them answers.
 
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
 import type { Model, PageModel, PublicFileModel, RouteFileModel } from "../../analyze/model.js";
@@ -14,7 +15,7 @@ import { blockFunctionName } from "./route-files.js";
 
 type Out = (string | StatementStructures)[];
 
-function pageName(names: Names, page: PageModel): string {
+export function pageName(names: Names, page: PageModel): string {
   const words = page.segments.length === 0 ? ["root"] : page.segments.map((s) => s.replace(/^:/, ""));
   const base = camelCase([...words, "page"].join("_").replace(/[^A-Za-z0-9_]/g, "_"));
   return names.app(`page:${page.source}`, /^[0-9]/.test(base) ? `p${base}` : base);
@@ -25,26 +26,25 @@ export function appSpecName(model: Model, names: Names): string | null {
   return model.app ? names.app("spec", "app") : null;
 }
 
-/** One constant per page, then the app spec. Empty without an app. */
+/** The name of a route file's constant: `apiNotesIdRoute`. */
+export function routeFileName(names: Names, file: RouteFileModel): string {
+  const words = file.segments.length === 0 ? ["root"] : file.segments.map((s) => s.replace(/^:/, ""));
+  const base = camelCase([...words, "route"].join("_").replace(/[^A-Za-z0-9_]/g, "_"));
+  return names.app(`route:${file.source}`, /^[0-9]/.test(base) ? `r${base}` : base);
+}
+
+/** One constant per route file and per page, then the app spec. Empty without an app. */
 export function pageSection(model: Model, names: Names): Out {
   const app = model.app;
   if (!app) return [];
   const out: Out = [];
+  if (app.routeFiles.length > 0) out.push("// ---- route files ----");
+  for (const file of app.routeFiles) out.push(routeFileConst(file, names));
   if (app.pages.length > 0) out.push("// ---- pages ----");
   for (const page of app.pages) out.push(pageConst(page, app.routeFiles, names));
 
-  out.push("// ---- app: route files, then pages, then public/, each most specific first ----");
-  const routeFiles = app.routeFiles.map((f) => {
-    const blocks = f.blocks.map((b) => {
-      const requires = b.step?.op === "invoke" ? b.step.requires : null;
-      const extra = `${requires === null ? "" : `, requires: ${literal(requires)}`}${b.respond ? ", shaped: true" : ""}`;
-      return `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, f, b)}${extra} }`;
-    });
-    return `// ${f.source}\n{ path: ${JSON.stringify(f.path)}, segments: ${literal(f.segments)}, blocks: [\n${blocks.join(",\n")}\n] }`;
-  });
+  out.push("// ---- app: layout, error page and public/ ----");
   const fields = [
-    `routeFiles: [\n${routeFiles.join(",\n")}\n]`,
-    `pages: [${app.pages.map((p) => pageName(names, p)).join(", ")}]`,
     `layout: ${app.layout ? `${literal(app.layout.template)} /* ${app.layout.source} */` : `${literal(readTemplate("pages/layout.html"))} /* svc's default layout */`}`,
     `errorPage: ${literal(readTemplate("pages/error.html"))} /* svc's error page, inside the layout */`,
     `publicFiles: [\n${app.publicFiles.map(publicFile).join(",\n")}\n]`,
@@ -58,6 +58,26 @@ export function pageSection(model: Model, names: Names): Out {
   return out;
 }
 
+function routeFileConst(file: RouteFileModel, names: Names): StatementStructures {
+  const blocks = file.blocks.map((b) => {
+    const requires = b.step?.op === "invoke" ? b.step.requires : null;
+    const extra = `${requires === null ? "" : `, requires: ${literal(requires)}`}${b.respond ? ", shaped: true" : ""}`;
+    return `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, file, b)}${extra} }`;
+  });
+  return {
+    kind: StructureKind.VariableStatement,
+    declarationKind: VariableDeclarationKind.Const,
+    leadingTrivia: `// ${file.source}\n`,
+    declarations: [
+      {
+        name: routeFileName(names, file),
+        type: "rt.RouteFileSpec",
+        initializer: `{\npath: ${JSON.stringify(file.path)},\nblocks: [\n${blocks.join(",\n")}\n]\n}`,
+      },
+    ],
+  };
+}
+
 function pageConst(page: PageModel, routeFiles: readonly RouteFileModel[], names: Names): StatementStructures {
   let data = "null";
   if (page.route) {
@@ -68,7 +88,6 @@ function pageConst(page: PageModel, routeFiles: readonly RouteFileModel[], names
   const loader = page.loader;
   const fields = [
     `path: ${JSON.stringify(page.path)}`,
-    `segments: ${literal(page.segments)}`,
     `source: ${JSON.stringify(page.source)}`,
     `title: ${literal(page.title)}`,
     `template: ${literal(page.template)}`,

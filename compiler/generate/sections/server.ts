@@ -3,7 +3,7 @@ import type { Model, Requirement, TargetRef } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { identityStatements, identityTables } from "./identity.js";
-import { appSpecName } from "./pages.js";
+import { appSpecName, pageName, routeFileName } from "./pages.js";
 import { idempotencySpecFields, idempotencyStatements, idempotencyTables } from "./idempotency.js";
 import { respondFunctionName } from "./respond.js";
 import { authorizeCall, securitySpecFields, webhookHandlers, webhookStatements, webhookTables } from "./webhooks.js";
@@ -74,24 +74,37 @@ function endpointConst(
 }
 
 /**
- * The server spec: tables, statements, and the route table precomputed at build time
- * (exact paths for `/api/<module>:<name>`, declared routes in declaration order).
+ * The server spec: tables, statements, and the route table, one entry per path and method in
+ * the order the runtime matches them (docs/language.md §2.4): webhooks, module endpoints,
+ * declared routes as declared, route files, pages, public/ files; the first entry whose path
+ * and method match wins.
  */
 export function specSection(model: Model, names: Names): Out {
   const endpoint = (t: TargetRef) => names.endpoint(t.module, t.name);
   const handlers = webhookHandlers(model);
-  const staticRoutes = [
+  const entry = (method: string, path: string, segments: readonly string[], target: string) => {
+    const split = segments.some((s) => s.startsWith(":")) ? `, segments: ${literal(segments)}` : "";
+    return `{ method: ${JSON.stringify(method)}, path: ${JSON.stringify(path)}${split}, target: ${target} }`;
+  };
+  const app = model.app;
+  const routes = [
+    ...model.webhooks.map((w) => `{ method: "POST", path: ${JSON.stringify(w.path)}, target: { kind: "webhook", name: ${JSON.stringify(`${w.module}.${w.name}`)} } }`),
     ...model.queries
       .filter((q) => !q.private)
-      .map((q) => `{ method: "GET", path: ${JSON.stringify(`/api/${q.module}:${q.name}`)}, endpoint: ${endpoint({ kind: "query", module: q.module, name: q.name })} }`),
+      .map((q) => `{ method: "GET", path: ${JSON.stringify(`/api/${q.module}:${q.name}`)}, target: { kind: "endpoint", endpoint: ${endpoint({ kind: "query", module: q.module, name: q.name })} } }`),
     ...model.actions
       .filter((a) => !handlers.has(`${a.module}.${a.name}`) && !a.private)
-      .map((a) => `{ method: "POST", path: ${JSON.stringify(`/api/${a.module}:${a.name}`)}, endpoint: ${endpoint({ kind: "action", module: a.module, name: a.name })} }`),
+      .map((a) => `{ method: "POST", path: ${JSON.stringify(`/api/${a.module}:${a.name}`)}, target: { kind: "endpoint", endpoint: ${endpoint({ kind: "action", module: a.module, name: a.name })} } }`),
+    ...model.routes.map(
+      (r) =>
+        `// ${r.source}\n${entry(r.method, r.path, r.segments, `{ kind: "endpoint", endpoint: ${endpoint(r.target)}${r.respond ? `, respond: ${respondFunctionName(names, r)}` : ""} }`)}`,
+    ),
+    ...(app?.routeFiles ?? []).flatMap((f) =>
+      [...new Set(f.blocks.map((b) => b.method))].map((m) => entry(m, f.path, f.segments, `{ kind: "file", file: ${routeFileName(names, f)} }`)),
+    ),
+    ...(app?.pages ?? []).map((p) => entry("GET", p.path, p.segments, `{ kind: "page", page: ${pageName(names, p)} }`)),
+    ...(app?.publicFiles ?? []).map((f) => `{ method: "GET", path: ${JSON.stringify(f.path)}, target: { kind: "asset" } }`),
   ];
-  const paramRoutes = model.routes.map(
-    (r) =>
-      `// ${r.source}\n{ method: ${JSON.stringify(r.method)}, path: ${JSON.stringify(r.path)}, segments: ${literal(r.segments)}, endpoint: ${endpoint(r.target)}${r.respond ? `, respond: ${respondFunctionName(names, r)}` : ""} }`,
-  );
   const statements = [
     ...model.queries.map((q) => names.querySql(q.module, q.name)),
     ...model.statements.map((s) => names.statement(s.name)),
@@ -104,8 +117,7 @@ export function specSection(model: Model, names: Names): Out {
     `version: ${JSON.stringify(model.version)}`,
     `tables: [${[...model.resources.map((r) => names.table(r.name)), ...webhookTables(model, names), ...idempotencyTables(model, names), ...identityTables(model, names)].join(", ")}]`,
     `statements: [${statements.join(", ")}]`,
-    `staticRoutes: [\n${staticRoutes.join(",\n")}\n]`,
-    `paramRoutes: [\n${paramRoutes.join(",\n")}\n]`,
+    `routes: [\n${routes.join(",\n")}\n]`,
     `defaults: ${literal(model.defaults)}`,
     ...securitySpecFields(model, names),
     ...idempotencySpecFields(model, names),

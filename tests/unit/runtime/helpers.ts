@@ -10,7 +10,9 @@ import type {
   Database,
   EndpointSpec,
   Executor,
+  HttpMethod,
   Row,
+  RouteSpec,
   ServerSpec,
   StatementSpec,
   TableSpec,
@@ -78,14 +80,21 @@ export function endpoint(name: string, kind: "action" | "query", run: EndpointSp
   return { name, kind, run };
 }
 
+/** A route-table entry leading to `target`; a path with `:parameters` is split as the compiler splits it. */
+export function route(method: HttpMethod, path: string, target: EndpointSpec): RouteSpec {
+  const segments = path === "/" ? [] : path.slice(1).split("/");
+  return segments.some((s) => s.startsWith(":"))
+    ? { method, path, segments, target: { kind: "endpoint", endpoint: target } }
+    : { method, path, target: { kind: "endpoint", endpoint: target } };
+}
+
 export function spec(parts: Partial<ServerSpec>): ServerSpec {
   return {
     name: "test_service",
     version: "1.2.3",
     tables: [],
     statements: [],
-    staticRoutes: [],
-    paramRoutes: [],
+    routes: [],
     defaults: {},
     ...parts,
   };

@@ -9,7 +9,7 @@ import { Agent, request } from "undici";
 import { StartupError } from "../../../runtime/errors.js";
 import { start, type RunningServer } from "../../../runtime/main.js";
 import type { ServerSpec, StatementSpec, TableSpec } from "../../../runtime/types.js";
-import { endpoint, MemoryDatabase, spec } from "./helpers.js";
+import { endpoint, MemoryDatabase, route, spec } from "./helpers.js";
 
 const tables: TableSpec[] = [{ name: "task", ddl: {} }];
 const statements: StatementSpec[] = [{ name: "task.get", sql: { sqlite: { text: "SELECT 1", slots: [] } } }];
@@ -20,13 +20,9 @@ let releaseSlow: () => void = () => undefined;
 const testSpec: ServerSpec = spec({
   tables,
   statements,
-  staticRoutes: [
-    { method: "GET", path: "/api/t:hello", endpoint: endpoint("t.hello", "query", async () => "hi") },
-    {
-      method: "GET",
-      path: "/api/t:slow",
-      endpoint: endpoint("t.slow", "query", () => new Promise((done) => (releaseSlow = () => done("finally")))),
-    },
+  routes: [
+    route("GET", "/api/t:hello", endpoint("t.hello", "query", async () => "hi")),
+    route("GET", "/api/t:slow", endpoint("t.slow", "query", () => new Promise((done) => (releaseSlow = () => done("finally"))))),
   ],
 });
 
@@ -157,7 +153,7 @@ const db = {
   async migrate() {}, prepare() {}, async transaction(fn) { return fn(this); }, async ping() {},
   async close() { process.stdout.write("db closed\\n"); },
 };
-const spec = { name: "demo", version: "0.0.1", tables: [], statements: [], staticRoutes: [], paramRoutes: [], defaults: {} };
+const spec = { name: "demo", version: "0.0.1", tables: [], statements: [], routes: [], defaults: {} };
 process.stdout.write("entry " + isEntry(import.meta.url) + "\\n");
 if (isEntry(import.meta.url)) {
   const running = await main(spec, process.argv.slice(2), { openDatabase: async () => db });

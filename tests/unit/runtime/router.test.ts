@@ -1,8 +1,9 @@
 import { describe, test, expect } from "@jest/globals";
 import { HttpError } from "../../../runtime/errors.js";
-import { Router, splitPath, splitTarget, type MatchResult } from "../../../runtime/router.js";
-import type { EndpointSpec, HttpMethod, ParamRoute } from "../../../runtime/types.js";
-import { endpoint } from "./helpers.js";
+import { Router, pathSegments, splitTarget, type MatchResult } from "../../../runtime/router.js";
+import type { RouteSpec, RouteTarget } from "../../../runtime/types.js";
+import type { PageSpec, RouteFileSpec } from "../../../runtime/pages/types.js";
+import { endpoint, route } from "./helpers.js";
 
 const noop = async (): Promise<unknown> => null;
 const create = endpoint("tasks.create_task", "action", noop);
@@ -12,25 +13,17 @@ const get = endpoint("tasks.get_task", "query", noop);
 const start = endpoint("tasks.start_task", "action", noop);
 const remove = endpoint("tasks.delete_task", "action", noop);
 
-function route(method: HttpMethod, path: string, target: EndpointSpec): ParamRoute {
-  return { method, path, segments: path.slice(1).split("/"), endpoint: target };
-}
-
-const router = new Router(
-  [
-    { method: "POST", path: "/api/tasks:create_task", endpoint: create },
-    { method: "GET", path: "/api/tasks:list_tasks", endpoint: list },
-  ],
-  [
-    route("POST", "/v1/tasks/:id/start", start),
-    route("GET", "/v1/tasks/open", open),
-    route("GET", "/v1/tasks/:id", get),
-    route("DELETE", "/v1/tasks/:id", remove),
-  ],
-);
+const router = new Router([
+  route("POST", "/api/tasks:create_task", create),
+  route("GET", "/api/tasks:list_tasks", list),
+  route("POST", "/v1/tasks/:id/start", start),
+  route("GET", "/v1/tasks/open", open),
+  route("GET", "/v1/tasks/:id", get),
+  route("DELETE", "/v1/tasks/:id", remove),
+]);
 
 function endpointOf(result: MatchResult): string | null {
-  return result !== null && "endpoint" in result ? result.endpoint.name : null;
+  return result !== null && "target" in result && result.target.kind === "endpoint" ? result.target.endpoint.name : null;
 }
 
 describe("router: static routes", () => {
@@ -73,7 +66,7 @@ describe("router: param routes", () => {
   });
 
   test("declaration order: a :param declared first shadows a later fixed segment", () => {
-    const shadowing = new Router([], [route("GET", "/v1/tasks/:id", get), route("GET", "/v1/tasks/open", open)]);
+    const shadowing = new Router([route("GET", "/v1/tasks/:id", get), route("GET", "/v1/tasks/open", open)]);
     expect(endpointOf(shadowing.match("GET", "/v1/tasks/open"))).toBe("tasks.get_task");
   });
 
@@ -115,21 +108,66 @@ describe("router: param routes", () => {
     expect((caught as HttpError).message).toContain('"id"');
   });
 
-  test("static routes are tried before param routes", () => {
-    const both = new Router(
-      [{ method: "GET", path: "/v1/tasks/open", endpoint: list }],
-      [route("GET", "/v1/tasks/:id", get)],
-    );
-    expect(endpointOf(both.match("GET", "/v1/tasks/open"))).toBe("tasks.list_tasks");
-    expect(endpointOf(both.match("GET", "/v1/tasks/x"))).toBe("tasks.get_task");
+  test("an exact path entered first is taken before a parameter route, and one entered later is not", () => {
+    const exactFirst = new Router([route("GET", "/v1/tasks/open", list), route("GET", "/v1/tasks/:id", get)]);
+    expect(endpointOf(exactFirst.match("GET", "/v1/tasks/open"))).toBe("tasks.list_tasks");
+    expect(endpointOf(exactFirst.match("GET", "/v1/tasks/x"))).toBe("tasks.get_task");
+    const paramFirst = new Router([route("GET", "/v1/tasks/:id", get), route("GET", "/v1/tasks/open", list)]);
+    expect(endpointOf(paramFirst.match("GET", "/v1/tasks/open"))).toBe("tasks.get_task");
+  });
+});
+
+describe("router: one table for every kind of target", () => {
+  const file: RouteFileSpec = { path: "/tasks/:id", blocks: [] };
+  const page: PageSpec = { path: "/tasks/:id", source: "app/tasks/[id]/page.html", title: null, template: "", data: null, load: null, jq: null };
+  const table: RouteSpec[] = [
+    { method: "POST", path: "/hooks/github", target: { kind: "webhook", name: "m.github" } },
+    route("GET", "/api/m:list", list),
+    route("DELETE", "/tasks/:id", remove),
+    { method: "POST", path: "/tasks/:id", segments: ["tasks", ":id"], target: { kind: "file", file } },
+    { method: "GET", path: "/tasks/:id", segments: ["tasks", ":id"], target: { kind: "page", page } },
+    { method: "GET", path: "/", target: { kind: "page", page } },
+    { method: "GET", path: "/style.css", target: { kind: "asset" } },
+  ];
+  const hook = endpoint("m.github", "action", noop);
+  const bind = (t: RouteTarget) => (t.kind === "webhook" ? { kind: "endpoint" as const, endpoint: hook } : t);
+  const one = new Router(table, bind);
+  const kindAt = (method: string, path: string) => {
+    const m = one.match(method, path);
+    return m === null ? null : "allow" in m ? m : m.target.kind;
+  };
+
+  test("each request finds its target by path and method, whatever its kind", () => {
+    expect(kindAt("POST", "/hooks/github")).toBe("endpoint");
+    expect(endpointOf(one.match("POST", "/hooks/github"))).toBe("m.github");
+    expect(kindAt("DELETE", "/tasks/7")).toBe("endpoint");
+    expect(kindAt("POST", "/tasks/7")).toBe("file");
+    expect(kindAt("GET", "/tasks/7")).toBe("page");
+    expect(kindAt("GET", "/")).toBe("page");
+    expect(kindAt("GET", "/style.css")).toBe("asset");
+  });
+
+  test("a 405 lists the methods of every kind at the path", () => {
+    expect(kindAt("PUT", "/tasks/7")).toEqual({ allow: ["DELETE", "POST", "GET"] });
+    expect(one.allowed("/tasks/7")).toEqual(["DELETE", "POST", "GET"]);
+    expect(one.allowed("/nothing")).toBeNull();
+  });
+
+  test("what the table holds: its methods, and its targets of one kind once each", () => {
+    expect([...one.methods()].sort()).toEqual(["DELETE", "GET", "POST"]);
+    expect(one.targets("page")).toEqual([{ kind: "page", page }]);
+  });
+
+  test("a webhook left unbound is refused at start", () => {
+    expect(() => new Router(table)).toThrow("webhook m.github is in the route table but was not bound");
   });
 });
 
 describe("router: path helpers", () => {
-  test("splitPath", () => {
-    expect(splitPath("/")).toEqual([""]);
-    expect(splitPath("/a/b/")).toEqual(["a", "b", ""]);
-    expect(splitPath("a/b")).toBeNull();
+  test("pathSegments", () => {
+    expect(pathSegments("/")).toEqual([]);
+    expect(pathSegments("/a/b/")).toEqual(["a", "b", ""]);
+    expect(pathSegments("a/b")).toBeNull();
   });
 
   test("splitTarget separates the query string at the first ?", () => {

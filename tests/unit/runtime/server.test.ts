@@ -4,8 +4,8 @@ import { request } from "undici";
 import * as arg from "../../../runtime/args.js";
 import { Fail } from "../../../runtime/errors.js";
 import { createServer } from "../../../runtime/server.js";
-import type { CallInput, EndpointSpec, HttpMethod, ParamRoute, StaticRoute } from "../../../runtime/types.js";
-import { endpoint, listen, MemoryDatabase, memoryLogger, spec, stop } from "./helpers.js";
+import type { CallInput, EndpointSpec, RouteSpec } from "../../../runtime/types.js";
+import { endpoint, listen, MemoryDatabase, memoryLogger, route, spec, stop } from "./helpers.js";
 
 // Endpoints written the way generated code validates: reject unknown names, then one
 // check per declared argument.
@@ -50,28 +50,13 @@ const echo = (name: string): EndpointSpec =>
     requestId: ctx.requestId,
   }));
 
-const statics: StaticRoute[] = [
-  { method: "POST", path: "/api/tasks:create_task", endpoint: createTask },
-  { method: "GET", path: "/api/tasks:list_tasks", endpoint: listTasks },
-  { method: "POST", path: "/api/tasks:start_task", endpoint: startTask },
-  {
-    method: "POST",
-    path: "/api/tasks:boom",
-    endpoint: endpoint("tasks.boom", "action", async () => Promise.reject(new Error("disk I/O error in /secret/path"))),
-  },
-  {
-    method: "POST",
-    path: "/api/tasks:conflict",
-    endpoint: endpoint("tasks.conflict", "action", async () => Promise.reject(new Fail(409, "already started"))),
-  },
-  { method: "GET", path: "/api/tasks:bigint", endpoint: endpoint("tasks.bigint", "query", async () => ({ n: 1n })) },
-];
-
-function route(method: HttpMethod, path: string, target: EndpointSpec): ParamRoute {
-  return { method, path, segments: path.slice(1).split("/"), endpoint: target };
-}
-
-const params: ParamRoute[] = [
+const routes: RouteSpec[] = [
+  route("POST", "/api/tasks:create_task", createTask),
+  route("GET", "/api/tasks:list_tasks", listTasks),
+  route("POST", "/api/tasks:start_task", startTask),
+  route("POST", "/api/tasks:boom", endpoint("tasks.boom", "action", async () => Promise.reject(new Error("disk I/O error in /secret/path")))),
+  route("POST", "/api/tasks:conflict", endpoint("tasks.conflict", "action", async () => Promise.reject(new Fail(409, "already started")))),
+  route("GET", "/api/tasks:bigint", endpoint("tasks.bigint", "query", async () => ({ n: 1n }))),
   route("POST", "/v1/tasks/:id/start", startTask),
   route("GET", "/v1/tasks/:id", echo("tasks.get_task")),
   route("DELETE", "/v1/tasks/:id", echo("tasks.delete_task")),
@@ -94,7 +79,7 @@ beforeAll(async () => {
     logLevel: "info" as const,
   };
   server = createServer(
-    spec({ staticRoutes: statics, paramRoutes: params }),
+    spec({ routes }),
     new MemoryDatabase(),
     options,
     memory.log,
