@@ -12,7 +12,9 @@ export type Dialect = "sqlite" | "postgres" | "mysql";
 
 /** SQL text for one dialect's driver parameters; `slots[i]` is the index into `args` bound at slot i. */
 export interface DialectSql {
+  /** postgres numbers its parameters (`$1`); sqlite and mysql take one positional `?` per slot. */
   text: string;
+  /** For each parameter slot, in order, the index into the statement's `args`. */
   slots: number[];
   /**
    * Where the dialect has no RETURNING (mysql: MySQL and TiDB have none, MariaDB none on

@@ -1,8 +1,7 @@
 // The SQLite statements of examples/conduit's generated server (dist/server.ts), copied as
-// text so the baseline asks SQLite exactly what svc asks. svc writes `?1 … ?N` and its runtime
-// prepares them as anonymous `?`s bound positionally (runtime/db/sqlite-params.ts: faster in
-// better-sqlite3 than numbered ones); they are written here as it prepares them, so a name used
-// twice is passed twice. `GET /api/articles` runs ARTICLES and ARTICLES_COUNT; `POST /api/articles` runs ARTICLE_BY_SLUG, INSERT_ARTICLE,
+// text so the baseline asks SQLite exactly what svc asks. svc writes anonymous `?`s bound
+// positionally (runtime/db/sqlite-statements.ts: faster in better-sqlite3 than numbered ones),
+// so a name used twice is passed twice. `GET /api/articles` runs ARTICLES and ARTICLES_COUNT; `POST /api/articles` runs ARTICLE_BY_SLUG, INSERT_ARTICLE,
 // UPDATE_SLUG, then IS_TAG and INSERT_TAG per tag, then ARTICLE_VIEW.
 
 export const ARTICLES = `SELECT a.slug, a.title, a.description, a.body,

@@ -49,7 +49,7 @@ const backQuoted: Quote = (name) => `\`${name}\``;
 
 /** Placeholder `i` (0-based) of each dialect. */
 const PLACEHOLDER = {
-  sqlite: (i: number) => `?${i + 1}`,
+  sqlite: (_i: number) => "?",
   postgres: (i: number) => `$${i + 1}`,
   mysql: (_i: number) => "?",
 };

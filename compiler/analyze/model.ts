@@ -145,12 +145,12 @@ export interface ColumnModel {
 
 /** SQL rewritten for one dialect's driver parameters, decided at build time. */
 export interface DialectSql {
-  /** e.g. `… WHERE status = ?1` (sqlite), `$1` (postgres), `?` (mysql). */
+  /** e.g. `… WHERE status = ?` (sqlite and mysql, one `?` per occurrence), `$1` (postgres). */
   text: string;
   /**
-   * For each driver parameter slot, the index into the statement's `args` list.
-   * Numbered dialects (sqlite `?N`, postgres `$N`) bind `args` as they are and this is
-   * the identity; mysql's positional `?` repeats a name used twice.
+   * For each driver parameter slot, the index into the statement's `args` list. postgres's
+   * numbered `$N` bind `args` as they are and this is the identity; sqlite's and mysql's
+   * positional `?` repeat a name used twice.
    */
   slots: number[];
   /** A dialect without RETURNING: the read that yields its rows (runtime/types.ts `ReturningRead`). */

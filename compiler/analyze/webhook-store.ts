@@ -51,7 +51,7 @@ export function deliveryStore(): DeliveryStoreModel {
         source: `INSERT INTO ${DELIVERIES_TABLE} (id, webhook, delivery) VALUES (@id, @webhook, @delivery) -- unless the id is there`,
         args: COLUMNS,
         dialects: {
-          sqlite: insert(doubleQuoted, "INSERT INTO", ["?1", "?2", "?3"], " ON CONFLICT DO NOTHING"),
+          sqlite: insert(doubleQuoted, "INSERT INTO", ["?", "?", "?"], " ON CONFLICT DO NOTHING"),
           postgres: insert(doubleQuoted, "INSERT INTO", ["$1", "$2", "$3"], " ON CONFLICT DO NOTHING"),
           // IGNORE turns only the duplicate key into "no row changed" here: the other
           // errors it would hide (truncation, bad types) cannot happen with these columns.

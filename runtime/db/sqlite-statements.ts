@@ -1,16 +1,22 @@
 // Prepared statements and argument binding: the per-request hot path of the sqlite
-// adapter. Everything that can be decided once (SQL rewrite, parameter order) is
-// decided in `prepareStatement`, at start-up; a call only copies its arguments.
+// adapter. The compiler wrote each statement with anonymous `?`s and the argument for
+// each (`slots`); a call only copies its arguments.
+//
+// Why anonymous: better-sqlite3 binds a numbered parameter (`?1`) only through a plain
+// object keyed by its number, because SQLite reports `?1` as a *named* parameter; an array
+// or positional arguments go to anonymous `?`s only. Binding through an object costs the
+// driver a property lookup per parameter; positional arguments measured ~30% faster per
+// call on a 6-parameter statement (1.08 µs against 1.55 µs). A name used twice is two
+// `?`s fed the same argument, which SQLite treats exactly as one parameter bound once.
 
 import type BetterSqlite3 from "better-sqlite3";
 import { StartupError } from "../errors.js";
 import type { Row, StatementSpec } from "../types.js";
-import { ParameterError, toPositional } from "./sqlite-params.js";
 
 export interface Prepared {
   readonly name: string;
   readonly stmt: BetterSqlite3.Statement<unknown[], Row>;
-  /** For each `?`, the index into `args` (see sqlite-params.ts for why positional). */
+  /** For each `?`, the index into `args`. */
   readonly order: readonly number[];
 }
 
@@ -20,20 +26,13 @@ export function prepareStatement(db: BetterSqlite3.Database, spec: StatementSpec
   if (sql === undefined) {
     throw new StartupError(`statement ${spec.name} has no sqlite SQL; rebuild the server for the sqlite backend`);
   }
-  let positional;
-  try {
-    positional = toPositional(sql.text, sql.slots);
-  } catch (err) {
-    if (err instanceof ParameterError) throw new StartupError(`statement ${spec.name}: ${err.message}`);
-    throw err;
-  }
   let stmt: BetterSqlite3.Statement<unknown[], Row>;
   try {
-    stmt = db.prepare<unknown[], Row>(positional.text);
+    stmt = db.prepare<unknown[], Row>(sql.text);
   } catch (err) {
     throw new StartupError(`statement ${spec.name} does not prepare: ${(err as Error).message}`);
   }
-  return { name: spec.name, stmt, order: positional.order };
+  return { name: spec.name, stmt, order: sql.slots };
 }
 
 // This is the hot path (every statement of every request): keep it allocation-lean.

@@ -41,7 +41,7 @@ const effectsTable: TableSpec = {
 };
 const insertEffect: StatementSpec = {
   name: "effects.insert",
-  sql: { sqlite: { text: "INSERT INTO effects (id, note) VALUES (?1, ?2)", slots: [0, 1] } },
+  sql: { sqlite: { text: "INSERT INTO effects (id, note) VALUES (?, ?)", slots: [0, 1] } },
 };
 const countEffects: StatementSpec = {
   name: "effects.count",

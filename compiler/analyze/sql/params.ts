@@ -74,8 +74,8 @@ export function sqlEdits(sql: ParamText, values: readonly JsonValueFix[] = []): 
 
 /**
  * Rewrites every `@name` the parser found (strings and comments already excluded) into
- * each dialect's driver placeholders. sqlite `?N` and postgres `$N` number a name once and
- * reuse the number; mysql's positional `?` needs one slot per occurrence. With `types`
+ * each dialect's driver placeholders. postgres `$N` numbers a name once and reuses the
+ * number; sqlite's and mysql's positional `?` need one slot per occurrence. With `types`
  * (each parameter's declared type), postgres placeholders carry their type and mysql
  * timestamps are read from svc's ISO text (see postgres/params.ts, mysql/params.ts).
  * `lists` (listItems): a list argument travels as its JSON text and stands for the table of
@@ -105,7 +105,8 @@ export function bindParams(
   return {
     args,
     dialects: {
-      sqlite: { text: render("sqlite", (i) => (item(i) ? `(SELECT value FROM json_each(?${i + 1}))` : `?${i + 1}`)), slots: identity },
+      // Anonymous `?`s, one per occurrence, bound positionally (runtime/db/sqlite-statements.ts says why).
+      sqlite: { text: render("sqlite", (i) => (item(i) ? "(SELECT value FROM json_each(?))" : "?")), slots: [...slots] },
       postgres: {
         text: render("postgres", (i) => (item(i) ? postgresList(i, item(i)!) : postgresPlaceholder(i, types?.get(args[i])))),
         slots: [...identity],

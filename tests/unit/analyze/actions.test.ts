@@ -68,7 +68,7 @@ action b(id: id) { return update task(id) { points: 2, title: "b" } }
 `);
     expect(r.diagnostics).toEqual([]);
     expect(r.model.statements.map((s) => s.name)).toEqual(["task.update.points.title"]);
-    expect(r.model.statements[0].sql.dialects.sqlite!.text).toMatch(/SET "points" = \?1, "title" = \?2 WHERE "id" = \?3/);
+    expect(r.model.statements[0].sql.dialects.sqlite!.text).toMatch(/SET "points" = \?, "title" = \? WHERE "id" = \?/);
   });
 
   test("query calls check named arguments", () => {

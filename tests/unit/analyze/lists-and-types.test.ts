@@ -124,7 +124,7 @@ describe("lists in SQL", () => {
     const q = m.queries.find((x) => x.name === "tagged")!;
     expect(q.sql.args).toEqual(["titles", "pts"]);
     expect(q.sql.dialects.sqlite?.text.trim()).toBe(
-      "SELECT * FROM task WHERE title IN (SELECT value FROM json_each(?1)) AND points IN (SELECT value FROM json_each(?2))",
+      "SELECT * FROM task WHERE title IN (SELECT value FROM json_each(?)) AND points IN (SELECT value FROM json_each(?))",
     );
     expect(q.sql.dialects.postgres?.text).toContain("points IN (SELECT CAST(value AS bigint) FROM jsonb_array_elements_text($2::jsonb) AS svc_list(value))");
     expect(q.sql.dialects.mysql?.text).toContain("points IN (SELECT value FROM JSON_TABLE(?, '$[*]' COLUMNS (value BIGINT PATH '$')) AS svc_list)");

@@ -5,9 +5,10 @@ import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite.js";
 import { HttpError } from "../../../runtime/errors.js";
 import type { StatementSpec, TableColumnDdl, TableSpec } from "../../../runtime/types.js";
 import { ALL_STATEMENTS, commentTable, insertComment, insertTask, taskArgs, taskTable } from "./task-schema.js";
+import { sqliteStatement } from "../../support/sqlite-sql.js";
 
-function stmt(name: string, text: string, params = 0): StatementSpec {
-  return { name, sql: { sqlite: { text, slots: Array.from({ length: params }, (_, i) => i) } } };
+function stmt(name: string, text: string, _params = 0): StatementSpec {
+  return sqliteStatement(name, text);
 }
 
 function column(name: string, sqlType: string, rest = ""): TableColumnDdl {

@@ -37,7 +37,7 @@ const noteTable: TableSpec = {
 };
 const insertNote: StatementSpec = {
   name: "note.insert",
-  sql: { sqlite: { text: "INSERT INTO note (id, task_id) VALUES (?1, ?2)", slots: [0, 1] } },
+  sql: { sqlite: { text: "INSERT INTO note (id, task_id) VALUES (?, ?)", slots: [0, 1] } },
 };
 const allRows: StatementSpec = {
   name: "test.dump",

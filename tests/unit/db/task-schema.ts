@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { StatementSpec, TableColumnDdl, TableSpec } from "../../../runtime/types.js";
+import { sqliteStatement } from "../../support/sqlite-sql.js";
 
 export const TASK_COLUMNS: TableColumnDdl[] = [
   { name: "id", definition: "id TEXT NOT NULL PRIMARY KEY", sqlType: "TEXT", nullable: false, hasDefault: false },
@@ -89,8 +90,8 @@ export const commentTable: TableSpec = {
   },
 };
 
-function sqlite(name: string, text: string, params: number): StatementSpec {
-  return { name, sql: { sqlite: { text, slots: Array.from({ length: params }, (_, i) => i) } } };
+function sqlite(name: string, text: string, _params: number): StatementSpec {
+  return sqliteStatement(name, text);
 }
 
 /** args: id, title, description, priority, assignee, status, estimate, urgent, created_at */

@@ -153,7 +153,7 @@ describe("each backend gets its own SQL", () => {
   test("JSON functions are renamed, aggregates over no rows give [] everywhere, nested subqueries stay JSON, annotations are stripped", () => {
     const d = bindParams(sqlBody(sql)).dialects;
     expect(d.sqlite.text).toBe(
-      "SELECT json_object('id', t.id, 'tags', json((SELECT json_group_array(c.body) FILTER (WHERE c.body <> '') FROM comment c WHERE c.task_id = ?1))) " +
+      "SELECT json_object('id', t.id, 'tags', json((SELECT json_group_array(c.body) FILTER (WHERE c.body <> '') FROM comment c WHERE c.task_id = ?))) " +
         'AS "doc" FROM task t',
     );
     expect(d.postgres.text).toBe(
@@ -183,7 +183,7 @@ describe("each backend gets its own SQL", () => {
     const d = bindParams(body, undefined, undefined, r.jsonValues).dialects;
     const yes = " WHEN 1 THEN 'true' WHEN 0 THEN 'false' END";
     expect(d.sqlite.text).toBe(
-      `SELECT json_object('open', json(CASE (t.status = 'open')${yes}), 'mine', json(CASE (?1 = t.assignee)${yes}), 'title', t.title, 'any', ` +
+      `SELECT json_object('open', json(CASE (t.status = 'open')${yes}), 'mine', json(CASE (? = t.assignee)${yes}), 'title', t.title, 'any', ` +
         `json(CASE (EXISTS (SELECT 1 FROM comment c WHERE c.task_id = t.id))${yes})) AS doc, ` +
         `(SELECT json_group_array(json(CASE (c.likes > 1)${yes}) ORDER BY c.id) FROM comment c WHERE c.task_id = t.id) AS liked FROM task t`,
     );

@@ -11,12 +11,12 @@ describe("bindParams", () => {
     expect(bindParams(listTasks).args).toEqual(["status", "limit", "offset"]);
   });
 
-  test("sqlite numbers each name once and reuses the number", () => {
+  test("sqlite has one positional ? per occurrence, its slots decided at build time", () => {
     const { sqlite } = bindParams(listTasks).dialects;
     expect(sqlite.text).toBe(
-      "SELECT * FROM task\n  WHERE (?1 IS NULL OR status = ?1)\n  ORDER BY created_at DESC, id DESC\n  LIMIT ?2 OFFSET ?3",
+      "SELECT * FROM task\n  WHERE (? IS NULL OR status = ?)\n  ORDER BY created_at DESC, id DESC\n  LIMIT ? OFFSET ?",
     );
-    expect(sqlite.slots).toEqual([0, 1, 2]);
+    expect(sqlite.slots).toEqual([0, 0, 1, 2]);
   });
 
   test("postgres uses $N with the same numbering", () => {
@@ -41,7 +41,7 @@ describe("bindParams", () => {
     const bound = bindParams(body);
     expect(bound.args).toEqual(["id"]);
     expect(bound.dialects.sqlite.text).toBe(
-      "SELECT '@nope', title -- @never\nFROM task WHERE id = ?1 AND note <> 'mail@example.com'",
+      "SELECT '@nope', title -- @never\nFROM task WHERE id = ? AND note <> 'mail@example.com'",
     );
     expect(bound.dialects.postgres.text).toBe(
       "SELECT '@nope', title -- @never\nFROM task WHERE id = $1 AND note <> 'mail@example.com'",
@@ -54,9 +54,10 @@ describe("bindParams", () => {
   test("later names keep their first number when an earlier one repeats in between", () => {
     const bound = bindParams(sqlBody("UPDATE t SET a = @b, c = @a WHERE x = @b OR y = @a OR z = @c"));
     expect(bound.args).toEqual(["b", "a", "c"]);
-    expect(bound.dialects.sqlite.text).toBe("UPDATE t SET a = ?1, c = ?2 WHERE x = ?1 OR y = ?2 OR z = ?3");
+    expect(bound.dialects.postgres.text).toBe("UPDATE t SET a = $1, c = $2 WHERE x = $1 OR y = $2 OR z = $3");
+    expect(bound.dialects.postgres.slots).toEqual([0, 1, 2]);
     expect(bound.dialects.mysql.slots).toEqual([0, 1, 0, 1, 2]);
-    expect(bound.dialects.sqlite.slots).toEqual([0, 1, 2]);
+    expect(bound.dialects.sqlite.slots).toEqual([0, 1, 0, 1, 2]);
   });
 
   test("parameters given out of order are rewritten by position", () => {

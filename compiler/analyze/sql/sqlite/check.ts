@@ -116,6 +116,6 @@ function check(db: BetterSqlite3.Database, resources: readonly ResourceShape[], 
   for (const name of new Set(names.filter((n, i) => names.indexOf(n) !== i))) {
     diagnostics.push(sqlCodes.duplicateColumn.at(file, body.span, where, name));
   }
-  if (!hasErrors(diagnostics)) diagnostics.push(...planWarnings(ctx, sql, bound.args.length));
+  if (!hasErrors(diagnostics)) diagnostics.push(...planWarnings(ctx, sql, bound.dialects.sqlite.slots.length));
   return { ...shape, readonly, jsonValues: jsonValueFixes(ctx), diagnostics };
 }

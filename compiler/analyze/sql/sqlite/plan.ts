@@ -26,9 +26,8 @@ interface IndexPart {
 export function planWarnings(ctx: CheckContext, sql: string, argCount: number): Diagnostic[] {
   let rows: PlanRow[];
   try {
-    const nulls = Object.fromEntries(Array.from({ length: argCount }, (_, i) => [String(i + 1), null]));
     const explain = ctx.db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
-    rows = (argCount ? explain.all(nulls) : explain.all()) as PlanRow[];
+    rows = explain.all(...new Array<null>(argCount).fill(null)) as PlanRow[];
   } catch {
     // A statement that prepares but cannot be explained (a stray placeholder, already reported) has no plan to judge.
     return [];
