@@ -6,7 +6,7 @@ import type { CompiledJq } from "../../jq/index.js";
 import { isSingle } from "./emit-builtins.js";
 import { Emitter } from "./emit.js";
 
-const HEADER = "(input: any, $params: any, $query: any): unknown[] =>";
+const HEADER = "(input: unknown, $params: Record<string, string>, $query: Record<string, string>): unknown[] =>";
 
 /** The program as a TypeScript arrow function, indented to read as written code. */
 export function emitJq({ ast, analysis }: CompiledJq): string {

@@ -49,7 +49,7 @@ describe("emitted source", () => {
     expect(emitJq(a.plan)).toBe(emitJq(b.plan));
     expect(emitJq(a.plan)).toBe(
       [
-        "(input: any, $params: any, $query: any): unknown[] => {",
+        "(input: unknown, $params: Record<string, string>, $query: Record<string, string>): unknown[] => {",
         '  const v1 = rt.jq.index(input, "records");',
         '  const o2 = { "records": v1 };',
         "  return [o2];",
