@@ -1,13 +1,14 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
-import type { BinaryExpr, CallExpr, Expr, ObjectEntry, RecordOpExpr } from "../parse/ast.js";
+import type { BinaryExpr, CallExpr, Expr, ObjectEntry } from "../parse/ast.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
-import type { ActionModel, BuiltinName, ExpectKind, IrBinaryOp, IrExpr, ParamModel, RecordWrite, ResourceModel, ScalarType, ValueType } from "./model.js";
+import type { ActionModel, BuiltinName, ExpectKind, IrBinaryOp, IrExpr, ParamModel, ScalarType, ValueType } from "./model.js";
 import { BUILTINS, type BuiltinChecks, CONTEXT_BUILTINS, argumentName, builtinArgKind, builtinType, claimValueType, isClaims } from "./builtins.js";
 import { isListBuiltin, listArg, listBuiltinType } from "./list-builtins.js";
 import { compositionCodes } from "../diagnostics/codes/composition.js";
 import { callAction, callFn } from "./calls.js";
 import { shapeType } from "./record-types.js";
-import { recordStatement, recordStatementName } from "./record-sql.js";
+import { fieldNames, fieldType, passwordField } from "./member-types.js";
+import { recordOp } from "./record-ops.js";
 import type { ModuleScope, Scope } from "./scope.js";
 import { closest } from "../diagnostics/did-you-mean.js";
 import { NULL_TYPE, UNKNOWN, assignable, describe, isNullable, isNumeric, isStringy, scalar, withNullable } from "./shared/types.js";
@@ -99,7 +100,7 @@ export class ExprAnalyzer {
       case "Call":
         return this.call(e, scope);
       case "RecordOp":
-        return this.recordOp(e, scope);
+        return recordOp(this, this.m, e, scope);
     }
   }
 
@@ -111,7 +112,7 @@ export class ExprAnalyzer {
     return name === null ? null : { name, isNull: e.op === "==" };
   }
 
-  private report(d: Parameters<ModuleScope["reporter"]["add"]>[0]): void {
+  report(d: Parameters<ModuleScope["reporter"]["add"]>[0]): void {
     this.m.reporter.add(d);
   }
 
@@ -144,7 +145,7 @@ export class ExprAnalyzer {
     const t = object.type;
     const optional = isNullable(t);
     this.lastPassword = null;
-    const password = this.passwordField(t, property);
+    const password = passwordField(this.m, t, property);
     if (password !== null) {
       if (this.passwordAllowed) this.lastPassword = password;
       else this.report(identityCodes.passwordRead.at(this.m.file, span, password.split(".")[0], property));
@@ -161,57 +162,13 @@ export class ExprAnalyzer {
     }
     const base = jsonPath(object);
     if (base !== null) return { kind: "member", object, property, optional, type: { kind: "unknown", from: `${base}.${property}` } };
-    const found = this.fieldType(t, property);
+    const found = fieldType(this.m, t, property);
     if (found === "unknown-field") {
-      const names = this.fieldNames(t);
+      const names = fieldNames(this.m, t);
       this.report(codes.unknownField.at(this.m.file, span, property, describe(withNullable(t, false)), closest(property, names)));
       return { kind: "member", object, property, optional, type: UNKNOWN };
     }
     return { kind: "member", object, property, optional, type: optional ? withNullable(found, true) : found };
-  }
-
-  private fieldType(t: ValueType, property: string): ValueType | "unknown-field" {
-    switch (t.kind) {
-      case "row": {
-        const f = this.m.resources.get(t.resource)?.fields.find((x) => x.name === property);
-        return f ? scalar(f.type, f.nullable, f.enumValues) : "unknown-field";
-      }
-      case "queryRow": {
-        const c = this.m.queries.get(t.query)?.columns.find((x) => x.name === property);
-        if (!c) return "unknown-field";
-        return c.type === "unknown" ? UNKNOWN : scalar(c.type, c.nullable, c.enumValues);
-      }
-      case "object": {
-        const f = t.fields.find((x) => x.name === property);
-        return f ? f.type : "unknown-field";
-      }
-      case "scalar":
-        return t.type === "json" ? UNKNOWN : "unknown-field";
-      case "caller":
-        if (property === "id") return scalar("text");
-        if (property === "roles") return { kind: "array", item: scalar("text") };
-        if (property === "claims") return scalar("json");
-        return "unknown-field";
-      case "unknown":
-        return UNKNOWN;
-      default:
-        return "unknown-field";
-    }
-  }
-
-  /** `resource.field` when `property` of a value of type `t` is a password field; else null. */
-  private passwordField(t: ValueType, property: string): string | null {
-    if (t.kind !== "row" && t.kind !== "rows") return null;
-    const f = this.m.resources.get(t.resource)?.fields.find((x) => x.name === property);
-    return f?.password ? `${t.resource}.${f.name}` : null;
-  }
-
-  private fieldNames(t: ValueType): string[] {
-    if (t.kind === "row") return this.m.resources.get(t.resource)?.fields.map((f) => f.name) ?? [];
-    if (t.kind === "queryRow") return this.m.queries.get(t.query)?.columns.map((c) => c.name) ?? [];
-    if (t.kind === "object") return t.fields.map((f) => f.name);
-    if (t.kind === "caller") return ["id", "roles", "claims"];
-    return [];
   }
 
   private object(entries: ObjectEntry[], scope: Scope): IrExpr {
@@ -431,94 +388,6 @@ export class ExprAnalyzer {
     }
     return args;
   }
-
-  private recordOp(e: RecordOpExpr, scope: Scope): IrExpr {
-    if (this.m.pure) {
-      this.report(compositionCodes.impureFn.at(this.m.file, e.span, this.m.pure, `run \`${e.op} ${e.resource.name}\``));
-      return { kind: "literal", value: null, type: UNKNOWN };
-    }
-    const r = this.m.resources.get(e.resource.name);
-    if (!r) {
-      this.report(codes.unknownResource.at(this.m.file, e.resource.span, e.resource.name, closest(e.resource.name, this.m.resources.keys())));
-      return { kind: "literal", value: null, type: UNKNOWN };
-    }
-    const keyField = r.fields.find((f) => f.name === r.primaryKey);
-    const keyType = scalar(keyField?.type ?? "id");
-    // The parser guarantees the shape: a key for get/update/delete, fields for insert/update.
-    let key: IrExpr | null = null;
-    if (e.op !== "insert" && e.key) {
-      key = this.checked(this.expr(e.key, scope), keyField?.type ?? "id", false);
-      this.expect(key, keyType, `the key of \`${e.op} ${r.name}\``, e.key.span);
-    }
-    const wantsFields = e.op === "insert" || e.op === "update";
-    const writes = wantsFields && e.fields ? this.writes(r, e.fields, scope) : [];
-    if (e.op === "insert") {
-      const missing = r.fields.filter((f) => f.name !== r.primaryKey && !f.nullable && !f.default && !writes.some((w) => w.field === f.name));
-      if (missing.length) this.report(codes.requiredFieldMissing.at(this.m.file, e.span, r.name, missing.map((f) => f.name)));
-    }
-
-    const rowType: ValueType = { kind: "row", resource: r.name, nullable: e.op !== "insert" };
-    const fieldsSorted = writes.map((w) => w.field).sort();
-    const statement = recordStatement(r, e.op, fieldsSorted);
-    if (!this.m.statements.has(statement.name)) this.m.statements.set(statement.name, statement);
-    const name = recordStatementName(r.name, e.op, fieldsSorted);
-    const k = key ?? { kind: "literal" as const, value: null, type: UNKNOWN };
-    switch (e.op) {
-      case "get":
-      case "delete":
-        return { kind: "record", op: e.op, resource: r.name, statement: name, key: k, type: rowType };
-      case "insert":
-        return { kind: "record", op: "insert", resource: r.name, statement: name, fields: writes, type: rowType };
-      case "update":
-        return { kind: "record", op: "update", resource: r.name, statement: name, key: k, fields: sortWrites(writes), type: rowType };
-    }
-  }
-
-  private writes(r: ResourceModel, entries: ObjectEntry[], scope: Scope): RecordWrite[] {
-    const out: RecordWrite[] = [];
-    for (const en of entries) {
-      const field = r.fields.find((f) => f.name === en.key.name);
-      const value = this.expr(en.value, scope);
-      if (!field) {
-        this.report(codes.unknownField.at(this.m.file, en.key.span, en.key.name, r.name, closest(en.key.name, r.fields.map((f) => f.name))));
-        continue;
-      }
-      if (field.name === r.primaryKey) {
-        this.report(codes.keyWrite.at(this.m.file, en.key.span, field.name));
-        continue;
-      }
-      if (out.some((w) => w.field === field.name)) {
-        this.report(codes.duplicateField.at(this.m.file, en.key.span, field.name));
-        continue;
-      }
-      const target = scalar(field.type, field.nullable, field.enumValues);
-      this.expect(value, target, `field \`${r.name}.${field.name}\``, en.value.span);
-      if (field.type === "enum" && value.kind === "literal" && typeof value.value === "string" && !field.enumValues.includes(value.value)) {
-        this.report(codes.enumValueUnknown.at(this.m.file, en.value.span, value.value, `${r.name}.${field.name}`, field.enumValues));
-      }
-      // An enum field's own check (oneOf) already refuses anything but its strings.
-      const written = field.type === "enum" ? value : this.checked(value, field.type, field.nullable);
-      const check: RecordWrite["check"] = field.password ? (field.nullable ? "passwordOrNull" : "password") : writeCheck(field, written);
-      out.push({ field: field.name, value: written, check });
-    }
-    return out;
-  }
-}
-
-function sortWrites(ws: RecordWrite[]): RecordWrite[] {
-  return [...ws].sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
-}
-
-/** The runtime check a written value needs: none when its static type already guarantees the field's rules. */
-function writeCheck(field: ResourceModel["fields"][number], value: IrExpr): RecordWrite["check"] {
-  const t = value.type;
-  if (value.kind === "literal") return "none"; // checked above, at build time
-  const mayBeNull = isNullable(t) && !field.nullable;
-  const needsEnum =
-    field.type === "enum" &&
-    !(t.kind === "scalar" && t.type === "enum" && t.enumValues.every((v) => field.enumValues.includes(v)));
-  if (needsEnum) return field.nullable ? "enumOrNull" : "enum";
-  return mayBeNull ? "notNull" : "none";
 }
 
 /** The member path a member read from `object` extends, when `object` is json: `payload`, `payload.issue`. */

@@ -1,0 +1,104 @@
+// Record operations in action bodies (docs/language.md §2.3): `get r(key)`, `insert r { … }`,
+// `update r(key) { … }`, `delete r(key)`.
+
+import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
+import { closest } from "../diagnostics/did-you-mean.js";
+import { compositionCodes } from "../diagnostics/codes/composition.js";
+import type { ObjectEntry, RecordOpExpr } from "../parse/ast.js";
+import type { ExprAnalyzer } from "./expr.js";
+import type { IrExpr, RecordWrite, ResourceModel, ValueType } from "./model.js";
+import { recordStatement, recordStatementName } from "./record-sql.js";
+import type { ModuleScope, Scope } from "./scope.js";
+import { UNKNOWN, isNullable, scalar } from "./shared/types.js";
+
+/**
+ * `get`, `insert`, `update` or `delete` of a resource: typed, its writes checked against the
+ * fields, and its statement registered once by name for the module.
+ */
+export function recordOp(x: ExprAnalyzer, m: ModuleScope, e: RecordOpExpr, scope: Scope): IrExpr {
+  if (m.pure) {
+    x.report(compositionCodes.impureFn.at(m.file, e.span, m.pure, `run \`${e.op} ${e.resource.name}\``));
+    return { kind: "literal", value: null, type: UNKNOWN };
+  }
+  const r = m.resources.get(e.resource.name);
+  if (!r) {
+    x.report(codes.unknownResource.at(m.file, e.resource.span, e.resource.name, closest(e.resource.name, m.resources.keys())));
+    return { kind: "literal", value: null, type: UNKNOWN };
+  }
+  const keyField = r.fields.find((f) => f.name === r.primaryKey);
+  const keyType = scalar(keyField?.type ?? "id");
+  // The parser guarantees the shape: a key for get/update/delete, fields for insert/update.
+  let key: IrExpr | null = null;
+  if (e.op !== "insert" && e.key) {
+    key = x.checked(x.expr(e.key, scope), keyField?.type ?? "id", false);
+    x.expect(key, keyType, `the key of \`${e.op} ${r.name}\``, e.key.span);
+  }
+  const wantsFields = e.op === "insert" || e.op === "update";
+  const writes = wantsFields && e.fields ? fieldWrites(x, m, r, e.fields, scope) : [];
+  if (e.op === "insert") {
+    const missing = r.fields.filter((f) => f.name !== r.primaryKey && !f.nullable && !f.default && !writes.some((w) => w.field === f.name));
+    if (missing.length) x.report(codes.requiredFieldMissing.at(m.file, e.span, r.name, missing.map((f) => f.name)));
+  }
+
+  const rowType: ValueType = { kind: "row", resource: r.name, nullable: e.op !== "insert" };
+  const fieldsSorted = writes.map((w) => w.field).sort();
+  const statement = recordStatement(r, e.op, fieldsSorted);
+  if (!m.statements.has(statement.name)) m.statements.set(statement.name, statement);
+  const name = recordStatementName(r.name, e.op, fieldsSorted);
+  const k = key ?? { kind: "literal" as const, value: null, type: UNKNOWN };
+  switch (e.op) {
+    case "get":
+    case "delete":
+      return { kind: "record", op: e.op, resource: r.name, statement: name, key: k, type: rowType };
+    case "insert":
+      return { kind: "record", op: "insert", resource: r.name, statement: name, fields: writes, type: rowType };
+    case "update":
+      return { kind: "record", op: "update", resource: r.name, statement: name, key: k, fields: sortWrites(writes), type: rowType };
+  }
+}
+
+function fieldWrites(x: ExprAnalyzer, m: ModuleScope, r: ResourceModel, entries: ObjectEntry[], scope: Scope): RecordWrite[] {
+  const out: RecordWrite[] = [];
+  for (const en of entries) {
+    const field = r.fields.find((f) => f.name === en.key.name);
+    const value = x.expr(en.value, scope);
+    if (!field) {
+      x.report(codes.unknownField.at(m.file, en.key.span, en.key.name, r.name, closest(en.key.name, r.fields.map((f) => f.name))));
+      continue;
+    }
+    if (field.name === r.primaryKey) {
+      x.report(codes.keyWrite.at(m.file, en.key.span, field.name));
+      continue;
+    }
+    if (out.some((w) => w.field === field.name)) {
+      x.report(codes.duplicateField.at(m.file, en.key.span, field.name));
+      continue;
+    }
+    const target = scalar(field.type, field.nullable, field.enumValues);
+    x.expect(value, target, `field \`${r.name}.${field.name}\``, en.value.span);
+    if (field.type === "enum" && value.kind === "literal" && typeof value.value === "string" && !field.enumValues.includes(value.value)) {
+      x.report(codes.enumValueUnknown.at(m.file, en.value.span, value.value, `${r.name}.${field.name}`, field.enumValues));
+    }
+    // An enum field's own check (oneOf) already refuses anything but its strings.
+    const written = field.type === "enum" ? value : x.checked(value, field.type, field.nullable);
+    const check: RecordWrite["check"] = field.password ? (field.nullable ? "passwordOrNull" : "password") : writeCheck(field, written);
+    out.push({ field: field.name, value: written, check });
+  }
+  return out;
+}
+
+function sortWrites(ws: RecordWrite[]): RecordWrite[] {
+  return [...ws].sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
+}
+
+/** The runtime check a written value needs: none when its static type already guarantees the field's rules. */
+function writeCheck(field: ResourceModel["fields"][number], value: IrExpr): RecordWrite["check"] {
+  const t = value.type;
+  if (value.kind === "literal") return "none"; // checked above, at build time
+  const mayBeNull = isNullable(t) && !field.nullable;
+  const needsEnum =
+    field.type === "enum" &&
+    !(t.kind === "scalar" && t.type === "enum" && t.enumValues.every((v) => field.enumValues.includes(v)));
+  if (needsEnum) return field.nullable ? "enumOrNull" : "enum";
+  return mayBeNull ? "notNull" : "none";
+}
