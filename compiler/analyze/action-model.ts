@@ -1,0 +1,143 @@
+// The actions part of the model (docs/language.md §2.3): what an action body was analyzed
+// into (IR expressions and statements), the statements it runs, and actions and fns
+// themselves. Re-exported by model.ts, where the rest of the model is.
+
+import type { Literal, ParamModel, SourceRef, SqlModel, SqlSourceRef, ValueType } from "./model.js";
+
+export type Requirement = { kind: "auth" } | { kind: "role"; role: string };
+
+export type BuiltinName =
+  | "now"
+  | "trim"
+  | "lower"
+  | "upper"
+  | "len"
+  | "coalesce"
+  // Text (docs/language.md §2.3, Built-in functions)
+  | "slug"
+  | "replace"
+  | "starts_with"
+  | "ends_with"
+  | "substr"
+  // Text or lists
+  | "contains"
+  // Lists (docs/language.md §2.3, Lists)
+  | "unique"
+  | "join"
+  // Identity (docs/language.md, Identity)
+  | "verify_password"
+  | "issue_token"
+  | "start_session"
+  | "end_session";
+
+/** A typed, resolved expression. Every name is already bound to what it means. */
+export type IrExpr = (
+  | { kind: "literal"; value: Literal }
+  | { kind: "param"; name: string }
+  | { kind: "local"; name: string }
+  /** `auth`: the caller the server resolved before the action ran. */
+  | { kind: "caller" }
+  | { kind: "member"; object: IrExpr; property: string; optional: boolean }
+  | { kind: "object"; entries: { key: string; value: IrExpr }[] }
+  | { kind: "array"; items: IrExpr[] }
+  | { kind: "binary"; op: IrBinaryOp; left: IrExpr; right: IrExpr }
+  | { kind: "unary"; op: "not" | "neg"; operand: IrExpr }
+  | { kind: "builtin"; name: BuiltinName; args: IrExpr[] }
+  | { kind: "query"; module: string; query: string; args: { name: string; value: IrExpr }[] }
+  /** Another action of the module, run on the caller's executor: one transaction (§2.3, Calling an action). */
+  | { kind: "action"; module: string; action: string; args: { name: string; value: IrExpr }[] }
+  /** A fn, by the instance made for its argument types (`FnModel.id`); `mayFail` when its body has a `fail`. */
+  | { kind: "fn"; fn: string; args: { name: string; value: IrExpr }[]; mayFail: boolean }
+  | { kind: "record"; op: Extract<RecordOp, "get" | "delete">; resource: string; statement: string; key: IrExpr }
+  | { kind: "record"; op: "insert"; resource: string; statement: string; fields: RecordWrite[] }
+  | { kind: "record"; op: "update"; resource: string; statement: string; key: IrExpr; fields: RecordWrite[] }
+  /** A value read from json meeting a typed slot: checked at run time, a 400 naming `path` when it does not fit. */
+  | { kind: "expect"; value: IrExpr; as: ExpectKind; orNull: boolean; path: string }
+) & { type: ValueType };
+
+/** The run-time checks on json members (runtime/expect.ts); `sized` is text or a list (for `len`). */
+export type ExpectKind = "text" | "id" | "int" | "float" | "bool" | "timestamp" | "sized" | "list" | "textList";
+
+export type IrBinaryOp = "or" | "and" | "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "add" | "concat" | "sub" | "mul" | "div";
+
+/**
+ * One field written by insert/update. `check` says which runtime check the value needs
+ * before it is written (a static type that already guarantees it needs none).
+ */
+export interface RecordWrite {
+  field: string;
+  value: IrExpr;
+  check: "none" | "notNull" | "enum" | "enumOrNull" | "password" | "passwordOrNull";
+}
+
+export type IrStmt =
+  | { kind: "let"; name: string; value: IrExpr }
+  | { kind: "if"; cond: IrExpr; then: IrStmt[]; else: IrStmt[] }
+  | { kind: "fail"; status: number; message: IrExpr }
+  | { kind: "return"; value: IrExpr | null }
+  | { kind: "expr"; expr: IrExpr }
+  | { kind: "sql"; statement: string; args: IrExpr[] }
+  /** `for name in list { … }`; a null list runs the body no time. */
+  | { kind: "for"; name: string; list: IrExpr; body: IrStmt[] };
+
+/** A named statement the server prepares once at start. */
+export interface PreparedSql {
+  name: string;
+  sql: SqlModel;
+}
+
+export type RecordOp = "get" | "insert" | "update" | "delete";
+
+/** What a statement was made for: which generated code runs it, and what a message about it names. */
+export type StatementOwner =
+  | { kind: "record"; resource: string; op: RecordOp; fields: string[] }
+  /** The `index`-th `sql { … }` of an action (from 1, in source order, `then` before `else`). */
+  | { kind: "sql"; module: string; action: string; index: number };
+
+/** A statement an action runs: record operations and `sql { … }` blocks, prepared once at start. */
+export interface StatementModel extends PreparedSql {
+  owner: StatementOwner;
+  /** The `sql { … }` as written; a record operation's resource declaration. */
+  at: SourceRef | SqlSourceRef;
+}
+
+export interface ActionModel {
+  module: string;
+  name: string;
+  doc: string | null;
+  params: ParamModel[];
+  requires: Requirement | null;
+  /**
+   * Arguments that may arrive as text even inside a JSON call, so the validator must ask
+   * whether each value is text: path parameters of the routes that call it, and path and
+   * query values route files pass it.
+   */
+  textArgs: string[];
+  body: IrStmt[];
+  /**
+   * Runs in an explicit transaction: it has two or more statements, or a `fail` after a
+   * statement that would have to undo it. One statement alone is atomic without one.
+   */
+  transaction: boolean;
+  returns: ValueType;
+  /** The body uses the call's context (`auth`, issue_token, sessions): the action takes `ctx`. */
+  context?: true;
+  /** `private action`: no `/api/<module>:<name>` endpoint and no module `route` (§2.3, Private queries and actions); absent when public. */
+  private?: true;
+}
+
+/**
+ * One instance of a `fn` (§2.3, Functions): a parameter written without a type takes the type of the
+ * argument, so a fn called with different types is checked, and generated, once per set.
+ */
+export interface FnModel {
+  /** `<module>.<name>#<n>`: the n-th set of argument types the fn is called with. */
+  id: string;
+  module: string;
+  name: string;
+  doc: string | null;
+  params: { name: string; type: ValueType }[];
+  body: IrStmt[];
+  returns: ValueType;
+  mayFail: boolean;
+}
