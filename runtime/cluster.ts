@@ -7,7 +7,7 @@
 // prepare stops the start with one message, before any worker exists. Each worker then opens
 // its own connection and runs the same migration, which finds nothing left to do (it runs
 // under the database's write lock, so workers starting together cannot race; see
-// db/migrate-sqlite.ts). The primary holds no connection while serving.
+// db/sqlite/migrate.ts). The primary holds no connection while serving.
 
 import cluster, { type Worker } from "node:cluster";
 import { StartupError } from "./errors.js";

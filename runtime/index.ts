@@ -29,4 +29,4 @@ export {
 export { resolveCredentials, fallbackEnvName, Credentials } from "./credentials.js";
 export { webhookEndpoints, WebhookReply } from "./webhooks/index.js";
 export * as app from "./pages/call.js";
-export * as jq from "./jq.js";
+export * as jq from "./jq/index.js";

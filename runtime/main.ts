@@ -21,7 +21,7 @@ export { SHUTDOWN_GRACE_MS } from "./shutdown.js";
 export type { OpenDatabase, Running, RunningServer } from "./serve.js";
 
 export interface MainHooks {
-  /** Replaces `openDatabase` from ./db/open.js (tests, `svc dev`). */
+  /** Replaces `openDatabase` from ./db/index.js (tests, `svc dev`). */
   openDatabase?: OpenDatabase;
   env?: Readonly<Record<string, string | undefined>>;
   logSink?: LogSink;
@@ -106,7 +106,7 @@ function workerCount(options: ServerOptions, log: Logger): number {
   return options.workers;
 }
 
-/** As db/open.ts's sqlitePath reads `--db`, without loading the driver. */
+/** As db/index.ts's sqlitePath reads `--db`, without loading the driver. */
 function isMemoryDb(db: string): boolean {
   let value = db.trim();
   if (value.toLowerCase().startsWith("sqlite:")) value = value.slice("sqlite:".length).replace(/^\/\//, "");

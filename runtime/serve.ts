@@ -84,7 +84,7 @@ export async function openChecked(
 ): Promise<Database> {
   // Loaded on demand so importing the runtime does not load database drivers a caller
   // that brings its own Database (tests, `svc dev`) never uses.
-  const open = openDatabase ?? (await import("./db/open.js")).openDatabase;
+  const open = openDatabase ?? (await import("./db/index.js")).openDatabase;
   const db = await open({ backend: options.backend, db: options.db, writeTimeoutMs: options.writeTimeoutMs });
   try {
     await db.migrate(spec.tables);

@@ -1,6 +1,6 @@
 // The SQLite statements of examples/conduit's generated server (dist/server.ts), copied as
 // text so the baseline asks SQLite exactly what svc asks. svc writes anonymous `?`s bound
-// positionally (runtime/db/sqlite-statements.ts: faster in better-sqlite3 than numbered ones),
+// positionally (runtime/db/sqlite/statements.ts: faster in better-sqlite3 than numbered ones),
 // so a name used twice is passed twice. `GET /api/articles` runs ARTICLES and ARTICLES_COUNT; `POST /api/articles` runs ARTICLE_BY_SLUG, INSERT_ARTICLE,
 // UPDATE_SLUG, then IS_TAG and INSERT_TAG per tag, then ARTICLE_VIEW.
 

@@ -19,7 +19,7 @@ const quote: Record<Dialect, (name: string) => string> = {
 };
 
 const placeholder: Record<Dialect, (i: number) => string> = {
-  // Positional, as each argument appears once and in order (runtime/db/sqlite-statements.ts).
+  // Positional, as each argument appears once and in order (runtime/db/sqlite/statements.ts).
   sqlite: () => "?",
   postgres: (i) => `$${i + 1}`,
   mysql: () => "?",

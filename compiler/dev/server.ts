@@ -258,7 +258,7 @@ export class DevServer {
   }
 
   private async openMemory(): Promise<Database> {
-    const { openDatabase } = await import("../../runtime/db/open.js");
+    const { openDatabase } = await import("../../runtime/db/index.js");
     return openDatabase({ backend: "sqlite", db: ":memory:" });
   }
 

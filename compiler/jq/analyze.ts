@@ -9,7 +9,7 @@
 
 import type { Span } from "../parse/ast.js";
 import type { JqNode, Pattern } from "./ast.js";
-import { numText } from "../../runtime/jq.js";
+import { numText } from "../../runtime/jq/index.js";
 import { JQ_BUILTINS, nearestBuiltin } from "./builtins.js";
 import { SUBSET } from "./subset.js";
 

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HttpError } from "../errors.js";
 import type { IdempotencyStore } from "../idempotency/index.js";
-import { loadJqWeb } from "../jq.js";
+import { loadJqWeb } from "../jq/index.js";
 import type { Logger } from "../log.js";
 import { newArgs, parseQueryString } from "../query-string.js";
 import type { BoundTarget, Router } from "../router.js";

@@ -3,7 +3,7 @@
 // wraps it with the title and Unpoly. Also the error pages, in the same layout.
 
 import { HttpError } from "../errors.js";
-import { type JqRunner, JqWebFailure, runCompiled } from "../jq.js";
+import { type JqRunner, JqWebFailure, runCompiled } from "../jq/index.js";
 import type { Logger } from "../log.js";
 import { RequestView, type SiteOptions } from "../respond.js";
 import type { CallContext, Caller, Database } from "../types.js";

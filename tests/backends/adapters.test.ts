@@ -4,9 +4,9 @@
 // what failed.
 
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { openMysql } from "../../runtime/db/mysql.js";
-import { BindError } from "../../runtime/db/net-args.js";
-import { openPostgres } from "../../runtime/db/postgres.js";
+import { openMysql } from "../../runtime/db/mysql/index.js";
+import { BindError } from "../../runtime/db/net/args.js";
+import { openPostgres } from "../../runtime/db/postgres/index.js";
 import { HttpError, StartupError } from "../../runtime/errors.js";
 import type { Database, Dialect, StatementSpec, TableSpec } from "../../runtime/types.js";
 import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";

@@ -3,14 +3,14 @@
 // the schema plan, retry backoff and the wait for a connection.
 
 import { describe, expect, test } from "@jest/globals";
-import { isoFromMysql, isoRows } from "../../runtime/db/mysql-rows.js";
-import { isRetryableMysql, mapMysqlError } from "../../runtime/db/mysql-errors.js";
-import { BindError, bindSlots } from "../../runtime/db/net-args.js";
-import { constraintsOf } from "../../runtime/db/net-constraints.js";
-import { planMigration } from "../../runtime/db/net-migrate.js";
-import { parseNetUrl } from "../../runtime/db/net-url.js";
-import { isRetryablePostgres, mapPostgresError } from "../../runtime/db/postgres-errors.js";
-import { isoFromPostgres } from "../../runtime/db/postgres-types.js";
+import { isoFromMysql, isoRows } from "../../runtime/db/mysql/rows.js";
+import { isRetryableMysql, mapMysqlError } from "../../runtime/db/mysql/errors.js";
+import { BindError, bindSlots } from "../../runtime/db/net/args.js";
+import { constraintsOf } from "../../runtime/db/net/constraints.js";
+import { planMigration } from "../../runtime/db/net/migrate.js";
+import { parseNetUrl } from "../../runtime/db/net/url.js";
+import { isRetryablePostgres, mapPostgresError } from "../../runtime/db/postgres/errors.js";
+import { isoFromPostgres } from "../../runtime/db/postgres/types.js";
 import { backoffMs, withRetries } from "../../runtime/db/retry.js";
 import { HttpError, StartupError } from "../../runtime/errors.js";
 import type { TableSpec } from "../../runtime/types.js";

@@ -1,10 +1,10 @@
-// The queue in front of postgres.js (runtime/db/postgres-gate.ts), with stand-in queries:
+// The queue in front of postgres.js (runtime/db/postgres/gate.ts), with stand-in queries:
 // at most one statement per connection is handed over, the others wait in order; one still
 // waiting at the end of its wait is never handed over (a 503), and one still running at its
 // deadline is cancelled on the server, once.
 
 import { describe, expect, test } from "@jest/globals";
-import { type GatedQuery, SendGate } from "../../runtime/db/postgres-gate.js";
+import { type GatedQuery, SendGate } from "../../runtime/db/postgres/gate.js";
 
 interface Stand extends GatedQuery<string> {
   finish(value: string): void;

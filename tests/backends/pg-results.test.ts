@@ -6,8 +6,8 @@
 
 import { describe, expect, test } from "@jest/globals";
 import type { Sql } from "postgres";
-import { PostgresDatabase } from "../../runtime/db/postgres.js";
-import { parseNetUrl } from "../../runtime/db/net-url.js";
+import { PostgresDatabase } from "../../runtime/db/postgres/index.js";
+import { parseNetUrl } from "../../runtime/db/net/url.js";
 import { HttpError } from "../../runtime/errors.js";
 import type { StatementSpec } from "../../runtime/types.js";
 

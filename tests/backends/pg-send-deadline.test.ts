@@ -5,7 +5,7 @@
 // connection was being opened).
 
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { openPostgres } from "../../runtime/db/postgres.js";
+import { openPostgres } from "../../runtime/db/postgres/index.js";
 import type { Database, StatementSpec } from "../../runtime/types.js";
 import { type Namespace, SERVER_URLS, backendAvailable, createNamespace } from "./support/databases.js";
 import { TcpProxy } from "./support/proxy.js";

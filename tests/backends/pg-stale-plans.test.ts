@@ -8,7 +8,7 @@
 // that connection, so with pipelining the next answers were matched to the wrong queries.
 
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { openPostgres } from "../../runtime/db/postgres.js";
+import { openPostgres } from "../../runtime/db/postgres/index.js";
 import type { Database, StatementSpec } from "../../runtime/types.js";
 import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
 

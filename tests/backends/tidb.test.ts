@@ -6,10 +6,10 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { backendDiagnostics } from "../../compiler/analyze/sql/backend-rules.js";
-import { openMysql } from "../../runtime/db/mysql.js";
-import { isRetryableMysql, mapMysqlError } from "../../runtime/db/mysql-errors.js";
-import { beginStatement, serverKind, sessionStatements } from "../../runtime/db/mysql-session.js";
-import { emptyConstraints } from "../../runtime/db/net-constraints.js";
+import { openMysql } from "../../runtime/db/mysql/index.js";
+import { isRetryableMysql, mapMysqlError } from "../../runtime/db/mysql/errors.js";
+import { beginStatement, serverKind, sessionStatements } from "../../runtime/db/mysql/session.js";
+import { emptyConstraints } from "../../runtime/db/net/constraints.js";
 import { withRetries } from "../../runtime/db/retry.js";
 import type { Database } from "../../runtime/types.js";
 import { sqlBody } from "../unit/sql/fixtures.js";

@@ -4,9 +4,9 @@
 // statement still running then is cancelled on the server.
 
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { openMysql } from "../../runtime/db/mysql.js";
-import { commitMarginMs } from "../../runtime/db/net-deadline.js";
-import { openPostgres } from "../../runtime/db/postgres.js";
+import { openMysql } from "../../runtime/db/mysql/index.js";
+import { commitMarginMs } from "../../runtime/db/net/deadline.js";
+import { openPostgres } from "../../runtime/db/postgres/index.js";
 import { HttpError } from "../../runtime/errors.js";
 import type { Database, StatementSpec } from "../../runtime/types.js";
 import { type Namespace, backendAvailable, createNamespace, openSession } from "./support/databases.js";

@@ -1,6 +1,6 @@
 // Hand-written SQLite statements for tests, written with numbered parameters (`?1`) as people
 // write them, turned into what the compiler emits and the runtime binds: anonymous `?`s and
-// the argument index of each (runtime/db/sqlite-statements.ts). Test SQL holds no `?` inside
+// the argument index of each (runtime/db/sqlite/statements.ts). Test SQL holds no `?` inside
 // strings or comments.
 
 import type { StatementSpec } from "../../runtime/types.js";

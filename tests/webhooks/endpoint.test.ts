@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import { allTableDdl } from "../../compiler/analyze/sql/ddl/index.js";
 import { deliveryStore } from "../../compiler/analyze/webhook-store.js";
 import { Credentials } from "../../runtime/credentials.js";
-import { type SqliteDatabase, openSqlite } from "../../runtime/db/sqlite.js";
+import { type SqliteDatabase, openSqlite } from "../../runtime/db/sqlite/index.js";
 import { Fail, HttpError, StartupError } from "../../runtime/errors.js";
 import { Logger } from "../../runtime/log.js";
 import type {

@@ -105,7 +105,7 @@ export function bindParams(
   return {
     args,
     dialects: {
-      // Anonymous `?`s, one per occurrence, bound positionally (runtime/db/sqlite-statements.ts says why).
+      // Anonymous `?`s, one per occurrence, bound positionally (runtime/db/sqlite/statements.ts says why).
       sqlite: { text: render("sqlite", (i) => (item(i) ? "(SELECT value FROM json_each(?))" : "?")), slots: [...slots] },
       postgres: {
         text: render("postgres", (i) => (item(i) ? postgresList(i, item(i)!) : postgresPlaceholder(i, types?.get(args[i])))),

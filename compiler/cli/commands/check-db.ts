@@ -3,7 +3,7 @@ import { type LiveBackend, liveDiagnostics, liveStatements } from "../../analyze
 import type { LiveReport } from "../../analyze/sql/live.js";
 import { dialectCodes as codes } from "../../diagnostics/codes/dialect.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { redactUrl } from "../../../runtime/db/net-url.js";
+import { redactUrl } from "../../../runtime/db/net/url.js";
 
 /** `svc check --db URL`: connects, asks the database about every statement (analyze/sql/live-check.ts). */
 export async function checkAgainstDatabase(result: CheckResult, db: string, backend: LiveBackend): Promise<Diagnostic[]> {

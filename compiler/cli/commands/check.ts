@@ -1,6 +1,6 @@
 import { Command, Option } from "clipanion";
 import { backendOfUrl } from "../../../runtime/options.js";
-import { redactUrl } from "../../../runtime/db/net-url.js";
+import { redactUrl } from "../../../runtime/db/net/url.js";
 import { type Diagnostic, sortDiagnostics } from "../../diagnostics/diagnostic.js";
 import { check, formatDiagnostics } from "../../index.js";
 import { resolveTarget } from "../target.js";

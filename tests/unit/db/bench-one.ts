@@ -5,7 +5,7 @@
 
 import BetterSqlite3 from "better-sqlite3";
 import { join } from "node:path";
-import { openSqlite } from "../../../runtime/db/sqlite.js";
+import { openSqlite } from "../../../runtime/db/sqlite/index.js";
 import { ALL_STATEMENTS, commentTable, getTask, insertTask, taskArgs, taskTable, tempDir } from "./task-schema.js";
 
 const ROWS = 1000;

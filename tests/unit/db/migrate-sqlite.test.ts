@@ -4,8 +4,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import BetterSqlite3 from "better-sqlite3";
 import { join } from "node:path";
-import { migrateSqlite } from "../../../runtime/db/migrate-sqlite.js";
-import { openSqlite } from "../../../runtime/db/sqlite.js";
+import { migrateSqlite } from "../../../runtime/db/sqlite/migrate.js";
+import { openSqlite } from "../../../runtime/db/sqlite/index.js";
 import { StartupError } from "../../../runtime/errors.js";
 import type { TableColumnDdl, TableSpec } from "../../../runtime/types.js";
 import { commentTable, TASK_COLUMNS, taskTable, tempDir } from "./task-schema.js";

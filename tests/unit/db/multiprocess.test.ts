@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import BetterSqlite3 from "better-sqlite3";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { openSqlite } from "../../../runtime/db/sqlite.js";
+import { openSqlite } from "../../../runtime/db/sqlite/index.js";
 import { TASK_COLUMNS, taskTable, tempDir } from "./task-schema.js";
 
 // Each child waits for a common start time, migrates, then runs transactions that
@@ -30,7 +30,7 @@ await db.close();
 
 function childEnv(file: string, txCount: number): Record<string, string> {
   return {
-    OPEN_URL: new URL("../../../runtime/db/open.js", import.meta.url).href,
+    OPEN_URL: new URL("../../../runtime/db/index.js", import.meta.url).href,
     SCHEMA_URL: new URL("./task-schema.js", import.meta.url).href,
     DB_FILE: file,
     TX_COUNT: String(txCount),

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openDatabase, sqlitePath } from "../../../runtime/db/open.js";
-import { openSqlite } from "../../../runtime/db/sqlite.js";
+import { openDatabase, sqlitePath } from "../../../runtime/db/index.js";
+import { openSqlite } from "../../../runtime/db/sqlite/index.js";
 import { StartupError } from "../../../runtime/errors.js";
 import type { Database, StatementSpec } from "../../../runtime/types.js";
 import { tempDir } from "./task-schema.js";

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import BetterSqlite3 from "better-sqlite3";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite.js";
+import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
 import { HttpError } from "../../../runtime/errors.js";
 import {
   ALL_STATEMENTS,

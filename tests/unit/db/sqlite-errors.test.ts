@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import BetterSqlite3 from "better-sqlite3";
-import { mapSqliteError } from "../../../runtime/db/sqlite-errors.js";
-import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite.js";
+import { mapSqliteError } from "../../../runtime/db/sqlite/errors.js";
+import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
 import { HttpError } from "../../../runtime/errors.js";
 import type { StatementSpec, TableColumnDdl, TableSpec } from "../../../runtime/types.js";
 import { ALL_STATEMENTS, commentTable, insertComment, insertTask, taskArgs, taskTable } from "./task-schema.js";

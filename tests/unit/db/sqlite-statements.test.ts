@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, jest, test } from "@jest/globals";
 import BetterSqlite3 from "better-sqlite3";
-import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite.js";
+import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
 import { StartupError } from "../../../runtime/errors.js";
 import type { StatementSpec } from "../../../runtime/types.js";
 import {

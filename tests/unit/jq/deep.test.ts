@@ -3,7 +3,7 @@
 // `try` catches and a page answers as a clean error), never escape as a JavaScript one.
 
 import { describe, expect, test } from "@jest/globals";
-import * as jq from "../../../runtime/jq.js";
+import * as jq from "../../../runtime/jq/index.js";
 import { compiled, outcome } from "./harness.js";
 
 const DEEP = "reduce range(10001) as $_ ([]; [.])";

@@ -4,7 +4,7 @@
 
 import { afterAll, describe, expect, test } from "@jest/globals";
 import { compileJq } from "../../../compiler/jq/index.js";
-import { JqError, JqWeb, JqWebFailure } from "../../../runtime/jq.js";
+import { JqError, JqWeb, JqWebFailure } from "../../../runtime/jq/index.js";
 import { FALLBACK_PROGRAMS } from "./programs.js";
 
 const vars: { params: unknown; query: unknown } = { params: { id: "7" }, query: { q: "a" } };

@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import ts from "typescript";
 import { emitJq } from "../../../compiler/generate/jq/program.js";
 import { compileJq, type JqCompileResult } from "../../../compiler/jq/index.js";
-import * as jq from "../../../runtime/jq.js";
+import * as jq from "../../../runtime/jq/index.js";
 import { jqMessage, runFilter } from "../../../runtime/jq/web.js";
 
 export type JqFunction = (input: unknown, params: unknown, query: unknown) => unknown[];

@@ -1,5 +1,5 @@
 // The generator pastes compiled programs into server.ts: each must type-check there under
-// the project's strict settings, with `rt.jq` being runtime/jq.ts.
+// the project's strict settings, with `rt.jq` being runtime/jq/index.ts.
 
 import { join } from "node:path";
 import { describe, expect, test } from "@jest/globals";
@@ -17,7 +17,7 @@ describe("emitted source", () => {
       if (r.kind !== "compiled") throw new Error(`${program} did not compile`);
       return `export const program${i} = ${emitJq(r.plan)};`;
     });
-    const text = `import * as jq from "../../../runtime/jq.js";\nconst rt = { jq };\n${consts.join("\n")}\n`;
+    const text = `import * as jq from "../../../runtime/jq/index.js";\nconst rt = { jq };\n${consts.join("\n")}\n`;
     const options: ts.CompilerOptions = {
       target: ts.ScriptTarget.ES2022,
       module: ts.ModuleKind.NodeNext,

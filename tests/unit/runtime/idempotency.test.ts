@@ -7,7 +7,7 @@ import { defaultConfig } from "../../../compiler/project/config.js";
 import { IDEMPOTENCY_TABLE, idempotencyStore } from "../../../compiler/analyze/idempotency-store.js";
 import { analyze } from "../../../compiler/analyze/index.js";
 import { parseModule } from "../../../compiler/parse/index.js";
-import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite.js";
+import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
 import { HttpError } from "../../../runtime/errors.js";
 import {
   canonicalJson,

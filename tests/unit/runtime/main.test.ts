@@ -92,7 +92,7 @@ describe("start", () => {
     expect(db.closed).toBe(true);
   });
 
-  test("without a database hook it opens --db through db/open.js", async () => {
+  test("without a database hook it opens --db through db/index.js", async () => {
     const server = await start(spec({}), ["--listen", "127.0.0.1:0", "--db", ":memory:", "--log-level", "error"], {
       env: {},
       handleSignals: false,

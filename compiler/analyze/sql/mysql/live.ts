@@ -1,15 +1,15 @@
 import mysql from "mysql2";
 import type { Connection } from "mysql2";
-import { declaredTables } from "../../../../runtime/db/net-migrate.js";
-import { parseNetUrl } from "../../../../runtime/db/net-url.js";
-import { queryConstant } from "../../../../runtime/db/mysql-conn.js";
-import { planMysql } from "../../../../runtime/db/mysql-migrate.js";
-import { serverKind, sessionStatements } from "../../../../runtime/db/mysql-session.js";
+import { declaredTables } from "../../../../runtime/db/net/migrate.js";
+import { parseNetUrl } from "../../../../runtime/db/net/url.js";
+import { queryConstant } from "../../../../runtime/db/mysql/conn.js";
+import { planMysql } from "../../../../runtime/db/mysql/migrate.js";
+import { serverKind, sessionStatements } from "../../../../runtime/db/mysql/session.js";
 import type { TableSpec } from "../../../../runtime/types.js";
 import { type LiveAnswer, type LiveReport, type LiveStatement, type LiveType, offsetFromMessage } from "../live.js";
 
 // `svc check --db mysql://…`: every statement prepared by the live server (never run) on
-// one connection set up as the server sets up its own (mysql-session.ts). MySQL's DDL
+// one connection set up as the server sets up its own (mysql/session.ts). MySQL's DDL
 // cannot be rolled back, so a table the server would create or extend at start is
 // created as a TEMPORARY table of the declared shape for this connection only, which
 // shadows the real one and disappears with the connection.

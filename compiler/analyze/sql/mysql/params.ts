@@ -4,7 +4,7 @@ import type { ScalarType } from "../../model.js";
 // (`2024-05-01T12:00:00.123Z`, runtime/timestamp.ts), which MySQL and MariaDB refuse for a
 // DATETIME in strict mode (the `T` is accepted, the `Z` is not); STR_TO_DATE reads it
 // exactly, on MySQL, MariaDB and TiDB alike, and a malformed value is an error rather than
-// a silent zero date. The session runs in UTC (runtime/db/mysql-session.ts), so the wall
+// a silent zero date. The session runs in UTC (runtime/db/mysql/session.ts), so the wall
 // time stored is the UTC time.
 
 export const MYSQL_TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%i:%s.%fZ";

@@ -12,7 +12,7 @@ import {
 
 // What SQLite accepts and MySQL 8 / MariaDB / TiDB refuse or read otherwise
 // (docs/backends.md lists them). svc runs MySQL sessions with ANSI_QUOTES and
-// PIPES_AS_CONCAT (runtime/db/mysql-session.ts), so "quoted names" and `||` need no rule.
+// PIPES_AS_CONCAT (runtime/db/mysql/session.ts), so "quoted names" and `||` need no rule.
 // TiDB takes the MySQL 8 constructs svc lets through, so it shares these rules; only the
 // `->`/`->>` warning differs (MariaDB lacks the operators, TiDB has them).
 

@@ -1,8 +1,8 @@
 import postgres, { type TransactionSql } from "postgres";
-import { declaredTables } from "../../../../runtime/db/net-migrate.js";
-import { parseNetUrl } from "../../../../runtime/db/net-url.js";
-import { planPostgres, quoteIdent } from "../../../../runtime/db/postgres-migrate.js";
-import { POSTGRES_TYPES } from "../../../../runtime/db/postgres-types.js";
+import { declaredTables } from "../../../../runtime/db/net/migrate.js";
+import { parseNetUrl } from "../../../../runtime/db/net/url.js";
+import { planPostgres, quoteIdent } from "../../../../runtime/db/postgres/migrate.js";
+import { POSTGRES_TYPES } from "../../../../runtime/db/postgres/types.js";
 import type { TableSpec } from "../../../../runtime/types.js";
 import type { LiveAnswer, LiveReport, LiveStatement, LiveType } from "../live.js";
 

@@ -4,14 +4,14 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { StartupError } from "../errors.js";
-import type { Database, Executor, Row, StatementSpec, TableSpec } from "../types.js";
+import { StartupError } from "../../errors.js";
+import type { Database, Executor, Row, StatementSpec, TableSpec } from "../../types.js";
 import { retryWhileBusy } from "./busy-retry.js";
-import { migrateSqlite } from "./migrate-sqlite.js";
-import { busyError, isBusy, mapSqliteError } from "./sqlite-errors.js";
-import { getAll, getOne, runChanges, StatementCache, type Prepared } from "./sqlite-statements.js";
-import { SqliteTx } from "./sqlite-tx.js";
-import { TxGate } from "./tx-gate.js";
+import { migrateSqlite } from "./migrate.js";
+import { busyError, isBusy, mapSqliteError } from "./errors.js";
+import { getAll, getOne, runChanges, StatementCache, type Prepared } from "./statements.js";
+import { SqliteTx } from "./tx.js";
+import { TxGate } from "../tx-gate.js";
 
 /** How long a statement waits for another process's write lock before a 503. */
 export const BUSY_TIMEOUT_MS = 5000;

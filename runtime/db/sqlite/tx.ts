@@ -1,9 +1,9 @@
 // The executor an action's body receives: statements run directly on the connection,
 // inside the transaction that owns the gate, so they never wait for it.
 
-import type { Executor, Row, StatementSpec } from "../types.js";
-import { mapSqliteError } from "./sqlite-errors.js";
-import { getAll, getOne, runChanges, type StatementCache } from "./sqlite-statements.js";
+import type { Executor, Row, StatementSpec } from "../../types.js";
+import { mapSqliteError } from "./errors.js";
+import { getAll, getOne, runChanges, type StatementCache } from "./statements.js";
 
 export class SqliteTx implements Executor {
   private active = true;

@@ -1,5 +1,5 @@
 // Brings a MySQL / MariaDB / TiDB database up to the declared resources at start
-// (net-migrate.ts has the rules), under GET_LOCK: servers starting together queue on the
+// (net/migrate.ts has the rules), under GET_LOCK: servers starting together queue on the
 // named lock, the first makes the changes, the others find nothing left to do.
 //
 // MySQL's DDL is not transactional: each statement commits on its own. Every step is
@@ -7,9 +7,9 @@
 // when missing), so a start that fails halfway is completed by the next one; a refused
 // difference is found before anything is changed.
 
-import { StartupError } from "../errors.js";
-import type { TableSpec } from "../types.js";
-import type { Constraints } from "./net-constraints.js";
+import { StartupError } from "../../errors.js";
+import type { TableSpec } from "../../types.js";
+import type { Constraints } from "../net/constraints.js";
 import {
   type DeclaredTable,
   type LiveColumn,
@@ -18,8 +18,8 @@ import {
   execDdl,
   mismatchError,
   planMigration,
-} from "./net-migrate.js";
-import { type Connection, queryConstant } from "./mysql-conn.js";
+} from "../net/migrate.js";
+import { type Connection, queryConstant } from "./conn.js";
 
 /** Seconds a starting server waits for another one's migration. */
 export const MYSQL_MIGRATE_LOCK_TIMEOUT_S = 60;

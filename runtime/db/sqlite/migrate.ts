@@ -9,10 +9,10 @@
 // refused difference rolls back everything, so a failed start leaves no half-change.
 
 import type BetterSqlite3 from "better-sqlite3";
-import { StartupError } from "../errors.js";
-import type { TableColumnDdl, TableDdl, TableSpec } from "../types.js";
+import { StartupError } from "../../errors.js";
+import type { TableColumnDdl, TableDdl, TableSpec } from "../../types.js";
 import { retryWhileBusy } from "./busy-retry.js";
-import { isBusy } from "./sqlite-errors.js";
+import { isBusy } from "./errors.js";
 
 /** Creating an index on a big table holds the lock a while: servers starting meanwhile wait this long. */
 export const MIGRATE_LOCK_TIMEOUT_MS = 60_000;

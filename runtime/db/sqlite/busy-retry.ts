@@ -6,7 +6,7 @@
 // keeps SQLite's busy timeout at zero and retries here, asynchronously, with SQLite's
 // own back-off schedule, until a deadline.
 
-import { isBusy } from "./sqlite-errors.js";
+import { isBusy } from "./errors.js";
 
 // sqlite3.c `sqliteDefaultBusyCallback`: delays in ms between attempts.
 const DELAYS_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];

@@ -1,10 +1,10 @@
-// PostgreSQL errors as answers (the same answers as SQLite's, sqlite-errors.ts): a
+// PostgreSQL errors as answers (the same answers as SQLite's, sqlite/errors.ts): a
 // constraint the client broke is a 4xx naming the field, a database that cannot be
 // reached or is shutting down is a 503, a serialization failure or a deadlock is retried
 // (retry.ts). Anything else is returned unchanged: the server logs it and answers 500.
 // SQLSTATE codes: https://www.postgresql.org/docs/current/errcodes-appendix.html
 
-import { HttpError } from "../errors.js";
+import { HttpError } from "../../errors.js";
 import {
   type Constraints,
   checkViolation,
@@ -13,8 +13,8 @@ import {
   notNullViolation,
   uniqueIndexViolation,
   uniqueViolation,
-} from "./net-constraints.js";
-import { SOCKET_ERROR_CODES, busyError, unavailableError } from "./net-errors.js";
+} from "../net/constraints.js";
+import { SOCKET_ERROR_CODES, busyError, unavailableError } from "../net/errors.js";
 
 interface PgErrorFields {
   code?: unknown;
@@ -119,7 +119,7 @@ export function mapPostgresError(err: unknown, c: Constraints): unknown {
     case "22021": // character_not_in_repertoire: PostgreSQL text cannot hold a NUL (U+0000)
     case "22P05": // untranslatable_character
       return invalidValue(err, column, "text with a character PostgreSQL cannot store (such as U+0000)");
-    case "57014": // query_canceled: statement_timeout, or cancelled at its deadline (postgres-gate.ts)
+    case "57014": // query_canceled: statement_timeout, or cancelled at its deadline (postgres/gate.ts)
     case "55P03": // lock_not_available
       return busyError(err);
     default:

@@ -3,12 +3,12 @@
 // transaction's retry loop (postgres.ts) sees it; other errors become answers here.
 
 import type { TransactionSql } from "postgres";
-import type { Executor, Row, StatementSpec } from "../types.js";
-import { type Scalar, bindSlots } from "./net-args.js";
-import type { Constraints } from "./net-constraints.js";
-import { withReturning } from "./net-returning.js";
-import type { NetStatement, NetStatements } from "./net-statements.js";
-import { completed, isRetryablePostgres, mapPostgresError } from "./postgres-errors.js";
+import type { Executor, Row, StatementSpec } from "../../types.js";
+import { type Scalar, bindSlots } from "../net/args.js";
+import type { Constraints } from "../net/constraints.js";
+import { withReturning } from "../net/returning.js";
+import type { NetStatement, NetStatements } from "../net/statements.js";
+import { completed, isRetryablePostgres, mapPostgresError } from "./errors.js";
 
 export class PostgresTx implements Executor {
   private active = true;

@@ -1,23 +1,23 @@
 // The MySQL adapter, for MySQL 8, MariaDB (10.5+) and TiDB, on mysql2: a pool of
 // `pool_size` connections per server process; every value bound through `execute()`
 // (a prepared statement per connection, prepared once and cached by mysql2); every
-// connection set up alike (mysql-session.ts). `--backend tidb` adds TiDB's retryable
+// connection set up alike (mysql/session.ts). `--backend tidb` adds TiDB's retryable
 // error codes and, on a TiDB server, optimistic transactions.
 
 import mysql from "mysql2";
-import { StartupError } from "../errors.js";
-import type { Database, Executor, Row, StatementSpec, TableSpec } from "../types.js";
-import { bindSlots } from "./net-args.js";
-import { type Constraints, constraintsOf, emptyConstraints } from "./net-constraints.js";
-import { commitMarginMs, lateCommitError } from "./net-deadline.js";
-import { NetStatements } from "./net-statements.js";
-import { type NetTarget, parseNetUrl, redactUrl } from "./net-url.js";
-import { withRetries } from "./retry.js";
-import { MysqlPool, type PoolConnection, execCount, queryConstant } from "./mysql-conn.js";
-import { type MysqlFlavor, isRetryableMysql, isUnavailableMysql, mapMysqlError } from "./mysql-errors.js";
-import { checkNames, migrateMysql } from "./mysql-migrate.js";
-import { beginStatement } from "./mysql-session.js";
-import { MysqlTx, rowsOf } from "./mysql-tx.js";
+import { StartupError } from "../../errors.js";
+import type { Database, Executor, Row, StatementSpec, TableSpec } from "../../types.js";
+import { bindSlots } from "../net/args.js";
+import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
+import { commitMarginMs, lateCommitError } from "../net/deadline.js";
+import { NetStatements } from "../net/statements.js";
+import { type NetTarget, parseNetUrl, redactUrl } from "../net/url.js";
+import { withRetries } from "../retry.js";
+import { MysqlPool, type PoolConnection, execCount, queryConstant } from "./conn.js";
+import { type MysqlFlavor, isRetryableMysql, isUnavailableMysql, mapMysqlError } from "./errors.js";
+import { checkNames, migrateMysql } from "./migrate.js";
+import { beginStatement } from "./session.js";
+import { MysqlTx, rowsOf } from "./tx.js";
 
 export interface MysqlOpenOptions {
   flavor?: MysqlFlavor;
@@ -108,7 +108,7 @@ export class MysqlDatabase implements Database {
   private rows(spec: StatementSpec, args: readonly unknown[]): Promise<Row[]> {
     const s = this.statements.get(spec);
     // A statement and its returning read belong together: one connection, and but for an
-    // insert's read (net-statements.ts) one transaction.
+    // insert's read (net/statements.ts) one transaction.
     if (s.returning !== undefined && !s.readWithoutTx) return this.transaction((tx) => tx.all(spec, args));
     return this.retrying(() => this.withConnection((conn) => rowsOf(conn, s, args)));
   }
@@ -121,7 +121,7 @@ export class MysqlDatabase implements Database {
 
   /**
    * One try on `conn`: BEGIN, `fn`, COMMIT; ROLLBACK when anything throws, or when `fn`
-   * ends past `commitBy`, when the client has its 503 already (net-deadline.ts).
+   * ends past `commitBy`, when the client has its 503 already (net/deadline.ts).
    */
   private async attempt<T>(conn: PoolConnection, fn: (tx: Executor) => Promise<T>, commitBy: number): Promise<T> {
     await queryConstant(conn, beginStatement(this.pool.serverKind ?? "mysql"));

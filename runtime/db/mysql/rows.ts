@@ -1,10 +1,10 @@
 // Rows from mysql2 as every backend gives them: DATETIME and TIMESTAMP values as svc's
-// ISO-8601 UTC text with milliseconds. The session runs in UTC (mysql-session.ts) and the
+// ISO-8601 UTC text with milliseconds. The session runs in UTC (mysql/session.ts) and the
 // pool reads dates in UTC (`timezone: "Z"`), so the Date mysql2 makes holds the stored
 // instant, and toISOString() writes it; JSON arrives as its text (jsonStrings) and the
 // generated decoders parse it, as they parse SQLite's.
 
-import type { Row } from "../types.js";
+import type { Row } from "../../types.js";
 
 // mysql2's column type codes (lib/constants/types.js).
 const TIMESTAMP = 7;

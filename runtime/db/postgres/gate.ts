@@ -16,7 +16,7 @@
 // postgres.js marks a query taken by a connection by setting its `state` (the backend's
 // key) and `active`, and cancels through its `canceller`: none of it is typed API.
 
-import { busyError } from "./net-errors.js";
+import { busyError } from "../net/errors.js";
 
 /** The parts of a postgres.js query the gate uses. */
 export interface GatedQuery<T> extends PromiseLike<T> {

@@ -1,13 +1,13 @@
 // The schema check shared by the postgres and mysql adapters (docs/language.md §2.1), the same
-// rules as migrate-sqlite.ts: a missing table is created, a missing column is added when
+// rules as sqlite/migrate.ts: a missing table is created, a missing column is added when
 // it is nullable or has a default, and any other difference (a column dropped, renamed,
 // retyped, or its nullability changed) stops the server with a message naming the table
 // and the column. Nothing is dropped, renamed or retyped. The adapters read the live
 // columns from information_schema and apply the plan under a lock of their database, so
 // several servers starting at once make the changes once.
 
-import { StartupError } from "../errors.js";
-import type { TableColumnDdl, TableDdl, TableSpec } from "../types.js";
+import { StartupError } from "../../errors.js";
+import type { TableColumnDdl, TableDdl, TableSpec } from "../../types.js";
 
 export interface LiveColumn {
   name: string;

@@ -15,16 +15,16 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   switch (options.backend) {
     case "sqlite": {
       const path = sqlitePath(options.db);
-      const { openSqlite } = await import("./sqlite.js");
+      const { openSqlite } = await import("./sqlite/index.js");
       return openSqlite(path);
     }
     case "postgres": {
-      const { openPostgres } = await import("./postgres.js");
+      const { openPostgres } = await import("./postgres/index.js");
       return openPostgres(options.db, { requestTimeoutMs: options.writeTimeoutMs });
     }
     case "mysql":
     case "tidb": {
-      const { openMysql } = await import("./mysql.js");
+      const { openMysql } = await import("./mysql/index.js");
       return openMysql(options.db, { flavor: options.backend, requestTimeoutMs: options.writeTimeoutMs });
     }
     default:

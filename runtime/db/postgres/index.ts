@@ -1,31 +1,31 @@
 // The PostgreSQL adapter, on postgres.js: two pools of `pool_size` connections per server
 // process, one for statements outside a transaction (one at a time per connection, queued
-// in postgres-gate.ts) and one for transactions; every statement a named prepared
+// in postgres/gate.ts) and one for transactions; every statement a named prepared
 // statement on each connection (prepared there on first use, checked at start by `prepare`).
 //
 // Each session runs in UTC with statement_timeout set to the request deadline, so a
 // runaway statement is stopped by the server once its client has had a 503 anyway; the
-// gate cancels one sooner, and a transaction too late to commit rolls back (net-deadline.ts).
+// gate cancels one sooner, and a transaction too late to commit rolls back (net/deadline.ts).
 // Action transactions are SERIALIZABLE: an action reads, decides, then writes, and
 // SQLite runs that alone (BEGIN IMMEDIATE); here concurrent actions run side by side and
 // PostgreSQL aborts the one that would see a state no serial order gives (40001), which
 // is then run again from the start (retry.ts). The same holds for deadlocks (40P01).
 
 import postgres, { type RowList, type Sql, type TransactionSql } from "postgres";
-import { StartupError } from "../errors.js";
-import type { Database, Executor, Row, StatementSpec, TableSpec } from "../types.js";
-import { type Scalar, bindSlots } from "./net-args.js";
-import { type Constraints, constraintsOf, emptyConstraints } from "./net-constraints.js";
-import { commitMarginMs, lateCommitError } from "./net-deadline.js";
-import { busyError } from "./net-errors.js";
-import { NetStatements } from "./net-statements.js";
-import { type NetSettings, type NetTarget, parseNetUrl, redactUrl } from "./net-url.js";
-import { withRetries } from "./retry.js";
-import { SendGate } from "./postgres-gate.js";
-import { completed, isRetryablePostgres, isUnavailablePostgres, mapPostgresError } from "./postgres-errors.js";
-import { migratePostgres } from "./postgres-migrate.js";
-import { PREPARED, PostgresTx, pgValues } from "./postgres-tx.js";
-import { POSTGRES_TYPES } from "./postgres-types.js";
+import { StartupError } from "../../errors.js";
+import type { Database, Executor, Row, StatementSpec, TableSpec } from "../../types.js";
+import { type Scalar, bindSlots } from "../net/args.js";
+import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
+import { commitMarginMs, lateCommitError } from "../net/deadline.js";
+import { busyError } from "../net/errors.js";
+import { NetStatements } from "../net/statements.js";
+import { type NetSettings, type NetTarget, parseNetUrl, redactUrl } from "../net/url.js";
+import { withRetries } from "../retry.js";
+import { SendGate } from "./gate.js";
+import { completed, isRetryablePostgres, isUnavailablePostgres, mapPostgresError } from "./errors.js";
+import { migratePostgres } from "./migrate.js";
+import { PREPARED, PostgresTx, pgValues } from "./tx.js";
+import { POSTGRES_TYPES } from "./types.js";
 
 const TX_MODE = "isolation level serializable";
 
@@ -90,7 +90,7 @@ const MAX_RECONNECT_DELAY_MS = 250;
  * the write timeout: within `spanMs` (the write timeout less commitMarginMs). It waits for
  * a free connection at most `acquireTimeoutMs`, then for its connection to open at most
  * `connectTimeoutMs` after postgres.js's reconnect delay, so it is sent within the span or
- * not at all; still running at the span's end, it is cancelled (postgres-gate.ts).
+ * not at all; still running at the span's end, it is cancelled (postgres/gate.ts).
  */
 export function deadlines(s: NetSettings): { spanMs: number; acquireTimeoutMs: number; connectTimeoutMs: number } {
   const spanMs = s.requestTimeoutMs - commitMarginMs(s.requestTimeoutMs);
@@ -193,7 +193,7 @@ export class PostgresDatabase implements Database {
   }
 
   // This is the hot path: while a pooled connection is free, the gate hands the statement
-  // to postgres.js at once (postgres-gate.ts).
+  // to postgres.js at once (postgres/gate.ts).
   private statement(text: string, values: Scalar[], deadline: number): Promise<RowList<Row[]>> {
     return this.gate.run(() => this.sql.unsafe<Row[]>(text, pgValues(values), PREPARED), deadline).then(completed);
   }

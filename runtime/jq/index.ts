@@ -3,13 +3,13 @@
 // Every helper follows jq 1.7.1 (the version jq-web 0.6 ships): its value ordering, its
 // error cases, and its two ways of printing a number (see `numText`).
 
-export { caught, error, fail, JqError, NONE, pass, Passthrough, runCompiled } from "./jq/errors.js";
-export { keysOf, typeOf } from "./jq/values.js";
-export { dump, finite, format, numText, tostring } from "./jq/print.js";
-export { cmp, equals, strCmp } from "./jq/order.js";
-export { divide, index, indexOpt, iter, iterOpt, minus, modulo, negate, object, plus, split, times } from "./jq/ops.js";
+export { caught, error, fail, JqError, NONE, pass, Passthrough, runCompiled } from "./errors.js";
+export { keysOf, typeOf } from "./values.js";
+export { dump, finite, format, numText, tostring } from "./print.js";
+export { cmp, equals, strCmp } from "./order.js";
+export { divide, index, indexOpt, iter, iterOpt, minus, modulo, negate, object, plus, split, times } from "./ops.js";
 export {
   addAll, asciiDowncase, asciiUpcase, contains, endsWith, fromEntries, groupBy, has, join, keys, length, ltrimstr,
   mapValues, minMax, rangeBounds, reverse, rtrimstr, sort, sortBy, startsWith, testText, toEntries,
-} from "./jq/builtins.js";
-export { JQ_FALLBACK_TIMEOUT_MS, JqWeb, JqWebFailure, loadJqWeb, type JqRunner } from "./jq/web.js";
+} from "./builtins.js";
+export { JQ_FALLBACK_TIMEOUT_MS, JqWeb, JqWebFailure, loadJqWeb, type JqRunner } from "./web.js";

@@ -1,4 +1,4 @@
-// Brings a PostgreSQL schema up to the declared resources at start (net-migrate.ts has
+// Brings a PostgreSQL schema up to the declared resources at start (net/migrate.ts has
 // the rules). Everything happens in one transaction holding a transaction-scoped advisory
 // lock keyed by the schema: servers starting together queue on the lock, the first makes
 // the changes, the others find nothing left to do; a refused difference or a failed
@@ -6,7 +6,7 @@
 // leaves no half-change.
 
 import type { Sql, TransactionSql } from "postgres";
-import type { TableSpec } from "../types.js";
+import type { TableSpec } from "../../types.js";
 import {
   type DeclaredTable,
   type LiveColumn,
@@ -15,7 +15,7 @@ import {
   execDdl,
   mismatchError,
   planMigration,
-} from "./net-migrate.js";
+} from "../net/migrate.js";
 
 /** How long a starting server waits for another one's migration (index builds on big tables take a while). */
 export const PG_MIGRATE_LOCK_TIMEOUT = "60s";

@@ -5,14 +5,14 @@
 //
 // Values go only through `execute()` (binary protocol, a prepared statement per
 // connection, cached by mysql2); `query()` is used only for the constant statements of
-// mysql-session.ts, BEGIN/COMMIT/ROLLBACK and the migration, never with a value.
+// mysql/session.ts, BEGIN/COMMIT/ROLLBACK and the migration, never with a value.
 
 import type { Connection, ExecuteValues, FieldPacket, Pool, PoolConnection, ResultSetHeader } from "mysql2";
-import type { Row } from "../types.js";
-import type { Scalar } from "./net-args.js";
-import { busyError } from "./net-errors.js";
-import { isoRows } from "./mysql-rows.js";
-import { type ServerKind, serverKind, sessionStatements } from "./mysql-session.js";
+import type { Row } from "../../types.js";
+import type { Scalar } from "../net/args.js";
+import { busyError } from "../net/errors.js";
+import { isoRows } from "./rows.js";
+import { type ServerKind, serverKind, sessionStatements } from "./session.js";
 
 export type { Connection, PoolConnection } from "mysql2";
 
@@ -62,7 +62,7 @@ export interface PoolSettings {
   requestTimeoutMs: number;
 }
 
-/** The pool: a connection within the deadline, set up (mysql-session.ts) before its first use. */
+/** The pool: a connection within the deadline, set up (mysql/session.ts) before its first use. */
 export class MysqlPool {
   private kind: ServerKind | null = null;
   private readonly ready = new WeakSet<PoolConnection>();

@@ -1,11 +1,11 @@
-// What a constraint error should say, the same on every backend (sqlite-errors.ts words
+// What a constraint error should say, the same on every backend (sqlite/errors.ts words
 // them for SQLite): `task.title already exists` (409), `task.title is required` (400),
 // `invalid value for priority: must satisfy …` (400), a foreign key (409). PostgreSQL and
 // MySQL name a constraint or an index rather than the field, so the adapters learn at
 // start, from the DDL they were built with, which field each one guards.
 
-import { HttpError } from "../errors.js";
-import type { TableSpec } from "../types.js";
+import { HttpError } from "../../errors.js";
+import type { TableSpec } from "../../types.js";
 
 export interface Constraints {
   /** table → its primary key column. */
@@ -94,7 +94,7 @@ export function notNullViolation(c: Constraints, cause: unknown, table: string |
 }
 
 /**
- * Worded as the SQLite adapter words it (sqlite-errors.ts): SQLite 3.53 names a failed
+ * Worded as the SQLite adapter words it (sqlite/errors.ts): SQLite 3.53 names a failed
  * column CHECK by its column, which it reports as `check <column> failed`. `column` is null
  * when the database did not say which one; then the constraint's own name stands in.
  */

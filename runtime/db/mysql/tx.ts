@@ -2,13 +2,13 @@
 // the connection the transaction holds. A deadlock or a TiDB write conflict is thrown as
 // it is, so the transaction's retry loop (mysql.ts) sees it; other errors become answers.
 
-import type { Executor, Row, StatementSpec } from "../types.js";
-import { bindSlots } from "./net-args.js";
-import type { Constraints } from "./net-constraints.js";
-import { withReturning } from "./net-returning.js";
-import type { NetStatement, NetStatements } from "./net-statements.js";
-import { type PoolConnection, execCount, execRows } from "./mysql-conn.js";
-import { type MysqlFlavor, isRetryableMysql, mapMysqlError } from "./mysql-errors.js";
+import type { Executor, Row, StatementSpec } from "../../types.js";
+import { bindSlots } from "../net/args.js";
+import type { Constraints } from "../net/constraints.js";
+import { withReturning } from "../net/returning.js";
+import type { NetStatement, NetStatements } from "../net/statements.js";
+import { type PoolConnection, execCount, execRows } from "./conn.js";
+import { type MysqlFlavor, isRetryableMysql, mapMysqlError } from "./errors.js";
 
 export class MysqlTx implements Executor {
   private active = true;
