@@ -111,7 +111,7 @@ export function actionSection(model: Model, a: ActionModel, names: Names): Out {
  */
 export function inputFunction(endpoint: QueryModel | ActionModel, names: Names): Out {
   const { module, name, params } = endpoint;
-  // Path and query values arrive as text even inside a JSON body: those arguments ask the input.
+  // Path and query values arrive as text even inside a JSON body: the model names those arguments.
   const textArgs = new Set(endpoint.textArgs);
   const out: Out = [];
   const checks = new Map<string, string>();
@@ -125,7 +125,9 @@ export function inputFunction(endpoint: QueryModel | ActionModel, names: Names):
   const shapes = new ShapeChecks(names, `${module}.${name}`, names.input(module, name));
   const lines = params.map((p) => {
     const check = checks.get(p.name) ?? `rt.arg.${p.type}`;
-    const text = textArgs.has(p.name) ? `rt.arg.isText(input, ${JSON.stringify(p.name)})` : "t";
+    // Every reader says where its "arrived as text" comes from: the whole input (a query string
+    // or a form), or, for an argument a route's path may carry into a JSON body, the input by name.
+    const text = textArgs.has(p.name) ? `rt.arg.isText(input, ${JSON.stringify(p.name)})` : "input.text";
     const arg = JSON.stringify(p.name);
     // A list or record is checked item by item and member by member, naming the path (`tags[3]`, `user.email`).
     const conv = p.shape
@@ -147,7 +149,7 @@ export function inputFunction(endpoint: QueryModel | ActionModel, names: Names):
     parameters: [{ name: "input", type: "rt.CallInput" }],
     returnType: names.argsType(module, name),
     statements: params.length
-      ? `const a = input.args;\n${params.some((p) => !textArgs.has(p.name)) ? "const t = input.text;\n" : ""}rt.arg.rejectUnknown(a, ${known});\nreturn {\n${lines.join("\n")}\n};`
+      ? `const a = input.args;\nrt.arg.rejectUnknown(a, ${known});\nreturn {\n${lines.join("\n")}\n};`
       : `rt.arg.rejectUnknown(input.args, []);\nreturn {};`,
   });
   return out;
