@@ -42,19 +42,24 @@ export async function sendHealth(
 
 /** Null when the database answered in time, else why not. */
 async function pingProblem(db: Database, timeoutMs: number): Promise<string | null> {
+  let answer: Promise<void> | void;
+  try {
+    answer = db.ping();
+  } catch (err) {
+    return `database ping failed: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  // An in-process database (SQLite) answered already: no timer, no race.
+  if (answer === undefined) return null;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<string>((resolve) => {
     timer = setTimeout(resolve, timeoutMs, `database did not answer within ${timeoutMs} ms`);
   });
   try {
-    const ping = db.ping().then(
+    const ping = answer.then(
       () => null,
       (err: unknown) => `database ping failed: ${err instanceof Error ? err.message : String(err)}`,
     );
     return await Promise.race([ping, timeout]);
-  } catch (err) {
-    // db.ping itself threw synchronously.
-    return `database ping failed: ${err instanceof Error ? err.message : String(err)}`;
   } finally {
     clearTimeout(timer);
   }

@@ -80,8 +80,11 @@ export interface Database extends Executor {
   prepare(stmts: readonly StatementSpec[]): void | Promise<void>;
   /** Run `fn` in one transaction: commit when it resolves, roll back when it throws. */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
-  /** Resolves when the database answers a trivial statement. */
-  ping(): Promise<void>;
+  /**
+   * Proves the database answers. An in-process database answers at once and returns nothing
+   * (a failure throws); a networked one returns a promise, which /health bounds with a timeout.
+   */
+  ping(): Promise<void> | void;
   close(): Promise<void>;
 }
 

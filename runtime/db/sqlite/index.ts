@@ -206,7 +206,8 @@ export class SqliteDatabase implements Database {
     }
   }
 
-  async ping(): Promise<void> {
+  /** In process and synchronous: it answers at once or throws, so /health needs no timer for it. */
+  ping(): void {
     this.pingStmt.get();
   }
 

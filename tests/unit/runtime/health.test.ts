@@ -43,6 +43,16 @@ describe("health", () => {
     expect(memory.lines().some((l) => String(l.reason).includes("connection refused"))).toBe(true);
   });
 
+  test("an in-process database answers its ping at once, or throws: 200 or 503 alike", async () => {
+    db.pingMode = "now";
+    expect((await health()).status).toBe(200);
+    db.pingMode = "refused";
+    const res = await health();
+    expect(res.status).toBe(503);
+    expect(res.body.status).toBe("unavailable");
+    expect(memory.lines().some((l) => String(l.reason).includes("database is closed"))).toBe(true);
+  });
+
   test("503 when the ping does not answer in time", async () => {
     db.pingMode = "hang";
     const started = Date.now();

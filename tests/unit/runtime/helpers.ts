@@ -25,7 +25,8 @@ export class MemoryDatabase implements Database {
   prepared: readonly StatementSpec[] | null = null;
   closed = false;
   /** What ping does: answer, fail, or never answer. */
-  pingMode: "ok" | "fail" | "hang" = "ok";
+  /** `now`: answers at once, as SQLite does; `refused`: fails at once. */
+  pingMode: "ok" | "fail" | "hang" | "now" | "refused" = "ok";
 
   async all(_stmt: StatementSpec, _args: readonly unknown[]): Promise<Row[]> {
     return [];
@@ -45,7 +46,9 @@ export class MemoryDatabase implements Database {
   async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     return fn(this);
   }
-  ping(): Promise<void> {
+  ping(): Promise<void> | void {
+    if (this.pingMode === "now") return;
+    if (this.pingMode === "refused") throw new Error("database is closed");
     if (this.pingMode === "ok") return Promise.resolve();
     if (this.pingMode === "fail") return Promise.reject(new Error("connection refused"));
     return new Promise(() => undefined);
