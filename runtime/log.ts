@@ -1,8 +1,16 @@
 // JSON-lines logging on stdout (docs/language.md §7): `{"time","level","msg",…fields}` per line,
-// filtered by level. Lines written in one tick of the event loop go out in one write, so
+// filtered by level. Lines written in one turn of the event loop go out in one write, so
 // a busy server does not pay a write per request; errors are written at once.
+//
+// Several processes (the workers and the primary of cluster.ts) share one stdout. A write of
+// at most PIPE_BUF bytes to a pipe is atomic (POSIX write(2)), and Node writes stdout
+// synchronously on Linux when it is a pipe or a file; so lines are gathered into pieces of
+// at most PIPE_BUF bytes of UTF-8, and a piece that would overflow goes out first: every
+// write holds whole lines and none is cut by another process's. A single line longer than
+// PIPE_BUF (a long stack trace) goes out alone and may still interleave.
 
 import { randomBytes } from "node:crypto";
+import { now } from "./time.js";
 import type { LogLevel } from "./types.js";
 
 export const LOG_LEVELS: readonly LogLevel[] = ["error", "warn", "info", "debug", "trace"];
@@ -10,8 +18,11 @@ export const LOG_LEVELS: readonly LogLevel[] = ["error", "warn", "info", "debug"
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3, trace: 4 };
 
 export type LogFields = Record<string, unknown>;
-/** Where finished lines go; the default is stdout. */
+/** Where finished lines go, whole lines at a time; the default is stdout. */
 export type LogSink = (chunk: string) => void;
+
+/** Linux's PIPE_BUF; POSIX guarantees at least 512. */
+const PIPE_BUF = 4096;
 
 export interface RequestLogEntry {
   requestId: string;
@@ -29,7 +40,9 @@ export class Logger {
   readonly level: LogLevel;
   private readonly rank: number;
   private readonly sink: LogSink;
+  /** Lines not handed to the sink yet, and their size in UTF-8. */
   private pending = "";
+  private pendingBytes = 0;
   private flushScheduled = false;
   private readonly flushSoon = (): void => {
     this.flushScheduled = false;
@@ -69,28 +82,40 @@ export class Logger {
   }
 
   /**
-   * Hot path: one line per request at info. Built by hand because only the path needs
-   * escaping (the method is an HTTP token, the request id is checked by requestIdFrom).
+   * Hot path: one line per request at info. Built by hand because only the path may need
+   * escaping: the method is an HTTP token and the request id was checked by requestIdFrom,
+   * so unless the path needs escaping the line is ASCII and its length is its size.
    */
   request(entry: RequestLogEntry): void {
     if (this.rank < RANK.info) return;
-    this.write(
-      `{"time":"${new Date().toISOString()}","level":"info","msg":"request","request_id":"${entry.requestId}",` +
-        `"method":"${entry.method}","path":${JSON.stringify(entry.path)},"status":${entry.status},` +
-        `"duration_ms":${Math.round(entry.durationMs * 100) / 100}}\n`,
-    );
+    const plain = plainJsonString(entry.path);
+    const line =
+      `{"time":"${now()}","level":"info","msg":"request","request_id":"${entry.requestId}",` +
+      `"method":"${entry.method}","path":${plain ?? JSON.stringify(entry.path)},"status":${entry.status},` +
+      `"duration_ms":${Math.round(entry.durationMs * 100) / 100}}\n`;
+    this.write(line, plain === null ? Buffer.byteLength(line) : line.length);
   }
 
   /** Writes buffered lines now; call before the process exits. */
   flush(): void {
-    if (this.pending.length === 0) return;
+    if (this.pendingBytes === 0) return;
     const chunk = this.pending;
     this.pending = "";
+    this.pendingBytes = 0;
     this.sink(chunk);
   }
 
-  private write(line: string): void {
+  private write(line: string, bytes: number = Buffer.byteLength(line)): void {
+    // A piece goes out before it would pass PIPE_BUF; a longer line goes out alone after it.
+    if (this.pendingBytes + bytes > PIPE_BUF) {
+      this.flush();
+      if (bytes > PIPE_BUF) {
+        this.sink(line);
+        return;
+      }
+    }
     this.pending += line;
+    this.pendingBytes += bytes;
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(this.flushSoon);
@@ -103,7 +128,7 @@ export function createLogger(level: LogLevel, sink?: LogSink): Logger {
 }
 
 function formatLine(level: LogLevel, msg: string, fields: LogFields | undefined): string {
-  const record: LogFields = { time: new Date().toISOString(), level, msg };
+  const record: LogFields = { time: now(), level, msg };
   if (fields !== undefined) {
     for (const key of Object.keys(fields)) {
       if (key !== "time" && key !== "level" && key !== "msg") record[key] = fields[key];
@@ -115,6 +140,19 @@ function formatLine(level: LogLevel, msg: string, fields: LogFields | undefined)
     // A field that cannot be serialized (a cycle, a BigInt) must not lose the message.
     return JSON.stringify({ time: record.time, level, msg, log_error: String(err) }) + "\n";
   }
+}
+
+/**
+ * `JSON.stringify(text)` when `text` is printable ASCII with no quote or backslash, as a
+ * request path nearly always is (Node has percent-decoded nothing), else null. One pass
+ * over it costs far less than a call into JSON.stringify.
+ */
+function plainJsonString(text: string): string | null {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return null;
+  }
+  return `"${text}"`;
 }
 
 function errorsAsObjects(_key: string, value: unknown): unknown {
@@ -132,7 +170,8 @@ let requestCounter = 0;
 export function requestIdFrom(header: string | string[] | undefined): string {
   if (typeof header === "string" && isSaneRequestId(header)) return header;
   requestCounter = (requestCounter + 1) % Number.MAX_SAFE_INTEGER;
-  return `${processPrefix}-${requestCounter.toString(36)}`;
+  // Decimal: V8 writes a number in base 36 through its slow runtime path.
+  return `${processPrefix}-${requestCounter}`;
 }
 
 function isSaneRequestId(id: string): boolean {

@@ -10,7 +10,6 @@ import { fileURLToPath } from "node:url";
 import { startCluster } from "./cluster.js";
 import { StartupError } from "./errors.js";
 import { createLogger, type Logger, type LogSink } from "./log.js";
-import { lineSafeSink } from "./log-sink.js";
 import { parseServerArgs } from "./options.js";
 import { serve, type OpenDatabase, type Running, type RunningServer } from "./serve.js";
 import { exitOnSignals } from "./signals.js";
@@ -44,7 +43,7 @@ export async function main(
   try {
     if (isWorkerProcess()) return await runWorker(spec, argv, hooks);
     const options = optionsOrHelp(spec, argv, hooks);
-    const log = createLogger(options.logLevel, hooks.logSink ?? lineSafeSink());
+    const log = createLogger(options.logLevel, hooks.logSink);
     const workers = workerCount(options, log);
     if (workers === 1) return await startOne(spec, options, log, hooks);
     return await startCluster(spec, options, workers, log, hooks);

@@ -10,7 +10,6 @@
 import cluster from "node:cluster";
 import { StartupError } from "./errors.js";
 import { createLogger } from "./log.js";
-import { lineSafeSink } from "./log-sink.js";
 import { parseServerArgs } from "./options.js";
 import { serve, type OpenDatabase, type Running } from "./serve.js";
 import { exitOnSignals } from "./signals.js";
@@ -54,7 +53,7 @@ export async function runWorker(spec: ServerSpec, argv: readonly string[], hooks
   try {
     const parsed = parseServerArgs(argv, process.env, spec.defaults);
     if ("help" in parsed) throw new StartupError("a worker was started with --help");
-    const log = createLogger(parsed.options.logLevel, lineSafeSink());
+    const log = createLogger(parsed.options.logLevel);
     running = await serve(spec, parsed.options, log, {
       openDatabase: hooks.openDatabase,
       shutdownGraceMs: hooks.shutdownGraceMs,

@@ -8,7 +8,7 @@ import { describe, expect, test } from "@jest/globals";
 import { describeClientError } from "../../runtime/client-errors.js";
 import { Cors } from "../../runtime/cors.js";
 import { framingProblem } from "../../runtime/framing.js";
-import { pieces } from "../../runtime/log-sink.js";
+import { Logger } from "../../runtime/log.js";
 import { BUILTIN_DEFAULTS, parseServerArgs } from "../../runtime/options.js";
 import { checkingInterval, httpServerOptions, KEEP_ALIVE_TIMEOUT_MS, WriteDeadlines } from "../../runtime/timeouts.js";
 import type { ServerOptions } from "../../runtime/types.js";
@@ -61,21 +61,32 @@ describe("options for the operations flags", () => {
 });
 
 describe("log batches for a shared stdout", () => {
+  /** Every chunk the logger hands to its sink, after `lines` are logged in one tick and flushed. */
+  function chunksOf(texts: string[]): string[] {
+    const chunks: string[] = [];
+    const log = new Logger("info", (chunk) => chunks.push(chunk));
+    for (const text of texts) log.info(text);
+    log.flush();
+    return chunks;
+  }
+
   test("cut at line ends into pieces of at most 4096 bytes, nothing lost or reordered", () => {
-    const lines = Array.from({ length: 60 }, (_, i) => `{"n":${i},"text":"${"é".repeat(i * 7)}"}\n`);
-    const chunk = lines.join("");
-    const out = pieces(chunk);
-    expect(out.join("")).toBe(chunk);
-    expect(out.length).toBeGreaterThan(1);
-    for (const piece of out) {
-      expect(Buffer.byteLength(piece)).toBeLessThanOrEqual(4096);
-      expect(piece.endsWith("\n")).toBe(true);
+    const texts = Array.from({ length: 60 }, (_, i) => `${i}:${"é".repeat(i * 7)}`);
+    const chunks = chunksOf(texts);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) {
+      expect(Buffer.byteLength(chunk)).toBeLessThanOrEqual(4096);
+      expect(chunk.endsWith("\n")).toBe(true);
     }
+    const lines = chunks.join("").split("\n").filter(Boolean);
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(texts);
   });
 
   test("a line longer than 4096 bytes goes out alone and whole", () => {
-    const long = `${"x".repeat(5000)}\n`;
-    expect(pieces(`a\n${long}b\n`)).toEqual(["a\n", long, "b\n"]);
+    const long = "x".repeat(5000);
+    const chunks = chunksOf(["a", long, "b"]);
+    expect(chunks).toHaveLength(3);
+    expect(chunks.map((chunk) => (JSON.parse(chunk) as { msg: string }).msg)).toEqual(["a", long, "b"]);
   });
 });
 
