@@ -6,6 +6,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
+import { requestIdOf } from "./answer.js";
 import { HttpError } from "./errors.js";
 import { sendError } from "./envelope.js";
 import { isAnswered, lingerSocket, markAnswered } from "./linger.js";
@@ -58,7 +59,7 @@ export function answerClientError(err: ClientError, socket: Duplex, log: Logger,
   const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
   const fields = { status: answer.status, error: answer.message, code: err.code };
   if (res !== undefined && res !== null) {
-    log.info("request rejected", { request_id: res.getHeader("X-Request-Id"), ...fields });
+    log.info("request rejected", { request_id: requestIdOf(res), ...fields });
     if (res.headersSent) socket.destroy();
     else sendError(res, new HttpError(answer.status, answer.message, { headers: { Connection: "close" } }), log);
     return;

@@ -3,10 +3,10 @@
 // other error is a 500 whose details go only to the log.
 
 import type { ServerResponse } from "node:http";
+import { writeJsonHead } from "./answer.js";
 import { HttpError } from "./errors.js";
 import type { Logger } from "./log.js";
 
-const JSON_TYPE = "application/json; charset=utf-8";
 const INTERNAL = '{"ok":false,"error":"internal error"}';
 
 /** Hot path: writes `{"ok":true,"data":<json>}` where `json` is already serialized. */
@@ -16,7 +16,9 @@ export function sendData(res: ServerResponse, json: string, status = 200): void 
 
 /** Writes `{"ok":true,"data":…}`; `undefined` data is sent as null. */
 export function sendOk(res: ServerResponse, data: unknown): void {
-  sendData(res, JSON.stringify(data) ?? "null");
+  // One stringify of the whole envelope: its text comes out flat, where gluing the envelope
+  // around the data's text makes a rope that every later reader has to flatten again.
+  sendJson(res, 200, JSON.stringify({ ok: true, data: data === undefined ? null : data }));
 }
 
 /**
@@ -42,6 +44,6 @@ export function sendJson(res: ServerResponse, status: number, body: string, head
   if (headers !== undefined) {
     for (const name of Object.keys(headers)) res.setHeader(name, headers[name]);
   }
-  res.writeHead(status, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(body) });
+  writeJsonHead(res, status, Buffer.byteLength(body));
   res.end(body);
 }

@@ -3,6 +3,7 @@
 // PING_TIMEOUT_MS. The reason goes to the log, not to the caller.
 
 import type { ServerResponse } from "node:http";
+import { writeJsonHead } from "./answer.js";
 import type { Logger } from "./log.js";
 import type { Database } from "./types.js";
 
@@ -10,56 +11,63 @@ export const HEALTH_PATH = "/health";
 export const PING_TIMEOUT_MS = 1000;
 
 export interface HealthInfo {
-  version: string;
+  /** The app's version as a JSON string, written into every answer as it is. */
+  versionJson: string;
   /** `Date.now()` when the server started. */
   startedAt: number;
 }
 
-/** Answers a health check; never throws. */
-export async function sendHealth(
+export function healthInfo(version: string, startedAt = Date.now()): HealthInfo {
+  return { versionJson: JSON.stringify(version), startedAt };
+}
+
+const NO_STORE: readonly string[] = ["Cache-Control", "no-store"];
+
+/**
+ * Answers a health check; never throws. With an in-process database (SQLite) the ping has
+ * answered before this returns, and so has the check: no promise, timer or race on the way.
+ */
+export function sendHealth(
   res: ServerResponse,
   db: Database,
   info: HealthInfo,
   log: Logger,
   timeoutMs = PING_TIMEOUT_MS,
-): Promise<void> {
-  const problem = await pingProblem(db, timeoutMs);
-  if (problem !== null) log.warn("health check failed", { reason: problem });
-  const body = JSON.stringify({
-    status: problem === null ? "ok" : "unavailable",
-    version: info.version,
-    uptime_seconds: Math.floor((Date.now() - info.startedAt) / 1000),
-  });
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(problem === null ? 200 : 503, {
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": Buffer.byteLength(body),
-    // A cached "ok" would hide an outage from whoever polls.
-    "Cache-Control": "no-store",
-  });
-  res.end(body);
-}
-
-/** Null when the database answered in time, else why not. */
-async function pingProblem(db: Database, timeoutMs: number): Promise<string | null> {
+): Promise<void> | void {
   let answer: Promise<void> | void;
   try {
     answer = db.ping();
   } catch (err) {
-    return `database ping failed: ${err instanceof Error ? err.message : String(err)}`;
+    return answerHealth(res, info, log, pingFailed(err));
   }
-  // An in-process database (SQLite) answered already: no timer, no race.
-  if (answer === undefined) return null;
+  if (answer === undefined) return answerHealth(res, info, log, null);
+  return boundedPing(answer, timeoutMs).then((problem) => answerHealth(res, info, log, problem));
+}
+
+function answerHealth(res: ServerResponse, info: HealthInfo, log: Logger, problem: string | null): void {
+  if (problem !== null) log.warn("health check failed", { reason: problem });
+  if (res.headersSent || res.destroyed) return;
+  // By hand: the one member that could need escaping, the version, was escaped at start.
+  const body =
+    `{"status":"${problem === null ? "ok" : "unavailable"}","version":${info.versionJson},` +
+    `"uptime_seconds":${Math.floor((Date.now() - info.startedAt) / 1000)}}`;
+  // A cached "ok" would hide an outage from whoever polls.
+  writeJsonHead(res, problem === null ? 200 : 503, Buffer.byteLength(body), NO_STORE);
+  res.end(body);
+}
+
+function pingFailed(err: unknown): string {
+  return `database ping failed: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+/** Null when a networked database answered its ping within `timeoutMs`, else why not. */
+async function boundedPing(answer: Promise<void>, timeoutMs: number): Promise<string | null> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<string>((resolve) => {
     timer = setTimeout(resolve, timeoutMs, `database did not answer within ${timeoutMs} ms`);
   });
   try {
-    const ping = answer.then(
-      () => null,
-      (err: unknown) => `database ping failed: ${err instanceof Error ? err.message : String(err)}`,
-    );
-    return await Promise.race([ping, timeout]);
+    return await Promise.race([answer.then(() => null, pingFailed), timeout]);
   } finally {
     clearTimeout(timer);
   }

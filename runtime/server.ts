@@ -11,6 +11,7 @@
 // did not mean.
 
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { Answer, requestIdOf } from "./answer.js";
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import { Identity } from "./auth/index.js";
@@ -21,7 +22,7 @@ import { resolveCredentials } from "./credentials.js";
 import { sendData, sendError, sendJson, sendOk } from "./envelope.js";
 import { HttpError } from "./errors.js";
 import { framingProblem } from "./framing.js";
-import { HEALTH_PATH, sendHealth, type HealthInfo } from "./health.js";
+import { HEALTH_PATH, healthInfo, sendHealth } from "./health.js";
 import { lingerIfUnread } from "./linger.js";
 import { requestIdFrom, type Logger } from "./log.js";
 import { newArgs, parseQueryString } from "./query-string.js";
@@ -34,6 +35,7 @@ import { WebhookReply, webhookEndpoints } from "./webhooks/index.js";
 import { App, refuseCrossSiteForm } from "./pages/index.js";
 import { unpolyAssets } from "./unpoly.js";
 import { apiDocs } from "./api-docs.js";
+import { allowedAt, answerOptions, routedMethods } from "./allow.js";
 import { sendAsset } from "./static.js";
 
 const CLOSE = { Connection: "close" } as const;
@@ -58,9 +60,9 @@ const connectionsOf = new WeakMap<Server, Connections>();
 /** What `createHandler` makes: the request handler of one server, apart from its socket. */
 export interface Handler {
   /** Answers one request; never rejects (every error becomes an answer). */
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  handle(req: IncomingMessage, res: Answer): Promise<void>;
   /** `Expect: 100-continue`: refuses a body over the limit before the client sends it, else continues. */
-  handleContinue(req: IncomingMessage, res: ServerResponse): void;
+  handleContinue(req: IncomingMessage, res: Answer): void;
   /** The route table, matched once per request. */
   readonly router: Router;
   /** Responses still being made or sent, for a graceful shutdown. */
@@ -93,7 +95,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const unpoly = spec.app === undefined ? null : unpolyAssets();
   const own: RouteSpec[] = unpoly === null ? [] : [...unpoly.byPath.keys()].map((path) => ({ method: "GET", path, target: ASSET }));
   const router = new Router(own.length === 0 ? spec.routes : [...spec.routes, ...own], (target) => bindWebhook(target, webhooks));
-  const health: HealthInfo = { version: spec.version, startedAt: Date.now() };
+  const health = healthInfo(spec.version);
   const maxBodySize = options.maxBodySize;
   const site: SiteOptions = { publicUrl: options.publicUrl ?? null, trustProxy: options.trustProxy === true };
   const errorShape = spec.errors ?? null;
@@ -116,10 +118,11 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
 
   // Hot path: every request runs through here; keep it free of per-request closures,
   // URL objects and regexes.
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: Answer): Promise<void> {
     const started = performance.now();
     const requestId = requestIdFrom(req.headers["x-request-id"]);
-    res.setHeader("X-Request-Id", requestId);
+    // Written with the head (answer.ts).
+    res.requestId = requestId;
     deadlines.add(res, started);
     const target = req.url ?? "/";
     const q = target.indexOf("?");
@@ -143,7 +146,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
       } else if (path === HEALTH_PATH) {
         if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
         if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
-        await sendHealth(res, db, health, log);
+        const answered = sendHealth(res, db, health, log);
+        if (answered !== undefined) await answered;
       } else if (docs !== null && docs.has(path)) {
         if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
         if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
@@ -243,7 +247,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
 
   return {
     handle,
-    handleContinue(req: IncomingMessage, res: ServerResponse): void {
+    handleContinue(req: IncomingMessage, res: Answer): void {
       // `Expect: 100-continue` (RFC 9110 §10.1.1): a body over the limit is refused before the
       // client sends it; otherwise Node's default, "100 Continue" then the request.
       const length = Number(req.headers["content-length"]);
@@ -260,10 +264,10 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
 export function createServer(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger): Server {
   const handler = createHandler(spec, db, options, log, { accepting: () => server.listening });
   // handle never rejects: every error ends in answerError.
-  const server = createHttpServer(httpServerOptions(options.readTimeoutMs), (req, res) => void handler.handle(req, res));
+  const server = createHttpServer({ ...httpServerOptions(options.readTimeoutMs), ServerResponse: Answer }, (req, res) => void handler.handle(req, res));
   server.on("clientError", (err: Error, socket) => answerClientError(err, socket, log, options.readTimeoutMs));
   server.on("connect", (req: IncomingMessage, socket: Socket) => answerConnect(req, socket, log));
-  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => handler.handleContinue(req, res));
+  server.on("checkContinue", (req: IncomingMessage, res: Answer) => handler.handleContinue(req, res));
   const all = new Set<Socket>();
   const forget = function (this: Socket): void {
     all.delete(this);
@@ -290,7 +294,7 @@ export function connectionsWithoutRequest(server: Server): Socket[] {
 
 /** Past --write-timeout: a 503 if nothing was sent yet, else the connection is cut (a client not reading holds nothing). */
 function onWriteTimeout(res: ServerResponse, log: Logger, timeoutMs: number): void {
-  log.warn("write timeout", { request_id: res.getHeader("X-Request-Id"), write_timeout_ms: timeoutMs });
+  log.warn("write timeout", { request_id: requestIdOf(res), write_timeout_ms: timeoutMs });
   if (res.headersSent) {
     res.destroy();
     return;
@@ -307,37 +311,6 @@ function onWriteTimeout(res: ServerResponse, log: Logger, timeoutMs: number): vo
 /** What a module route's `respond` reads of the request. */
 function respondInput(params: Record<string, string> | null, req: IncomingMessage, site: SiteOptions): RespondInput {
   return { params: params ?? newArgs(), view: new RequestView(req, site) };
-}
-
-/** Methods in the order Allow headers list them. */
-const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
-
-/** Every method the server routes, with HEAD wherever GET is: what a CORS preflight allows. */
-function routedMethods(router: Router): string[] {
-  const all = router.methods();
-  all.add("GET"); // /health
-  return withHead([...all]).filter((m) => m !== "OPTIONS");
-}
-
-function withHead(methods: readonly string[]): string[] {
-  const set = new Set(methods);
-  if (set.has("GET")) set.add("HEAD");
-  return METHOD_ORDER.filter((m) => set.has(m));
-}
-
-/** The methods something answers at `path`, OPTIONS and HEAD included; null when nothing does. */
-function allowedAt(path: string, router: Router): string[] | null {
-  if (path === HEALTH_PATH) return withHead(["GET", "OPTIONS"]);
-  const found = router.allowed(path);
-  if (found === null) return null;
-  return withHead([...found, "OPTIONS"]);
-}
-
-/** OPTIONS that is not a CORS preflight: 204 with `Allow` for a path something answers (RFC 9110 §9.3.7), else 404. */
-function answerOptions(res: ServerResponse, allow: string[] | null): void {
-  if (allow === null) throw new HttpError(404, "not found");
-  res.writeHead(204, { Allow: allow.join(", ") });
-  res.end();
 }
 
 /**

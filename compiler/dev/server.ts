@@ -9,6 +9,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
+import { Answer } from "../../runtime/answer.js";
 import { answerClientError } from "../../runtime/client-errors.js";
 import { LiveReload } from "./live-reload.js";
 import { injectIntoHtml, overlayHtml, reloadScriptTag } from "./overlay.js";
@@ -86,10 +87,10 @@ export class DevServer {
       res.writeHead(503, { "Content-Type": "application/json", "Retry-After": "1" });
       res.end(JSON.stringify({ ok: false, error: "svc dev is starting" }));
     };
-    const http = createHttpServer(httpServerOptions(30_000), (req, res) =>
+    const http = createHttpServer({ ...httpServerOptions(30_000), ServerResponse: Answer }, (req, res) =>
       dev === null ? notYet(res) : dev.dispatch(req, res),
     );
-    http.on("checkContinue", (req: IncomingMessage, res: ServerResponse) =>
+    http.on("checkContinue", (req: IncomingMessage, res: Answer) =>
       dev === null ? notYet(res) : dev.dispatch(req, res, "checkContinue"),
     );
     http.on("clientError", (err: Error, socket) => answerClientError(err, socket, log, 30_000));
@@ -274,7 +275,7 @@ export class DevServer {
     else gen.dispose = dispose;
   }
 
-  private dispatch(req: IncomingMessage, res: ServerResponse, event: "request" | "checkContinue" = "request"): void {
+  private dispatch(req: IncomingMessage, res: Answer, event: "request" | "checkContinue" = "request"): void {
     const target = req.url ?? "/";
     const q = target.indexOf("?");
     const path = q === -1 ? target : target.slice(0, q);

@@ -1,7 +1,7 @@
 import { describe, test, expect, beforeAll, afterAll } from "@jest/globals";
 import { createServer, type Server } from "node:http";
 import { request } from "undici";
-import { sendHealth } from "../../../runtime/health.js";
+import { healthInfo, sendHealth } from "../../../runtime/health.js";
 import { listen, MemoryDatabase, memoryLogger, stop } from "./helpers.js";
 
 const db = new MemoryDatabase();
@@ -11,7 +11,7 @@ let url: string;
 
 beforeAll(async () => {
   // Started 3.5 s "ago" so uptime is visible without waiting.
-  const info = { version: "2.0.1", startedAt: Date.now() - 3500 };
+  const info = healthInfo("2.0.1", Date.now() - 3500);
   server = createServer((_req, res) => void sendHealth(res, db, info, memory.log, 100));
   url = await listen(server);
 });

@@ -1,0 +1,65 @@
+// The response object of svc's servers: Node's ServerResponse, carrying the id of the request
+// it answers (`http.createServer({ ServerResponse: Answer })`).
+//
+// Every answer names its request in X-Request-Id. The header is added here, as the head goes
+// out, rather than with setHeader when the request arrives: any header set before writeHead
+// sends Node down its merging path, where every header passed to writeHead is set (and
+// validated) once more and then copied; on a small JSON answer that was a tenth of the request.
+// So the common answers (writeJsonHead, for envelope.ts and health.ts) make one writeHead with
+// a list of headers, the id among them, and nothing set before it; other answers get the id
+// here, and no path can forget it.
+
+import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from "node:http";
+
+type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
+
+export const REQUEST_ID_HEADER = "X-Request-Id";
+
+export class Answer<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  /** Set by the request handler before anything is written; "" on an answer it never saw. */
+  requestId = "";
+
+  override writeHead(statusCode: number, statusMessage?: string, headers?: Headers): this;
+  override writeHead(statusCode: number, headers?: Headers): this;
+  override writeHead(statusCode: number, reasonOrHeaders?: string | Headers, maybeHeaders?: Headers): this {
+    const reason = typeof reasonOrHeaders === "string" ? reasonOrHeaders : undefined;
+    let headers = typeof reasonOrHeaders === "string" ? maybeHeaders : reasonOrHeaders;
+    if (this.requestId !== "") {
+      if (Array.isArray(headers)) headers = withRequestId(headers, this.requestId);
+      else this.setHeader(REQUEST_ID_HEADER, this.requestId);
+    }
+    return reason === undefined ? super.writeHead(statusCode, headers) : super.writeHead(statusCode, reason, headers);
+  }
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/**
+ * The head of a JSON answer of `length` bytes: one writeHead with a list of headers, the
+ * request id among them, and nothing set before it unless a caller did (Node's fast path).
+ */
+export function writeJsonHead(res: ServerResponse, status: number, length: number, more?: readonly string[]): void {
+  if (res instanceof Answer && res.requestId !== "") {
+    const head = ["Content-Type", JSON_TYPE, "Content-Length", length, REQUEST_ID_HEADER, res.requestId];
+    // Past the override: the id is in the list already.
+    writeHeadAsIs.call(res, status, more === undefined ? head : head.concat(more));
+  } else {
+    const head = ["Content-Type", JSON_TYPE, "Content-Length", length];
+    res.writeHead(status, more === undefined ? head : head.concat(more));
+  }
+}
+
+const writeHeadAsIs = ServerResponse.prototype.writeHead as (this: ServerResponse, status: number, headers: OutgoingHttpHeader[]) => ServerResponse;
+
+/** A header list (flat, `[name, value, …]`, or of pairs) with the id added; the caller's list is left as it was. */
+function withRequestId(headers: OutgoingHttpHeader[], id: string): OutgoingHttpHeader[] {
+  if (headers.length > 0 && Array.isArray(headers[0])) return [...headers, [REQUEST_ID_HEADER, id]] as OutgoingHttpHeader[];
+  return [...headers, REQUEST_ID_HEADER, id];
+}
+
+/** The request id an answer carries: its own, or for a response made elsewhere, its header. */
+export function requestIdOf(res: ServerResponse): string | undefined {
+  if (res instanceof Answer && res.requestId !== "") return res.requestId;
+  const header = res.getHeader(REQUEST_ID_HEADER);
+  return typeof header === "string" ? header : undefined;
+}
