@@ -45,8 +45,8 @@ export function parseQueryString(query: string): Record<string, string> {
 function addPair(out: Record<string, string>, input: string, start: number, end: number, where: string): void {
   const eq = input.indexOf("=", start);
   const hasValue = eq !== -1 && eq < end;
-  const key = decodeComponent(input.slice(start, hasValue ? eq : end), where);
-  const value = hasValue ? decodeComponent(input.slice(eq + 1, end), where) : "";
+  const key = decodeRange(input, start, hasValue ? eq : end, where);
+  const value = hasValue ? decodeRange(input, eq + 1, end, where) : "";
   const bracket = key.indexOf("[");
   if (bracket !== -1) {
     const name = key.slice(0, bracket);
@@ -58,18 +58,18 @@ function addPair(out: Record<string, string>, input: string, start: number, end:
   out[key] = value;
 }
 
-function decodeComponent(raw: string, where: string): string {
-  let needsPlus = false;
-  let needsPercent = false;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
-    if (c === PLUS) needsPlus = true;
-    else if (c === PERCENT) needsPercent = true;
+/** `input` from `start` to `end`, decoded. Most keys and values need no decoding: one look at each character. */
+function decodeRange(input: string, start: number, end: number, where: string): string {
+  for (let i = start; i < end; i++) {
+    const c = input.charCodeAt(i);
+    if (c === PLUS || c === PERCENT) return decodeComponent(input.slice(start, end), where);
   }
-  // Fast path: most keys and values need no decoding at all.
-  if (!needsPlus && !needsPercent) return raw;
-  const spaced = needsPlus ? raw.replaceAll("+", " ") : raw;
-  if (!needsPercent) return spaced;
+  return input.slice(start, end);
+}
+
+function decodeComponent(raw: string, where: string): string {
+  const spaced = raw.includes("+") ? raw.replaceAll("+", " ") : raw;
+  if (!spaced.includes("%")) return spaced;
   try {
     return decodeURIComponent(spaced);
   } catch {

@@ -16,11 +16,11 @@ import type { HttpMethod, RouteSpec, RouteTarget } from "./types.js";
 export type BoundTarget = Exclude<RouteTarget, { kind: "webhook" }>;
 
 export interface RouteMatch {
-  target: BoundTarget;
+  readonly target: BoundTarget;
   /** Path parameters, URL-decoded; null for an exact path. */
-  params: Record<string, string> | null;
+  readonly params: Record<string, string> | null;
   /** The entry as declared, for logs. */
-  path: string;
+  readonly path: string;
 }
 
 /** The path exists but not for this method: answer 405 with these in `Allow`. */
@@ -39,6 +39,8 @@ interface Entry {
   /** Literal text per segment, or null for a parameter; null for an exact path. */
   literals: (string | null)[] | null;
   names: (string | null)[] | null;
+  /** The answer when this entry matches without parameters, made once (a match is only read). */
+  bare: RouteMatch;
 }
 
 const SLASH = 47; // /
@@ -56,13 +58,15 @@ export class Router {
   constructor(routes: readonly RouteSpec[], bind: (target: RouteTarget) => BoundTarget = unbound) {
     routes.forEach((route, order) => {
       const segments = route.segments ?? null;
+      const target = bind(route.target);
       const entry: Entry = {
         order,
         method: route.method,
         path: route.path,
-        target: bind(route.target),
+        target,
         literals: segments === null ? null : segments.map((s) => (s.startsWith(":") ? null : s)),
         names: segments === null ? null : segments.map((s) => (s.startsWith(":") ? s.slice(1) : null)),
+        bare: { target, params: null, path: route.path },
       };
       this.all.push(entry);
       if (segments === null) {
@@ -108,7 +112,7 @@ export class Router {
         }
       }
     }
-    if (best !== null) return { target: best.target, params, path: best.path };
+    if (best !== null) return params === null ? best.bare : { target: best.target, params, path: best.path };
     return this.mismatch(exact, segments ?? pathSegments(path));
   }
 
