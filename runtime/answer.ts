@@ -10,14 +10,19 @@
 // here, and no path can forget it.
 
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from "node:http";
+import type { DeadlineLinks } from "./timeouts.js";
 
 type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
 
-export class Answer<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+export class Answer<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> implements DeadlineLinks {
   /** Set by the request handler before anything is written; "" on an answer it never saw. */
   requestId = "";
+  // Write-deadline bookkeeping (timeouts.ts), declared so that tracking an answer changes no shape.
+  deadlineDue = -1;
+  deadlinePrev: DeadlineLinks | null = null;
+  deadlineNext: DeadlineLinks | null = null;
 
   override writeHead(statusCode: number, statusMessage?: string, headers?: Headers): this;
   override writeHead(statusCode: number, headers?: Headers): this;

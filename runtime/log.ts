@@ -2,7 +2,7 @@
 // filtered by level. Lines written in one turn of the event loop go out in one write, so
 // a busy server does not pay a write per request; errors are written at once.
 //
-// Several processes (the workers and the primary of cluster.ts) share one stdout. A write of
+// Several processes (the workers and the primary of cluster/) share one stdout. A write of
 // at most PIPE_BUF bytes to a pipe is atomic (POSIX write(2)), and Node writes stdout
 // synchronously on Linux when it is a pipe or a file; so lines are gathered into pieces of
 // at most PIPE_BUF bytes of UTF-8, and a piece that would overflow goes out first: every

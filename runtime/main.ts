@@ -1,5 +1,5 @@
 // Starting a generated server: flags → one serving process (serve.ts), or a primary with
-// `--workers N` worker processes (cluster.ts, worker.ts). A StartupError ends the process
+// `--workers N` worker processes (cluster/). A StartupError ends the process
 // with its message on stderr and exit code 1; SIGTERM/SIGINT shut down gracefully
 // (signals.ts; docs/language.md §7, docs/service.md §8): stop accepting, let in-flight requests finish for
 // up to 30 s, stop the workers, close the database, exit 0.
@@ -7,14 +7,14 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startCluster } from "./cluster.js";
+import { startCluster } from "./cluster/index.js";
 import { StartupError } from "./errors.js";
 import { createLogger, type Logger, type LogSink } from "./log.js";
 import { parseServerArgs } from "./options.js";
 import { serve, type OpenDatabase, type Running, type RunningServer } from "./serve.js";
 import { exitOnSignals } from "./signals.js";
 import type { ServerOptions, ServerSpec } from "./types.js";
-import { isWorkerProcess, runWorker } from "./worker.js";
+import { isWorkerProcess, runWorker } from "./cluster/worker.js";
 
 export { SHUTDOWN_GRACE_MS } from "./shutdown.js";
 export type { OpenDatabase, Running, RunningServer } from "./serve.js";

@@ -1,6 +1,6 @@
 // One serving process: database (open, migrate, prepare) → HTTP server → listen, and its
 // graceful close. Used alone (`--workers 1`, `--db :memory:`, in-process callers) and by
-// each cluster worker (worker.ts).
+// each cluster worker (cluster/worker.ts).
 
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,6 +1,6 @@
 // Graceful stop of one serving process, in docs/service.md §8's order: (1) stop accepting new
 // connections; (2) let in-flight requests finish, up to the grace period; (3) is the
-// primary's (cluster.ts); (4) close the database; (5) the caller exits 0.
+// primary's (cluster/index.ts); (4) close the database; (5) the caller exits 0.
 //
 // "In flight" means a request the handler has started: its response is still being made
 // or sent, and it closes its connection after (`Connection: close`, server.ts).

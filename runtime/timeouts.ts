@@ -50,13 +50,32 @@ export function httpServerOptions(readTimeoutMs: number): HttpServerOptions {
 }
 
 /**
+ * What WriteDeadlines keeps on a response it tracks: when it is due, and its neighbours in the
+ * queue. On the response itself rather than in a Map: a Map growing and shrinking around a
+ * handful of entries rehashes on every few requests (Answer declares the fields, so adding
+ * them changes no object's shape).
+ */
+export interface DeadlineLinks {
+  deadlineDue: number;
+  deadlinePrev: DeadlineLinks | null;
+  deadlineNext: DeadlineLinks | null;
+}
+
+type Tracked = ServerResponse & DeadlineLinks;
+
+/** A response not in the queue. */
+const UNLINKED = -1;
+
+/**
  * Per-response deadlines, swept on one timer rather than a timer per request. Every
  * response gets the same timeout, so insertion order is deadline order and a sweep stops
  * at the first response still in time.
  */
 export class WriteDeadlines {
   readonly timeoutMs: number;
-  private readonly pending = new Map<ServerResponse, number>();
+  private head: Tracked | null = null;
+  private tail: Tracked | null = null;
+  private count = 0;
   private readonly onExpired: (res: ServerResponse) => void;
   private readonly forget: (this: ServerResponse) => void;
   private timer: NodeJS.Timeout | null = null;
@@ -64,16 +83,16 @@ export class WriteDeadlines {
   constructor(timeoutMs: number, onExpired: (res: ServerResponse) => void) {
     this.timeoutMs = timeoutMs;
     this.onExpired = onExpired;
-    const pending = this.pending;
     // One listener function for all responses: no closure per request.
+    const remove = (res: Tracked): void => this.remove(res);
     this.forget = function (this: ServerResponse): void {
-      pending.delete(this);
+      remove(this as Tracked);
     };
   }
 
   /** Hot path: `startedAt` is the request's `performance.now()`. */
   add(res: ServerResponse, startedAt: number): void {
-    this.pending.set(res, startedAt + this.timeoutMs);
+    this.append(res as Tracked, startedAt + this.timeoutMs);
     // 'close' follows 'finish', and also comes when the connection dies first. `on`, not
     // `once`: once() allocates a wrapper per call, and the response is dropped after anyway.
     res.on("close", this.forget);
@@ -87,23 +106,23 @@ export class WriteDeadlines {
   busySockets(): Set<Socket> {
     const sockets = new Set<Socket>();
     // req.socket: a response queued behind a pipelined one has no socket of its own yet.
-    for (const res of this.pending.keys()) sockets.add(res.req.socket);
+    for (let t = this.head; t !== null; t = t.deadlineNext as Tracked | null) sockets.add(t.req.socket);
     return sockets;
   }
 
   /** Whether a response started after `res` is pending on the same connection (a pipelined request). */
   hasLaterOnConnection(res: ServerResponse): boolean {
+    const tracked = res as Tracked;
+    if (tracked.deadlineDue === UNLINKED || tracked.deadlineDue === undefined) return false;
     const socket = res.req.socket;
-    let later = false;
-    for (const other of this.pending.keys()) {
-      if (other === res) later = true;
-      else if (later && other.req.socket === socket) return true;
+    for (let t = tracked.deadlineNext as Tracked | null; t !== null; t = t.deadlineNext as Tracked | null) {
+      if (t.req.socket === socket) return true;
     }
     return false;
   }
 
   get size(): number {
-    return this.pending.size;
+    return this.count;
   }
 
   stop(): void {
@@ -111,19 +130,45 @@ export class WriteDeadlines {
     this.timer = null;
   }
 
+  private append(t: Tracked, due: number): void {
+    t.deadlineDue = due;
+    t.deadlinePrev = this.tail;
+    t.deadlineNext = null;
+    if (this.tail === null) this.head = t;
+    else this.tail.deadlineNext = t;
+    this.tail = t;
+    this.count++;
+  }
+
+  private remove(t: Tracked): void {
+    if (t.deadlineDue === UNLINKED) return;
+    const prev = t.deadlinePrev as Tracked | null;
+    const next = t.deadlineNext as Tracked | null;
+    if (prev === null) this.head = next;
+    else prev.deadlineNext = next;
+    if (next === null) this.tail = prev;
+    else next.deadlinePrev = prev;
+    t.deadlineDue = UNLINKED;
+    t.deadlinePrev = null;
+    t.deadlineNext = null;
+    this.count--;
+  }
+
   private sweep(): void {
     const now = performance.now();
-    for (const [res, deadline] of this.pending) {
-      if (deadline > now) break;
-      this.pending.delete(res);
-      if (!res.req.complete) {
-        // Re-added at the end, where a later deadline belongs.
-        this.pending.set(res, now + this.timeoutMs);
-        continue;
+    // Re-added responses go to the end, behind `last`: each is looked at once per sweep.
+    const last = this.tail;
+    for (let t = this.head; t !== null && t.deadlineDue <= now; t = this.head) {
+      this.remove(t);
+      if (!t.req.complete) {
+        // The client is still sending its request: the read timeout decides, the deadline moves on.
+        this.append(t, now + this.timeoutMs);
+      } else {
+        t.off("close", this.forget);
+        this.onExpired(t);
       }
-      res.off("close", this.forget);
-      this.onExpired(res);
+      if (t === last) break;
     }
-    if (this.pending.size === 0) this.stop();
+    if (this.count === 0) this.stop();
   }
 }

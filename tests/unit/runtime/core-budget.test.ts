@@ -1,6 +1,6 @@
 // The runtime's core is the part every generated server runs for every request: the files at
 // the top of runtime/ (the HTTP server, routing, arguments, envelopes, logs, timeouts), with
-// each feature in a folder of its own (db/, pages/, webhooks/, auth/, idempotency/, jq/).
+// each feature in a folder of its own (db/, pages/, webhooks/, auth/, idempotency/, jq/, cluster/).
 // The core is meant to be read in one sitting, so its size is stated here and a change
 // that grows it past the budget fails: move the new code into a feature folder, or raise
 // the budget on purpose, in review. Counted: non-blank lines, comments included (they are

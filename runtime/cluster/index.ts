@@ -10,13 +10,13 @@
 // db/sqlite/migrate.ts). The primary holds no connection while serving.
 
 import cluster, { type Worker } from "node:cluster";
-import { StartupError } from "./errors.js";
-import type { Logger } from "./log.js";
-import { parseListen } from "./options.js";
-import { openChecked, type OpenDatabase, type Running } from "./serve.js";
-import { SHUTDOWN_GRACE_MS } from "./shutdown.js";
-import { exitOnSignals } from "./signals.js";
-import type { ServerOptions, ServerSpec } from "./types.js";
+import { StartupError } from "../errors.js";
+import type { Logger } from "../log.js";
+import { parseListen } from "../options.js";
+import { openChecked, type OpenDatabase, type Running } from "../serve.js";
+import { SHUTDOWN_GRACE_MS } from "../shutdown.js";
+import { exitOnSignals } from "../signals.js";
+import type { ServerOptions, ServerSpec } from "../types.js";
 import { WORKER_ENV, type FailedMessage, type ShutdownMessage } from "./worker.js";
 
 /** After this many replacements in a row that fail to start, the primary gives up and exits 1. */

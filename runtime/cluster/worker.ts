@@ -8,12 +8,12 @@
 // error itself: it sends it to the primary, which prints it once for all workers.
 
 import cluster from "node:cluster";
-import { StartupError } from "./errors.js";
-import { createLogger } from "./log.js";
-import { parseServerArgs } from "./options.js";
-import { serve, type OpenDatabase, type Running } from "./serve.js";
-import { exitOnSignals } from "./signals.js";
-import type { ServerSpec } from "./types.js";
+import { StartupError } from "../errors.js";
+import { createLogger } from "../log.js";
+import { parseServerArgs } from "../options.js";
+import { serve, type OpenDatabase, type Running } from "../serve.js";
+import { exitOnSignals } from "../signals.js";
+import type { ServerSpec } from "../types.js";
 
 export const WORKER_ENV = "SVC_CLUSTER_WORKER";
 
