@@ -10,6 +10,7 @@
 // PIPE_BUF (a long stack trace) goes out alone and may still interleave.
 
 import { randomBytes } from "node:crypto";
+import { writeSync } from "node:fs";
 import { now } from "./time.js";
 import type { LogLevel } from "./types.js";
 
@@ -18,8 +19,8 @@ export const LOG_LEVELS: readonly LogLevel[] = ["error", "warn", "info", "debug"
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3, trace: 4 };
 
 export type LogFields = Record<string, unknown>;
-/** Where finished lines go, whole lines at a time; the default is stdout. */
-export type LogSink = (chunk: string) => void;
+/** Where finished lines go, whole lines at a time (`bytes` of UTF-8); the default is stdout. */
+export type LogSink = (chunk: string, bytes: number) => void;
 
 /** Linux's PIPE_BUF; POSIX guarantees at least 512. */
 const PIPE_BUF = 4096;
@@ -32,9 +33,48 @@ export interface RequestLogEntry {
   durationMs: number;
 }
 
-const stdoutSink: LogSink = (chunk) => {
-  process.stdout.write(chunk);
+/**
+ * Writes to stdout with write(2) itself while nothing waits in Node's stdout stream: the
+ * stream's own path costs a busy server more per write than making a request's line does
+ * (some 37,000 instructions against 15,000 for a 1.5 KB piece, measured with callgrind).
+ * Once set up, Node's stdout on a pipe or socket is blocking (that is how its writes are
+ * synchronous on Linux), so write(2) takes the whole piece or waits, as the stream's write
+ * did. Whatever write(2) did not take (an error such as EPIPE, or EAGAIN should something
+ * have made stdout non-blocking) goes to the stream, which reports or queues it as before,
+ * and later lines follow it through the stream until it has drained, keeping their order.
+ */
+const stdoutSink: LogSink = (chunk, bytes) => {
+  if (stdoutGone) return;
+  const stdout = process.stdout;
+  if (stdout.writableLength > 0) {
+    stdout.write(chunk);
+    return;
+  }
+  let written = 0;
+  try {
+    written = writeSync(STDOUT_FD, chunk);
+  } catch {
+    // EAGAIN, EPIPE, …: left to the stream.
+  }
+  if (written < bytes) stdout.write(written === 0 ? chunk : Buffer.from(chunk).subarray(written));
 };
+
+const STDOUT_FD = 1;
+
+/**
+ * Set once stdout's reader has gone (EPIPE, or the stream closed): from then on lines are
+ * dropped. A server that lost its log keeps serving; crashing it would lose requests too.
+ */
+let stdoutGone = false;
+let watchingStdout = false;
+
+function watchStdout(): void {
+  if (watchingStdout) return;
+  watchingStdout = true;
+  process.stdout.on("error", () => {
+    stdoutGone = true;
+  });
+}
 
 export class Logger {
   readonly level: LogLevel;
@@ -49,10 +89,12 @@ export class Logger {
     this.flush();
   };
 
-  constructor(level: LogLevel, sink: LogSink = stdoutSink) {
+  constructor(level: LogLevel, sink?: LogSink) {
     this.level = level;
     this.rank = RANK[level];
-    this.sink = sink;
+    this.sink = sink ?? stdoutSink;
+    // Sets up Node's stdout now, as stdoutSink expects it (blocking on a pipe).
+    if (sink === undefined) watchStdout();
   }
 
   enabled(level: LogLevel): boolean {
@@ -100,9 +142,10 @@ export class Logger {
   flush(): void {
     if (this.pendingBytes === 0) return;
     const chunk = this.pending;
+    const bytes = this.pendingBytes;
     this.pending = "";
     this.pendingBytes = 0;
-    this.sink(chunk);
+    this.sink(chunk, bytes);
   }
 
   private write(line: string, bytes: number = Buffer.byteLength(line)): void {
@@ -110,7 +153,7 @@ export class Logger {
     if (this.pendingBytes + bytes > PIPE_BUF) {
       this.flush();
       if (bytes > PIPE_BUF) {
-        this.sink(line);
+        this.sink(line, bytes);
         return;
       }
     }
