@@ -84,9 +84,9 @@ export class WriteDeadlines {
     this.timeoutMs = timeoutMs;
     this.onExpired = onExpired;
     // One listener function for all responses: no closure per request.
-    const remove = (res: Tracked): void => this.remove(res);
+    const deadlines = this;
     this.forget = function (this: ServerResponse): void {
-      remove(this as Tracked);
+      deadlines.remove(this as Tracked);
     };
   }
 

@@ -19,7 +19,6 @@ type Part = (stack: unknown[], escape: Escape) => string;
 type Escape = (value: unknown) => string;
 
 export interface Template {
-  text: string;
   render: Part;
 }
 
@@ -27,7 +26,7 @@ type Token = [string, string, number, number, Token[]?, number?];
 
 export function parseTemplate(text: string): Template {
   // The compiler checked every template; a failure here is a bug worth a start-up error.
-  return { text, render: sequence(Mustache.parse(text) as Token[]) };
+  return { render: sequence(Mustache.parse(text) as Token[]) };
 }
 
 /** Hot path: renders HTML, escaping `{{x}}`. */
