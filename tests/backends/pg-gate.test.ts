@@ -1,5 +1,6 @@
 // The queue in front of postgres.js (runtime/db/postgres/gate.ts), with stand-in queries:
-// at most one statement per connection is handed over, the others wait in order; one still
+// at most one statement per lane (a one-connection client) is handed over, the others wait
+// in order; one still
 // waiting at the end of its wait is never handed over (a 503), and one still running at its
 // deadline is cancelled on the server, once.
 
@@ -33,7 +34,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("the send gate (postgres)", () => {
   test("one statement per slot is sent; the next waits and goes, in order, when a slot frees", async () => {
-    const gate = new SendGate(1, 1000);
+    const gate = new SendGate(["lane"], 1000);
     const sent: string[] = [];
     const a = stand();
     const b = stand();
@@ -50,8 +51,50 @@ describe("the send gate (postgres)", () => {
     gate.stop();
   });
 
+  test("each statement gets a lane nothing else is running on; a freed lane is handed on", async () => {
+    const gate = new SendGate(["lane 1", "lane 2"], 1000);
+    const on: string[] = [];
+    const queries = [stand(), stand(), stand()];
+    const results = queries.map((q) => gate.run((lane) => (on.push(lane), q), Date.now() + 5000));
+    expect(on).toEqual(["lane 1", "lane 2"]);
+    queries[1]!.finish("second");
+    expect(await results[1]).toBe("second");
+    expect(on).toEqual(["lane 1", "lane 2", "lane 2"]);
+    queries[0]!.finish("first");
+    queries[2]!.finish("third");
+    expect(await Promise.all(results)).toEqual(["first", "second", "third"]);
+    // The lane freed last is handed out first: idle connections stay idle and can time out.
+    const next = stand();
+    void gate.run((lane) => (on.push(lane), next), Date.now() + 5000);
+    expect(on[3]).toBe("lane 2");
+    next.finish("x");
+    gate.stop();
+  });
+
+  test("a lane whose statement failed is replaced when renew says so, and kept otherwise", async () => {
+    const renewed: string[] = [];
+    const gate = new SendGate(["lane 1"], 1000, (lane: string, err) => {
+      renewed.push(`${lane}: ${(err as Error).message}`);
+      return (err as Error).message === "connection lost" ? `${lane}'` : lane;
+    });
+    const on: string[] = [];
+    const fail = (message: string) => (lane: string) => {
+      on.push(lane);
+      return Object.assign(Promise.reject(new Error(message)), { state: null, active: false });
+    };
+    await expect(gate.run(fail("syntax error"), Date.now() + 5000)).rejects.toThrow("syntax error");
+    await expect(gate.run(fail("connection lost"), Date.now() + 5000)).rejects.toThrow("connection lost");
+    const q = stand();
+    const last = gate.run((lane) => (on.push(lane), q), Date.now() + 5000);
+    q.finish("ok");
+    expect(await last).toBe("ok");
+    expect(on).toEqual(["lane 1", "lane 1", "lane 1'"]);
+    expect(renewed).toEqual(["lane 1: syntax error", "lane 1: connection lost"]);
+    gate.stop();
+  });
+
   test("a statement still waiting when its wait ends is answered 503 and never sent", async () => {
-    const gate = new SendGate(1, 60);
+    const gate = new SendGate(["lane"], 60);
     const a = stand();
     void gate.run(() => a, Date.now() + 5000);
     let sentLate = false;
@@ -70,7 +113,7 @@ describe("the send gate (postgres)", () => {
   });
 
   test("a statement running past its deadline is cancelled on the server, once", async () => {
-    const gate = new SendGate(2, 1000);
+    const gate = new SendGate(["lane 1", "lane 2"], 1000);
     const slow = stand();
     const quick = stand();
     const running = gate.run(() => slow, Date.now() + 40);
@@ -84,7 +127,7 @@ describe("the send gate (postgres)", () => {
   });
 
   test("a query not taken by a connection yet (its connection still opening) is left to connect_timeout", async () => {
-    const gate = new SendGate(1, 1000);
+    const gate = new SendGate(["lane"], 1000);
     const opening = stand();
     opening.state = null;
     opening.active = false;
@@ -96,7 +139,7 @@ describe("the send gate (postgres)", () => {
   });
 
   test("a statement that fails before it is sent frees its slot for the next", async () => {
-    const gate = new SendGate(1, 1000);
+    const gate = new SendGate(["lane"], 1000);
     const a = stand();
     void gate.run(() => a, Date.now() + 5000);
     const broken = gate.run<string>(() => {

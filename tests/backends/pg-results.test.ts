@@ -25,9 +25,11 @@ function driver(rows: Record<string, unknown>[], command: string | null): Sql {
   return { unsafe: query, end: async () => undefined } as unknown as Sql;
 }
 
+const pool = (sql: Sql) => ({ lanes: [sql], open: () => sql, live: new Set([sql]) });
+
 async function open(rows: Record<string, unknown>[], command: string | null): Promise<PostgresDatabase> {
   const sql = driver(rows, command);
-  const db = new PostgresDatabase(sql, sql, parseNetUrl("postgres://u@127.0.0.1/db", "postgres", 1000));
+  const db = new PostgresDatabase(pool(sql), pool(sql), parseNetUrl("postgres://u@127.0.0.1/db", "postgres", 1000));
   await db.prepare([insert]);
   return db;
 }

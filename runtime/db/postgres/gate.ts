@@ -1,17 +1,29 @@
-// Statements outside a transaction on their way to postgres.js (postgres.ts). Left to
-// itself, postgres.js queues a statement while every connection is busy and sends it
-// whenever one frees up, however late; and a statement it is told to drop while a
-// connection is being opened for it leaves that connection out of the pool for good. So
-// the queue is kept here: at most `slots` statements (one per pooled connection, which
-// never pipelines) are handed to postgres.js at a time, and the rest wait here, in order.
+// Statements and transactions on their way to postgres.js (postgres/index.ts), each on a
+// lane: a postgres.js client of one connection. A pool of them, not one postgres.js pool of
+// many connections, because postgres.js keeps its idle connections in a queue that only
+// empties when every connection is busy at once: under a load that leaves one idle, each
+// statement adds a slot to it for good and scans all of them (Array#indexOf) to move its
+// connection out, so a server slowed down and grew with every statement it had ever run
+// (measured: 45 µs a statement after 40,000, 107 µs after 240,000). A one-connection
+// client's queues hold at most that connection.
+//
+// Left to itself, postgres.js also queues a statement while every connection is busy and
+// sends it whenever one frees up, however late; and a statement it is told to drop while a
+// connection is being opened for it leaves that connection out of the pool for good. So the
+// queue is kept here: a statement is handed to a free lane, one at a time per lane, and the
+// rest wait here, in order.
 //
 // Every statement has a deadline, a little before its request's write timeout:
 // - one still waiting here when its wait ends (acquire_timeout_ms, or the deadline if
 //   sooner) is never handed over: 503 "database busy";
 // - one still running on the server at its deadline is cancelled there (a CancelRequest),
 //   so it cannot commit after its client was answered 503.
+// A lane whose statement failed can be swapped for a new one (`renew`): postgres.js keeps
+// state across a lost connection (an error the server sent as it closed is given to the
+// next statement on the reopened one), so the adapter starts such a lane afresh.
+//
 // A statement handed to a connection still being opened waits for it at most
-// connect_timeout, which postgres.ts keeps within the deadline too.
+// connect_timeout, which postgres/index.ts keeps within the deadline too.
 //
 // postgres.js marks a query taken by a connection by setting its `state` (the backend's
 // key) and `active`, and cancels through its `canceller`: none of it is typed API.
@@ -40,33 +52,39 @@ interface Running {
 /** How often deadlines are checked while statements run or wait. */
 const SWEEP_MS = 50;
 
-export class SendGate {
+export class SendGate<L> {
   private running = new Set<Running>();
+  /** Lanes with nothing running, the last freed on top: the busiest connections stay warm. */
+  private free: L[];
   private waiting: (Waiter | undefined)[] = [];
   private head = 0;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly slots: number,
+    lanes: readonly L[],
     private readonly acquireTimeoutMs: number,
-  ) {}
+    /** The lane to use after `lane` ran a statement that failed with `err`. */
+    private readonly renew: (lane: L, err: unknown) => L = (lane) => lane,
+  ) {
+    this.free = [...lanes].reverse();
+  }
 
   /** Statements handed to postgres.js and not settled yet. */
   get inFlight(): number {
     return this.running.size;
   }
 
-  /** Statements waiting for a slot. */
+  /** Statements waiting for a lane. */
   get queued(): number {
     return this.waiting.length - this.head;
   }
 
   /**
-   * Runs `send()` (which creates the query: postgres.js sends it only then) once a slot is
-   * free and before `deadline`, a `Date.now()` time; cancels it on the server past that.
+   * Runs `send(lane)` (which creates the query: postgres.js sends it only then) once a lane
+   * is free and before `deadline`, a `Date.now()` time; cancels it on the server past that.
    */
-  run<T>(send: () => GatedQuery<T>, deadline: number): Promise<T> {
-    if (this.running.size < this.slots && this.queued === 0) return this.start(send, deadline);
+  run<T>(send: (lane: L) => GatedQuery<T>, deadline: number): Promise<T> {
+    if (this.free.length > 0 && this.queued === 0) return this.start(send, deadline);
     return new Promise<T>((resolve, reject) => {
       this.waiting.push({
         send: () => this.start(send, deadline).then(resolve, reject),
@@ -77,38 +95,41 @@ export class SendGate {
     });
   }
 
-  private start<T>(send: () => GatedQuery<T>, deadline: number): Promise<T> {
+  private start<T>(send: (lane: L) => GatedQuery<T>, deadline: number): Promise<T> {
+    const lane = this.free.pop()!;
     let query: GatedQuery<T>;
     try {
-      query = send();
+      query = send(lane);
     } catch (err) {
-      // Nothing was handed over: the slot goes to the next waiter.
+      // Nothing was handed over: the lane goes to the next waiter.
+      this.free.push(lane);
       this.next();
       return Promise.reject(err);
     }
     const item: Running = { query, deadline };
     this.running.add(item);
     this.arm();
-    const done = (): void => {
+    const done = (next: L): void => {
       this.running.delete(item);
+      this.free.push(next);
       this.next();
     };
     return Promise.resolve(query).then(
       (value) => {
-        done();
+        done(lane);
         return value;
       },
       (err: unknown) => {
-        done();
+        done(this.renew(lane, err));
         throw err;
       },
     );
   }
 
-  /** Hands the oldest waiter still in time the slot just freed. */
+  /** Hands the oldest waiter still in time the lane just freed. */
   private next(): void {
     const now = Date.now();
-    while (this.running.size < this.slots && this.head < this.waiting.length) {
+    while (this.free.length > 0 && this.head < this.waiting.length) {
       const w = this.shift();
       if (w.waitUntil <= now) w.fail(gaveUp(this.acquireTimeoutMs));
       else w.send();

@@ -1,7 +1,8 @@
 // The PostgreSQL adapter, on postgres.js: two pools of `pool_size` connections per server
-// process, one for statements outside a transaction (one at a time per connection, queued
-// in postgres/gate.ts) and one for transactions; every statement a named prepared
-// statement on each connection (prepared there on first use, checked at start by `prepare`).
+// process, one for statements outside a transaction and one for transactions, each a set
+// of one-connection postgres.js clients that postgres/gate.ts hands out one statement (or
+// transaction) at a time, queueing the rest; every statement a named prepared statement on
+// each connection (prepared there on first use, checked at start by `prepare`).
 //
 // Each session runs in UTC with statement_timeout set to the request deadline, so a
 // runaway statement is stopped by the server once its client has had a 503 anyway; the
@@ -17,7 +18,6 @@ import type { Database, Executor, Row, StatementSpec, TableSpec } from "../../ty
 import { type Scalar, bindSlots } from "../net/args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
 import { commitMarginMs, lateCommitError } from "../net/deadline.js";
-import { busyError } from "../net/errors.js";
 import { NetStatements } from "../net/statements.js";
 import { type NetSettings, type NetTarget, parseNetUrl, redactUrl } from "../net/url.js";
 import { withRetries } from "../retry.js";
@@ -30,9 +30,6 @@ import { POSTGRES_TYPES } from "./types.js";
 const TX_MODE = "isolation level serializable";
 
 const count = (rows: RowList<Row[]>): number => rows.count;
-
-/** Thrown inside a transaction that started after its caller gave up waiting: it must not run. */
-class Abandoned extends Error {}
 
 export interface PostgresOpenOptions {
   /** The request deadline (--write-timeout), in ms. */
@@ -73,12 +70,40 @@ export function openPostgres(db: string, options: PostgresOpenOptions = {}): Pos
   // when PostgreSQL refuses a prepared statement whose plan went stale (a column added
   // under `SELECT *`), postgres.js prepares it again after the statements already sent
   // behind it, and the answers that follow are matched to the wrong queries (issue 15).
-  // Queued statements wait in postgres.js's queue instead, where the acquire deadline can
-  // still drop them. sql.begin needs pipelining to reserve its connection, so transactions
-  // have a pool of their own, where nothing is ever sent behind a transaction's statement.
-  const sql = postgres(target.driverUrl, { ...driver, max_pipeline: 0 } as typeof driver);
-  const txSql = postgres(target.driverUrl, driver);
-  return new PostgresDatabase(sql, txSql, target);
+  // sql.begin needs pipelining to reserve its connection, so transactions have a pool of
+  // their own, where nothing is ever sent behind a transaction's statement.
+  const lanes = (options: typeof driver): Lanes => {
+    const live = new Set<Sql>();
+    const open = (): Sql => {
+      const sql = postgres(target.driverUrl, { ...options, max: 1 });
+      live.add(sql);
+      return sql;
+    };
+    return { lanes: Array.from({ length: s.poolSize }, open), open, live };
+  };
+  return new PostgresDatabase(lanes({ ...driver, max_pipeline: 0 } as typeof driver), lanes(driver), target);
+}
+
+/** A pool: one-connection postgres.js clients, and how to make another like them. */
+export interface Lanes {
+  lanes: readonly Sql[];
+  open: () => Sql;
+  /** Every client not ended yet: the lanes, or those that replaced them. */
+  live: Set<Sql>;
+}
+
+/**
+ * The gate of a pool. A lane whose connection was lost is replaced by a new client:
+ * postgres.js hands the error PostgreSQL sent as it closed a connection (57P01 when it was
+ * terminated) to the next statement on the reopened one, which would fail for nothing.
+ */
+function gateOf(pool: Lanes, acquireTimeoutMs: number): SendGate<Sql> {
+  return new SendGate(pool.lanes, acquireTimeoutMs, (sql, err) => {
+    if (!isUnavailablePostgres(err)) return sql;
+    pool.live.delete(sql);
+    sql.end({ timeout: 0 }).catch(() => undefined);
+    return pool.open();
+  });
 }
 
 /** The longest wait before postgres.js reopens a connection (reconnectDelaySeconds). */
@@ -110,29 +135,30 @@ export function reconnectDelaySeconds(failures: number): number {
 export class PostgresDatabase implements Database {
   readonly dialect = "postgres" as const;
   private readonly statements = new NetStatements("postgres");
-  private readonly gate: SendGate;
+  private readonly gate: SendGate<Sql>;
+  private readonly txGate: SendGate<Sql>;
   /** A statement outside a transaction is done within this of being asked for, or cancelled (deadlines()). */
   private readonly spanMs: number;
-  /** The wait for a connection, statements' and transactions' alike (deadlines()). */
-  private readonly acquireMs: number;
   private constraints: Constraints = emptyConstraints();
   private closed = false;
 
   constructor(
-    private readonly sql: Sql,
-    /** Transactions' pool (openPostgres says why there are two). */
-    private readonly txSql: Sql,
+    /** Statements outside a transaction. */
+    private readonly pool: Lanes,
+    /** Transactions (openPostgres says why there are two pools). */
+    private readonly txPool: Lanes,
     private readonly target: NetTarget,
   ) {
     const d = deadlines(target.settings);
     this.spanMs = d.spanMs;
-    this.acquireMs = d.acquireTimeoutMs;
-    this.gate = new SendGate(target.settings.poolSize, d.acquireTimeoutMs);
+    this.gate = gateOf(pool, d.acquireTimeoutMs);
+    this.txGate = gateOf(txPool, d.acquireTimeoutMs);
   }
 
+  // Start-up work (before the first request) uses the first lane of a pool directly.
   async migrate(tables: readonly TableSpec[]): Promise<void> {
     try {
-      await migratePostgres(this.txSql, tables, this.target.schema);
+      await migratePostgres(this.txPool.lanes[0]!, tables, this.target.schema);
     } catch (err) {
       throw this.startupError(err, "cannot bring the schema up to date");
     }
@@ -149,7 +175,7 @@ export class PostgresDatabase implements Database {
     await Promise.all(
       texts.map(async ({ name, text }) => {
         try {
-          await this.sql.unsafe(text, [], PREPARED).describe();
+          await this.pool.lanes[0]!.unsafe(text, [], PREPARED).describe();
         } catch (err) {
           throw this.startupError(err, `statement ${name} does not prepare`);
         }
@@ -192,10 +218,12 @@ export class PostgresDatabase implements Database {
     );
   }
 
-  // This is the hot path: while a pooled connection is free, the gate hands the statement
-  // to postgres.js at once (postgres/gate.ts).
+  // This is the hot path: while a lane is free, the gate hands the statement to it at once
+  // (postgres/gate.ts).
   private statement(text: string, values: Scalar[], deadline: number): Promise<RowList<Row[]>> {
-    return this.gate.run(() => this.sql.unsafe<Row[]>(text, pgValues(values), PREPARED), deadline).then(completed);
+    return this.gate
+      .run((sql) => sql.unsafe<Row[]>(text, pgValues(values), PREPARED), deadline)
+      .then(completed);
   }
 
   /**
@@ -223,47 +251,38 @@ export class PostgresDatabase implements Database {
   }
 
   /**
-   * One try: BEGIN (within the deadline on getting a connection), `fn`, COMMIT; ROLLBACK
-   * when it throws, or when `fn` ends past `commitBy`: by then the client has its 503 (the
-   * write timeout), which must mean nothing was written, so the work is rolled back.
+   * One try: BEGIN (once a lane is free, within the wait for a connection), `fn`, COMMIT;
+   * ROLLBACK when it throws, or when `fn` ends past `commitBy`: by then the client has its
+   * 503 (the write timeout), which must mean nothing was written, so the work is rolled back.
+   * A transaction still waiting for a lane at the end of its wait never starts (503).
    */
   private attempt<T>(fn: (tx: Executor) => Promise<T>, commitBy: number): Promise<T> {
-    let started = false;
-    let abandoned = false;
-    const work = this.txSql.begin(TX_MODE, async (tx: TransactionSql) => {
-      started = true;
-      if (abandoned) throw new Abandoned();
-      const executor = new PostgresTx(tx, this.statements, this.constraints);
-      try {
-        const result = await fn(executor);
-        if (Date.now() >= commitBy) throw lateCommitError();
-        return result;
-      } finally {
-        executor.end();
-      }
-    }) as Promise<T>;
-    let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        if (started) return;
-        abandoned = true;
-        // The transaction may still start later; it then rolls back at once (Abandoned).
-        work.catch(() => undefined);
-        reject(busyError(new Error(`no connection free within ${this.acquireMs} ms`)));
-      }, this.acquireMs);
-    });
-    return Promise.race([work, gaveUp]).finally(() => clearTimeout(timer));
+    return this.txGate.run(
+      (sql) =>
+        sql.begin(TX_MODE, async (tx: TransactionSql) => {
+          const executor = new PostgresTx(tx, this.statements, this.constraints);
+          try {
+            const result = await fn(executor);
+            if (Date.now() >= commitBy) throw lateCommitError();
+            return result;
+          } finally {
+            executor.end();
+          }
+        }) as Promise<T>,
+      commitBy,
+    );
   }
 
   async ping(): Promise<void> {
-    await this.gate.run(() => this.sql.unsafe("SELECT 1", [], PREPARED), Date.now() + this.spanMs);
+    await this.gate.run((sql) => sql.unsafe("SELECT 1", [], PREPARED), Date.now() + this.spanMs);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.gate.stop();
-    await Promise.all([this.sql.end({ timeout: 5 }), this.txSql.end({ timeout: 5 })]);
+    this.txGate.stop();
+    await Promise.all([...this.pool.live, ...this.txPool.live].map((sql) => sql.end({ timeout: 5 })));
   }
 
   /** A start-up failure with the reason and where, never the password. */
