@@ -23,6 +23,14 @@ export interface DialectSql {
    * locking them; `after` (an insert, an update) reads them once the statement ran.
    */
   returning?: ReturningRead;
+  /**
+   * sqlite, for a statement that returns rows: its result columns as the build saw them, and
+   * the row made from the values SQLite gives in that order (an object literal). The adapter
+   * reads values as arrays and builds rows with it, which costs far less than the driver
+   * naming every value of every row; it checks the names against the live statement first.
+   */
+  columns?: readonly string[];
+  row?: (values: unknown[]) => Row;
 }
 
 export interface ReturningRead {

@@ -35,7 +35,7 @@ export function querySection(model: Model, q: QueryModel, names: Names): Out {
     });
   }
   const sql = names.querySql(q.module, q.name);
-  out.push(statementSpec({ name: `${q.module}.${q.name}`, sql: q.sql }, sql));
+  out.push(statementSpec({ name: `${q.module}.${q.name}`, sql: q.sql }, sql, q.columns.map((c) => c.name)));
 
   const decoder = q.rowResource
     ? decoderFor(model.resources.find((r) => r.name === q.rowResource)!.fields, row, `decode${row}`)

@@ -2,14 +2,23 @@ import { type StatementStructures, StructureKind, VariableDeclarationKind } from
 import type { PreparedSql, ScalarType } from "../../analyze/model.js";
 import { literal, sqlLiteral } from "../literal.js";
 
-/** `const listTasksSql: rt.StatementSpec = { name, sql: { sqlite: { text, slots }, … } }`. */
-export function statementSpec(s: PreparedSql, constName: string): StatementStructures {
+/**
+ * `const listTasksSql: rt.StatementSpec = { name, sql: { sqlite: { text, slots }, … } }`.
+ * `columns`, the statement's result columns when the build knows them, gives the sqlite
+ * entry the row literal its adapter builds rows with (runtime/db/sqlite/rows.ts).
+ */
+export function statementSpec(
+  s: PreparedSql,
+  constName: string,
+  columns: readonly string[] | null = null,
+): StatementStructures {
   const dialects = Object.entries(s.sql.dialects)
     .map(([d, v]) => {
       const returning = v.returning
         ? `, returning: { text: ${sqlLiteral(v.returning.text)}, slots: ${literal(v.returning.slots)}, when: ${JSON.stringify(v.returning.when)} }`
         : "";
-      return `${d}: { text: ${sqlLiteral(v.text)}, slots: ${literal(v.slots)}${returning} }`;
+      const rows = d === "sqlite" && columns !== null && columns.length > 0 ? `, ${rowLiteral(columns)}` : "";
+      return `${d}: { text: ${sqlLiteral(v.text)}, slots: ${literal(v.slots)}${returning}${rows} }`;
     })
     .join(",\n");
   return {
@@ -23,6 +32,18 @@ export function statementSpec(s: PreparedSql, constName: string): StatementStruc
       },
     ],
   };
+}
+
+/** `columns: ["id", "title"], row: (v) => ({ id: v[0], title: v[1] })`. */
+function rowLiteral(columns: readonly string[]): string {
+  const props = columns.map((c, i) => `${propertyKey(c)}: v[${i}]`).join(", ");
+  return `columns: ${literal(columns)}, row: (v) => ({ ${props} })`;
+}
+
+/** An object literal's key for `name`: `__proto__` computed, or it would set the prototype. */
+function propertyKey(name: string): string {
+  if (name === "__proto__") return `["__proto__"]`;
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
 }
 
 /**

@@ -12,12 +12,15 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { StartupError } from "../../errors.js";
 import type { Row, StatementSpec } from "../../types.js";
+import { type RowBuilder, rowBuilder } from "./rows.js";
 
 export interface Prepared {
   readonly name: string;
   readonly stmt: BetterSqlite3.Statement<unknown[], Row>;
   /** For each `?`, the index into `args`. */
   readonly order: readonly number[];
+  /** Rows arrive as arrays of values and are built by this (rows.ts); null: as the driver's objects. */
+  rows: RowBuilder | null;
 }
 
 /** Prepares one statement; a missing sqlite variant or bad SQL names the statement. */
@@ -32,7 +35,12 @@ export function prepareStatement(db: BetterSqlite3.Database, spec: StatementSpec
   } catch (err) {
     throw new StartupError(`statement ${spec.name} does not prepare: ${(err as Error).message}`);
   }
-  return { name: spec.name, stmt, order: sql.slots };
+  const p: Prepared = { name: spec.name, stmt, order: sql.slots, rows: null };
+  if (stmt.reader) {
+    stmt.raw(true);
+    p.rows = rowBuilder(stmt, sql);
+  }
+  return p;
 }
 
 // This is the hot path (every statement of every request): keep it allocation-lean.
@@ -60,12 +68,26 @@ function unboundError(p: Prepared, index: number, given: number): Error {
 }
 
 export function getOne(p: Prepared, args: readonly unknown[]): Row | null {
-  const row = p.order.length === 0 ? p.stmt.get() : p.stmt.get(...bindValues(p, args));
-  return row === undefined ? null : row;
+  const row: unknown = p.order.length === 0 ? p.stmt.get() : p.stmt.get(...bindValues(p, args));
+  if (row === undefined) return null;
+  return p.rows === null ? (row as Row) : buildRow(p, row as unknown[]);
 }
 
 export function getAll(p: Prepared, args: readonly unknown[]): Row[] {
-  return p.order.length === 0 ? p.stmt.all() : p.stmt.all(...bindValues(p, args));
+  const rows: unknown[] = p.order.length === 0 ? p.stmt.all() : p.stmt.all(...bindValues(p, args));
+  if (p.rows !== null) {
+    // The array the driver made holds the rows once built: one allocation fewer a call.
+    for (let i = 0; i < rows.length; i++) rows[i] = buildRow(p, rows[i] as unknown[]);
+  }
+  return rows as Row[];
+}
+
+function buildRow(p: Prepared, values: unknown[]): Row {
+  let b = p.rows!;
+  // The schema changed under the statement (a newer server added a column): SQLite
+  // prepared it again, and its columns are read again.
+  if (values.length !== b.width) b = p.rows = rowBuilder(p.stmt, null);
+  return b.build(values);
 }
 
 export function runChanges(p: Prepared, args: readonly unknown[]): number {
