@@ -10,6 +10,7 @@ import type { CallContext } from "../types.js";
 import { HTML_SECURITY_HEADERS, HTML_TYPE } from "./headers.js";
 import { type CompiledPage, type PageExtras, type Renderer, errorHtml, renderPage } from "./render.js";
 import { failedFormHeaders, sameSiteReferer } from "./route-request.js";
+import type { HtmlBytes } from "./templates.js";
 
 /** The page the route table has at a path, with its parameters; null when none. */
 export type PageAt = (path: string) => { page: CompiledPage; params: Record<string, string> } | null;
@@ -27,7 +28,7 @@ export class Pages {
 
   /** GET of a page: 200 with the document, or an error page with the status the data gave. */
   async serve(res: ServerResponse, page: CompiledPage, params: Record<string, string>, rawQuery: string, ctx: CallContext): Promise<void> {
-    let html: string;
+    let html: HtmlBytes;
     try {
       const query = parseQueryString(rawQuery);
       html = await renderPage(this.renderer, page, params, query, ctx, null);
@@ -100,10 +101,10 @@ export class Pages {
 }
 
 /** Writes a whole HTML document with the security headers. */
-export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
+export function sendHtml(res: ServerResponse, status: number, html: HtmlBytes, headers: Record<string, string> = {}): void {
   for (const name of Object.keys(HTML_SECURITY_HEADERS)) res.setHeader(name, HTML_SECURITY_HEADERS[name]);
   for (const name of Object.keys(headers)) res.setHeader(name, headers[name]);
   res.setHeader("Vary", "X-Up-Target");
-  res.writeHead(status, { "Content-Type": HTML_TYPE, "Content-Length": Buffer.byteLength(html) });
-  res.end(html);
+  res.writeHead(status, { "Content-Type": HTML_TYPE, "Content-Length": html.length });
+  res.end(html.bytes, "latin1");
 }

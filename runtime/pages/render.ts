@@ -8,7 +8,7 @@ import type { Logger } from "../log.js";
 import { RequestView, type SiteOptions } from "../respond.js";
 import type { CallContext, Caller, Database } from "../types.js";
 import type { UnpolyAssets } from "../unpoly.js";
-import { type Template, parseTemplate, renderHtml, renderText } from "./templates.js";
+import { type HtmlBytes, type Template, parseTemplate, renderHtmlBytes, renderText } from "./templates.js";
 import type { PageSpec, RouteInput } from "./types.js";
 
 export interface Renderer {
@@ -55,7 +55,7 @@ export async function renderPage(
   query: Record<string, string>,
   ctx: CallContext,
   extras: PageExtras | null,
-): Promise<string> {
+): Promise<HtmlBytes> {
   let data: Record<string, unknown> = {};
   if (page.spec.data !== null) {
     const input: RouteInput = { query, body: NO_BODY, params, form: false, view: new RequestView(ctx.req, r.site) };
@@ -66,18 +66,18 @@ export async function renderPage(
   // `auth` (the caller, or null) is in every view, so a page and the layout can show who is signed in.
   const auth = ctx.caller ?? null;
   view = { ...view, auth };
-  const content = renderHtml(page.template, view);
+  const content = renderHtmlBytes(page.template, view);
   const title = page.title === null ? "" : renderText(page.title, view);
   return layoutHtml(r, title, content, auth);
 }
 
-export function layoutHtml(r: Renderer, title: string, content: string, auth: Caller | null = null): string {
-  return renderHtml(r.layout, { title, content, auth, unpoly_js: r.unpoly.jsPath, unpoly_css: r.unpoly.cssPath });
+export function layoutHtml(r: Renderer, title: string, content: HtmlBytes, auth: Caller | null = null): HtmlBytes {
+  return renderHtmlBytes(r.layout, { title, content, auth, unpoly_js: r.unpoly.jsPath, unpoly_css: r.unpoly.cssPath });
 }
 
 /** An error page in the layout: the status, its reason phrase and the message. */
-export function errorHtml(r: Renderer, status: number, reason: string, message: string, auth: Caller | null | undefined = null): string {
-  const content = renderHtml(r.errorContent, { status, reason, message });
+export function errorHtml(r: Renderer, status: number, reason: string, message: string, auth: Caller | null | undefined = null): HtmlBytes {
+  const content = renderHtmlBytes(r.errorContent, { status, reason, message });
   return layoutHtml(r, `${status} ${reason}`, content, auth ?? null);
 }
 

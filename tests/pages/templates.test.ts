@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "@jest/globals";
 import Mustache from "mustache";
-import { parseTemplate, renderHtml, renderText } from "../../runtime/pages/templates.js";
+import { HtmlBytes, parseTemplate, renderHtml, renderHtmlBytes, renderText } from "../../runtime/pages/templates.js";
 import { repoRoot } from "../support/paths.js";
 
 function mustacheHtml(text: string, view: unknown): string {
@@ -147,7 +147,37 @@ describe("compiled templates render what mustache.js renders", () => {
       // kept in a fixture for its diagnostic, never reaches a server.
       if (text.includes("{{>") || !parses(text)) continue;
       const t = parseTemplate(text);
-      for (const view of views) same(file, renderHtml(t, view), expected(() => mustacheHtml(text, view)));
+      for (const view of views) {
+        same(file, renderHtml(t, view), expected(() => mustacheHtml(text, view)));
+        expect([file, renderHtmlBytes(t, view).bytes]).toEqual([file, bytesOf(renderHtml(t, view))]);
+      }
     }
+  });
+});
+
+/** What the bytes form must be: the UTF-8 of the text, one byte per character. */
+function bytesOf(text: string): string {
+  return Buffer.from(text, "utf8").toString("latin1");
+}
+
+describe("HTML in its bytes (what a page writes)", () => {
+  test("is the UTF-8 of the HTML, text and values past ASCII included; its length is the byte count", () => {
+    const t = parseTemplate("<p>— {{a}} · {{{b}}} {{#list}}[{{.}}]{{/list}}</p>");
+    const view = { a: "ünïcode <&> 😀", b: "<i>日本</i>", list: ["x", "€", 3] };
+    const html = renderHtmlBytes(t, view);
+    expect(html.bytes).toBe(bytesOf(renderHtml(t, view)));
+    expect(html.length).toBe(Buffer.byteLength(renderHtml(t, view)));
+    expect(html.toString()).toBe(renderHtml(t, view));
+    expect(html.toString()).toBe("<p>— ünïcode &lt;&amp;&gt; 😀 · <i>日本</i> [x][€][3]</p>");
+  });
+
+  test("a page's content in bytes goes into the layout once, never encoded twice", () => {
+    const content = renderHtmlBytes(parseTemplate("<p>{{x}}</p>"), { x: "é — 😀" });
+    const layout = parseTemplate("<main>{{{content}}}</main><pre>{{content}}</pre><h1>{{title}}</h1>");
+    const page = renderHtmlBytes(layout, { content, title: "Café <b>" });
+    expect(page.toString()).toBe("<main><p>é — 😀</p></main><pre>&lt;p&gt;é — 😀&lt;&#x2F;p&gt;</pre><h1>Café &lt;b&gt;</h1>");
+    // Rendered as text, the same layout shows the same characters.
+    expect(renderHtml(layout, { content, title: "Café <b>" })).toBe(page.toString());
+    expect(content).toBeInstanceOf(HtmlBytes);
   });
 });
