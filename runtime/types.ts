@@ -33,6 +33,9 @@ export interface DialectSql {
   row?: (values: unknown[]) => Row;
 }
 
+/** The `columns` and `row` of a sqlite statement, shared by the statements of one resource. */
+export type RowLiteral = Required<Pick<DialectSql, "columns" | "row">>;
+
 export interface ReturningRead {
   text: string;
   slots: number[];

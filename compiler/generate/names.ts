@@ -54,6 +54,10 @@ export class Names {
   table(resource: string): string {
     return this.unique(`table:${resource}`, `${camelCase(resource)}Table`);
   }
+  /** `taskSqliteRow`: how the sqlite adapter makes a row of the resource from its values. */
+  sqliteRow(resource: string): string {
+    return this.unique(`sqlite-row:${resource}`, `${camelCase(resource)}SqliteRow`);
+  }
   /** `TASK_PRIORITY`: the allowed values of an enum field. */
   enumValues(resource: string, field: string): string {
     return this.unique(`enum:${resource}.${field}`, `${resource}_${field}`.toUpperCase());

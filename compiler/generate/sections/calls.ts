@@ -19,6 +19,10 @@ function argsInterface(name: string, params: ParamModel[], doc: string, names: N
   };
 }
 
+function sameOrder(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name, i) => name === b[i]);
+}
+
 /** Per query: its argument and row types, its statement, and one plain function. */
 export function querySection(model: Model, q: QueryModel, names: Names): Out {
   const out: Out = [`// ---- query ${q.module}.${q.name} ----`];
@@ -35,7 +39,10 @@ export function querySection(model: Model, q: QueryModel, names: Names): Out {
     });
   }
   const sql = names.querySql(q.module, q.name);
-  out.push(statementSpec({ name: `${q.module}.${q.name}`, sql: q.sql }, sql, q.columns.map((c) => c.name)));
+  const columns = q.columns.map((c) => c.name);
+  const resource = q.rowResource === null ? undefined : model.resources.find((r) => r.name === q.rowResource);
+  const fieldsInOrder = resource !== undefined && sameOrder(columns, resource.fields.map((f) => f.name));
+  out.push(statementSpec({ name: `${q.module}.${q.name}`, sql: q.sql }, sql, fieldsInOrder ? { shared: names.sqliteRow(resource.name) } : columns));
 
   const decoder = q.rowResource
     ? decoderFor(model.resources.find((r) => r.name === q.rowResource)!.fields, row, `decode${row}`)

@@ -3,7 +3,7 @@ import type { Model, ResourceModel, StatementModel, StatementOwner } from "../..
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { fieldTs } from "../ts-types.js";
-import { decoderFor, statementSpec } from "./shared.js";
+import { decoderFor, sqliteRowLiteral, statementSpec } from "./shared.js";
 
 /** Per resource: enum value lists, the row interface, the table spec, and its record operations. */
 export function resourceSection(model: Model, r: ResourceModel, names: Names): (string | StatementStructures)[] {
@@ -37,9 +37,13 @@ export function resourceSection(model: Model, r: ResourceModel, names: Names): (
   const decode = decoderFor(r.fields.map((f) => ({ name: f.name, type: f.type })), row, `decode${row}`);
   if (decode) out.push(decode.structure);
 
+  // Every record operation returns the fields in order, as do queries of `SELECT *` on the table.
+  const sqliteRow = names.sqliteRow(r.name);
+  out.push(sqliteRowLiteral(sqliteRow, r.fields.map((f) => f.name)));
+
   for (const s of model.statements) {
     if (s.owner.kind !== "record" || s.owner.resource !== r.name) continue;
-    out.push(statementSpec(s, names.statement(s.name), r.fields.map((f) => f.name)));
+    out.push(statementSpec(s, names.statement(s.name), { shared: sqliteRow }));
     out.push(recordFunction(r, s.owner, s, names, decode?.name ?? null));
   }
   return out;

@@ -4,21 +4,26 @@ import { literal, sqlLiteral } from "../literal.js";
 
 /**
  * `const listTasksSql: rt.StatementSpec = { name, sql: { sqlite: { text, slots }, … } }`.
- * `columns`, the statement's result columns when the build knows them, gives the sqlite
- * entry the row literal its adapter builds rows with (runtime/db/sqlite/rows.ts).
+ * `rows` gives the sqlite entry the row literal its adapter builds rows with
+ * (runtime/db/sqlite/rows.ts): the statement's result columns when the build knows them, or
+ * the name of a resource's shared literal (sqliteRowLiteral) when they are its fields.
  */
 export function statementSpec(
   s: PreparedSql,
   constName: string,
-  columns: readonly string[] | null = null,
+  rows: readonly string[] | { shared: string } | null = null,
 ): StatementStructures {
   const dialects = Object.entries(s.sql.dialects)
     .map(([d, v]) => {
       const returning = v.returning
         ? `, returning: { text: ${sqlLiteral(v.returning.text)}, slots: ${literal(v.returning.slots)}, when: ${JSON.stringify(v.returning.when)} }`
         : "";
-      const rows = d === "sqlite" && columns !== null && columns.length > 0 ? `, ${rowLiteral(columns)}` : "";
-      return `${d}: { text: ${sqlLiteral(v.text)}, slots: ${literal(v.slots)}${returning}${rows} }`;
+      let literalRows = "";
+      if (d === "sqlite" && rows !== null) {
+        if (!Array.isArray(rows)) literalRows = `, ...${(rows as { shared: string }).shared}`;
+        else if (rows.length > 0) literalRows = `, ${rowLiteral(rows)}`;
+      }
+      return `${d}: { text: ${sqlLiteral(v.text)}, slots: ${literal(v.slots)}${returning}${literalRows} }`;
     })
     .join(",\n");
   return {
@@ -31,6 +36,16 @@ export function statementSpec(
         initializer: `{ name: ${JSON.stringify(s.name)}, sql: {\n${dialects}\n} }`,
       },
     ],
+  };
+}
+
+/** `const taskSqliteRow: rt.RowLiteral = { columns: […], row: (v) => ({ … }) }`: a resource's fields, in order. */
+export function sqliteRowLiteral(name: string, fields: readonly string[]): StatementStructures {
+  return {
+    kind: StructureKind.VariableStatement,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ["How the sqlite adapter makes this resource's row from the values of a statement that returns its fields in order."],
+    declarations: [{ name, type: "rt.RowLiteral", initializer: `{ ${rowLiteral(fields)} }` }],
   };
 }
 
