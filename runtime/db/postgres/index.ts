@@ -93,6 +93,15 @@ export interface Lanes {
 }
 
 /**
+ * A client of the pool for start-up work (migrate, prepare), which `svc dev` does again on
+ * each rebuild: a live one, since the first lane may have been replaced since.
+ */
+function anyLive(pool: Lanes): Sql {
+  const [sql] = pool.live;
+  return sql!;
+}
+
+/**
  * The gate of a pool. A lane whose connection was lost is replaced by a new client:
  * postgres.js hands the error PostgreSQL sent as it closed a connection (57P01 when it was
  * terminated) to the next statement on the reopened one, which would fail for nothing.
@@ -155,10 +164,10 @@ export class PostgresDatabase implements Database {
     this.txGate = gateOf(txPool, d.acquireTimeoutMs);
   }
 
-  // Start-up work (before the first request) uses the first lane of a pool directly.
+  // Start-up work (before the first request, and on each rebuild of `svc dev`) uses a client directly.
   async migrate(tables: readonly TableSpec[]): Promise<void> {
     try {
-      await migratePostgres(this.txPool.lanes[0]!, tables, this.target.schema);
+      await migratePostgres(anyLive(this.txPool), tables, this.target.schema);
     } catch (err) {
       throw this.startupError(err, "cannot bring the schema up to date");
     }
@@ -175,7 +184,7 @@ export class PostgresDatabase implements Database {
     await Promise.all(
       texts.map(async ({ name, text }) => {
         try {
-          await this.pool.lanes[0]!.unsafe(text, [], PREPARED).describe();
+          await anyLive(this.pool).unsafe(text, [], PREPARED).describe();
         } catch (err) {
           throw this.startupError(err, `statement ${name} does not prepare`);
         }
