@@ -42,7 +42,7 @@ export function querySection(model: Model, q: QueryModel, names: Names): Out {
   const columns = q.columns.map((c) => c.name);
   const resource = q.rowResource === null ? undefined : model.resources.find((r) => r.name === q.rowResource);
   const fieldsInOrder = resource !== undefined && sameOrder(columns, resource.fields.map((f) => f.name));
-  out.push(statementSpec({ name: `${q.module}.${q.name}`, sql: q.sql }, sql, fieldsInOrder ? { shared: names.sqliteRow(resource.name) } : columns));
+  out.push(statementSpec({ name: `${q.module}.${q.name}`, sql: q.sql }, sql, fieldsInOrder ? names.sqliteRow(resource.name) : columns));
 
   const decoder = q.rowResource
     ? decoderFor(model.resources.find((r) => r.name === q.rowResource)!.fields, row, `decode${row}`)

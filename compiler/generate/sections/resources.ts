@@ -43,7 +43,7 @@ export function resourceSection(model: Model, r: ResourceModel, names: Names): (
 
   for (const s of model.statements) {
     if (s.owner.kind !== "record" || s.owner.resource !== r.name) continue;
-    out.push(statementSpec(s, names.statement(s.name), { shared: sqliteRow }));
+    out.push(statementSpec(s, names.statement(s.name), sqliteRow));
     out.push(recordFunction(r, s.owner, s, names, decode?.name ?? null));
   }
   return out;

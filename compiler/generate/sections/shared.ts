@@ -11,7 +11,7 @@ import { literal, sqlLiteral } from "../literal.js";
 export function statementSpec(
   s: PreparedSql,
   constName: string,
-  rows: readonly string[] | { shared: string } | null = null,
+  rows: readonly string[] | string | null = null,
 ): StatementStructures {
   const dialects = Object.entries(s.sql.dialects)
     .map(([d, v]) => {
@@ -20,7 +20,7 @@ export function statementSpec(
         : "";
       let literalRows = "";
       if (d === "sqlite" && rows !== null) {
-        if (!Array.isArray(rows)) literalRows = `, ...${(rows as { shared: string }).shared}`;
+        if (typeof rows === "string") literalRows = `, ...${rows}`;
         else if (rows.length > 0) literalRows = `, ${rowLiteral(rows)}`;
       }
       return `${d}: { text: ${sqlLiteral(v.text)}, slots: ${literal(v.slots)}${returning}${literalRows} }`;
