@@ -46,12 +46,19 @@ const JSON_TYPE = "application/json; charset=utf-8";
 export function writeJsonHead(res: ServerResponse, status: number, length: number, more?: readonly string[]): void {
   if (res instanceof Answer && res.requestId !== "") {
     const head = ["Content-Type", JSON_TYPE, "Content-Length", length, REQUEST_ID_HEADER, res.requestId];
+    if (more !== undefined) append(head, more);
     // Past the override: the id is in the list already.
-    writeHeadAsIs.call(res, status, more === undefined ? head : head.concat(more));
+    writeHeadAsIs.call(res, status, head);
   } else {
     const head = ["Content-Type", JSON_TYPE, "Content-Length", length];
-    res.writeHead(status, more === undefined ? head : head.concat(more));
+    if (more !== undefined) append(head, more);
+    res.writeHead(status, head);
   }
+}
+
+/** `head.concat(more)` in place: concat is a call into the runtime, some 1,400 instructions on /health. */
+function append(head: (string | number)[], more: readonly string[]): void {
+  for (let i = 0; i < more.length; i++) head.push(more[i]);
 }
 
 const writeHeadAsIs = ServerResponse.prototype.writeHead as (this: ServerResponse, status: number, headers: OutgoingHttpHeader[]) => ServerResponse;
