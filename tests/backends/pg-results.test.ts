@@ -16,10 +16,11 @@ const insert: StatementSpec = {
   sql: { postgres: { text: 'INSERT INTO item ("id") VALUES ($1) RETURNING "id"', slots: [0] } },
 };
 
-/** A driver whose every query resolves `rows` carrying `command`, as postgres.js's Result does. */
-function driver(rows: Record<string, unknown>[], command: string | null): Sql {
+/** A driver whose every query resolves `rows` carrying `command`, as postgres.js's Result does; `resolved` keeps each. */
+function driver(rows: Record<string, unknown>[], command: string | null, resolved: unknown[][] = []): Sql {
   const query = () => {
     const result = Object.assign([...rows], { command, count: rows.length });
+    resolved.push(result);
     return Object.assign(Promise.resolve(result), { describe: async () => ({}), state: {}, cancel: () => undefined });
   };
   return { unsafe: query, end: async () => undefined } as unknown as Sql;
@@ -27,8 +28,8 @@ function driver(rows: Record<string, unknown>[], command: string | null): Sql {
 
 const pool = (sql: Sql) => ({ lanes: [sql], open: () => sql, live: new Set([sql]) });
 
-async function open(rows: Record<string, unknown>[], command: string | null): Promise<PostgresDatabase> {
-  const sql = driver(rows, command);
+async function open(rows: Record<string, unknown>[], command: string | null, resolved?: unknown[][]): Promise<PostgresDatabase> {
+  const sql = driver(rows, command, resolved);
   const db = new PostgresDatabase(pool(sql), pool(sql), parseNetUrl("postgres://u@127.0.0.1/db", "postgres", 1000));
   await db.prepare([insert]);
   return db;
@@ -55,5 +56,23 @@ describe("postgres: results a statement did not complete", () => {
   test("a completed statement answers as it is, an empty result included (ON CONFLICT DO NOTHING)", async () => {
     expect(await (await open([{ id: "a" }], "INSERT")).one(insert, ["a"])).toEqual({ id: "a" });
     expect(await (await open([], "INSERT")).one(insert, ["a"])).toBeNull();
+  });
+});
+
+describe("postgres: rows are taken out of the driver's result", () => {
+  // The driver's result is held by its query and the promises that awaited it, which a busy
+  // server's young-generation collections may have moved to the old generation; left full,
+  // it would keep every row alive until a full collection (runtime/db/postgres/rows.ts).
+  test("the app gets a plain array of the rows, and the driver's result is left empty", async () => {
+    const resolved: unknown[][] = [];
+    const db = await open([{ id: "a" }, { id: "b" }], "SELECT 2", resolved);
+    const rows = await db.all(insert, ["a"]);
+    expect(rows).toEqual([{ id: "a" }, { id: "b" }]);
+    expect(Object.getPrototypeOf(rows)).toBe(Array.prototype);
+    const result = resolved[resolved.length - 1]!;
+    expect(result).not.toBe(rows);
+    expect(result).toHaveLength(0);
+    expect(await db.one(insert, ["a"])).toEqual({ id: "a" });
+    expect(resolved[resolved.length - 1]).toHaveLength(0);
   });
 });

@@ -23,6 +23,7 @@ import { type NetSettings, type NetTarget, parseNetUrl, redactUrl } from "../net
 import { withRetries } from "../retry.js";
 import { SendGate } from "./gate.js";
 import { completed, isRetryablePostgres, isUnavailablePostgres, mapPostgresError } from "./errors.js";
+import { takeRows } from "./rows.js";
 import { migratePostgres } from "./migrate.js";
 import { PREPARED, PostgresTx, pgValues } from "./tx.js";
 import { POSTGRES_TYPES } from "./types.js";
@@ -212,7 +213,7 @@ export class PostgresDatabase implements Database {
     // statement carry one, the two run in a transaction, the one way to keep them on one
     // connection with a pipelining pool.
     if (s.returning !== undefined) return this.returningRows(spec, args);
-    return this.retrying(s.text, bindSlots(s.name, s.slots, args));
+    return this.retrying(s.text, bindSlots(s.name, s.slots, args)).then(takeRows);
   }
 
   private returningRows(spec: StatementSpec, args: readonly unknown[]): Promise<Row[]> {

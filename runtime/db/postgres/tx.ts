@@ -9,6 +9,7 @@ import type { Constraints } from "../net/constraints.js";
 import { withReturning } from "../net/returning.js";
 import type { NetStatement, NetStatements } from "../net/statements.js";
 import { completed, isRetryablePostgres, mapPostgresError } from "./errors.js";
+import { takeRows } from "./rows.js";
 
 export class PostgresTx implements Executor {
   private active = true;
@@ -43,13 +44,13 @@ export class PostgresTx implements Executor {
     const r = s.returning;
     if (r === undefined)
       return this.guard(async () =>
-        completed(await this.tx.unsafe<Row[]>(s.text, pgValues(bindSlots(s.name, s.slots, args)), PREPARED)),
+        takeRows(completed(await this.tx.unsafe<Row[]>(s.text, pgValues(bindSlots(s.name, s.slots, args)), PREPARED))),
       );
     return this.guard(() =>
       withReturning(
         r.when,
         async () => completed(await this.tx.unsafe(s.text, pgValues(bindSlots(s.name, s.slots, args)), PREPARED)).count,
-        async () => completed(await this.tx.unsafe<Row[]>(r.text, pgValues(bindSlots(s.name, r.slots, args)), PREPARED)),
+        async () => takeRows(completed(await this.tx.unsafe<Row[]>(r.text, pgValues(bindSlots(s.name, r.slots, args)), PREPARED))),
       ),
     );
   }
