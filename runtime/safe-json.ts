@@ -22,8 +22,9 @@ export class JsonProblem extends Error {
 
 /** Parses client JSON text; throws a JsonProblem when it is malformed, too deep or has a forbidden key. */
 export function parseClientJson(text: string): unknown {
-  // Scan the text before parsing so absurd nesting costs one pass and no allocation.
-  if (nestingExceeds(text, MAX_JSON_DEPTH)) {
+  // Scan the text before parsing so absurd nesting costs one pass and no allocation; a text
+  // too short to hold that many brackets (most bodies) needs no scan.
+  if (text.length > MAX_JSON_DEPTH && nestingExceeds(text, MAX_JSON_DEPTH)) {
     throw new JsonProblem("too-deep", `nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
   let value: unknown;

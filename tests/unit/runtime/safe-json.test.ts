@@ -46,6 +46,14 @@ describe("parseClientJson", () => {
     expect(problem(deep).kind).toBe("too-deep");
   });
 
+  test("the shortest text that nests too deep is refused: the scan is skipped only below it", () => {
+    // MAX_JSON_DEPTH + 1 open brackets and nothing else: malformed, but too deep first.
+    const shortest = "[".repeat(MAX_JSON_DEPTH + 1);
+    expect(shortest.length).toBe(MAX_JSON_DEPTH + 1);
+    expect(problem(shortest).kind).toBe("too-deep");
+    expect(problem("[".repeat(MAX_JSON_DEPTH)).kind).toBe("malformed");
+  });
+
   test("a million open brackets neither crash nor recurse", () => {
     expect(problem('{"a":' + "[".repeat(1_000_000)).kind).toBe("too-deep");
   });
