@@ -56,6 +56,16 @@ export function writeJsonHead(res: ServerResponse, status: number, length: numbe
   }
 }
 
+/**
+ * Ends an answer whose body is `body`, `length` bytes of UTF-8. An ASCII body (its UTF-8
+ * length is its length) goes out as latin1, the same bytes: Node copies a latin1 string
+ * where it encodes a UTF-8 one a character at a time, after copying it flat (on /health,
+ * some 2,000 instructions of the 3,500 the write took).
+ */
+export function endWithBody(res: ServerResponse, body: string, length: number): void {
+  res.end(body, length === body.length ? "latin1" : "utf8");
+}
+
 /** `head.concat(more)` in place: concat is a call into the runtime, some 1,400 instructions on /health. */
 function append(head: (string | number)[], more: readonly string[]): void {
   for (let i = 0; i < more.length; i++) head.push(more[i]);

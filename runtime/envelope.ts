@@ -3,7 +3,7 @@
 // other error is a 500 whose details go only to the log.
 
 import type { ServerResponse } from "node:http";
-import { writeJsonHead } from "./answer.js";
+import { endWithBody, writeJsonHead } from "./answer.js";
 import { HttpError } from "./errors.js";
 import type { Logger } from "./log.js";
 
@@ -44,6 +44,7 @@ export function sendJson(res: ServerResponse, status: number, body: string, head
   if (headers !== undefined) {
     for (const name of Object.keys(headers)) res.setHeader(name, headers[name]);
   }
-  writeJsonHead(res, status, Buffer.byteLength(body));
-  res.end(body);
+  const length = Buffer.byteLength(body);
+  writeJsonHead(res, status, length);
+  endWithBody(res, body, length);
 }

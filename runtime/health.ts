@@ -3,7 +3,7 @@
 // PING_TIMEOUT_MS. The reason goes to the log, not to the caller.
 
 import type { ServerResponse } from "node:http";
-import { writeJsonHead } from "./answer.js";
+import { endWithBody, writeJsonHead } from "./answer.js";
 import type { Logger } from "./log.js";
 import type { Database } from "./types.js";
 
@@ -52,8 +52,9 @@ function answerHealth(res: ServerResponse, info: HealthInfo, log: Logger, proble
     `{"status":"${problem === null ? "ok" : "unavailable"}","version":${info.versionJson},` +
     `"uptime_seconds":${Math.floor((Date.now() - info.startedAt) / 1000)}}`;
   // A cached "ok" would hide an outage from whoever polls.
-  writeJsonHead(res, problem === null ? 200 : 503, Buffer.byteLength(body), NO_STORE);
-  res.end(body);
+  const length = Buffer.byteLength(body);
+  writeJsonHead(res, problem === null ? 200 : 503, length, NO_STORE);
+  endWithBody(res, body, length);
 }
 
 function pingFailed(err: unknown): string {

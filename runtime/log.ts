@@ -52,7 +52,9 @@ const stdoutSink: LogSink = (chunk, bytes) => {
   }
   let written = 0;
   try {
-    written = writeSync(STDOUT_FD, chunk);
+    // ASCII (its size is its length, as nearly every piece is) goes out as latin1, the same
+    // bytes copied rather than encoded.
+    written = writeSync(STDOUT_FD, chunk, null, bytes === chunk.length ? "latin1" : "utf8");
   } catch {
     // EAGAIN, EPIPE, …: left to the stream.
   }

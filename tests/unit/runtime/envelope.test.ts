@@ -37,6 +37,18 @@ describe("success envelope", () => {
     expect(Number(res.headers["content-length"])).toBe(Buffer.byteLength(res.text));
   });
 
+  test("the body's bytes are its UTF-8 whether it is ASCII (written as latin1) or not", async () => {
+    // ÿ (U+00FF) is one byte in latin1 and two in UTF-8: sent as latin1 it would arrive wrong.
+    for (const title of ["plain ascii", "ÿ", "été", "🙂 日本語", "\u0000 and \u007f"]) {
+      answer = (r) => sendOk(r, { title });
+      const res = await request(url);
+      const bytes = Buffer.from(await res.body.arrayBuffer());
+      const expected = Buffer.from(JSON.stringify({ ok: true, data: { title } }), "utf8");
+      expect(bytes.equals(expected)).toBe(true);
+      expect(Number(res.headers["content-length"])).toBe(expected.length);
+    }
+  });
+
   test("undefined data is null", async () => {
     expect((await fetchWith((r) => sendOk(r, undefined))).text).toBe('{"ok":true,"data":null}');
   });
