@@ -4,6 +4,7 @@
 // base URL (docs/operations.md "Public URL and proxies").
 
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { endWithBody } from "./answer.js";
 import { HttpError, ValidationError } from "./errors.js";
 import type { Logger } from "./log.js";
 
@@ -104,8 +105,9 @@ export function sendShaped(res: ServerResponse, answer: ShapedAnswer): void {
     res.end();
     return;
   }
-  res.writeHead(answer.status, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(answer.body) });
-  res.end(answer.body);
+  const length = Buffer.byteLength(answer.body);
+  res.writeHead(answer.status, { "Content-Type": JSON_TYPE, "Content-Length": length });
+  endWithBody(res, answer.body, length);
 }
 
 /**
@@ -129,6 +131,7 @@ export function sendShapedError(res: ServerResponse, err: unknown, shape: ErrorS
     return;
   }
   const body = shape.body(status, message);
-  res.writeHead(status, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(body) });
-  res.end(body);
+  const length = Buffer.byteLength(body);
+  res.writeHead(status, { "Content-Type": JSON_TYPE, "Content-Length": length });
+  endWithBody(res, body, length);
 }
