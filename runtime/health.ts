@@ -11,14 +11,24 @@ export const HEALTH_PATH = "/health";
 export const PING_TIMEOUT_MS = 1000;
 
 export interface HealthInfo {
-  /** The app's version as a JSON string, written into every answer as it is. */
-  versionJson: string;
   /** `Date.now()` when the server started. */
   startedAt: number;
+  /** The answers up to the uptime, made once (the version escaped): `{"status":"ok","version":…,"uptime_seconds":`. */
+  okHead: string;
+  unavailableHead: string;
+  /** Whether the version is ASCII: then an answer's size in bytes is its length. */
+  ascii: boolean;
 }
 
 export function healthInfo(version: string, startedAt = Date.now()): HealthInfo {
-  return { versionJson: JSON.stringify(version), startedAt };
+  const versionJson = JSON.stringify(version);
+  const head = (status: string): string => `{"status":"${status}","version":${versionJson},"uptime_seconds":`;
+  return {
+    startedAt,
+    okHead: head("ok"),
+    unavailableHead: head("unavailable"),
+    ascii: Buffer.byteLength(versionJson) === versionJson.length,
+  };
 }
 
 const NO_STORE: readonly string[] = ["Cache-Control", "no-store"];
@@ -47,12 +57,10 @@ export function sendHealth(
 function answerHealth(res: ServerResponse, info: HealthInfo, log: Logger, problem: string | null): void {
   if (problem !== null) log.warn("health check failed", { reason: problem });
   if (res.headersSent || res.destroyed) return;
-  // By hand: the one member that could need escaping, the version, was escaped at start.
-  const body =
-    `{"status":"${problem === null ? "ok" : "unavailable"}","version":${info.versionJson},` +
-    `"uptime_seconds":${Math.floor((Date.now() - info.startedAt) / 1000)}}`;
+  // By hand, from the head made at start: only the uptime changes.
+  const body = `${problem === null ? info.okHead : info.unavailableHead}${Math.floor((Date.now() - info.startedAt) / 1000)}}`;
+  const length = info.ascii ? body.length : Buffer.byteLength(body);
   // A cached "ok" would hide an outage from whoever polls.
-  const length = Buffer.byteLength(body);
   writeJsonHead(res, problem === null ? 200 : 503, length, NO_STORE);
   endWithBody(res, body, length);
 }

@@ -61,4 +61,25 @@ describe("health", () => {
     expect(res.body.status).toBe("unavailable");
     expect(Date.now() - started).toBeLessThan(2000);
   });
+
+  test("a version that needs escaping or is not ASCII is answered whole, its Content-Length in bytes", async () => {
+    const version = 'été "2" \\ 🚀';
+    const own = createServer((_req, res) => void sendHealth(res, db, healthInfo(version), memory.log, 100));
+    const ownUrl = await listen(own);
+    try {
+      for (const status of ["ok", "fail"] as const) {
+        db.pingMode = status;
+        const res = await request(ownUrl);
+        const bytes = Buffer.from(await res.body.arrayBuffer());
+        expect(Number(res.headers["content-length"])).toBe(bytes.length);
+        expect(JSON.parse(bytes.toString("utf8"))).toEqual({
+          status: status === "ok" ? "ok" : "unavailable",
+          version,
+          uptime_seconds: 0,
+        });
+      }
+    } finally {
+      await stop(own);
+    }
+  });
 });
