@@ -243,6 +243,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
       status: res.statusCode,
       durationMs: performance.now() - started,
     });
+    // Done with the response: its write deadline is met now, or when it closes.
+    deadlines.settle(res);
   }
 
   return {

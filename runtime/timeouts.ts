@@ -90,16 +90,32 @@ export class WriteDeadlines {
     };
   }
 
-  /** Hot path: `startedAt` is the request's `performance.now()`. */
+  /**
+   * Hot path: `startedAt` is the request's `performance.now()`. The handler calls `settle`
+   * once it is done with the response.
+   */
   add(res: ServerResponse, startedAt: number): void {
     this.append(res as Tracked, startedAt + this.timeoutMs);
-    // 'close' follows 'finish', and also comes when the connection dies first. `on`, not
-    // `once`: once() allocates a wrapper per call, and the response is dropped after anyway.
-    res.on("close", this.forget);
     if (this.timer === null) {
       this.timer = setInterval(() => this.sweep(), checkingInterval(this.timeoutMs));
       this.timer.unref();
     }
+  }
+
+  /**
+   * The handler is done with `res`. Usually its last byte has been handed to the kernel by
+   * then (`writableFinished`: ended, nothing left in the response's or the socket's buffer)
+   * and the deadline is met. Otherwise (a slow reader, a response queued behind a pipelined
+   * one, a body still streaming) it stays until the response closes: 'close' follows
+   * 'finish', and also comes when the connection dies first. Listening only then saves the
+   * usual answer a listener added and called (some 900 instructions).
+   */
+  settle(res: ServerResponse): void {
+    const tracked = res as Tracked;
+    if (tracked.deadlineDue === UNLINKED || tracked.deadlineDue === undefined) return;
+    if (res.writableFinished || res.destroyed) this.remove(tracked);
+    // `on`, not `once`: once() allocates a wrapper per call, and the response is dropped after anyway.
+    else res.on("close", this.forget);
   }
 
   /** Connections with a response still being made or sent. */

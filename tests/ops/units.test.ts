@@ -159,9 +159,16 @@ describe("timeouts", () => {
 });
 
 function fakeResponse(socket: object, complete = true): ServerResponse {
-  const res = new EventEmitter() as unknown as { req: { complete: boolean; socket: object }; socket: object };
+  const res = new EventEmitter() as unknown as {
+    req: { complete: boolean; socket: object };
+    socket: object;
+    writableFinished: boolean;
+    destroyed: boolean;
+  };
   res.req = { complete, socket };
   res.socket = socket;
+  res.writableFinished = false;
+  res.destroyed = false;
   return res as unknown as ServerResponse;
 }
 
@@ -179,11 +186,41 @@ describe("write deadlines", () => {
     deadlines.add(uploading, now);
     expect(deadlines.hasLaterOnConnection(done)).toBe(true);
     expect(deadlines.hasLaterOnConnection(slow)).toBe(false);
+    // The handler is done with all three; none is sent yet, so each waits for its 'close'.
+    for (const res of [done, slow, uploading]) deadlines.settle(res);
+    expect(deadlines.size).toBe(3);
     done.emit("close");
     expect(deadlines.size).toBe(2);
     await sleep(150);
     expect(expired).toEqual([slow]);
     expect(deadlines.size).toBe(1);
+    deadlines.stop();
+  });
+
+  test("a response sent whole (or destroyed) by the time the handler settles it is forgotten at once", async () => {
+    const expired: ServerResponse[] = [];
+    const deadlines = new WriteDeadlines(40, (res) => expired.push(res));
+    const sent = fakeResponse({});
+    const cut = fakeResponse({});
+    const now = performance.now();
+    deadlines.add(sent, now);
+    deadlines.add(cut, now);
+    (sent as unknown as { writableFinished: boolean }).writableFinished = true;
+    (cut as unknown as { destroyed: boolean }).destroyed = true;
+    deadlines.settle(sent);
+    deadlines.settle(cut);
+    expect(deadlines.size).toBe(0);
+    expect(sent.listenerCount("close")).toBe(0);
+    // Settling twice, or a response never added, changes nothing.
+    deadlines.settle(sent);
+    const stranger = fakeResponse({});
+    const pending = fakeResponse({});
+    deadlines.add(pending, now);
+    deadlines.settle(stranger);
+    expect(deadlines.size).toBe(1);
+    await sleep(150);
+    // Only the one still pending expired: the forgotten ones are out of the queue.
+    expect(expired).toEqual([pending]);
     deadlines.stop();
   });
 });
