@@ -39,6 +39,7 @@ import { allowedAt, answerOptions, routedMethods } from "./allow.js";
 import { sendAsset } from "./static.js";
 
 const CLOSE = { Connection: "close" } as const;
+const HEALTH_PATH_JSON = JSON.stringify(HEALTH_PATH);
 const ASSET: RouteTarget = { kind: "asset" };
 
 /** A webhook's entry, bound to the endpoint that verifies its deliveries. */
@@ -133,6 +134,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     if (traceRequests) log.trace("request received", { request_id: requestId, method: req.method, path });
     // Set once a declared route with `respond` matched: its errors take the app's error shape.
     let shaped = false;
+    // The path as the log line writes it, when it is one made at start (see Router).
+    let pathJson: string | null = null;
     try {
       // Once shutdown has begun, a request arriving on a kept-alive connection is not
       // started: the client learns to retry elsewhere, and the connection closes.
@@ -144,6 +147,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
       } else if (method === "OPTIONS") {
         answerOptions(res, allowedAt(path, router));
       } else if (path === HEALTH_PATH) {
+        pathJson = HEALTH_PATH_JSON;
         if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
         if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
         const answered = sendHealth(res, db, health, log);
@@ -154,6 +158,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
         sendAsset(req, res, docs.get(path)!);
       } else {
         const match = router.match(method, path);
+        if (match !== null && "path" in match && match.path === path) pathJson = match.pathJson;
         if (match === null) {
           if (app === null || !app.answersNotFound(req, method)) throw new HttpError(404, "not found");
           if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
@@ -240,6 +245,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
       requestId,
       method: req.method ?? "",
       path,
+      pathJson,
       status: res.statusCode,
       durationMs: performance.now() - started,
     });

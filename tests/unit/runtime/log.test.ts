@@ -45,7 +45,7 @@ describe("logger", () => {
 
   test("the per-request line at info", () => {
     const { log, lines } = memoryLogger("info");
-    log.request({ requestId: "abc", method: "GET", path: '/a"b', status: 200, durationMs: 1.23456 });
+    log.request({ requestId: "abc", method: "GET", pathJson: null, path: '/a"b', status: 200, durationMs: 1.23456 });
     expect(lines()[0]).toEqual({
       time: expect.any(String),
       level: "info",
@@ -60,7 +60,7 @@ describe("logger", () => {
 
   test("request lines are skipped below info", () => {
     const { log, lines } = memoryLogger("warn");
-    log.request({ requestId: "abc", method: "GET", path: "/", status: 200, durationMs: 1 });
+    log.request({ requestId: "abc", method: "GET", pathJson: null, path: "/", status: 200, durationMs: 1 });
     expect(lines()).toEqual([]);
   });
 
@@ -90,6 +90,17 @@ describe("request ids", () => {
       expect(id).not.toBe(bad);
       expect(id).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
     }
+  });
+
+  test("fresh ids are the process's prefix and a base32 counter, flat strings counting up with carries", () => {
+    const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    const value = (digits: string): number => [...digits].reduce((n, ch) => n * 32 + ALPHABET.indexOf(ch), 0);
+    const ids = Array.from({ length: 70 }, () => requestIdFrom(undefined));
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{8}-[0-9A-HJKMNP-TV-Z]{8}$/);
+    expect(new Set(ids.map((id) => id.slice(0, 8))).size).toBe(1);
+    const counts = ids.map((id) => value(id.slice(9)));
+    // 70 in a row pass at least two carries (every 32).
+    for (let i = 1; i < counts.length; i++) expect(counts[i]).toBe(counts[i - 1] + 1);
   });
 
   test("fresh ids are unique", () => {
