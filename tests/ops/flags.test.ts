@@ -203,7 +203,10 @@ describe("logs", () => {
       const mine = await call(`${server.url}/api/task_tracker:list_tasks`, { headers: { "X-Request-Id": "trace-42" } });
       expect(mine.headers["x-request-id"]).toBe("trace-42");
       const odd = await call(`${server.url}/nope`, { headers: { "X-Request-Id": "bad id with spaces" } });
-      expect(odd.headers["x-request-id"]).toMatch(/^[A-Za-z0-9_-]+-[0-9a-z]+$/);
+      expect(odd.headers["x-request-id"]).toMatch(/^[A-Za-z0-9_-]{8}-[0-9A-Z]{8}$/);
+      // An encoded path reaches the route but is logged as it was sent, not as declared.
+      const encoded = await call(`${server.url}/api/task_tracker%3Alist_tasks`, { headers: { "X-Request-Id": "enc-1" } });
+      expect(encoded.status).toBe(200);
       await server.stop();
       const requests = logLines(server).filter((l) => l.msg === "request");
       expect(requests.find((l) => l.request_id === "trace-42")).toMatchObject({
@@ -218,6 +221,7 @@ describe("logs", () => {
         status: 404,
         path: "/nope",
       });
+      expect(requests.find((l) => l.request_id === "enc-1")).toMatchObject({ status: 200, path: "/api/task_tracker%3Alist_tasks" });
     } finally {
       await server.stop();
     }
