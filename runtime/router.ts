@@ -9,7 +9,7 @@
 // when it comes first in the table.
 
 import { HttpError } from "./errors.js";
-import { plainJsonString } from "./log.js";
+import { type LoggedPath, loggedPath } from "./request-line.js";
 import { newArgs } from "./query-string.js";
 import type { HttpMethod, RouteSpec, RouteTarget } from "./types.js";
 
@@ -23,10 +23,10 @@ export interface RouteMatch {
   /** The entry as declared, for logs. */
   readonly path: string;
   /**
-   * `path` as the request log writes it (a JSON string), made once; null when it would need
-   * escaping. For a request whose path is exactly the declared one.
+   * `path` as the request log writes it, made once; null when it would need escaping. For a
+   * request whose path is exactly the declared one.
    */
-  readonly pathJson: string | null;
+  readonly logged: LoggedPath | null;
 }
 
 /** The path exists but not for this method: answer 405 with these in `Allow`. */
@@ -72,7 +72,7 @@ export class Router {
         target,
         literals: segments === null ? null : segments.map((s) => (s.startsWith(":") ? null : s)),
         names: segments === null ? null : segments.map((s) => (s.startsWith(":") ? s.slice(1) : null)),
-        bare: { target, params: null, path: route.path, pathJson: plainJsonString(route.path) },
+        bare: { target, params: null, path: route.path, logged: loggedPath(route.path) },
       };
       this.all.push(entry);
       if (segments === null) {
@@ -118,7 +118,7 @@ export class Router {
         }
       }
     }
-    if (best !== null) return params === null ? best.bare : { target: best.target, params, path: best.path, pathJson: best.bare.pathJson };
+    if (best !== null) return params === null ? best.bare : { target: best.target, params, path: best.path, logged: best.bare.logged };
     return this.mismatch(exact, segments ?? pathSegments(path));
   }
 

@@ -25,6 +25,7 @@ import { framingProblem } from "./framing.js";
 import { HEALTH_PATH, healthInfo, sendHealth } from "./health.js";
 import { lingerIfUnread } from "./linger.js";
 import { requestIdFrom, type Logger } from "./log.js";
+import { type LoggedPath, loggedPath } from "./request-line.js";
 import { newArgs, parseQueryString } from "./query-string.js";
 import { RequestView, type RespondInput, type ShapedAnswer, sendShaped, sendShapedError, type SiteOptions } from "./respond.js";
 import { type BoundTarget, Router } from "./router.js";
@@ -39,7 +40,7 @@ import { allowedAt, answerOptions, routedMethods } from "./allow.js";
 import { sendAsset } from "./static.js";
 
 const CLOSE = { Connection: "close" } as const;
-const HEALTH_PATH_JSON = JSON.stringify(HEALTH_PATH);
+const HEALTH_LOGGED = loggedPath(HEALTH_PATH);
 const ASSET: RouteTarget = { kind: "asset" };
 
 /** A webhook's entry, bound to the endpoint that verifies its deliveries. */
@@ -135,7 +136,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     // Set once a declared route with `respond` matched: its errors take the app's error shape.
     let shaped = false;
     // The path as the log line writes it, when it is one made at start (see Router).
-    let pathJson: string | null = null;
+    let logged: LoggedPath | null = null;
     try {
       // Once shutdown has begun, a request arriving on a kept-alive connection is not
       // started: the client learns to retry elsewhere, and the connection closes.
@@ -147,7 +148,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
       } else if (method === "OPTIONS") {
         answerOptions(res, allowedAt(path, router));
       } else if (path === HEALTH_PATH) {
-        pathJson = HEALTH_PATH_JSON;
+        logged = HEALTH_LOGGED;
         if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
         if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
         const answered = sendHealth(res, db, health, log);
@@ -158,7 +159,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
         sendAsset(req, res, docs.get(path)!);
       } else {
         const match = router.match(method, path);
-        if (match !== null && "path" in match && match.path === path) pathJson = match.pathJson;
+        if (match !== null && "path" in match && match.path === path) logged = match.logged;
         if (match === null) {
           if (app === null || !app.answersNotFound(req, method)) throw new HttpError(404, "not found");
           if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
@@ -245,7 +246,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
       requestId,
       method: req.method ?? "",
       path,
-      pathJson,
+      logged,
       status: res.statusCode,
       durationMs: performance.now() - started,
     });

@@ -20,7 +20,7 @@ let n = 0;
 function burst() {
   for (let k = 0; k < 50 && n < total; k++, n++) {
     const pad = n % 97 === 0 ? "x".repeat(6000) : n % 5 === 0 ? "é€".repeat(n % 40) : "";
-    log.request({ requestId: "r-" + n, method: "GET", pathJson: null, path: "/p/" + n + pad, status: 200, durationMs: 1 });
+    log.request({ requestId: "r-" + n, method: "GET", logged: null, path: "/p/" + n + pad, status: 200, durationMs: 1 });
   }
   if (n < total) setImmediate(burst);
   else { log.flush(); process.stderr.write("done\\n"); }

@@ -1,5 +1,6 @@
 import { describe, test, expect } from "@jest/globals";
 import { Logger, requestIdFrom } from "../../../runtime/log.js";
+import { loggedPath } from "../../../runtime/request-line.js";
 import { memoryLogger } from "./helpers.js";
 
 describe("logger", () => {
@@ -45,7 +46,7 @@ describe("logger", () => {
 
   test("the per-request line at info", () => {
     const { log, lines } = memoryLogger("info");
-    log.request({ requestId: "abc", method: "GET", pathJson: null, path: '/a"b', status: 200, durationMs: 1.23456 });
+    log.request({ requestId: "abc", method: "GET", logged: null, path: '/a"b', status: 200, durationMs: 1.23456 });
     expect(lines()[0]).toEqual({
       time: expect.any(String),
       level: "info",
@@ -58,9 +59,42 @@ describe("logger", () => {
     });
   });
 
+  test("a declared path's line, kept between requests, is the same line a path made per request gives", () => {
+    const { log, lines } = memoryLogger("info");
+    const declared = loggedPath("/api/m:get_it");
+    expect(declared).not.toBeNull();
+    const requests = [
+      { method: "GET", status: 200 },
+      { method: "GET", status: 200 },
+      { method: "HEAD", status: 200 },
+      { method: "GET", status: 404 },
+      { method: "GET", status: 200 },
+    ];
+    for (const [i, r] of requests.entries()) {
+      const entry = { requestId: `id-${i}`, path: "/api/m:get_it", durationMs: i + 0.5, ...r };
+      log.request({ ...entry, logged: declared });
+      log.request({ ...entry, logged: null });
+    }
+    const all = lines();
+    expect(all).toHaveLength(requests.length * 2);
+    for (let i = 0; i < all.length; i += 2) {
+      const { time: t1, ...kept } = all[i];
+      const { time: t2, ...made } = all[i + 1];
+      expect(kept).toEqual(made);
+      expect(made).toMatchObject({ ...requests[i / 2], path: "/api/m:get_it", request_id: `id-${i / 2}`, duration_ms: i / 2 + 0.5 });
+      expect(t1).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(t2).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
+  });
+
+  test("a declared path that would need escaping is not kept", () => {
+    expect(loggedPath('/a"b')).toBeNull();
+    expect(loggedPath("/caf\u00e9")).toBeNull();
+  });
+
   test("request lines are skipped below info", () => {
     const { log, lines } = memoryLogger("warn");
-    log.request({ requestId: "abc", method: "GET", pathJson: null, path: "/", status: 200, durationMs: 1 });
+    log.request({ requestId: "abc", method: "GET", logged: null, path: "/", status: 200, durationMs: 1 });
     expect(lines()).toEqual([]);
   });
 
