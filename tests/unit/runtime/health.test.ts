@@ -1,5 +1,6 @@
 import { describe, test, expect, beforeAll, afterAll } from "@jest/globals";
 import { createServer, type Server } from "node:http";
+import { performance } from "node:perf_hooks";
 import { request } from "undici";
 import { healthInfo, sendHealth } from "../../../runtime/health.js";
 import { listen, MemoryDatabase, memoryLogger, stop } from "./helpers.js";
@@ -11,7 +12,7 @@ let url: string;
 
 beforeAll(async () => {
   // Started 3.5 s "ago" so uptime is visible without waiting.
-  const info = healthInfo("2.0.1", Date.now() - 3500);
+  const info = healthInfo("2.0.1", performance.now() - 3500);
   server = createServer((_req, res) => void sendHealth(res, db, info, memory.log, 100));
   url = await listen(server);
 });
