@@ -217,7 +217,9 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
               else sendData(res, answer.body, answer.status);
             }
           } else {
-            const result = await endpoint.run(db, input, ctx);
+            // A query on SQLite answers at once: awaited only when it is a promise.
+            let result = endpoint.run(db, input, ctx);
+            if (result instanceof Promise) result = await result;
             // Past the write timeout the 503 has gone out; the result has no one to go to.
             if (!res.headersSent) {
               if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");

@@ -70,12 +70,19 @@ export interface TableSpec {
 
 export type Row = Record<string, unknown>;
 
-/** Runs prepared statements; inside an action it is bound to the action's transaction. */
+/** A value, or a promise of it; `await` takes either. */
+export type Awaitable<T> = T | Promise<T>;
+
+/**
+ * Runs prepared statements; inside an action it is bound to the action's transaction. Reads
+ * answer at once where the database can (SQLite outside a transaction: no promise, nor the
+ * turn of the microtask queue awaiting one costs) and with a promise otherwise.
+ */
 export interface Executor {
   /** Every row. */
-  all(stmt: StatementSpec, args: readonly unknown[]): Promise<Row[]>;
+  all(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row[]>;
   /** The first row, or null. */
-  one(stmt: StatementSpec, args: readonly unknown[]): Promise<Row | null>;
+  one(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row | null>;
   /** Number of rows changed. */
   run(stmt: StatementSpec, args: readonly unknown[]): Promise<number>;
 }
@@ -90,7 +97,7 @@ export interface Database extends Executor {
    */
   prepare(stmts: readonly StatementSpec[]): void | Promise<void>;
   /** Run `fn` in one transaction: commit when it resolves, roll back when it throws. */
-  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Executor) => Awaitable<T>): Promise<T>;
   /**
    * Proves the database answers. An in-process database answers at once and returns nothing
    * (a failure throws); a networked one returns a promise, which /health bounds with a timeout.
@@ -160,7 +167,7 @@ export interface EndpointSpec {
   /** `task_tracker.create_task` */
   name: string;
   /** Validate and coerce the input, then run. Throws HttpError for a bad argument or a `fail`. */
-  run(db: Database, input: CallInput, ctx: CallContext): Promise<unknown>;
+  run(db: Database, input: CallInput, ctx: CallContext): Awaitable<unknown>;
   /** Give `run` the body's bytes in `input.raw` instead of parsed arguments (webhooks verify them before parsing). */
   rawBody?: boolean;
   /**

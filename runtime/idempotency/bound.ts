@@ -13,7 +13,7 @@ export function boundTo(db: Database, tx: Executor): Database {
     all: (stmt, args) => tx.all(stmt, args),
     one: (stmt, args) => tx.one(stmt, args),
     run: (stmt, args) => tx.run(stmt, args),
-    transaction: (fn) => fn(tx),
+    transaction: async (fn) => fn(tx),
     migrate: refuse("migrate"),
     prepare: refuse("prepare"),
     ping: () => Promise.resolve(),

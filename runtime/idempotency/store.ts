@@ -17,7 +17,7 @@
 import { createHash } from "node:crypto";
 import { HttpError } from "../errors.js";
 import type { Logger } from "../log.js";
-import type { CallContext, Database, IdempotencySpec } from "../types.js";
+import type { Awaitable, CallContext, Database, IdempotencySpec } from "../types.js";
 import { boundTo } from "./bound.js";
 
 /** How long a key's answer is kept: a day, as Stripe keeps them. */
@@ -61,7 +61,7 @@ export class IdempotencyStore {
     scope: string,
     key: string,
     fingerprint: string,
-    run: (db: Database) => Promise<T>,
+    run: (db: Database) => Awaitable<T>,
     encode: (result: T) => string | { status: number; body: string },
   ): Promise<IdempotentAnswer> {
     const id = rowId(scope, key);

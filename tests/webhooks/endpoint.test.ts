@@ -102,7 +102,7 @@ function endpointFor(spec: WebhookSpec, clock: () => number = () => NOW): Endpoi
   return endpoint;
 }
 
-function deliver(endpoint: EndpointSpec, headers: IncomingHttpHeaders, body: string): Promise<unknown> {
+async function deliver(endpoint: EndpointSpec, headers: IncomingHttpHeaders, body: string): Promise<unknown> {
   const req = { headers: { "content-type": "application/json", ...headers } } as IncomingMessage;
   return endpoint.run(
     db,

@@ -54,29 +54,29 @@ export function querySection(model: Model, q: QueryModel, names: Names): Out {
   const jsonArgs = new Set(q.params.filter((p) => p.type === "json").map((p) => p.name));
   const values = q.sql.args.map((a) => (jsonArgs.has(a) ? `rt.toJson(args.${a})` : `args.${a}`)).join(", ");
   const result = queryResultTs(q, names);
-  // Rows that need no decoding are the driver's promise itself: no async wrapper, whose
-  // extra promise and turn of the microtask queue every call of the query would pay.
+  // No async wrapper: a read answers at once where the database can (SQLite outside a
+  // transaction), and an async function would make a promise of it, whose turn of the
+  // microtask queue every call of the query would pay. Decoding is applied at once too.
   let body: string;
   if (q.one) {
     body = decoder
-      ? `return ${decoder.name}(await db.one(${sql}, [${values}]));`
-      : `return db.one(${sql}, [${values}]) as Promise<${result}>;`;
+      ? `return rt.whenRead(db.one(${sql}, [${values}]), ${decoder.name});`
+      : `return db.one(${sql}, [${values}]) as rt.Awaitable<${result}>;`;
   } else {
     body = decoder
-      ? `const rows = await db.all(${sql}, [${values}]);\nreturn rows.map((r) => ${decoder.name}(r)!);`
-      : `return db.all(${sql}, [${values}]) as unknown as Promise<${result}>;`;
+      ? `return rt.whenRead(db.all(${sql}, [${values}]), (rows) => rows.map((r) => ${decoder.name}(r)!));`
+      : `return db.all(${sql}, [${values}]) as unknown as rt.Awaitable<${result}>;`;
   }
   out.push({
     kind: StructureKind.Function,
     name: names.fn(q.module, q.name),
     isExported: true,
-    isAsync: decoder !== null,
     docs: q.doc ? [q.doc] : undefined,
     parameters: [
       { name: "db", type: "rt.Executor" },
       { name: q.params.length ? "args" : "_args", type: args },
     ],
-    returnType: `Promise<${result}>`,
+    returnType: `rt.Awaitable<${result}>`,
     statements: body,
   });
   return out;

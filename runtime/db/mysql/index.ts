@@ -6,7 +6,7 @@
 
 import mysql from "mysql2";
 import { StartupError } from "../../errors.js";
-import type { Database, Executor, Row, StatementSpec, TableSpec } from "../../types.js";
+import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec } from "../../types.js";
 import { bindSlots } from "../net/args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
 import { commitMarginMs, lateCommitError } from "../net/deadline.js";
@@ -113,7 +113,7 @@ export class MysqlDatabase implements Database {
     return this.retrying(() => this.withConnection((conn) => rowsOf(conn, s, args)));
   }
 
-  async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Executor) => Awaitable<T>): Promise<T> {
     const timeout = this.target.settings.requestTimeoutMs;
     const commitBy = Date.now() + timeout - commitMarginMs(timeout);
     return this.retrying(() => this.withConnection((conn) => this.attempt(conn, fn, commitBy)));
@@ -123,7 +123,7 @@ export class MysqlDatabase implements Database {
    * One try on `conn`: BEGIN, `fn`, COMMIT; ROLLBACK when anything throws, or when `fn`
    * ends past `commitBy`, when the client has its 503 already (net/deadline.ts).
    */
-  private async attempt<T>(conn: PoolConnection, fn: (tx: Executor) => Promise<T>, commitBy: number): Promise<T> {
+  private async attempt<T>(conn: PoolConnection, fn: (tx: Executor) => Awaitable<T>, commitBy: number): Promise<T> {
     await queryConstant(conn, beginStatement(this.pool.serverKind ?? "mysql"));
     const tx = new MysqlTx(
       conn,

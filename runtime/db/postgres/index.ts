@@ -14,7 +14,7 @@
 
 import postgres, { type RowList, type Sql, type TransactionSql } from "postgres";
 import { StartupError } from "../../errors.js";
-import type { Database, Executor, Row, StatementSpec, TableSpec } from "../../types.js";
+import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec } from "../../types.js";
 import { type Scalar, bindSlots } from "../net/args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
 import { commitMarginMs, lateCommitError } from "../net/deadline.js";
@@ -250,7 +250,7 @@ export class PostgresDatabase implements Database {
     }
   }
 
-  async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Executor) => Awaitable<T>): Promise<T> {
     const deadline = Date.now() + this.target.settings.requestTimeoutMs;
     const commitBy = deadline - commitMarginMs(this.target.settings.requestTimeoutMs);
     try {
@@ -266,7 +266,7 @@ export class PostgresDatabase implements Database {
    * 503 (the write timeout), which must mean nothing was written, so the work is rolled back.
    * A transaction still waiting for a lane at the end of its wait never starts (503).
    */
-  private attempt<T>(fn: (tx: Executor) => Promise<T>, commitBy: number): Promise<T> {
+  private attempt<T>(fn: (tx: Executor) => Awaitable<T>, commitBy: number): Promise<T> {
     return this.txGate.run(
       (sql) =>
         sql.begin(TX_MODE, async (tx: TransactionSql) => {

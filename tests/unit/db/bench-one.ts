@@ -28,7 +28,7 @@ async function bench(where: string, path: string): Promise<void> {
     for (const id of ids) await tx.one(insertTask, taskArgs(id, `title ${id}`));
   });
   const argLists = ids.map((id) => [id]);
-  await timeAsync(`adapter one() by primary key (${where})`, (i) => db.one(getTask, argLists[i % ROWS]));
+  await timeAsync(`adapter one() by primary key (${where})`, (i) => Promise.resolve(db.one(getTask, argLists[i % ROWS])));
   await timeAsync(`adapter one() in a transaction (${where})`, (i) =>
     db.transaction((tx) => tx.one(getTask, argLists[i % ROWS])),
   );

@@ -3,7 +3,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { mapSqliteError } from "../../../runtime/db/sqlite/errors.js";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
 import { HttpError } from "../../../runtime/errors.js";
-import type { StatementSpec, TableColumnDdl, TableSpec } from "../../../runtime/types.js";
+import type { Awaitable, StatementSpec, TableColumnDdl, TableSpec } from "../../../runtime/types.js";
 import { ALL_STATEMENTS, commentTable, insertComment, insertTask, taskArgs, taskTable } from "./task-schema.js";
 import { sqliteStatement } from "../../support/sqlite-sql.js";
 
@@ -63,8 +63,8 @@ afterEach(async () => {
   await db.close();
 });
 
-async function failure(p: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const err = await p.then(
+async function failure(p: Awaitable<unknown>): Promise<{ status: number; message: string }> {
+  const err = await Promise.resolve(p).then(
     () => {
       throw new Error("expected the statement to fail");
     },
@@ -154,14 +154,14 @@ describe("constraint errors become HttpErrors naming the field", () => {
   });
 
   test("the HttpError keeps the driver's error as its cause, for the log", async () => {
-    const err = await db.one(insertTask, taskArgs("a", "x")).catch((e: unknown) => e);
+    const err = await Promise.resolve(db.one(insertTask, taskArgs("a", "x"))).catch((e: unknown) => e);
     expect((err as HttpError).cause).toMatchObject({ name: "SqliteError", code: "SQLITE_CONSTRAINT_PRIMARYKEY" });
   });
 });
 
 describe("other errors", () => {
   test("a database error that is not a constraint propagates unchanged", async () => {
-    const err = await db.one(badJson, ["{not json"]).catch((e: unknown) => e);
+    const err = await Promise.resolve(db.one(badJson, ["{not json"])).catch((e: unknown) => e);
     expect(err).toMatchObject({ name: "SqliteError", code: "SQLITE_ERROR" });
     expect(err).not.toBeInstanceOf(HttpError);
     expect((err as Error).message).toBe("malformed JSON");

@@ -188,8 +188,12 @@ describe("concurrency on one connection", () => {
     await sleep(5);
 
     let seen: unknown = "pending";
-    const reader = db.one(getTask, ["u"]).then((row) => (seen = row));
+    // While the transaction holds the connection, reads wait: a promise, not an answer.
+    const waiting = db.one(getTask, ["u"]);
+    expect(waiting).toBeInstanceOf(Promise);
+    const reader = Promise.resolve(waiting).then((row) => (seen = row));
     const lister = db.all(listTasks, [null, 50, 0]);
+    expect(lister).toBeInstanceOf(Promise);
     await sleep(30);
     expect(seen).toBe("pending");
 
@@ -198,6 +202,20 @@ describe("concurrency on one connection", () => {
     await reader;
     expect(seen).toBeNull();
     expect((await lister).map((r) => r.id)).toEqual(["a"]);
+  });
+
+  test("reads outside a transaction answer at once, without a promise; writes keep theirs", async () => {
+    await db.one(insertTask, taskArgs("n", "now"));
+    const one = db.one(getTask, ["n"]);
+    expect(one).not.toBeInstanceOf(Promise);
+    expect(one).toMatchObject({ id: "n", title: "now" });
+    const all = db.all(listTasks, [null, 50, 0]);
+    expect(Array.isArray(all)).toBe(true);
+    expect((all as { id: string }[]).map((r) => r.id)).toEqual(["n", "a"]);
+    expect(db.one(getTask, ["missing"])).toBeNull();
+    const run = db.run(purgeDone, []);
+    expect(run).toBeInstanceOf(Promise);
+    expect(await run).toBe(0);
   });
 
   test("a statement called in the same turn as a transaction's start does not join it", async () => {
