@@ -27,7 +27,6 @@ export type LogSink = (chunk: string, bytes: number) => void;
 /** Linux's PIPE_BUF; POSIX guarantees at least 512. */
 const PIPE_BUF = 4096;
 
-
 /**
  * Writes to stdout with write(2) itself while nothing waits in Node's stdout stream: the
  * stream's own path costs a busy server more per write than making a request's line does
