@@ -11,6 +11,7 @@
 
 import { randomBytes } from "node:crypto";
 import { writeSync } from "node:fs";
+import { CROCKFORD_CODES } from "./ids.js";
 import { middleOf, plainJsonString, requestLine, type RequestLogEntry } from "./request-line.js";
 import { now } from "./time.js";
 import type { LogLevel } from "./types.js";
@@ -197,7 +198,6 @@ const MAX_REQUEST_ID = 128;
 // it passes 12 characters, and Node's header check runs its regex on a rope through V8's
 // slow path, flattening it first: some 900 instructions a request more.
 const PREFIX = Uint8Array.from(randomBytes(6).toString("base64url"), (ch) => ch.charCodeAt(0));
-const DIGITS = Uint8Array.from("0123456789ABCDEFGHJKMNPQRSTVWXYZ", (ch) => ch.charCodeAt(0));
 const HYPHEN = 45;
 const counter = new Uint8Array(8);
 
@@ -208,7 +208,7 @@ function freshRequestId(): string {
   counter[i] = (counter[i] + 1) & 31;
   const p = PREFIX;
   const c = counter;
-  const d = DIGITS;
+  const d = CROCKFORD_CODES;
   return String.fromCharCode(
     p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], HYPHEN,
     d[c[0]], d[c[1]], d[c[2]], d[c[3]], d[c[4]], d[c[5]], d[c[6]], d[c[7]],
