@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from "@jest/globals";
 import { call } from "../support/http.js";
 import { type TestServer, removeDir, startServer } from "../support/server.js";
 import { buildServer, outDir } from "./support/build.js";
-import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
+import { type Namespace, backendAvailable, createNamespace, waitFor } from "./support/databases.js";
 
 const work = join(outDir, "tmp", `be-migrate-src-${process.pid}`);
 const dirs: string[] = [work];
@@ -139,5 +139,46 @@ for (const backend of ["postgres", "mysql"] as const) {
         await fresh.drop();
       }
     });
+
+    if (backend === "postgres") {
+      test("the migration's connection is closed once the server has started; one action's transaction opens another", async () => {
+        const fresh = await createNamespace(backend, "migrate_conns");
+        let s: TestServer | null = null;
+        try {
+          // Two statements make `rename` a transaction; `add`, one statement, runs outside one.
+          const src = join(work, "conns");
+          mkdirSync(src, { recursive: true });
+          writeFileSync(
+            join(src, "m.svc"),
+            `module m\n\nresource item {\n  id: id\n  name: text\n}\n\naction add(name: text) {\n  return insert item { name: name }\n}\n\naction rename(id: id, name: text) {\n  let item = get item(id)\n  if item == null { fail 404 "no such item" }\n  return update item(id) { name: name }\n}\n`,
+          );
+          const out = await buildServer({ mode: "module", dir: src });
+          dirs.push(out);
+          const appName = `svc_conns_${process.pid}`;
+          const url = new URL(fresh.url);
+          url.searchParams.set("application_name", appName);
+          const query = "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1";
+          const connections = async (): Promise<number> => Number((await fresh.admin(query, [appName]))[0].n);
+          s = await start(out, url.toString());
+          // The lane that checked the statements at start; the migration's client has gone
+          // (before, it stayed a minute, until postgres.js's idle timeout).
+          await waitFor("one connection", async () => ((await connections()) === 1 ? true : null), 5_000);
+          expect(await connections()).toBe(1);
+          const added = await call(`${s.url}/api/m:add`, { json: { name: "a" } });
+          expect(added.status).toBe(200);
+          expect(await connections()).toBe(1);
+          const renamed = await call(`${s.url}/api/m:rename`, { json: { id: added.json.data.id, name: "b" } });
+          expect(renamed.json.data.name).toBe("b");
+          expect(await connections()).toBe(2);
+          const server = s;
+          s = null;
+          expect(await server.stop()).toBe(0);
+        } finally {
+          // A failed check must not leave the server running (jest would wait for it).
+          await s?.stop();
+          await fresh.drop();
+        }
+      });
+    }
   });
 }

@@ -22,7 +22,7 @@ interface Stand {
 
 function pool(size: number, made: Stand[]): Lanes {
   const live = new Set<Sql>();
-  const open = (): Sql => {
+  const client = (): Sql => {
     const stand: Stand = { sql: null as unknown as Sql, id: made.length, ended: false, failNext: false, described: 0 };
     const unsafe = () => {
       if (stand.ended) throw new Error(`client ${stand.id} was ended`);
@@ -46,10 +46,14 @@ function pool(size: number, made: Stand[]): Lanes {
       },
     } as unknown as Sql;
     made.push(stand);
-    live.add(stand.sql);
     return stand.sql;
   };
-  return { lanes: Array.from({ length: size }, open), open, live };
+  const open = (): Sql => {
+    const sql = client();
+    live.add(sql);
+    return sql;
+  };
+  return { lanes: Array.from({ length: size }, open), open, live, client };
 }
 
 describe("postgres: pools of one-connection clients", () => {

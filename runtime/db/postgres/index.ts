@@ -75,12 +75,13 @@ export function openPostgres(db: string, options: PostgresOpenOptions = {}): Pos
   // their own, where nothing is ever sent behind a transaction's statement.
   const lanes = (options: typeof driver): Lanes => {
     const live = new Set<Sql>();
+    const client = (): Sql => postgres(target.driverUrl, { ...options, max: 1 });
     const open = (): Sql => {
-      const sql = postgres(target.driverUrl, { ...options, max: 1 });
+      const sql = client();
       live.add(sql);
       return sql;
     };
-    return { lanes: Array.from({ length: s.poolSize }, open), open, live };
+    return { lanes: Array.from({ length: s.poolSize }, open), open, live, client };
   };
   return new PostgresDatabase(lanes({ ...driver, max_pipeline: 0 } as typeof driver), lanes(driver), target);
 }
@@ -91,10 +92,12 @@ export interface Lanes {
   open: () => Sql;
   /** Every client not ended yet: the lanes, or those that replaced them. */
   live: Set<Sql>;
+  /** A client like the lanes that is no part of the pool: its user ends it. */
+  client: () => Sql;
 }
 
 /**
- * A client of the pool for start-up work (migrate, prepare), which `svc dev` does again on
+ * A client of the pool for checking statements at start (prepare), which `svc dev` does again on
  * each rebuild: a live one, since the first lane may have been replaced since.
  */
 function anyLive(pool: Lanes): Sql {
@@ -166,11 +169,19 @@ export class PostgresDatabase implements Database {
   }
 
   // Start-up work (before the first request, and on each rebuild of `svc dev`) uses a client directly.
+  // The migration's is a client of its own, ended once it is done: a pool's lane would keep its
+  // connection a minute after (postgres.js's idle timeout) though a server whose actions need
+  // no transaction never uses it, and that close, a minute into serving, is the first time
+  // such a process closes a database socket, which throws out the optimized code of Node's
+  // stream functions (V8 deoptimizes them for the new kind of object) on a busy server.
   async migrate(tables: readonly TableSpec[]): Promise<void> {
+    const sql = this.txPool.client();
     try {
-      await migratePostgres(anyLive(this.txPool), tables, this.target.schema);
+      await migratePostgres(sql, tables, this.target.schema);
     } catch (err) {
       throw this.startupError(err, "cannot bring the schema up to date");
+    } finally {
+      await sql.end({ timeout: 5 });
     }
     this.constraints = constraintsOf(tables, "postgres");
   }
