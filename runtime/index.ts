@@ -16,6 +16,7 @@ export * as shape from "./shape.js";
 export * as lists from "./lists.js";
 export { newId } from "./ids.js";
 export { whenRead } from "./db/awaitable.js";
+export { jsonValue, jsonRows, jsonRowOrNull } from "./answers/json-text.js";
 export { now } from "./time.js";
 export { trim, lower, upper, len, concat, member, slug, replace, startsWith, endsWith, contains, substr } from "./builtins.js";
 export { notNull, oneOf, oneOfOrNull, toBool, fromJson, toJson } from "./record.js";

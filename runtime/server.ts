@@ -226,6 +226,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
               if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
               if (result instanceof WebhookReply) result.send(res);
               else if (respond !== undefined) sendShaped(res, respond(result, respondInput(match.params, req, site)));
+              else if (endpoint.json !== undefined) sendData(res, endpoint.json(result));
               else sendOk(res, result);
             }
           }

@@ -168,6 +168,8 @@ export interface EndpointSpec {
   name: string;
   /** Validate and coerce the input, then run. Throws HttpError for a bad argument or a `fail`. */
   run(db: Database, input: CallInput, ctx: CallContext): Awaitable<unknown>;
+  /** The result's JSON text, JSON.stringify's, by a function made for its row type (answers/json-text.ts). */
+  json?: (result: unknown) => string;
   /** Give `run` the body's bytes in `input.raw` instead of parsed arguments (webhooks verify them before parsing). */
   rawBody?: boolean;
   /**

@@ -97,6 +97,10 @@ export class Names {
   queryRowType(module: string, name: string): string {
     return this.unique(`qrow:${module}.${name}`, `${pascalCase(this.scoped(module, name))}Row`);
   }
+  /** `taskJson`, `listTasksRowJson`: writes a row of `type` (a resource's row or a query's own) as JSON text. */
+  rowJson(type: string): string {
+    return this.unique(`rowJson:${type}`, `${camelCase(type)}Json`);
+  }
   /** `listTasksInput`: validates and coerces a call's arguments. */
   input(module: string, name: string): string {
     return this.unique(`input:${module}.${name}`, `${camelCase(this.scoped(module, name))}Input`);

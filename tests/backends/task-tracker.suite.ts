@@ -92,6 +92,19 @@ export function taskTrackerSuite(backend: SuiteBackend): void {
         expect((await call(`${api}:get_task?id=nope`)).json).toEqual({ ok: true, data: null });
       });
 
+      test("a query's answer is JSON.stringify's text of its rows, whatever their text holds", async () => {
+        // Written by a function generated for the row type (runtime/answers/json-text.ts), not JSON.stringify.
+        const title = 'say "hi" \\ back, \n\t\u0001 é 中 😀 \u2028 </script>';
+        const t = await create(title, { description: "a long paragraph, ".repeat(40) });
+        expect(t.title).toBe(title);
+        const one = await call(`${api}:get_task?id=${t.id}`);
+        expect(one.json.data).toEqual(t);
+        expect(one.text).toBe(JSON.stringify({ ok: true, data: t }));
+        const list = await call(`${api}:list_tasks?limit=3`);
+        expect(list.json.data[0]).toEqual(t);
+        expect(list.text).toBe(JSON.stringify(list.json));
+      });
+
       test("start, complete and delete follow the state machine", async () => {
         const t = await create("move me");
         const notYet = await call(`${api}:complete_task`, { json: { id: t.id } });

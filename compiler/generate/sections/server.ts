@@ -5,6 +5,7 @@ import type { Names } from "../names.js";
 import { identityStatements, identityTables } from "./identity.js";
 import { appSpecName, pageName, routeFileName } from "./pages.js";
 import { idempotencySpecFields, idempotencyStatements, idempotencyTables } from "./idempotency.js";
+import { answerJson } from "./answers.js";
 import { respondFunctionName } from "./respond.js";
 import { authorizeCall, securitySpecFields, webhookHandlers, webhookStatements, webhookTables } from "./webhooks.js";
 
@@ -15,9 +16,13 @@ export function endpointSection(model: Model, names: Names): Out {
   const out: Out = ["// ---- endpoints ----"];
   // A private query or action has no URL of its own: it is an endpoint only for the route files that call it.
   const called = routeFileTargets(model);
-  for (const q of model.queries) {
-    if (q.private && !called.has(`${q.module}.${q.name}`)) continue;
-    out.push(endpointConst(q.module, q.name, "query", `(db, input) => ${names.fn(q.module, q.name)}(db, ${names.input(q.module, q.name)}(input))`, names));
+  const queries = model.queries.filter((q) => !q.private || called.has(`${q.module}.${q.name}`));
+  const answers = answerJson(model, queries, names);
+  out.push(...answers.functions);
+  for (const q of queries) {
+    const json = answers.byQuery.get(q);
+    const run = `(db, input) => ${names.fn(q.module, q.name)}(db, ${names.input(q.module, q.name)}(input))`;
+    out.push(endpointConst(q.module, q.name, "query", run, names, null, json));
   }
   const handlers = webhookHandlers(model);
   for (const a of model.actions) {
@@ -57,9 +62,10 @@ function endpointConst(
   run: string,
   names: Names,
   requires: Requirement | null = null,
+  json?: string,
 ): StatementStructures {
   // `requires` is also named outside `run`: an Idempotency-Key replay is authorized before it skips `run`.
-  const extra = requires === null ? "" : `, requires: ${literal(requires)}`;
+  const extra = (requires === null ? "" : `, requires: ${literal(requires)}`) + (json === undefined ? "" : `, json: ${json}`);
   return {
     kind: StructureKind.VariableStatement,
     declarationKind: VariableDeclarationKind.Const,
