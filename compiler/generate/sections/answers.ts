@@ -1,40 +1,71 @@
 import { StructureKind, type StatementStructures } from "../ts-morph.js";
-import type { Model, QueryModel } from "../../analyze/model.js";
+import type { ActionModel, Model, QueryModel } from "../../analyze/model.js";
 import type { Names } from "../names.js";
 import { queryRowTs } from "../ts-types.js";
 
-// A query endpoint's answer written as JSON by a function made for its row type, where
-// JSON.stringify would scan every character of every string (runtime/answers/json-text.ts). The
-// function writes the row's columns in the order the statement returns them, which is the
-// order of the row's keys on every backend, so its text is JSON.stringify's.
+// An endpoint's answer written as JSON by a function made for its row type, where
+// JSON.stringify would scan every character of every string (runtime/answers/json-text.ts):
+// a query's rows, and an action's answer when it is a resource's row or rows or a query's.
+// The function writes the row's columns in the order the statement returns them, which is
+// the order of the row's keys on every backend, so its text is JSON.stringify's.
 
-/** What a query endpoint needs to write its answer: the row functions, and each endpoint's `json`. */
+/** What endpoints need to write their answers: the row functions, and each endpoint's `json`. */
 export interface AnswerJson {
   functions: StatementStructures[];
-  /** `(result) => rt.jsonRows(result, taskJson)` per query, absent where JSON.stringify is kept. */
-  byQuery: Map<QueryModel, string>;
+  /** `(result) => rt.jsonRows(result, taskJson)` per `module.name`, absent where JSON.stringify is kept. */
+  byTarget: Map<string, string>;
 }
 
-export function answerJson(model: Model, queries: readonly QueryModel[], names: Names): AnswerJson {
+export function answerJson(
+  model: Model,
+  queries: readonly QueryModel[],
+  actions: readonly ActionModel[],
+  names: Names,
+): AnswerJson {
   const functions: StatementStructures[] = [];
-  const byQuery = new Map<QueryModel, string>();
   const made = new Set<string>();
-  for (const q of queries) {
-    const columns = q.columns.map((c) => c.name);
-    if (!writable(columns)) continue;
-    const row = queryRowTs(q, names);
-    // Rows of one resource share a function when their columns come in its fields' order.
-    const fields =
-      q.rowResource === null ? null : model.resources.find((r) => r.name === q.rowResource)!.fields.map((f) => f.name);
-    const type = fields !== null && sameOrder(columns, fields) ? row : names.queryRowType(q.module, q.name);
+  /** The function writing rows of `type` (the TypeScript `rowTs`) with `columns`, made once. */
+  const rowFn = (type: string, rowTs: string, columns: readonly string[]): string | null => {
+    if (!writable(columns)) return null;
     const fn = names.rowJson(type);
     if (!made.has(fn)) {
       made.add(fn);
-      functions.push(rowJsonFunction(fn, row, columns));
+      functions.push(rowJsonFunction(fn, rowTs, columns));
     }
-    byQuery.set(q, `(result) => rt.${q.one ? "jsonRowOrNull" : "jsonRows"}(result, ${fn})`);
+    return fn;
+  };
+  const resourceFn = (name: string): string | null => {
+    const r = model.resources.find((x) => x.name === name);
+    // A row with a password field never answers (SVC7009): no function for one.
+    if (r === undefined || r.fields.some((f) => f.password)) return null;
+    const rowTs = names.rowType(r.name);
+    return rowFn(rowTs, rowTs, r.fields.map((f) => f.name));
+  };
+  const queryFn = (q: QueryModel): string | null => {
+    const columns = q.columns.map((c) => c.name);
+    // Rows of one resource share its function when their columns come in its fields' order.
+    const fields = q.rowResource === null ? null : model.resources.find((r) => r.name === q.rowResource)!.fields.map((f) => f.name);
+    if (q.rowResource !== null && fields !== null && sameOrder(columns, fields)) return resourceFn(q.rowResource);
+    return rowFn(names.queryRowType(q.module, q.name), queryRowTs(q, names), columns);
+  };
+  const json = (fn: string | null, many: boolean): string | null =>
+    fn === null ? null : `(result) => rt.${many ? "jsonRows" : "jsonRowOrNull"}(result, ${fn})`;
+
+  const byTarget = new Map<string, string>();
+  const set = (module: string, name: string, text: string | null): void => {
+    if (text !== null) byTarget.set(`${module}.${name}`, text);
+  };
+  for (const q of queries) set(q.module, q.name, json(queryFn(q), !q.one));
+  for (const a of actions) {
+    const t = a.returns;
+    if (t.kind === "row" || t.kind === "rows") set(a.module, a.name, json(resourceFn(t.resource), t.kind === "rows"));
+    if (t.kind === "queryRow" || t.kind === "queryRows") {
+      // The type names the query without its module: only a name no other module uses is certain.
+      const named = model.queries.filter((x) => x.name === t.query);
+      if (named.length === 1) set(a.module, a.name, json(queryFn(named[0]!), t.kind === "queryRows"));
+    }
   }
-  return { functions, byQuery };
+  return { functions, byTarget };
 }
 
 /**

@@ -17,18 +17,19 @@ export function endpointSection(model: Model, names: Names): Out {
   // A private query or action has no URL of its own: it is an endpoint only for the route files that call it.
   const called = routeFileTargets(model);
   const queries = model.queries.filter((q) => !q.private || called.has(`${q.module}.${q.name}`));
-  const answers = answerJson(model, queries, names);
+  const handlers = webhookHandlers(model);
+  // A webhook's handler runs only through its webhook, after the signature is checked.
+  const actions = model.actions.filter(
+    (a) => !handlers.has(`${a.module}.${a.name}`) && (!a.private || called.has(`${a.module}.${a.name}`)),
+  );
+  const answers = answerJson(model, queries, actions, names);
   out.push(...answers.functions);
   for (const q of queries) {
-    const json = answers.byQuery.get(q);
+    const json = answers.byTarget.get(`${q.module}.${q.name}`);
     const run = `(db, input) => ${names.fn(q.module, q.name)}(db, ${names.input(q.module, q.name)}(input))`;
     out.push(endpointConst(q.module, q.name, "query", run, names, null, json));
   }
-  const handlers = webhookHandlers(model);
-  for (const a of model.actions) {
-    // A webhook's handler runs only through its webhook, after the signature is checked.
-    if (handlers.has(`${a.module}.${a.name}`)) continue;
-    if (a.private && !called.has(`${a.module}.${a.name}`)) continue;
+  for (const a of actions) {
     const fn = names.fn(a.module, a.name);
     const input = names.input(a.module, a.name);
     // `a.transaction` is false for an action that runs at most one statement, with no
@@ -43,7 +44,7 @@ export function endpointSection(model: Model, names: Names): Out {
           : `(db, input, ctx) => {\n${guard}return ${fn}(db, ${input}(input)${passCtx});\n}`
         : `(db, input${takesCtx ? ", ctx" : ""}) => {\n${guard}const args = ${input}(input);\nreturn db.transaction((tx) => ${fn}(tx, args${passCtx}));\n}`;
     if (!a.transaction) out.push("// At most one statement and no `fail` after it: atomic on its own, without BEGIN/COMMIT.");
-    out.push(endpointConst(a.module, a.name, "action", run, names, a.requires));
+    out.push(endpointConst(a.module, a.name, "action", run, names, a.requires, answers.byTarget.get(`${a.module}.${a.name}`)));
   }
   return out;
 }

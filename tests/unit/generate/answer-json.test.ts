@@ -84,6 +84,18 @@ query odd() {
 query proto() {
   SELECT id AS "__proto__", title FROM task
 }
+
+action add(title: text) {
+  return insert task { title: title }
+}
+
+action odd_ones() {
+  return odd()
+}
+
+action count_tasks() {
+  return len(tasks())
+}
 `;
 
 /** The generated row functions, made runnable: their bodies are plain JavaScript. */
@@ -92,16 +104,16 @@ function generated(): { json: Map<string, (result: unknown) => string>; function
   // Warnings only (a `json` field has no type openapi.json can state).
   expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   const names = new Names(model);
-  const out = answerJson(model, model.queries, names);
+  const out = answerJson(model, model.queries, model.actions, names);
   const rt = { jsonValue, jsonRows, jsonRowOrNull };
   const functions = out.functions.map((f) => {
     if (!("statements" in f) || !("name" in f)) throw new Error("a function structure");
     return `function ${f.name}(r) {\n${f.statements as string}\n}`;
   });
   const json = new Map<string, (result: unknown) => string>();
-  for (const [q, initializer] of out.byQuery) {
+  for (const [target, initializer] of out.byTarget) {
     json.set(
-      q.name,
+      target,
       new Function("rt", `${functions.join("\n")}\nreturn ${initializer};`)(rt) as (result: unknown) => string,
     );
   }
@@ -120,18 +132,26 @@ describe("generated: a query's answer as JSON", () => {
       score: i === 3 ? null : i / 3,
       meta: i === 2 ? null : { tags: [title], n: i },
     }));
-    expect(json.get("tasks")!(rows)).toBe(JSON.stringify(rows));
-    expect(json.get("task_by_id")!(rows[4])).toBe(JSON.stringify(rows[4]));
-    expect(json.get("task_by_id")!(null)).toBe("null");
+    expect(json.get("m.tasks")!(rows)).toBe(JSON.stringify(rows));
+    expect(json.get("m.task_by_id")!(rows[4])).toBe(JSON.stringify(rows[4]));
+    expect(json.get("m.task_by_id")!(null)).toBe("null");
   });
 
   test("column names with quotes, backslashes, backticks and ${ are written as JSON.stringify writes them", () => {
     const row = { 'a "q" b': "x\ny", "back`tick${x}\\\\z": "plain", done: false, score: 1.5, meta: [1, { a: "b" }] };
     expect(Object.keys(row)).toHaveLength(5);
-    expect(json.get("odd")!([row, row])).toBe(JSON.stringify([row, row]));
+    expect(json.get("m.odd")!([row, row])).toBe(JSON.stringify([row, row]));
+  });
+
+  test("an action answering a resource's row, or a query's rows, uses their functions; other answers keep JSON.stringify", () => {
+    const row = { id: "01J", title: 'a "b"', done: true, score: null, meta: { x: ["\n"] } };
+    expect(json.get("m.add")!(row)).toBe(JSON.stringify(row));
+    const odd = { 'a "q" b': "x", "back`tick${x}\\\\z": "y", done: true, score: 2, meta: null };
+    expect(json.get("m.odd_ones")!([odd])).toBe(JSON.stringify([odd]));
+    expect(json.has("m.count_tasks")).toBe(false);
   });
 
   test("a column named __proto__ keeps JSON.stringify", () => {
-    expect(json.has("proto")).toBe(false);
+    expect(json.has("m.proto")).toBe(false);
   });
 });
