@@ -2,6 +2,7 @@ import { StructureKind, type StatementStructures } from "../ts-morph.js";
 import type { ActionModel, Model, QueryModel } from "../../analyze/model.js";
 import type { Names } from "../names.js";
 import { queryRowTs } from "../ts-types.js";
+import { isIdentifier, sameOrder } from "./shared.js";
 
 // An endpoint's answer written as JSON by a function made for its row type, where
 // JSON.stringify would scan every character of every string (runtime/answers/json-text.ts):
@@ -44,8 +45,8 @@ export function answerJson(
   const queryFn = (q: QueryModel): string | null => {
     const columns = q.columns.map((c) => c.name);
     // Rows of one resource share its function when their columns come in its fields' order.
-    const fields = q.rowResource === null ? null : model.resources.find((r) => r.name === q.rowResource)!.fields.map((f) => f.name);
-    if (q.rowResource !== null && fields !== null && sameOrder(columns, fields)) return resourceFn(q.rowResource);
+    const resource = model.resources.find((r) => r.name === q.rowResource);
+    if (resource !== undefined && sameOrder(columns, resource.fields.map((f) => f.name))) return resourceFn(resource.name);
     return rowFn(names.queryRowType(q.module, q.name), queryRowTs(q, names), columns);
   };
   const json = (fn: string | null, many: boolean): string | null =>
@@ -76,10 +77,6 @@ function writable(columns: readonly string[]): boolean {
   return columns.length > 0 && new Set(columns).size === columns.length && !columns.includes("__proto__");
 }
 
-function sameOrder(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((name, i) => name === b[i]);
-}
-
 /** `function taskJson(r: Task): string { return `{"id":${rt.jsonValue(r.id)}` + … + "}"; }` */
 function rowJsonFunction(name: string, rowType: string, columns: readonly string[]): StatementStructures {
   const parts = columns.map(
@@ -97,7 +94,7 @@ function rowJsonFunction(name: string, rowType: string, columns: readonly string
 
 /** `r.title`, or `r["a b"]` for a column name that is no identifier. */
 function access(column: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(column) ? `r.${column}` : `r[${JSON.stringify(column)}]`;
+  return isIdentifier(column) ? `r.${column}` : `r[${JSON.stringify(column)}]`;
 }
 
 /** Text as it is written inside a template literal. */

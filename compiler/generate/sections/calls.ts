@@ -4,7 +4,7 @@ import { IrEmitter } from "../emit-ir.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { fieldTs, queryResultTs, queryRowTs, valueTs } from "../ts-types.js";
-import { decoderFor, statementSpec } from "./shared.js";
+import { decoderFor, sameOrder, statementSpec } from "./shared.js";
 import { ShapeChecks, shapeTs } from "./shapes.js";
 
 type Out = (string | StatementStructures)[];
@@ -17,10 +17,6 @@ function argsInterface(name: string, params: ParamModel[], doc: string, names: N
     docs: [doc],
     properties: params.map((p) => ({ name: p.name, type: p.shape ? shapeTs(p.shape, names) : fieldTs(p) })),
   };
-}
-
-function sameOrder(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((name, i) => name === b[i]);
 }
 
 /** Per query: its argument and row types, its statement, and one plain function. */

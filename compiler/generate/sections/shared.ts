@@ -58,7 +58,17 @@ function rowLiteral(columns: readonly string[]): string {
 /** An object literal's key for `name`: `__proto__` computed, or it would set the prototype. */
 function propertyKey(name: string): string {
   if (name === "__proto__") return `["__proto__"]`;
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
+  return isIdentifier(name) ? name : JSON.stringify(name);
+}
+
+/** Whether `name` can follow a dot (`r.name`) or stand bare as an object literal's key. */
+export function isIdentifier(name: string): boolean {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
+}
+
+/** The same names in the same order (a statement's columns against a resource's fields). */
+export function sameOrder(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name, i) => name === b[i]);
 }
 
 /**
