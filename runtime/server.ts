@@ -36,6 +36,7 @@ import { WebhookReply, webhookEndpoints } from "./webhooks/index.js";
 import { App, refuseCrossSiteForm } from "./pages/index.js";
 import { unpolyAssets } from "./unpoly.js";
 import { apiDocs } from "./api-docs.js";
+import { sendAnswerJson } from "./answers/json-text.js";
 import { allowedAt, answerOptions, routedMethods } from "./allow.js";
 import { sendAsset } from "./static.js";
 
@@ -226,7 +227,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
               if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
               if (result instanceof WebhookReply) result.send(res);
               else if (respond !== undefined) sendShaped(res, respond(result, respondInput(match.params, req, site)));
-              else if (endpoint.json !== undefined) sendData(res, endpoint.json(result));
+              else if (endpoint.json !== undefined) sendAnswerJson(res, endpoint.json(result));
               else sendOk(res, result);
             }
           }

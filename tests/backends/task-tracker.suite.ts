@@ -103,6 +103,17 @@ export function taskTrackerSuite(backend: SuiteBackend): void {
         const list = await call(`${api}:list_tasks?limit=3`);
         expect(list.json.data[0]).toEqual(t);
         expect(list.text).toBe(JSON.stringify(list.json));
+        // The size comes from the writer when every value was ASCII, else it is counted: each
+        // answer's Content-Length is its size in UTF-8, ASCII after text beyond it and before.
+        const plain = await create("plain ascii", { description: "nothing beyond ASCII here" });
+        for (const id of [t.id, plain.id, t.id, plain.id]) {
+          const r = await call(`${api}:get_task?id=${id}`);
+          expect(Number(r.headers["content-length"])).toBe(Buffer.byteLength(r.text));
+          expect(r.json.data.id).toBe(id);
+        }
+        const both = await call(`${api}:list_tasks?limit=2`);
+        expect(Number(both.headers["content-length"])).toBe(Buffer.byteLength(both.text));
+        expect(both.json.data.map((x: { id: string }) => x.id)).toEqual([plain.id, t.id]);
       });
 
       test("start, complete and delete follow the state machine", async () => {

@@ -71,10 +71,17 @@ export function answerJson(
 
 /**
  * Columns a row object holds one key each of: a repeated name is one key (the last value, in
- * the first one's place) and `__proto__` may not be a key at all, so JSON.stringify stays.
+ * the first one's place) and `__proto__` may not be a key at all, so JSON.stringify stays. So
+ * it does for a name beyond ASCII: the runtime takes an answer whose values are ASCII for
+ * ASCII throughout (its size in bytes is its length), which the keys must not belie.
  */
 function writable(columns: readonly string[]): boolean {
-  return columns.length > 0 && new Set(columns).size === columns.length && !columns.includes("__proto__");
+  return (
+    columns.length > 0 &&
+    new Set(columns).size === columns.length &&
+    !columns.includes("__proto__") &&
+    columns.every((c) => /^[\x00-\x7f]*$/.test(c))
+  );
 }
 
 /** `function taskJson(r: Task): string { return `{"id":${rt.jsonValue(r.id)}` + … + "}"; }` */

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "@jest/globals";
 import { answerJson } from "../../../compiler/generate/sections/answers.js";
 import { Names } from "../../../compiler/generate/names.js";
-import { jsonRowOrNull, jsonRows, jsonValue } from "../../../runtime/answers/json-text.js";
+import { jsonRowOrNull, jsonRows, jsonTextBytes, jsonValue } from "../../../runtime/answers/json-text.js";
 import { analyzeText } from "../analyze/analyze.js";
 
 const STRINGS = [
@@ -49,6 +49,22 @@ describe("runtime: JSON text of values and rows", () => {
     for (const v of VALUES) expect(jsonValue(v)).toBe(JSON.stringify(v) ?? "null");
   });
 
+  test("an answer's size in UTF-8: its length when every value was ASCII, else counted", () => {
+    for (const v of VALUES) {
+      const text = `{"v":${jsonValue(v)}}`;
+      expect([String(v), jsonTextBytes(text)]).toEqual([String(v), Buffer.byteLength(text)]);
+    }
+    // One value beyond ASCII among plain ones counts the whole text; the next answer starts afresh.
+    const mixed = jsonRows([{ s: "plain" }, { s: "é 😀" }, { s: "plain" }], (r: { s: string }) => `{"s":${jsonValue(r.s)}}`);
+    expect(Buffer.byteLength(mixed)).toBeGreaterThan(mixed.length);
+    expect(jsonTextBytes(mixed)).toBe(Buffer.byteLength(mixed));
+    const plain = jsonValue("plain");
+    expect(jsonTextBytes(plain)).toBe(plain.length);
+    // A json column's value may hold anything: counted.
+    const nested = jsonValue({ a: "中" });
+    expect(jsonTextBytes(nested)).toBe(Buffer.byteLength(nested));
+  });
+
   test("rows and a row or null", () => {
     const row = (r: { s: string }) => `{"s":${jsonValue(r.s)}}`;
     const rows = STRINGS.map((s) => ({ s }));
@@ -83,6 +99,10 @@ query odd() {
 
 query proto() {
   SELECT id AS "__proto__", title FROM task
+}
+
+query accented() {
+  SELECT title AS "clé", done FROM task
 }
 
 action add(title: text) {
@@ -153,5 +173,10 @@ describe("generated: a query's answer as JSON", () => {
 
   test("a column named __proto__ keeps JSON.stringify", () => {
     expect(json.has("m.proto")).toBe(false);
+  });
+
+  test("a column named beyond ASCII keeps JSON.stringify (the writer's sizes take keys for ASCII)", () => {
+    expect(json.has("m.accented")).toBe(false);
+    expect(json.has("m.tasks")).toBe(true);
   });
 });
