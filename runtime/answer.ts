@@ -7,14 +7,13 @@
 // validated) once more and then copied; on a small JSON answer that was a tenth of the request.
 // So the common answers (writeJsonHead, for envelope.ts and health.ts) make one writeHead with
 // a list of headers, the id among them, and nothing set before it; other answers get the id
-// here, and no path can forget it.
+// here, and no path can forget it. Node need not check their headers again (answers/trusted-head.ts).
 
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from "node:http";
+import { type ExtraHeader, JSON_TYPE, REQUEST_ID_HEADER, writeTrustedJsonHead } from "./answers/trusted-head.js";
 import type { DeadlineLinks } from "./timeouts.js";
 
 type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
-
-export const REQUEST_ID_HEADER = "X-Request-Id";
 
 export class Answer<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> implements DeadlineLinks {
   /** Set by the request handler before anything is written; "" on an answer it never saw. */
@@ -37,21 +36,19 @@ export class Answer<Request extends IncomingMessage = IncomingMessage> extends S
   }
 }
 
-const JSON_TYPE = "application/json; charset=utf-8";
-
 /**
- * The head of a JSON answer of `length` bytes, with one more header if `more` names it: one
- * writeHead with a list of headers, the request id among them, and nothing set before it
- * unless a caller did (Node's fast path). Each list is written out whole: one grown by push
- * or concat costs a runtime call.
+ * The head of a JSON answer of `length` bytes, the request id and `more` among its headers: in
+ * Node's header store when nothing was set before (answers/trusted-head.ts), else one writeHead
+ * with a list written out whole (one grown by push or concat costs a runtime call).
  */
-export function writeJsonHead(res: ServerResponse, status: number, length: number, more?: readonly [string, string]): void {
+export function writeJsonHead(res: ServerResponse, status: number, length: number, more?: ExtraHeader): void {
   if (res instanceof Answer && res.requestId !== "") {
+    if (writeTrustedJsonHead(res, status, length, res.requestId, more)) return;
     const id = res.requestId;
     const head =
       more === undefined
         ? ["Content-Type", JSON_TYPE, "Content-Length", length, REQUEST_ID_HEADER, id]
-        : ["Content-Type", JSON_TYPE, "Content-Length", length, REQUEST_ID_HEADER, id, more[0], more[1]];
+        : ["Content-Type", JSON_TYPE, "Content-Length", length, REQUEST_ID_HEADER, id, more.entry[0], more.entry[1]];
     // Past the override: the id is in the list already.
     writeHeadAsIs.call(res, status, head);
   } else {
@@ -59,7 +56,7 @@ export function writeJsonHead(res: ServerResponse, status: number, length: numbe
       status,
       more === undefined
         ? ["Content-Type", JSON_TYPE, "Content-Length", length]
-        : ["Content-Type", JSON_TYPE, "Content-Length", length, more[0], more[1]],
+        : ["Content-Type", JSON_TYPE, "Content-Length", length, more.entry[0], more.entry[1]],
     );
   }
 }
@@ -74,7 +71,7 @@ export function endWithBody(res: ServerResponse, body: string, length: number): 
   res.end(body, length === body.length ? "latin1" : "utf8");
 }
 
-const writeHeadAsIs = ServerResponse.prototype.writeHead as (this: ServerResponse, status: number, headers: OutgoingHttpHeader[]) => ServerResponse;
+const writeHeadAsIs = ServerResponse.prototype.writeHead as (this: ServerResponse, status: number, headers?: OutgoingHttpHeader[]) => ServerResponse;
 
 /** A header list (flat, `[name, value, …]`, or of pairs) with the id added; the caller's list is left as it was. */
 function withRequestId(headers: OutgoingHttpHeader[], id: string): OutgoingHttpHeader[] {

@@ -5,6 +5,7 @@
 import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { endWithBody, writeJsonHead } from "./answer.js";
+import { extraHeader } from "./answers/trusted-head.js";
 import type { Logger } from "./log.js";
 import type { Database } from "./types.js";
 
@@ -35,7 +36,7 @@ export function healthInfo(version: string, startedAt = performance.now()): Heal
   };
 }
 
-const NO_STORE = ["Cache-Control", "no-store"] as const;
+const NO_STORE = extraHeader("Cache-Control", "no-store");
 
 /**
  * Answers a health check; never throws. With an in-process database (SQLite) the ping has
