@@ -24,6 +24,8 @@ export interface ServerSpec {
   launcher?: string[];
   /** How long start-up may take (default 20 s); a server under valgrind needs far longer. */
   readyTimeoutMs?: number;
+  /** Called with the server's standard output as it arrives (the --gc mode reads V8's trace). */
+  onStdout?: (text: string) => void;
 }
 
 export interface RunningServer {
@@ -71,6 +73,8 @@ export async function startServer(spec: ServerSpec, resources: Resources): Promi
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
+  const onStdout = spec.onStdout;
+  if (onStdout) child.stdout?.on("data", (chunk: Buffer) => onStdout(chunk.toString("utf8")));
   const server: RunningServer = {
     name: spec.name,
     pid: child.pid ?? -1,

@@ -16,6 +16,11 @@ export const USAGE = `usage: npm run bench:backends -- [options]
   --connections C    concurrent autocannon connections (default 10)
   --help             this text
 ${CALLGRIND_USAGE}
+Garbage collection (V8's --trace-gc-nvp; a fresh server per run, under node --single-threaded):
+  --gc               count scavenges, mark-compacts and bytes promoted per request instead of timing
+  --gc-runs N        fresh servers per server and endpoint (default 3): the figure varies by process
+  --gc-warmup N      requests before the counted ones (default 2000)
+  --gc-requests N    requests counted per run (default 20000)
 Servers: SVC_BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test),
          SVC_BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306/test).`;
 
@@ -28,7 +33,17 @@ export interface BackendsOptions {
   connections: number;
   /** Set by --callgrind: instructions per request are counted instead of timing runs. */
   callgrind: CallgrindOptions | null;
+  /** Set by --gc: garbage collections are counted instead of timing runs. */
+  gc: GcOptions | null;
 }
+
+export interface GcOptions {
+  runs: number;
+  warmupRequests: number;
+  requests: number;
+}
+
+const GC_FLAGS = ["gc-runs", "gc-warmup", "gc-requests"] as const;
 
 const TIMED_ENDPOINTS = ["list_tasks", "get_task", "create_task"] as const;
 const COUNTED = ["health", ...TIMED_ENDPOINTS] as const;
@@ -46,16 +61,32 @@ export function parseBackendsArgs(argv: string[]): BackendsOptions | "help" {
       warmup: { type: "string" },
       connections: { type: "string" },
       help: { type: "boolean" },
+      gc: { type: "boolean" },
+      "gc-runs": { type: "string" },
+      "gc-warmup": { type: "string" },
+      "gc-requests": { type: "string" },
       ...CALLGRIND_FLAGS,
     },
   });
   if (values.help) return "help";
+  const gcFlag = GC_FLAGS.find((k) => values[k] !== undefined);
+  if (gcFlag !== undefined && !values.gc) throw new Error(`--${gcFlag} needs --gc`);
+  if (values.gc && values.callgrind) throw new Error("--gc and --callgrind are two modes; give one");
   const counting = values.callgrind === true;
-  const connections = integer("--connections", values.connections, counting ? 8 : 10, 1, 1000);
+  const connections = integer("--connections", values.connections, counting || values.gc ? 8 : 10, 1, 1000);
   const timed = (["rounds", "duration", "warmup"] as const).filter((k) => values[k] !== undefined);
+  if (values.gc && timed.length > 0)
+    throw new Error(`--${timed[0]} is a flag of the timed mode; it has no meaning with --gc`);
+  const gc: GcOptions | null = values.gc
+    ? {
+        runs: integer("--gc-runs", values["gc-runs"], 3, 1, 100),
+        warmupRequests: integer("--gc-warmup", values["gc-warmup"], 2000, connections, 10_000_000),
+        requests: integer("--gc-requests", values["gc-requests"], 20_000, connections, 10_000_000),
+      }
+    : null;
   return {
     backends: list("--backends", values.backends, ["postgres", "mysql"] as const, ["postgres", "mysql"]),
-    endpoints: counting
+    endpoints: counting || values.gc
       ? // Not health by default: svc answers it 503 when the ping takes over 1 s, which a garbage
         // collection under valgrind can make a network ping do (SQLite's ping is synchronous).
         list("--endpoints", values.endpoints, COUNTED, [...TIMED_ENDPOINTS])
@@ -69,6 +100,7 @@ export function parseBackendsArgs(argv: string[]): BackendsOptions | "help" {
       connections,
       timed.map((k) => `--${k}`),
     ),
+    gc,
   };
 }
 

@@ -17,6 +17,7 @@ import { median } from "../summary.js";
 import { buildSvc } from "../svc-build.js";
 import { type BackendsOptions, parseBackendsArgs, USAGE } from "./args.js";
 import { countBackends } from "./callgrind.js";
+import { gcBackends } from "./gc.js";
 import { type BenchDatabase, type NetBackend, unreachable } from "./databases.js";
 import { NET_SERVERS, type NetServer, netServerSpec, seededDatabase } from "./servers.js";
 
@@ -36,6 +37,7 @@ interface Run {
 
 async function main(options: BackendsOptions, resources: Resources): Promise<void> {
   if (options.callgrind) return countBackends(options, options.callgrind, resources);
+  if (options.gc) return gcBackends(options, options.gc, resources);
   const startedAt = new Date();
   const paths = benchPaths();
   const tmp = mkdtempSync(join(tmpdir(), "svc-bench-backends-"));
