@@ -54,11 +54,10 @@ const SWEEP_MS = 50;
 
 export class SendGate<L> {
   /**
-   * At most one per lane, in no order. An array, not a Set: with a Set here, a server under
-   * create_task or get_task load fell, in 18 runs of 18, into the mode where young-generation
-   * collections move some 540 KB to the old generation every other scavenge (node
-   * --trace-gc-nvp; bench/README.md); with an array, 6 runs of 12 moved under 10 KB, 4 about
-   * 170 KB, 2 as much as with a Set. Why is not known: measured, not explained.
+   * At most one per lane, in no order. An array: with a Set here every server of 18 fell into
+   * the mode where every query is promoted, with the array half of 12 did; most likely the
+   * Set's code took more of the inlining budget that `start` explains, which `start` no longer
+   * shares with its callers.
    */
   private running: Running[] = [];
   /** Lanes with nothing running, the last freed on top: the busiest connections stay warm. */
@@ -102,7 +101,19 @@ export class SendGate<L> {
     });
   }
 
-  private start<T>(send: (lane: L) => GatedQuery<T>, deadline: number): Promise<T> {
+  /**
+   * Async for the garbage collector's sake, not for an await's: V8 never inlines an async
+   * function into its caller, so this is a compilation of its own, with room left to inline
+   * `send` down to postgres.js's Query constructor. Inlined into the whole chain above it
+   * (statement, run, …) the constructor did not fit V8's inlining budget and ran unoptimized,
+   * where its two `this.resolve = x => …` closures are allocated in the old generation (V8
+   * pretenures a function literal assigned to a property); each kept its query and everything
+   * the query held alive through every scavenge until the next mark-compact: 400-900 bytes a
+   * request promoted (bench/README.md, "What a PostgreSQL server promotes"). Optimized, the
+   * closures are young and die with the query. The body up to the await runs synchronously,
+   * as before: the query is created and counted before `run` returns.
+   */
+  private async start<T>(send: (lane: L) => GatedQuery<T>, deadline: number): Promise<T> {
     const lane = this.free.pop()!;
     let query: GatedQuery<T>;
     try {
@@ -111,28 +122,28 @@ export class SendGate<L> {
       // Nothing was handed over: the lane goes to the next waiter.
       this.free.push(lane);
       this.next();
-      return Promise.reject(err);
+      throw err;
     }
     const item: Running = { query, deadline };
     this.running.push(item);
     this.arm();
-    const done = (next: L): void => {
-      // The last one takes the place of the one that is done.
-      const last = this.running.pop()!;
-      if (last !== item) this.running[this.running.indexOf(item)] = last;
-      this.free.push(next);
-      this.next();
-    };
-    return Promise.resolve(query).then(
-      (value) => {
-        done(lane);
-        return value;
-      },
-      (err: unknown) => {
-        done(this.renew(lane, err));
-        throw err;
-      },
-    );
+    let value: T;
+    try {
+      value = await query;
+    } catch (err) {
+      this.done(item, this.renew(lane, err));
+      throw err;
+    }
+    this.done(item, lane);
+    return value;
+  }
+
+  private done(item: Running, next: L): void {
+    // The last one takes the place of the one that is done.
+    const last = this.running.pop()!;
+    if (last !== item) this.running[this.running.indexOf(item)] = last;
+    this.free.push(next);
+    this.next();
   }
 
   /** Hands the oldest waiter still in time the lane just freed. */
