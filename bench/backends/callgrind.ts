@@ -13,16 +13,12 @@ import { loadRequests } from "../endpoints.js";
 import { benchPaths } from "../paths.js";
 import type { Resources } from "../resources.js";
 import { log, writeResults } from "../runner.js";
-import { makeTasks } from "../seed.js";
 import { startServer } from "../server-process.js";
 import type { RunningServer } from "../server-process.js";
 import { checkHealth, checkServer } from "../smoke.js";
-import { buildSvc } from "../svc-build.js";
 import type { BackendsOptions } from "./args.js";
-import { unreachable } from "./databases.js";
-import { NET_SERVERS, netServerSpec, seededDatabase } from "./servers.js";
+import { NET_SERVERS, netServerSpec, prepareBackendsBench, reachableBackends, SEEDED, seededDatabase } from "./servers.js";
 
-const SEEDED = 1000;
 const COLUMNS: readonly Column[] = [
   { server: "svc", label: "svc" },
   { server: "fastify", label: "Fastify 5" },
@@ -47,23 +43,11 @@ export async function countBackends(
   mkdirSync(dumpDir);
   const keepDir = count.keepDumps === null ? null : resolve(count.keepDumps);
   if (keepDir) mkdirSync(keepDir, { recursive: true });
-  log("building the svc server from examples/task_tracker …");
-  const build = await buildSvc(paths, join(tmp, "svc-dist"), resources);
-  if (!build.ok) throw new Error(`the svc server does not build: ${build.reason}`);
-  const svc = { ran: true as const, serverJs: build.serverJs, acceptsWorkers: build.acceptsWorkers };
-  // Every seeded task is older than this: after a create_task batch, rows from here on go.
-  const tasks = makeTasks(SEEDED, startedAt.getTime() - 3_600_000);
-  const seededIds = tasks.map((t) => t.id);
+  const { svc, tasks, seededIds } = await prepareBackendsBench(paths, tmp, startedAt, resources);
   const records: BackendRecord[] = [];
   const skipped: string[] = [];
 
-  for (const backend of options.backends) {
-    const why = await unreachable(backend);
-    if (why !== null) {
-      skipped.push(why);
-      log(`${backend} SKIPPED: ${why}`);
-      continue;
-    }
+  for (const backend of await reachableBackends(options.backends, skipped)) {
     for (const name of NET_SERVERS) {
       const db = await seededDatabase(backend, name, svc, tmp, tasks, resources);
       let server: RunningServer | undefined;

@@ -15,17 +15,22 @@ import { runLoad } from "../load.js";
 import { benchPaths } from "../paths.js";
 import type { Resources } from "../resources.js";
 import { log, writeResults } from "../runner.js";
-import { makeTasks } from "../seed.js";
 import { type RunningServer, startServer } from "../server-process.js";
 import { checkServer } from "../smoke.js";
 import { median } from "../summary.js";
-import { buildSvc } from "../svc-build.js";
 import type { BackendsOptions, GcOptions } from "./args.js";
-import { type NetBackend, unreachable } from "./databases.js";
+import type { NetBackend } from "./databases.js";
 import { GcCollector, type GcTally } from "./gc-trace.js";
-import { NET_SERVERS, type NetServer, netServerSpec, seededDatabase } from "./servers.js";
+import {
+  NET_SERVERS,
+  type NetServer,
+  netServerSpec,
+  prepareBackendsBench,
+  reachableBackends,
+  SEEDED,
+  seededDatabase,
+} from "./servers.js";
 
-const SEEDED = 1000;
 /** Lets the last answers' garbage and the driver's closing connections settle before the tally. */
 const QUIET_MS = 300;
 
@@ -42,22 +47,11 @@ export async function gcBackends(options: BackendsOptions, gc: GcOptions, resour
   const paths = benchPaths();
   const tmp = mkdtempSync(join(tmpdir(), "svc-bench-backends-gc-"));
   resources.trackDir(tmp);
-  log("building the svc server from examples/task_tracker …");
-  const build = await buildSvc(paths, join(tmp, "svc-dist"), resources);
-  if (!build.ok) throw new Error(`the svc server does not build: ${build.reason}`);
-  const svc = { ran: true as const, serverJs: build.serverJs, acceptsWorkers: build.acceptsWorkers };
-  const tasks = makeTasks(SEEDED, startedAt.getTime() - 3_600_000);
-  const seededIds = tasks.map((t) => t.id);
+  const { svc, tasks, seededIds } = await prepareBackendsBench(paths, tmp, startedAt, resources);
   const runs: GcRun[] = [];
   const skipped: string[] = [];
 
-  for (const backend of options.backends) {
-    const why = await unreachable(backend);
-    if (why !== null) {
-      skipped.push(why);
-      log(`${backend} SKIPPED: ${why}`);
-      continue;
-    }
+  for (const backend of await reachableBackends(options.backends, skipped)) {
     for (const name of NET_SERVERS) {
       const db = await seededDatabase(backend, name, svc, tmp, tasks, resources);
       try {

@@ -10,19 +10,23 @@ import { benchPaths } from "../paths.js";
 import { clockTicksPerSecond } from "../proc-cpu.js";
 import type { Resources } from "../resources.js";
 import { log, runBench, writeResults } from "../runner.js";
-import { makeTasks } from "../seed.js";
 import { type RunningServer, startServer } from "../server-process.js";
 import { checkServer } from "../smoke.js";
 import { median } from "../summary.js";
-import { buildSvc } from "../svc-build.js";
 import { type BackendsOptions, parseBackendsArgs, USAGE } from "./args.js";
 import { countBackends } from "./callgrind.js";
 import { gcBackends } from "./gc.js";
-import { type BenchDatabase, type NetBackend, unreachable } from "./databases.js";
-import { NET_SERVERS, type NetServer, netServerSpec, seededDatabase } from "./servers.js";
+import type { BenchDatabase, NetBackend } from "./databases.js";
+import {
+  NET_SERVERS,
+  type NetServer,
+  netServerSpec,
+  prepareBackendsBench,
+  reachableBackends,
+  seededDatabase,
+} from "./servers.js";
 
 const TARGET = 1.1;
-const SEEDED = 1000;
 
 interface Run {
   backend: NetBackend;
@@ -43,25 +47,13 @@ async function main(options: BackendsOptions, resources: Resources): Promise<voi
   const tmp = mkdtempSync(join(tmpdir(), "svc-bench-backends-"));
   resources.trackDir(tmp);
   const clk = clockTicksPerSecond();
-  log("building the svc server from examples/task_tracker …");
-  const build = await buildSvc(paths, join(tmp, "svc-dist"), resources);
-  if (!build.ok) throw new Error(`the svc server does not build: ${build.reason}`);
-  const svc = { ran: true as const, serverJs: build.serverJs, acceptsWorkers: build.acceptsWorkers };
-  // Every seeded task is older than this: after a create_task run, rows from here on go.
-  const tasks = makeTasks(SEEDED, startedAt.getTime() - 3_600_000);
-  const seededIds = tasks.map((t) => t.id);
+  const { svc, tasks, seededIds } = await prepareBackendsBench(paths, tmp, startedAt, resources);
   const runs: Run[] = [];
   const skipped: string[] = [];
   const databases: BenchDatabase[] = [];
 
   try {
-    for (const backend of options.backends) {
-      const why = await unreachable(backend);
-      if (why !== null) {
-        skipped.push(why);
-        log(`${backend} SKIPPED: ${why}`);
-        continue;
-      }
+    for (const backend of await reachableBackends(options.backends, skipped)) {
       const servers = new Map<NetServer, { server: RunningServer; db: BenchDatabase }>();
       for (const name of NET_SERVERS) {
         const db = await seededDatabase(backend, name, svc, tmp, tasks, resources);
