@@ -53,3 +53,15 @@ export function runLoad(options: LoadOptions, resources: Resources): Promise<Mea
     child.send({ type: "run", ...options.run });
   });
 }
+
+/**
+ * What went wrong in an amount-mode load that had to answer all `amount` requests 2xx (some not
+ * answered, or answered otherwise), or null when nothing did.
+ */
+export function amountFailure(load: LoadResult, amount: number): string | null {
+  const failed = load.non2xx + load.errors + load.timeouts;
+  return failed > 0 || load.requests !== amount
+    ? `${load.requests} of ${amount} requests answered, ${load.non2xx} not 2xx, ${load.errors} errors, ` +
+        `${load.timeouts} timeouts (status codes ${JSON.stringify(load.statusCodes)})`
+    : null;
+}

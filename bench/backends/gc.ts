@@ -11,7 +11,7 @@ import { cpus, platform, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type CountedEndpoint, loadRequests } from "../endpoints.js";
-import { runLoad } from "../load.js";
+import { amountFailure, runLoad } from "../load.js";
 import { benchPaths } from "../paths.js";
 import type { Resources } from "../resources.js";
 import { log, writeResults } from "../runner.js";
@@ -133,13 +133,8 @@ async function load(
     },
     resources,
   );
-  const failed = result.non2xx + result.errors + result.timeouts;
-  if (failed > 0 || result.requests !== amount) {
-    throw new Error(
-      `${server.name} ${endpoint}: ${result.requests} of ${amount} requests answered, ${failed} failed ` +
-        `(status codes ${JSON.stringify(result.statusCodes)})`,
-    );
-  }
+  const failure = amountFailure(result, amount);
+  if (failure !== null) throw new Error(`${server.name} ${endpoint}: ${failure}`);
 }
 
 function describe(tally: GcTally, requests: number): string {

@@ -3,7 +3,7 @@
 // separate driver process (load.ts), in amount mode: exactly so many requests.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LoadRequest } from "../endpoints.js";
-import { runLoad } from "../load.js";
+import { amountFailure, runLoad } from "../load.js";
 import type { Resources } from "../resources.js";
 import type { RunningServer } from "../server-process.js";
 import type { CallgrindOptions } from "./options.js";
@@ -120,11 +120,6 @@ async function batch(
   await sleep(QUIET_MS);
   const instructions = await target.counters.dump(keepDumpAs);
   await target.afterBatch();
-  const failed = load.non2xx + load.errors + load.timeouts;
-  const failure =
-    failed > 0 || load.requests !== amount
-      ? `${load.requests} of ${amount} requests answered, ${load.non2xx} not 2xx, ${load.errors} errors, ` +
-        `${load.timeouts} timeouts (status codes ${JSON.stringify(load.statusCodes)})`
-      : null;
+  const failure = amountFailure(load, amount);
   return { instructions, failure };
 }
