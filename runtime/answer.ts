@@ -10,7 +10,7 @@
 // here, and no path can forget it. Node need not check their headers again (answers/trusted-head.ts).
 
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from "node:http";
-import { type ExtraHeader, JSON_TYPE, REQUEST_ID_HEADER, writeTrustedJsonHead } from "./answers/trusted-head.js";
+import { JSON_TYPE, NO_STORE_ENTRY, REQUEST_ID_HEADER, writeTrustedJsonHead } from "./answers/trusted-head.js";
 import type { DeadlineLinks } from "./timeouts.js";
 
 type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
@@ -37,26 +37,26 @@ export class Answer<Request extends IncomingMessage = IncomingMessage> extends S
 }
 
 /**
- * The head of a JSON answer of `length` bytes, the request id and `more` among its headers: in
+ * The head of a JSON answer of `length` bytes, with the request id (and `Cache-Control: no-store`
+ * when `noStore`: an answer no cache may keep) among its headers: in
  * Node's header store when nothing was set before (answers/trusted-head.ts), else one writeHead
  * with a list written out whole (one grown by push or concat costs a runtime call).
  */
-export function writeJsonHead(res: ServerResponse, status: number, length: number, more?: ExtraHeader): void {
+export function writeJsonHead(res: ServerResponse, status: number, length: number, noStore = false): void {
   if (res instanceof Answer && res.requestId !== "") {
-    if (writeTrustedJsonHead(res, status, length, res.requestId, more)) return;
+    if (writeTrustedJsonHead(res, status, length, res.requestId, noStore)) return;
     const id = res.requestId;
-    const head =
-      more === undefined
-        ? ["Content-Type", JSON_TYPE, "Content-Length", length, REQUEST_ID_HEADER, id]
-        : ["Content-Type", JSON_TYPE, "Content-Length", length, REQUEST_ID_HEADER, id, more.entry[0], more.entry[1]];
+    const head = noStore
+      ? ["Content-Type", JSON_TYPE, "Content-Length", length, REQUEST_ID_HEADER, id, NO_STORE_ENTRY[0], NO_STORE_ENTRY[1]]
+      : ["Content-Type", JSON_TYPE, "Content-Length", length, REQUEST_ID_HEADER, id];
     // Past the override: the id is in the list already.
     writeHeadAsIs.call(res, status, head);
   } else {
     res.writeHead(
       status,
-      more === undefined
-        ? ["Content-Type", JSON_TYPE, "Content-Length", length]
-        : ["Content-Type", JSON_TYPE, "Content-Length", length, more.entry[0], more.entry[1]],
+      noStore
+        ? ["Content-Type", JSON_TYPE, "Content-Length", length, NO_STORE_ENTRY[0], NO_STORE_ENTRY[1]]
+        : ["Content-Type", JSON_TYPE, "Content-Length", length],
     );
   }
 }

@@ -5,7 +5,6 @@
 import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { endWithBody, writeJsonHead } from "./answer.js";
-import { extraHeader } from "./answers/trusted-head.js";
 import type { Logger } from "./log.js";
 import type { Database } from "./types.js";
 
@@ -36,8 +35,6 @@ export function healthInfo(version: string, startedAt = performance.now()): Heal
   };
 }
 
-const NO_STORE = extraHeader("Cache-Control", "no-store");
-
 /**
  * Answers a health check; never throws. With an in-process database (SQLite) the ping has
  * answered before this returns, and so has the check: no promise, timer or race on the way.
@@ -66,7 +63,7 @@ function answerHealth(res: ServerResponse, info: HealthInfo, log: Logger, proble
   const body = `${problem === null ? info.okHead : info.unavailableHead}${Math.floor((performance.now() - info.startedAt) / 1000)}}`;
   const length = info.ascii ? body.length : Buffer.byteLength(body);
   // A cached "ok" would hide an outage from whoever polls.
-  writeJsonHead(res, problem === null ? 200 : 503, length, NO_STORE);
+  writeJsonHead(res, problem === null ? 200 : 503, length, true);
   endWithBody(res, body, length);
 }
 

@@ -25,16 +25,6 @@ function findHeaderStore(): symbol | null {
   return key !== undefined && (probe as unknown as Record<symbol, unknown>)[key] === null ? key : null;
 }
 
-/** An extra header of a JSON answer, made once: its key in the store (the lower-case name) and its entry. */
-export interface ExtraHeader {
-  readonly key: string;
-  readonly entry: readonly [string, string];
-}
-
-export function extraHeader(name: string, value: string): ExtraHeader {
-  return { key: name.toLowerCase(), entry: [name, value] };
-}
-
 const CONTENT_TYPE_ENTRY = ["Content-Type", JSON_TYPE] as const;
 
 /** A JSON answer's headers as the store holds them; every answer the same shape. */
@@ -49,20 +39,37 @@ class JsonHeaders {
   }
 }
 
+export const NO_STORE_ENTRY = ["Cache-Control", "no-store"] as const;
+
+/**
+ * The same with `Cache-Control: no-store` (/health's answer), a class of its own: the header
+ * added to a JsonHeaders afterwards, by a computed name, was a megamorphic store (some 200
+ * instructions a /health request), and a subclass's constructor was not inlined (another 300).
+ */
+class NoStoreJsonHeaders {
+  "content-type" = CONTENT_TYPE_ENTRY;
+  "content-length": readonly [string, number];
+  "x-request-id": readonly [string, string];
+  "cache-control" = NO_STORE_ENTRY;
+
+  constructor(length: number, id: string) {
+    this["content-length"] = ["Content-Length", length];
+    this["x-request-id"] = [REQUEST_ID_HEADER, id];
+  }
+}
+
 const writeHeadOf = ServerResponse.prototype.writeHead as (this: ServerResponse, status: number) => ServerResponse;
 
 /**
  * Writes the head of a JSON answer of `length` bytes with request id `id` (one requestIdFrom
- * returned) and `more`, and returns true; or writes nothing and returns false, when this Node
- * keeps no header store as expected or a header was set before.
+ * returned), and `Cache-Control: no-store` when `noStore`, and returns true; or writes nothing
+ * and returns false, when this Node keeps no header store as expected or a header was set before.
  */
-export function writeTrustedJsonHead(res: ServerResponse, status: number, length: number, id: string, more?: ExtraHeader): boolean {
+export function writeTrustedJsonHead(res: ServerResponse, status: number, length: number, id: string, noStore: boolean): boolean {
   if (trustedHeadersKey === null) return false;
   const store = res as unknown as Record<symbol, object | null>;
   if (store[trustedHeadersKey] !== null) return false;
-  const headers = new JsonHeaders(length, id);
-  if (more !== undefined) (headers as unknown as Record<string, unknown>)[more.key] = more.entry;
-  store[trustedHeadersKey] = headers;
+  store[trustedHeadersKey] = noStore ? new NoStoreJsonHeaders(length, id) : new JsonHeaders(length, id);
   // Node's own writeHead, past Answer's (which adds the id, here already in the store).
   writeHeadOf.call(res, status);
   return true;

@@ -75,7 +75,9 @@ export class SqliteDatabase implements Database {
     this.beginStmt = db.prepare("BEGIN IMMEDIATE");
     this.commitStmt = db.prepare("COMMIT");
     this.rollbackStmt = db.prepare("ROLLBACK");
-    this.pingStmt = db.prepare("SELECT 1");
+    // Plucked: the ping reads the one value, and making a row object of it (`{ "1": 1 }`) cost
+    // some 2,100 instructions of a /health request, a thirtieth of all of it (callgrind).
+    this.pingStmt = db.prepare("SELECT 1").pluck();
   }
 
   prepare(stmts: readonly StatementSpec[]): void {

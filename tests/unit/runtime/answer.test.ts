@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { request } from "undici";
 import { Answer, requestIdOf, writeJsonHead } from "../../../runtime/answer.js";
-import { extraHeader, trustedHeadersKey } from "../../../runtime/answers/trusted-head.js";
+import { trustedHeadersKey } from "../../../runtime/answers/trusted-head.js";
 import { listen, stop } from "./helpers.js";
 
 let server: Server;
@@ -49,7 +49,7 @@ const WRITERS: Record<string, (res: Answer) => void> = {
     res.end("set-before");
   },
   "/json": (res) => {
-    writeJsonHead(res, 200, 2, extraHeader("Cache-Control", "no-store"));
+    writeJsonHead(res, 200, 2, true);
     res.end("{}");
   },
   "/json-set-after": (res) => {
