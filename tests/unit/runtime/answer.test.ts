@@ -62,6 +62,11 @@ const WRITERS: Record<string, (res: Answer) => void> = {
     writeJsonHead(res, 503, 2);
     res.end("{}");
   },
+  "/json-no-store-after-set": (res) => {
+    res.setHeader("Connection", "close");
+    writeJsonHead(res, 200, 2, true);
+    res.end("{}");
+  },
 };
 
 beforeAll(async () => {
@@ -125,6 +130,16 @@ describe("Answer", () => {
       "Content-Type: application/json; charset=utf-8",
       "Content-Length: 2",
       "X-Request-Id: id-json-after-set",
+    ]);
+    // /health's head while the server shuts down (Connection: close set before it): checked, and whole.
+    const checkedNoStore = (await rawHead("/json-no-store-after-set")).filter((line) => !line.startsWith("Date: "));
+    expect(checkedNoStore).toEqual([
+      "HTTP/1.1 200 OK",
+      "Connection: close",
+      "Content-Type: application/json; charset=utf-8",
+      "Content-Length: 2",
+      "X-Request-Id: id-json-no-store-after-set",
+      "Cache-Control: no-store",
     ]);
     const readBack = await request(`${url}/json-set-after`);
     expect(readBack.statusCode).toBe(201);
