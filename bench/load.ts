@@ -1,5 +1,6 @@
 import { fork } from "node:child_process";
 import type { DriverMessage, LoadResult, RunMessage } from "./driver-protocol.js";
+import type { LoadRequest } from "./endpoints.js";
 import { readCpuTicks } from "./proc-cpu.js";
 import type { Resources } from "./resources.js";
 
@@ -55,10 +56,26 @@ export function runLoad(options: LoadOptions, resources: Resources): Promise<Mea
 }
 
 /**
- * What went wrong in an amount-mode load that had to answer all `amount` requests 2xx (some not
- * answered, or answered otherwise), or null when nothing did.
+ * Exactly `amount` requests, cycling through `requests`, on `connections` connections to
+ * `server`; every one must be answered 2xx. Returns what went wrong (some not answered, or
+ * answered otherwise), or null when nothing did.
  */
-export function amountFailure(load: LoadResult, amount: number): string | null {
+export async function runAmount(
+  driverPath: string,
+  server: { pid: number; baseUrl: string },
+  requests: LoadRequest[],
+  amount: number,
+  connections: number,
+  resources: Resources,
+): Promise<string | null> {
+  const load = await runLoad(
+    {
+      driverPath,
+      serverPid: server.pid,
+      run: { url: server.baseUrl, connections, durationSeconds: 0, amount, requests },
+    },
+    resources,
+  );
   const failed = load.non2xx + load.errors + load.timeouts;
   return failed > 0 || load.requests !== amount
     ? `${load.requests} of ${amount} requests answered, ${load.non2xx} not 2xx, ${load.errors} errors, ` +

@@ -11,11 +11,11 @@ import { cpus, platform, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type CountedEndpoint, loadRequests } from "../endpoints.js";
-import { amountFailure, runLoad } from "../load.js";
+import { runAmount } from "../load.js";
 import { benchPaths } from "../paths.js";
 import type { Resources } from "../resources.js";
 import { log, writeResults } from "../runner.js";
-import { type RunningServer, startServer } from "../server-process.js";
+import { startServer } from "../server-process.js";
 import { checkServer } from "../smoke.js";
 import { median } from "../summary.js";
 import type { BackendsOptions, GcOptions } from "./args.js";
@@ -70,8 +70,11 @@ export async function gcBackends(options: BackendsOptions, gc: GcOptions, resour
             try {
               await checkServer(server.baseUrl, tasks);
               await db.trim(startedAt);
-              const send = (amount: number): Promise<void> =>
-                load(server, paths.driver, endpoint, seededIds, amount, options.connections, resources);
+              const requests = loadRequests(endpoint, seededIds);
+              const send = async (amount: number): Promise<void> => {
+                const failure = await runAmount(paths.driver, server, requests, amount, options.connections, resources);
+                if (failure !== null) throw new Error(`${server.name} ${endpoint}: ${failure}`);
+              };
               await send(gc.warmupRequests);
               await sleep(QUIET_MS);
               collector.take();
@@ -108,33 +111,6 @@ export async function gcBackends(options: BackendsOptions, gc: GcOptions, resour
     runs,
   });
   log(`\nfull results: ${file}`);
-}
-
-async function load(
-  server: RunningServer,
-  driverPath: string,
-  endpoint: CountedEndpoint,
-  seededIds: readonly string[],
-  amount: number,
-  connections: number,
-  resources: Resources,
-): Promise<void> {
-  const result = await runLoad(
-    {
-      driverPath,
-      serverPid: server.pid,
-      run: {
-        url: server.baseUrl,
-        connections,
-        durationSeconds: 0,
-        amount,
-        requests: loadRequests(endpoint, seededIds),
-      },
-    },
-    resources,
-  );
-  const failure = amountFailure(result, amount);
-  if (failure !== null) throw new Error(`${server.name} ${endpoint}: ${failure}`);
 }
 
 function describe(tally: GcTally, requests: number): string {

@@ -3,7 +3,7 @@
 // separate driver process (load.ts), in amount mode: exactly so many requests.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LoadRequest } from "../endpoints.js";
-import { amountFailure, runLoad } from "../load.js";
+import { runAmount } from "../load.js";
 import type { Resources } from "../resources.js";
 import type { RunningServer } from "../server-process.js";
 import type { CallgrindOptions } from "./options.js";
@@ -109,17 +109,9 @@ async function batch(
   keepDumpAs?: string,
 ): Promise<{ instructions: number; failure: string | null }> {
   await target.counters.zero();
-  const load = await runLoad(
-    {
-      driverPath: target.driverPath,
-      serverPid: target.server.pid,
-      run: { url: target.server.baseUrl, connections, durationSeconds: 0, amount, requests: target.requests },
-    },
-    resources,
-  );
+  const failure = await runAmount(target.driverPath, target.server, target.requests, amount, connections, resources);
   await sleep(QUIET_MS);
   const instructions = await target.counters.dump(keepDumpAs);
   await target.afterBatch();
-  const failure = amountFailure(load, amount);
   return { instructions, failure };
 }
