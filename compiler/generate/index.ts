@@ -1,4 +1,4 @@
-import { IndentationText, Project, QuoteKind, type StatementStructures, ts } from "./ts-morph.js";
+import { IndentationText, Project, QuoteKind, type SourceFile, type StatementStructures, ts } from "./ts-morph.js";
 import type { Model } from "../analyze/model.js";
 import { readTemplate } from "../templates.js";
 import { format } from "./format.js";
@@ -26,7 +26,11 @@ export interface OutputFile {
 }
 
 export interface GenerateOptions {
-  /** Module specifier the server imports the runtime from. */
+  /**
+   * Where the server loads the runtime from (default `svc/runtime`). A module specifier is
+   * loaded with `require` (runtimeLoad); a URL (`file:…`, for a server run from memory as a
+   * `data:` module, which has no path to require from) is imported.
+   */
   runtimeImport?: string;
   /** False leaves server.ts as ts-morph prints it, skipping prettier: `svc dev` only runs the JavaScript. Default true. */
   pretty?: boolean;
@@ -105,7 +109,7 @@ function serverSource(model: Model, options: GenerateOptions): string {
     manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Double },
   });
   const file = project.createSourceFile("server.ts", "", { overwrite: true });
-  file.addImportDeclaration({ namespaceImport: "rt", moduleSpecifier: options.runtimeImport ?? "svc/runtime" });
+  runtimeLoad(file, options.runtimeImport ?? "svc/runtime");
   // A blank line before each section comment keeps the sections apart after formatting.
   file.addStatements(statements.flatMap((s) => (typeof s === "string" && s.startsWith("// ----") ? ["\n", s] : [s])));
   const header = [
@@ -117,9 +121,36 @@ function serverSource(model: Model, options: GenerateOptions): string {
   return header + file.getFullText();
 }
 
+/**
+ * The runtime's import. Node's ES module loader opens a FileHandle, an EventEmitter, for each
+ * module it reads: the runtime's ~140 of them, made before the first request, leave V8's inline
+ * caches in the EventEmitter constructor megamorphic, and every request's response is one
+ * (about 1,200 instructions a request, bench/README.md). `require` of an ES module reads each
+ * file with one synchronous read and makes none. TypeScript writes `import rt = require(…)` in an
+ * ES module as `createRequire(import.meta.url)`, and `rt` still names the runtime's types.
+ */
+function runtimeLoad(file: SourceFile, specifier: string): void {
+  if (URL.canParse(specifier)) {
+    file.addImportDeclaration({ namespaceImport: "rt", moduleSpecifier: specifier });
+    return;
+  }
+  file.addStatements([
+    "// Loaded with require, not import: each module the ES module loader reads makes an EventEmitter,",
+    "// and the runtime's many would slow every response's construction (svc's docs/language.md).",
+    `import rt = require(${JSON.stringify(specifier)});`,
+  ]);
+}
+
 export function transpile(source: string): string {
-  return ts.transpileModule(source, {
-    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: false },
+  // The "Code generated … DO NOT EDIT." header stays the first line: TypeScript would put the
+  // createRequire it writes for `import rt = require()` above it.
+  const header = /^(?:\/\/.*\n)*/.exec(source)![0];
+  // NodeNext and an .mts name: the file is an ES module, whose `import x = require()` becomes
+  // createRequire; every other statement is written as ESNext would write it.
+  const body = ts.transpileModule(source.slice(header.length), {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, verbatimModuleSyntax: false },
+    fileName: "server.mts",
     reportDiagnostics: false,
   }).outputText;
+  return header + body;
 }
