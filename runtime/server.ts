@@ -36,7 +36,7 @@ import { WebhookReply, webhookEndpoints } from "./webhooks/index.js";
 import { App, refuseCrossSiteForm } from "./pages/index.js";
 import { unpolyAssets } from "./unpoly.js";
 import { apiDocs } from "./api-docs.js";
-import { sendAnswerJson } from "./answers/json-text.js";
+import { databaseJson, sendAnswerJson, sendDatabaseJson } from "./answers/json-text.js";
 import { allowedAt, answerOptions, routedMethods } from "./allow.js";
 import { sendAsset } from "./static.js";
 
@@ -218,14 +218,17 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
               else sendData(res, answer.body, answer.status);
             }
           } else {
-            // A query on SQLite answers at once: awaited only when it is a promise.
-            let result = endpoint.run(db, input, ctx);
+            // A query on SQLite answers at once: awaited only when it is a promise. SQLite writes
+            // the answer's JSON itself where the build gave the query the SQL for it.
+            const written = respond === undefined ? databaseJson(db, endpoint, input) : undefined;
+            let result = written ?? endpoint.run(db, input, ctx);
             if (result instanceof Promise) result = await result;
             // Past the write timeout the 503 has gone out; the result has no one to go to.
             if (!res.headersSent) {
               if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
               if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
-              if (result instanceof WebhookReply) result.send(res);
+              if (written !== undefined) sendDatabaseJson(res, result as string);
+              else if (result instanceof WebhookReply) result.send(res);
               else if (respond !== undefined) sendShaped(res, respond(result, respondInput(match.params, req, site)));
               else if (endpoint.json !== undefined) sendAnswerJson(res, endpoint.json(result));
               else sendOk(res, result);

@@ -31,6 +31,8 @@ export interface DialectSql {
    */
   columns?: readonly string[];
   row?: (values: unknown[]) => Row;
+  /** sqlite: the rows as JSON text SQLite writes, one a row, bound as `text` (docs/language.md, "Generated code"). */
+  json?: string;
 }
 
 /** The `columns` and `row` of a sqlite statement, shared by the statements of one resource. */
@@ -104,6 +106,8 @@ export interface Database extends Executor {
    */
   ping(): Promise<void> | void;
   close(): Promise<void>;
+  /** SQLite: `stmt`'s rows as the JSON its `json` SQL writes, `[…]`, or with `one` the first row or `null`. */
+  json?(stmt: StatementSpec, args: readonly unknown[], one: boolean): Awaitable<string>;
 }
 
 /**
@@ -170,6 +174,8 @@ export interface EndpointSpec {
   run(db: Database, input: CallInput, ctx: CallContext): Awaitable<unknown>;
   /** The result's JSON text, JSON.stringify's, by a function made for its row type (answers/json-text.ts). */
   json?: (result: unknown) => string;
+  /** A query whose SQL has a `json` form: answered with `Database.json` where there is one, the text `json(run(…))` gives. */
+  answer?: { stmt: StatementSpec; one: boolean; values: (input: CallInput) => unknown[] };
   /** Give `run` the body's bytes in `input.raw` instead of parsed arguments (webhooks verify them before parsing). */
   rawBody?: boolean;
   /**

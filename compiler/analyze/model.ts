@@ -157,6 +157,8 @@ export interface DialectSql {
   slots: number[];
   /** A dialect without RETURNING: the read that yields its rows (runtime/types.ts `ReturningRead`). */
   returning?: { text: string; slots: number[]; when: "before" | "after" };
+  /** sqlite, a query's: its rows as JSON text, written by SQLite, with the same slots (sql/sqlite/json-rows.ts). */
+  json?: string;
 }
 
 export interface SqlModel {

@@ -8,6 +8,7 @@ import type { Reporter } from "./shared/context.js";
 import type { SqlChecker } from "./sql/dialect.js";
 import { SQL_LIST_ITEMS, bindParams, listItems } from "./sql/params.js";
 import { sqlTextRef } from "./sql/span.js";
+import { sqliteJsonRows } from "./sql/sqlite/json-rows.js";
 
 /** A declared query: parameters typed, SQL checked against the resources, result columns typed. */
 export function analyzeQuery(
@@ -35,6 +36,10 @@ export function analyzeQuery(
   // Kept for `svc check --db`, which maps places in the model's (trimmed) text as SqlSourceRef does.
   const lead = decl.sql.text.length - decl.sql.text.trimStart().length;
   const jsonValues = checked.jsonValues.map((v) => ({ ...v, start: v.start - lead, end: v.end - lead }));
+  const sqlite = bound.dialects.sqlite;
+  // A private query answers no request of its own: route files take its rows (`run`).
+  const json = checked.readonly && decl.visibility?.name !== "private" ? sqliteJsonRows(sqlite.text, checked.columns) : null;
+  if (json !== null) sqlite.json = json;
   const model: QueryModel = {
     module,
     name: decl.name.name,

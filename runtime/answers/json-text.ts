@@ -12,6 +12,7 @@
 
 import type { ServerResponse } from "node:http";
 import { sendData } from "../envelope.js";
+import type { Awaitable, CallInput, Database, EndpointSpec } from "../types.js";
 
 /**
  * Anything but printable ASCII or with `"` or `\`: a string without any is written between
@@ -26,6 +27,21 @@ let ascii = true;
 /** Sends `text`, an answer the generated functions just wrote, in the envelope, its size known from them. */
 export function sendAnswerJson(res: ServerResponse, text: string): void {
   sendData(res, text, 200, jsonTextBytes(text));
+}
+
+/**
+ * A query endpoint's answer written by the database (`Database.json`, SQLite's json_object),
+ * where the build gave its statement a `json` form: undefined leaves it to `run` and `json`.
+ */
+export function databaseJson(db: Database, endpoint: EndpointSpec, input: CallInput): Awaitable<string> | undefined {
+  const answer = endpoint.answer;
+  if (answer === undefined || db.json === undefined) return undefined;
+  return db.json(answer.stmt, answer.values(input), answer.one);
+}
+
+/** Sends `text`, an answer the database wrote, in the envelope: it may hold text beyond ASCII, so its size is counted. */
+export function sendDatabaseJson(res: ServerResponse, text: string): void {
+  sendData(res, text, 200, Buffer.byteLength(text));
 }
 
 /** `v` as JSON.stringify writes it, undefined (which it leaves out of an object) as null. */

@@ -1,6 +1,7 @@
 import { StructureKind, type StatementStructures } from "../ts-morph.js";
 import type { ActionModel, Model, QueryModel } from "../../analyze/model.js";
 import type { Names } from "../names.js";
+import { oneAsciiKeyEach } from "../../analyze/row-keys.js";
 import { queryRowTs } from "../ts-types.js";
 import { isIdentifier, sameOrder } from "./shared.js";
 
@@ -27,7 +28,7 @@ export function answerJson(
   const made = new Set<string>();
   /** The function writing rows of `type` (the TypeScript `rowTs`) with `columns`, made once. */
   const rowFn = (type: string, rowTs: string, columns: readonly string[]): string | null => {
-    if (!writable(columns)) return null;
+    if (!oneAsciiKeyEach(columns)) return null;
     const fn = names.rowJson(type);
     if (!made.has(fn)) {
       made.add(fn);
@@ -67,21 +68,6 @@ export function answerJson(
     }
   }
   return { functions, byTarget };
-}
-
-/**
- * Columns a row object holds one key each of: a repeated name is one key (the last value, in
- * the first one's place) and `__proto__` may not be a key at all, so JSON.stringify stays. So
- * it does for a name beyond ASCII: the runtime takes an answer whose values are ASCII for
- * ASCII throughout (its size in bytes is its length), which the keys must not belie.
- */
-function writable(columns: readonly string[]): boolean {
-  return (
-    columns.length > 0 &&
-    new Set(columns).size === columns.length &&
-    !columns.includes("__proto__") &&
-    columns.every((c) => /^[\x00-\x7f]*$/.test(c))
-  );
 }
 
 /** `function taskJson(r: Task): string { return `{"id":${rt.jsonValue(r.id)}` + … + "}"; }` */

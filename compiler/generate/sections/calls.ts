@@ -46,9 +46,7 @@ export function querySection(model: Model, q: QueryModel, names: Names): Out {
   // A resource's decoder is already emitted in its section; a query-specific one is emitted here.
   if (decoder && !q.rowResource) out.push(decoder.structure);
 
-  // A json argument is bound as its JSON text: drivers take scalars only.
-  const jsonArgs = new Set(q.params.filter((p) => p.type === "json").map((p) => p.name));
-  const values = q.sql.args.map((a) => (jsonArgs.has(a) ? `rt.toJson(args.${a})` : `args.${a}`)).join(", ");
+  const values = queryValues(q);
   const result = queryResultTs(q, names);
   // No async wrapper: a read answers at once where the database can (SQLite outside a
   // transaction), and an async function would make a promise of it, whose turn of the
@@ -76,6 +74,13 @@ export function querySection(model: Model, q: QueryModel, names: Names): Out {
     statements: body,
   });
   return out;
+}
+
+/** The statement's arguments, from the query's `args`: `args.id, args.limit`. */
+export function queryValues(q: QueryModel): string {
+  // A json argument is bound as its JSON text: drivers take scalars only.
+  const jsonArgs = new Set(q.params.filter((p) => p.type === "json").map((p) => p.name));
+  return q.sql.args.map((a) => (jsonArgs.has(a) ? `rt.toJson(args.${a})` : `args.${a}`)).join(", ");
 }
 
 /** Per action: its argument type and its body as straight-line TypeScript on one transaction. */

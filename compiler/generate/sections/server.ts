@@ -1,11 +1,12 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { Model, Requirement, TargetRef } from "../../analyze/model.js";
+import type { Model, QueryModel, Requirement, TargetRef } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { identityStatements, identityTables } from "./identity.js";
 import { appSpecName, pageName, routeFileName } from "./pages.js";
 import { idempotencySpecFields, idempotencyStatements, idempotencyTables } from "./idempotency.js";
 import { answerJson } from "./answers.js";
+import { queryValues } from "./calls.js";
 import { respondFunctionName } from "./respond.js";
 import { authorizeCall, securitySpecFields, webhookHandlers, webhookStatements, webhookTables } from "./webhooks.js";
 
@@ -26,8 +27,9 @@ export function endpointSection(model: Model, names: Names): Out {
   out.push(...answers.functions);
   for (const q of queries) {
     const json = answers.byTarget.get(`${q.module}.${q.name}`);
-    const run = `(db, input) => ${names.fn(q.module, q.name)}(db, ${names.input(q.module, q.name)}(input))`;
-    out.push(endpointConst(q.module, q.name, "query", run, names, null, json));
+    const input = names.input(q.module, q.name);
+    const run = `(db, input) => ${names.fn(q.module, q.name)}(db, ${input}(input))`;
+    out.push(endpointConst(q.module, q.name, "query", run, names, null, json, databaseAnswer(q, input, names)));
   }
   for (const a of actions) {
     const fn = names.fn(a.module, a.name);
@@ -56,6 +58,16 @@ export function routeFileTargets(model: Model): Set<string> {
   return out;
 }
 
+/**
+ * `{ stmt, one, values }` for a query SQLite can answer as JSON itself (DialectSql.json): the
+ * values are the query function's, from the same validated input.
+ */
+function databaseAnswer(q: QueryModel, input: string, names: Names): string | undefined {
+  if (q.sql.dialects.sqlite?.json === undefined) return undefined;
+  const values = q.params.length === 0 ? `{\n${input}(input);\nreturn [];\n}` : `{\nconst args = ${input}(input);\nreturn [${queryValues(q)}];\n}`;
+  return `{ stmt: ${names.querySql(q.module, q.name)}, one: ${q.one}, values: (input) => ${values} }`;
+}
+
 function endpointConst(
   module: string,
   name: string,
@@ -64,9 +76,13 @@ function endpointConst(
   names: Names,
   requires: Requirement | null = null,
   json?: string,
+  answer?: string,
 ): StatementStructures {
   // `requires` is also named outside `run`: an Idempotency-Key replay is authorized before it skips `run`.
-  const extra = (requires === null ? "" : `, requires: ${literal(requires)}`) + (json === undefined ? "" : `, json: ${json}`);
+  const extra =
+    (requires === null ? "" : `, requires: ${literal(requires)}`) +
+    (json === undefined ? "" : `, json: ${json}`) +
+    (answer === undefined ? "" : `,\n// SQLite writes the answer's JSON itself (docs/language.md, "Generated code").\nanswer: ${answer}`);
   return {
     kind: StructureKind.VariableStatement,
     declarationKind: VariableDeclarationKind.Const,

@@ -23,7 +23,8 @@ export function statementSpec(
         if (typeof rows === "string") literalRows = `, ...${rows}`;
         else if (rows.length > 0) literalRows = `, ${rowLiteral(rows)}`;
       }
-      return `${d}: { text: ${sqlLiteral(v.text)}, slots: ${literal(v.slots)}${returning}${literalRows} }`;
+      const json = v.json === undefined ? "" : `, json: ${sqlLiteral(v.json)}`;
+      return `${d}: { text: ${sqlLiteral(v.text)}, slots: ${literal(v.slots)}${returning}${literalRows}${json} }`;
     })
     .join(",\n");
   return {

@@ -9,7 +9,7 @@ import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec } fro
 import { retryWhileBusy } from "./busy-retry.js";
 import { migrateSqlite } from "./migrate.js";
 import { busyError, isBusy, mapSqliteError } from "./errors.js";
-import { getAll, getOne, runChanges, StatementCache, type Prepared } from "./statements.js";
+import { getAll, getAllJson, getOne, getOneJson, runChanges, StatementCache, type Prepared } from "./statements.js";
 import { SqliteTx } from "./tx.js";
 import { TxGate } from "../tx-gate.js";
 
@@ -95,6 +95,15 @@ export class SqliteDatabase implements Database {
 
   one(spec: StatementSpec, args: readonly unknown[]): Awaitable<Row | null> {
     return this.execute(spec, args, getOne);
+  }
+
+  /**
+   * A query's rows as the JSON text SQLite writes (its `json` form): at once, as all/one. On
+   * Node 20 better-sqlite3 hands a row's values to V8 one call each, some 900 instructions a
+   * value; a get_task answer this way costs about a sixth less than read and written again.
+   */
+  json(spec: StatementSpec, args: readonly unknown[], one: boolean): Awaitable<string> {
+    return this.execute(spec, args, one ? getOneJson : getAllJson);
   }
 
   // Writes keep their promise (Executor.run): callers may chain on it.

@@ -21,6 +21,8 @@ export interface Prepared {
   readonly order: readonly number[];
   /** Rows arrive as arrays of values and are built by this (rows.ts); null: as the driver's objects. */
   rows: RowBuilder | null;
+  /** The statement's `json` form, plucked (each row is its one JSON text); null without one. */
+  readonly json: BetterSqlite3.Statement<unknown[], string> | null;
 }
 
 /** Prepares one statement; a missing sqlite variant or bad SQL names the statement. */
@@ -35,7 +37,15 @@ export function prepareStatement(db: BetterSqlite3.Database, spec: StatementSpec
   } catch (err) {
     throw new StartupError(`statement ${spec.name} does not prepare: ${(err as Error).message}`);
   }
-  const p: Prepared = { name: spec.name, stmt, order: sql.slots, rows: null };
+  let json: BetterSqlite3.Statement<unknown[], string> | null = null;
+  if (sql.json !== undefined) {
+    try {
+      json = db.prepare<unknown[], string>(sql.json).pluck();
+    } catch (err) {
+      throw new StartupError(`statement ${spec.name} does not prepare as JSON: ${(err as Error).message}`);
+    }
+  }
+  const p: Prepared = { name: spec.name, stmt, order: sql.slots, rows: null, json };
   if (stmt.reader) {
     stmt.raw(true);
     p.rows = rowBuilder(stmt, sql);
@@ -88,6 +98,25 @@ function buildRow(p: Prepared, values: unknown[]): Row {
   // prepared it again, and its columns are read again.
   if (values.length !== b.width) b = p.rows = rowBuilder(p.stmt, null);
   return b.build(values);
+}
+
+/** The first row's JSON text (the `json` form's), or `null`. */
+export function getOneJson(p: Prepared, args: readonly unknown[]): string {
+  const json = jsonForm(p);
+  const text = p.order.length === 0 ? json.get() : json.get(...bindValues(p, args));
+  return text ?? "null";
+}
+
+/** Every row's JSON text, as one array. */
+export function getAllJson(p: Prepared, args: readonly unknown[]): string {
+  const json = jsonForm(p);
+  const rows = p.order.length === 0 ? json.all() : json.all(...bindValues(p, args));
+  return `[${rows.join(",")}]`;
+}
+
+function jsonForm(p: Prepared): BetterSqlite3.Statement<unknown[], string> {
+  if (p.json === null) throw new Error(`statement ${p.name} has no JSON form; rebuild the server`);
+  return p.json;
 }
 
 export function runChanges(p: Prepared, args: readonly unknown[]): number {

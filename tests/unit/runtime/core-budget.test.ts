@@ -11,8 +11,11 @@ import { join } from "node:path";
 import { expect, test } from "@jest/globals";
 import { repoRoot } from "../../support/paths.js";
 
-/** 3,885 lines at the last count (November 2026), plus room for a fix or two. */
-const CORE_BUDGET = 4_100;
+/**
+ * 3,885 lines at the first count (November 2026), plus room for a fix or two; raised from 4,100
+ * on purpose for the answers SQLite writes as JSON (4,107: three members of types.ts, one branch).
+ */
+const CORE_BUDGET = 4_120;
 /** A file past this is asking to be split into files with one job each. */
 const FILE_BUDGET = 400;
 /** runtime/index.ts exports what generated servers and `main` use, not every name. */
