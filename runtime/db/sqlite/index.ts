@@ -36,7 +36,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): SqliteDat
     // server opening it at the same moment.
     db = new BetterSqlite3(path, { timeout: busyTimeoutMs });
     if (!memory) {
-      const mode = db.pragma("journal_mode = WAL", { simple: true });
+      const mode = switchToWal(db, busyTimeoutMs);
       if (mode !== "wal")
         throw new StartupError(`sqlite database ${path} cannot use WAL journal mode (got ${String(mode)})`);
       // NORMAL is durable across application crashes in WAL mode; only a power loss
@@ -53,6 +53,26 @@ export function openSqlite(path: string, options: SqliteOptions = {}): SqliteDat
   }
   return new SqliteDatabase(db, path, busyTimeoutMs);
 }
+
+/**
+ * `journal_mode = WAL`, tried again while busy, up to `busyTimeoutMs`: servers starting at the
+ * same moment on a new file each read it and then want it to themselves for the switch, and
+ * SQLite answers one of two such readers busy at once instead of waiting (it would deadlock).
+ * At open, blocking the thread for the retry's pause is fine: nothing is served yet.
+ */
+function switchToWal(db: BetterSqlite3.Database, busyTimeoutMs: number): unknown {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (;;) {
+    try {
+      return db.pragma("journal_mode = WAL", { simple: true });
+    } catch (err) {
+      if (!isBusy(err) || Date.now() >= deadline) throw err;
+      Atomics.wait(PAUSE, 0, 0, 10);
+    }
+  }
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 export class SqliteDatabase implements Database {
   readonly dialect = "sqlite" as const;

@@ -3,9 +3,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import BetterSqlite3 from "better-sqlite3";
 import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { openSqlite } from "../../../runtime/db/sqlite/index.js";
 import { TASK_COLUMNS, taskTable, tempDir } from "./task-schema.js";
+
+const require = createRequire(import.meta.url);
 
 // Each child waits for a common start time, migrates, then runs transactions that
 // read the row count, yield to the event loop, and insert a row keyed by that count:
@@ -103,4 +106,48 @@ describe("several processes on one database file", () => {
       raw.close();
     }
   }, 60_000);
+
+  test("opening a file another process is writing (not yet WAL) waits for the write, then switches to WAL", async () => {
+    // Holding its write lock, the other process would need this one's read lock gone to commit,
+    // so SQLite answers this one's switch to WAL busy at once, without waiting: as a server
+    // starting beside another one that is creating the same file meets it. It was a failed start.
+    const file = join(tmp.dir, "journal.db");
+    const init = new BetterSqlite3(file);
+    init.exec("CREATE TABLE t (x INTEGER)");
+    init.close();
+    const holder = spawn(
+      process.execPath,
+      ["-e", `const d = new (require(process.argv[1]))(process.argv[2]); d.exec("BEGIN IMMEDIATE; INSERT INTO t VALUES (1)"); console.log("held"); setTimeout(() => { d.exec("COMMIT"); d.close(); }, 400);`, require.resolve("better-sqlite3"), file],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const exited = new Promise((resolve) => holder.once("exit", resolve));
+    await new Promise((resolve) => holder.stdout!.once("data", resolve));
+    // Opened (before the change, this threw "database is locked" at once).
+    const db = openSqlite(file, { busyTimeoutMs: 5000 });
+    await db.close();
+    expect(await exited).toBe(0);
+    const raw = new BetterSqlite3(file, { readonly: true });
+    try {
+      expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(raw.prepare("SELECT count(*) AS n FROM t").get()).toEqual({ n: 1 });
+    } finally {
+      raw.close();
+    }
+  }, 30_000);
+
+  test("a file held longer than the busy timeout: the open fails, saying why", async () => {
+    const file = join(tmp.dir, "held.db");
+    const init = new BetterSqlite3(file);
+    init.exec("CREATE TABLE t (x INTEGER)");
+    init.close();
+    const holder = spawn(
+      process.execPath,
+      ["-e", `const d = new (require(process.argv[1]))(process.argv[2]); d.exec("BEGIN IMMEDIATE"); console.log("held"); setTimeout(() => { d.exec("COMMIT"); d.close(); }, 1500);`, require.resolve("better-sqlite3"), file],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const exited = new Promise((resolve) => holder.once("exit", resolve));
+    await new Promise((resolve) => holder.stdout!.once("data", resolve));
+    expect(() => openSqlite(file, { busyTimeoutMs: 200 })).toThrow(/cannot open sqlite database .*held\.db: database is locked/);
+    expect(await exited).toBe(0);
+  }, 30_000);
 });
