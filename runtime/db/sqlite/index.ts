@@ -120,7 +120,7 @@ export class SqliteDatabase implements Database {
   /**
    * A query's rows as the JSON text SQLite writes (its `json` form): at once, as all/one. On
    * Node 20 better-sqlite3 hands a row's values to V8 one call each, some 900 instructions a
-   * value; a get_task answer this way costs about a sixth less than read and written again.
+   * value; a get_task answer this way costs some 11 % fewer instructions (bench/README.md).
    */
   json(spec: StatementSpec, args: readonly unknown[], one: boolean): Awaitable<string> {
     return this.execute(spec, args, one ? getOneJson : getAllJson);
