@@ -41,6 +41,23 @@ function childEnv(file: string, txCount: number): Record<string, string> {
   };
 }
 
+/**
+ * Makes `file` (a table `t`, not WAL) and has another process hold its write lock, having run
+ * `sql` in the transaction, for `ms`; resolves once the lock is held (`exited`: the holder's exit code).
+ */
+async function holdWriteLock(file: string, sql: string, ms: number): Promise<{ exited: Promise<unknown> }> {
+  const init = new BetterSqlite3(file);
+  init.exec("CREATE TABLE t (x INTEGER)");
+  init.close();
+  const script = `const d = new (require(process.argv[1]))(process.argv[2]); d.exec("BEGIN IMMEDIATE"); if (process.argv[3]) d.exec(process.argv[3]); console.log("held"); setTimeout(() => { d.exec("COMMIT"); d.close(); }, ${ms});`;
+  const holder = spawn(process.execPath, ["-e", script, require.resolve("better-sqlite3"), file, sql], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise((resolve) => holder.once("exit", resolve));
+  await new Promise((resolve) => holder.stdout!.once("data", resolve));
+  return { exited };
+}
+
 function runChild(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD], {
@@ -112,16 +129,7 @@ describe("several processes on one database file", () => {
     // so SQLite answers this one's switch to WAL busy at once, without waiting: as a server
     // starting beside another one that is creating the same file meets it. It was a failed start.
     const file = join(tmp.dir, "journal.db");
-    const init = new BetterSqlite3(file);
-    init.exec("CREATE TABLE t (x INTEGER)");
-    init.close();
-    const holder = spawn(
-      process.execPath,
-      ["-e", `const d = new (require(process.argv[1]))(process.argv[2]); d.exec("BEGIN IMMEDIATE; INSERT INTO t VALUES (1)"); console.log("held"); setTimeout(() => { d.exec("COMMIT"); d.close(); }, 400);`, require.resolve("better-sqlite3"), file],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
-    const exited = new Promise((resolve) => holder.once("exit", resolve));
-    await new Promise((resolve) => holder.stdout!.once("data", resolve));
+    const { exited } = await holdWriteLock(file, "INSERT INTO t VALUES (1)", 400);
     // Opened (before the change, this threw "database is locked" at once).
     const db = openSqlite(file, { busyTimeoutMs: 5000 });
     await db.close();
@@ -137,16 +145,7 @@ describe("several processes on one database file", () => {
 
   test("a file held longer than the busy timeout: the open fails, saying why", async () => {
     const file = join(tmp.dir, "held.db");
-    const init = new BetterSqlite3(file);
-    init.exec("CREATE TABLE t (x INTEGER)");
-    init.close();
-    const holder = spawn(
-      process.execPath,
-      ["-e", `const d = new (require(process.argv[1]))(process.argv[2]); d.exec("BEGIN IMMEDIATE"); console.log("held"); setTimeout(() => { d.exec("COMMIT"); d.close(); }, 1500);`, require.resolve("better-sqlite3"), file],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
-    const exited = new Promise((resolve) => holder.once("exit", resolve));
-    await new Promise((resolve) => holder.stdout!.once("data", resolve));
+    const { exited } = await holdWriteLock(file, "", 1500);
     expect(() => openSqlite(file, { busyTimeoutMs: 200 })).toThrow(/cannot open sqlite database .*held\.db: database is locked/);
     expect(await exited).toBe(0);
   }, 30_000);
