@@ -7,6 +7,7 @@ import { runAmount } from "../load.js";
 import type { Resources } from "../resources.js";
 import type { RunningServer } from "../server-process.js";
 import type { CallgrindOptions } from "./options.js";
+import { median } from "../summary.js";
 import { settleVerdict } from "./settle.js";
 import type { CallgrindCounters } from "./valgrind.js";
 
@@ -20,9 +21,10 @@ const QUIET_MS = 500;
 export const COUNT_METHOD = [
   "Each server runs alone as `valgrind --tool=callgrind node --single-threaded …` (V8's helper threads off,",
   "so counts repeat). Per endpoint, warm-up batches of W requests (each counted between callgrind_control -z",
-  "and -d) repeat until two in a row agree within the settle tolerance; then the counters are zeroed, N",
-  "requests are sent by autocannon (amount mode) from a separate driver process, the counters are dumped,",
-  "and the dump's total instructions (Ir, all threads) are divided by N. Every answer must be 2xx.",
+  "and -d) repeat until two in a row agree within the settle tolerance; then K counted batches follow: each",
+  "zeroes the counters, sends N requests by autocannon (amount mode) from a separate driver process, dumps",
+  "the counters and divides the dump's total instructions (Ir, all threads) by N. The figure is the median",
+  "of the K batches. Every answer must be 2xx.",
 ].join(" ");
 
 export interface EndpointCount {
@@ -31,15 +33,16 @@ export interface EndpointCount {
   /** Whether the last two warm-up batches agreed within the rule's tolerance. */
   settled: boolean;
   /**
-   * Whether the count agrees with the last warm-up batch within the tolerance. It may not when
-   * a major garbage collection (main-thread under --single-threaded) falls in one interval and
-   * not the other: the figure then holds a lump that a longer count would spread thinner.
+   * Whether the figure (the median) agrees with the last warm-up batch within the tolerance. It
+   * may not when major garbage collections (main-thread under --single-threaded) fall in the
+   * counted batches and not the warm-up, or the other way round.
    */
   matchesWarmup: boolean;
-  /** Requests counted (all answered 2xx). */
+  /** Requests in each counted batch (all answered 2xx). */
   requests: number;
-  /** Instructions between zeroing and dumping, all threads of the server. */
-  instructions: number;
+  /** Instructions per request of each counted batch, in order. */
+  counts: number[];
+  /** The median of `counts`: one batch that caught a major collection does not make the figure. */
   perRequest: number;
 }
 
@@ -77,10 +80,16 @@ export async function countEndpoint(
     if (verdict === "more") continue;
     if (verdict === "gave-up")
       log(`  ${target.label}: NOT SETTLED after ${warmups.length} warm-up batches; counting anyway`);
-    const counted = await batch(target, options.requests, options.connections, resources, target.keepDumpAs);
-    // A count over failed requests would measure the failure path: no figure at all is better.
-    if (counted.failure !== null) throw new Error(`${target.label}: ${counted.failure}`);
-    const perRequest = counted.instructions / options.requests;
+    const counts: number[] = [];
+    for (let k = 0; k < options.counts; k++) {
+      const keep = target.keepDumpAs === undefined ? undefined : `${target.keepDumpAs}.${k + 1}`;
+      const counted = await batch(target, options.requests, options.connections, resources, keep);
+      // A count over failed requests would measure the failure path: no figure at all is better.
+      if (counted.failure !== null) throw new Error(`${target.label}: ${counted.failure}`);
+      counts.push(counted.instructions / options.requests);
+      if (options.counts > 1) log(`  ${target.label}: count ${k + 1}: ${int(counts[k])} instructions/request`);
+    }
+    const perRequest = median(counts);
     const last = warmups[warmups.length - 1];
     const matchesWarmup = last !== null && Math.abs(perRequest - last) <= options.settle.tolerance * last;
     if (!matchesWarmup) log(`  ${target.label}: the count differs from the last warm-up by more than the tolerance`);
@@ -89,7 +98,7 @@ export async function countEndpoint(
       settled: verdict === "settled",
       matchesWarmup,
       requests: options.requests,
-      instructions: counted.instructions,
+      counts,
       perRequest,
     };
   }

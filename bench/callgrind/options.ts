@@ -6,8 +6,10 @@ import type { SettleRule } from "./settle.js";
 export interface CallgrindOptions {
   /** Requests per warm-up batch; batches repeat until the figure settles (settle.ts). */
   warmupRequests: number;
-  /** Requests counted per server and endpoint, after the warm-up. */
+  /** Requests in each counted batch, after the warm-up. */
   requests: number;
+  /** Counted batches per server and endpoint; the figure is their median. */
+  counts: number;
   settle: SettleRule;
   /** --log-level for the svc server; null runs it at its default (info: the request log on). */
   svcLogLevel: string | null;
@@ -20,6 +22,7 @@ export const CALLGRIND_FLAGS = {
   callgrind: { type: "boolean" },
   "warmup-requests": { type: "string" },
   requests: { type: "string" },
+  counts: { type: "string" },
   settle: { type: "string" },
   "max-warmups": { type: "string" },
   "svc-log-level": { type: "string" },
@@ -29,11 +32,12 @@ export const CALLGRIND_FLAGS = {
 export const CALLGRIND_USAGE = `Instruction counts (valgrind's callgrind; servers one at a time under node --single-threaded):
   --callgrind            count instructions per request instead of timing (needs valgrind)
   --warmup-requests N    requests per warm-up batch (default 2000)
-  --requests N           requests counted per server and endpoint (default 3000)
+  --requests N           requests in each counted batch (default 3000)
+  --counts K             counted batches per server and endpoint; the figure is their median (default 3)
   --settle P             warm-up ends when two batches in a row differ by at most P % (default 2)
   --max-warmups N        warm-up batches at most; past it the figure is flagged unsettled (default 8)
   --svc-log-level L      the svc server's --log-level (default: none given, so info, request log on)
-  --keep-dumps DIR       keep each counted dump as DIR/<server>.<endpoint>.callgrind.out
+  --keep-dumps DIR       keep each counted dump as DIR/<server>.<endpoint>.callgrind.out.<k>
   --connections C        concurrent autocannon connections (default 8 with --callgrind)`;
 
 type Values = { [K in keyof typeof CALLGRIND_FLAGS]?: K extends "callgrind" ? boolean : string };
@@ -55,6 +59,7 @@ export function callgrindOptions(values: Values, connections: number, timedFlags
     throw new Error(`${timedFlags[0]} is a flag of the timed mode; it has no meaning with --callgrind`);
   const warmupRequests = integer("--warmup-requests", values["warmup-requests"], 2000, 1, 10_000_000);
   const requests = integer("--requests", values.requests, 3000, 1, 10_000_000);
+  const counts = integer("--counts", values.counts, 3, 1, 100);
   // autocannon gives each connection its share of the amount, and refuses a share of zero.
   for (const [flag, amount] of [
     ["--warmup-requests", warmupRequests],
@@ -70,6 +75,7 @@ export function callgrindOptions(values: Values, connections: number, timedFlags
   return {
     warmupRequests,
     requests,
+    counts,
     settle: {
       tolerance: percent("--settle", values.settle, 2) / 100,
       maxBatches: integer("--max-warmups", values["max-warmups"], 8, 1, 1000),

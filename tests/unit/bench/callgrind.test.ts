@@ -131,6 +131,7 @@ describe("parseBenchArgs with --callgrind", () => {
       callgrind: {
         warmupRequests: 2000,
         requests: 3000,
+        counts: 3,
         settle: { tolerance: 0.02, maxBatches: 8 },
         svcLogLevel: null,
         keepDumps: null,
@@ -145,6 +146,8 @@ describe("parseBenchArgs with --callgrind", () => {
       "500",
       "--requests",
       "1000",
+      "--counts",
+      "5",
       "--settle",
       "0.5",
       "--max-warmups",
@@ -163,6 +166,7 @@ describe("parseBenchArgs with --callgrind", () => {
       callgrind: {
         warmupRequests: 500,
         requests: 1000,
+        counts: 5,
         settle: { tolerance: 0.005, maxBatches: 3 },
         svcLogLevel: "warn",
         keepDumps: "/tmp/dumps",
@@ -177,6 +181,7 @@ describe("parseBenchArgs with --callgrind", () => {
     [["--callgrind", "--requests", "4"], /--requests \(4\) must be at least --connections \(8\)/],
     [["--callgrind", "--warmup-requests", "0"], /--warmup-requests must be a whole number from 1/],
     [["--callgrind", "--settle", "two"], /--settle must be a percentage/],
+    [["--callgrind", "--counts", "0"], /--counts must be a whole number from 1/],
     [["--callgrind", "--settle", "101"], /--settle must be a percentage/],
     [["--callgrind", "--max-warmups", "0"], /--max-warmups must be a whole number from 1/],
     [["--callgrind", "--svc-log-level", "loud"], /--svc-log-level must be one of error, warn, info, debug, trace/],
@@ -231,7 +236,7 @@ describe("the count table", () => {
     matchesWarmup,
     warmups: [perRequest * 1.5, perRequest],
     requests: 3000,
-    instructions: perRequest * 3000,
+    counts: [perRequest * 1.01, perRequest, perRequest * 0.99],
   });
   const records = [
     record("svc", "health", 189_391),
