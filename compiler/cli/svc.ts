@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Builtins, Cli } from "clipanion";
+import { tolerateClosedOutput } from "./closed-output.js";
 import { BuildCommand } from "./commands/build.js";
 import { CheckCommand } from "./commands/check.js";
 import { DeployCommand } from "./commands/deploy.js";
@@ -13,4 +14,5 @@ cli.register(DeployCommand);
 cli.register(DevCommand);
 cli.register(Builtins.HelpCommand);
 cli.register(Builtins.VersionCommand);
+tolerateClosedOutput();
 void cli.runExit(process.argv.slice(2));

@@ -100,6 +100,19 @@ describe("svc build", () => {
     expect(check(out).status).toBe(1);
   });
 
+  test("a reader that closes the pipe early stops the report, not the build", async () => {
+    const out = join(tmp, "closed");
+    const child = spawn(process.execPath, [svc, "build", "--project", example, "--out", out], { stdio: ["ignore", "pipe", "pipe"] });
+    // Gone before the build writes its one line: that write meets a closed pipe (EPIPE).
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(readdirSync(out)).toContain("server.js");
+  });
+
   test("a project with errors writes nothing and exits 1", () => {
     const out = join(tmp, "broken");
     const r = run(svc, ["build", join(repoRoot, "fixtures", "error-types", "input"), "--out", out]);
