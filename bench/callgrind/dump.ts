@@ -8,23 +8,14 @@
  */
 export function dumpInstructions(text: string): number {
   const events = /^events:[ \t]*(.*)$/m.exec(text);
-  if (!events)
-    throw new Error("not a callgrind dump: it has no `events:` line");
+  if (!events) throw new Error("not a callgrind dump: it has no `events:` line");
   const index = events[1].trim().split(/\s+/).indexOf("Ir");
-  if (index === -1)
-    throw new Error(
-      `the dump counts no instructions (events: ${events[1].trim()})`,
-    );
-  const line =
-    /^totals:[ \t]*(.*)$/m.exec(text) ?? /^summary:[ \t]*(.*)$/m.exec(text);
-  if (!line)
-    throw new Error(
-      "the dump has neither a `totals:` nor a `summary:` line (cut short?)",
-    );
+  if (index === -1) throw new Error(`the dump counts no instructions (events: ${events[1].trim()})`);
+  const line = /^totals:[ \t]*(.*)$/m.exec(text) ?? /^summary:[ \t]*(.*)$/m.exec(text);
+  if (!line) throw new Error("the dump has neither a `totals:` nor a `summary:` line (cut short?)");
   // Events that cost nothing may be left off the end of the line.
   const raw = line[1].trim().split(/\s+/)[index] ?? "0";
-  if (!/^\d+$/.test(raw))
-    throw new Error(`the dump's instruction total is not a number: "${raw}"`);
+  if (!/^\d+$/.test(raw)) throw new Error(`the dump's instruction total is not a number: "${raw}"`);
   return Number(raw);
 }
 
@@ -39,11 +30,7 @@ export function dumpNumber(fileName: string, pid: number): number | null {
 }
 
 /** The highest-numbered dump of `pid` among `fileNames`, or null if none is newer than `after`. */
-export function newestDump(
-  fileNames: readonly string[],
-  pid: number,
-  after: number,
-): string | null {
+export function newestDump(fileNames: readonly string[], pid: number, after: number): string | null {
   let best: string | null = null;
   let bestNumber = after;
   for (const name of fileNames) {

@@ -66,12 +66,7 @@ export async function countEndpoint(
 ): Promise<EndpointCount> {
   const warmups: (number | null)[] = [];
   for (;;) {
-    const warm = await batch(
-      target,
-      options.warmupRequests,
-      options.connections,
-      resources,
-    );
+    const warm = await batch(target, options.warmupRequests, options.connections, resources);
     if (warm.failure === null) {
       warmups.push(warm.instructions / options.warmupRequests);
       log(
@@ -79,47 +74,25 @@ export async function countEndpoint(
       );
     } else {
       warmups.push(null);
-      log(
-        `  ${target.label}: warm-up ${warmups.length} had failures, not used to judge settling: ${warm.failure}`,
-      );
+      log(`  ${target.label}: warm-up ${warmups.length} had failures, not used to judge settling: ${warm.failure}`);
     }
     const verdict = settleVerdict(warmups, options.settle);
     if (verdict === "more") continue;
     if (verdict === "gave-up")
-      log(
-        `  ${target.label}: NOT SETTLED after ${warmups.length} warm-up batches; counting anyway`,
-      );
+      log(`  ${target.label}: NOT SETTLED after ${warmups.length} warm-up batches; counting anyway`);
     const counts: number[] = [];
     for (let k = 0; k < options.counts; k++) {
-      const keep =
-        target.keepDumpAs === undefined
-          ? undefined
-          : `${target.keepDumpAs}.${k + 1}`;
-      const counted = await batch(
-        target,
-        options.requests,
-        options.connections,
-        resources,
-        keep,
-      );
+      const keep = target.keepDumpAs === undefined ? undefined : `${target.keepDumpAs}.${k + 1}`;
+      const counted = await batch(target, options.requests, options.connections, resources, keep);
       // A count over failed requests would measure the failure path: no figure at all is better.
-      if (counted.failure !== null)
-        throw new Error(`${target.label}: ${counted.failure}`);
+      if (counted.failure !== null) throw new Error(`${target.label}: ${counted.failure}`);
       counts.push(counted.instructions / options.requests);
-      if (options.counts > 1)
-        log(
-          `  ${target.label}: count ${k + 1}: ${int(counts[k])} instructions/request`,
-        );
+      if (options.counts > 1) log(`  ${target.label}: count ${k + 1}: ${int(counts[k])} instructions/request`);
     }
     const perRequest = median(counts);
     const last = warmups[warmups.length - 1];
-    const matchesWarmup =
-      last !== null &&
-      Math.abs(perRequest - last) <= options.settle.tolerance * last;
-    if (!matchesWarmup)
-      log(
-        `  ${target.label}: the count differs from the last warm-up by more than the tolerance`,
-      );
+    const matchesWarmup = last !== null && Math.abs(perRequest - last) <= options.settle.tolerance * last;
+    if (!matchesWarmup) log(`  ${target.label}: the count differs from the last warm-up by more than the tolerance`);
     return {
       warmups,
       settled: verdict === "settled",
@@ -131,8 +104,7 @@ export async function countEndpoint(
   }
 }
 
-const int = (value: number): string =>
-  Math.round(value).toLocaleString("en-US");
+const int = (value: number): string => Math.round(value).toLocaleString("en-US");
 
 /**
  * Sends `amount` requests between a zero and a dump; returns the instructions counted and, if
@@ -146,14 +118,7 @@ async function batch(
   keepDumpAs?: string,
 ): Promise<{ instructions: number; failure: string | null }> {
   await target.counters.zero();
-  const failure = await runAmount(
-    target.driverPath,
-    target.server,
-    target.requests,
-    amount,
-    connections,
-    resources,
-  );
+  const failure = await runAmount(target.driverPath, target.server, target.requests, amount, connections, resources);
   await sleep(QUIET_MS);
   const instructions = await target.counters.dump(keepDumpAs);
   await target.afterBatch();

@@ -40,22 +40,14 @@ export const CALLGRIND_USAGE = `Instruction counts (valgrind's callgrind; server
   --keep-dumps DIR       keep each counted dump as DIR/<server>.<endpoint>.callgrind.out.<k>
   --connections C        concurrent autocannon connections (default 8 with --callgrind)`;
 
-type Values = {
-  [K in keyof typeof CALLGRIND_FLAGS]?: K extends "callgrind"
-    ? boolean
-    : string;
-};
+type Values = { [K in keyof typeof CALLGRIND_FLAGS]?: K extends "callgrind" ? boolean : string };
 
 /**
  * The callgrind options, or null without --callgrind. `timedFlags` are the timed mode's flags
  * that were given: they mean nothing here (and the counted svc server must be one process), so
  * giving them with --callgrind is an error, as is a callgrind flag without it.
  */
-export function callgrindOptions(
-  values: Values,
-  connections: number,
-  timedFlags: string[],
-): CallgrindOptions | null {
+export function callgrindOptions(values: Values, connections: number, timedFlags: string[]): CallgrindOptions | null {
   const own = (Object.keys(CALLGRIND_FLAGS) as (keyof Values)[]).filter(
     (k) => k !== "callgrind" && values[k] !== undefined,
   );
@@ -64,16 +56,8 @@ export function callgrindOptions(
     return null;
   }
   if (timedFlags.length > 0)
-    throw new Error(
-      `${timedFlags[0]} is a flag of the timed mode; it has no meaning with --callgrind`,
-    );
-  const warmupRequests = integer(
-    "--warmup-requests",
-    values["warmup-requests"],
-    2000,
-    1,
-    10_000_000,
-  );
+    throw new Error(`${timedFlags[0]} is a flag of the timed mode; it has no meaning with --callgrind`);
+  const warmupRequests = integer("--warmup-requests", values["warmup-requests"], 2000, 1, 10_000_000);
   const requests = integer("--requests", values.requests, 3000, 1, 10_000_000);
   const counts = integer("--counts", values.counts, 3, 1, 100);
   // autocannon gives each connection its share of the amount, and refuses a share of zero.
@@ -81,22 +65,13 @@ export function callgrindOptions(
     ["--warmup-requests", warmupRequests],
     ["--requests", requests],
   ] as const) {
-    if (amount < connections)
-      throw new Error(
-        `${flag} (${amount}) must be at least --connections (${connections})`,
-      );
+    if (amount < connections) throw new Error(`${flag} (${amount}) must be at least --connections (${connections})`);
   }
   const svcLogLevel = values["svc-log-level"] ?? null;
-  if (
-    svcLogLevel !== null &&
-    !(LOG_LEVELS as readonly string[]).includes(svcLogLevel)
-  ) {
-    throw new Error(
-      `--svc-log-level must be one of ${LOG_LEVELS.join(", ")}, got "${svcLogLevel}"`,
-    );
+  if (svcLogLevel !== null && !(LOG_LEVELS as readonly string[]).includes(svcLogLevel)) {
+    throw new Error(`--svc-log-level must be one of ${LOG_LEVELS.join(", ")}, got "${svcLogLevel}"`);
   }
-  if (values["keep-dumps"] === "")
-    throw new Error("--keep-dumps needs a directory");
+  if (values["keep-dumps"] === "") throw new Error("--keep-dumps needs a directory");
   return {
     warmupRequests,
     requests,
@@ -110,11 +85,7 @@ export function callgrindOptions(
   };
 }
 
-function percent(
-  flag: string,
-  raw: string | undefined,
-  fallback: number,
-): number {
+function percent(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!/^\d+(\.\d+)?$/.test(raw) || value > 100)

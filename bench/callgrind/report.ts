@@ -29,8 +29,7 @@ const ENDPOINT_LABELS: Record<string, string> = {
 
 /** The page's requests per instruction as a share of svc's list_tasks': list ÷ page; null without both. */
 export function pageToList(records: readonly CountRecord[]): number | null {
-  const find = (endpoint: string) =>
-    records.find((r) => r.server === "svc" && r.endpoint === endpoint);
+  const find = (endpoint: string) => records.find((r) => r.server === "svc" && r.endpoint === endpoint);
   const [page, list] = [find(PAGE_ENDPOINT), find("list_tasks")];
   return page && list ? list.perRequest / page.perRequest : null;
 }
@@ -44,22 +43,12 @@ export function pageLine(records: readonly CountRecord[]): string {
 const int = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 
 /** svc ÷ each baseline, per endpoint where both were counted. */
-export function countRatios(
-  records: readonly CountRecord[],
-  baselines: readonly string[],
-): CountRatio[] {
+export function countRatios(records: readonly CountRecord[], baselines: readonly string[]): CountRatio[] {
   const out: CountRatio[] = [];
   for (const svc of records.filter((r) => r.server === "svc")) {
     for (const baseline of baselines) {
-      const other = records.find(
-        (r) => r.server === baseline && r.endpoint === svc.endpoint,
-      );
-      if (other)
-        out.push({
-          endpoint: svc.endpoint,
-          baseline,
-          ratio: svc.perRequest / other.perRequest,
-        });
+      const other = records.find((r) => r.server === baseline && r.endpoint === svc.endpoint);
+      if (other) out.push({ endpoint: svc.endpoint, baseline, ratio: svc.perRequest / other.perRequest });
     }
   }
   return out;
@@ -80,46 +69,27 @@ export function formatCountTable(
     records,
     baselines.map((c) => c.server),
   );
-  const header = [
-    "endpoint",
-    ...columns.map((c) => c.label),
-    ...baselines.map((c) => `svc/${c.label.split(" ")[0]}`),
-  ];
+  const header = ["endpoint", ...columns.map((c) => c.label), ...baselines.map((c) => `svc/${c.label.split(" ")[0]}`)];
   const rows = endpoints.map((endpoint) => [
     ENDPOINT_LABELS[endpoint] ?? endpoint,
     ...columns.map((c) => {
-      const record = records.find(
-        (r) => r.server === c.server && r.endpoint === endpoint,
-      );
+      const record = records.find((r) => r.server === c.server && r.endpoint === endpoint);
       if (!record) return "n/a";
       return `${int.format(record.perRequest)}${record.settled ? "" : "*"}${record.matchesWarmup ? "" : "†"}`;
     }),
     ...baselines.map((c) => {
-      const ratio = ratios.find(
-        (r) => r.endpoint === endpoint && r.baseline === c.server,
-      );
+      const ratio = ratios.find((r) => r.endpoint === endpoint && r.baseline === c.server);
       return ratio ? ratio.ratio.toFixed(2) : "n/a";
     }),
   ]);
-  const widths = header.map((h, i) =>
-    Math.max(h.length, ...rows.map((row) => row[i].length)),
-  );
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) =>
     cells
-      .map((cell, i) =>
-        i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]),
-      )
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
       .join("  ")
       .trimEnd();
-  const lines = [
-    line(header),
-    line(widths.map((w) => "-".repeat(w))),
-    ...rows.map(line),
-  ];
-  if (records.some((r) => !r.settled))
-    lines.push(
-      "* warm-up had not settled when counting began (see --max-warmups)",
-    );
+  const lines = [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
+  if (records.some((r) => !r.settled)) lines.push("* warm-up had not settled when counting began (see --max-warmups)");
   if (records.some((r) => !r.matchesWarmup)) {
     lines.push(
       "† the count differs from the last warm-up batch by more than the tolerance (a major GC in one of them?)",

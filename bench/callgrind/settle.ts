@@ -17,19 +17,11 @@ export type SettleVerdict = "settled" | "more" | "gave-up";
  * What to do after the warm-up batches so far, given their instructions per request in order
  * (null for a batch in which some request failed).
  */
-export function settleVerdict(
-  perRequest: readonly (number | null)[],
-  rule: SettleRule,
-): SettleVerdict {
+export function settleVerdict(perRequest: readonly (number | null)[], rule: SettleRule): SettleVerdict {
   const n = perRequest.length;
   if (n >= 2) {
     const [before, last] = [perRequest[n - 2], perRequest[n - 1]];
-    if (
-      before !== null &&
-      last !== null &&
-      Math.abs(last - before) <= rule.tolerance * before
-    )
-      return "settled";
+    if (before !== null && last !== null && Math.abs(last - before) <= rule.tolerance * before) return "settled";
   }
   return n >= rule.maxBatches ? "gave-up" : "more";
 }

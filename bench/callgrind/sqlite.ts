@@ -4,11 +4,7 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { cpus, loadavg, platform, release, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { BenchOptions } from "../args.js";
-import {
-  COUNTED_ENDPOINTS,
-  type CountedEndpoint,
-  loadRequests,
-} from "../endpoints.js";
+import { COUNTED_ENDPOINTS, type CountedEndpoint, loadRequests } from "../endpoints.js";
 import { LIST_PAGE_PATH } from "../pages-check.js";
 import { benchPaths } from "../paths.js";
 import { baselineSpec, prepare, SEEDED_TASKS, svcSpec } from "../prepare.js";
@@ -21,19 +17,9 @@ import { checkHealth, checkServer } from "../smoke.js";
 import type { ServerName } from "../summary.js";
 import { COUNT_METHOD, countEndpoint } from "./measure.js";
 import type { CallgrindOptions } from "./options.js";
-import {
-  countRatios,
-  formatCountTable,
-  PAGE_ENDPOINT,
-  pageLine,
-  pageToList,
-} from "./report.js";
+import { countRatios, formatCountTable, PAGE_ENDPOINT, pageLine, pageToList } from "./report.js";
 import type { Column, CountRecord } from "./report.js";
-import {
-  CallgrindCounters,
-  requireValgrind,
-  underCallgrind,
-} from "./valgrind.js";
+import { CallgrindCounters, requireValgrind, underCallgrind } from "./valgrind.js";
 
 export const SQLITE_COLUMNS: readonly Column[] = [
   { server: "svc", label: "svc" },
@@ -43,11 +29,7 @@ export const SQLITE_COLUMNS: readonly Column[] = [
 
 const SVC_ENDPOINTS: readonly string[] = [...COUNTED_ENDPOINTS, PAGE_ENDPOINT];
 
-export async function countSqlite(
-  options: BenchOptions,
-  count: CallgrindOptions,
-  resources: Resources,
-): Promise<void> {
+export async function countSqlite(options: BenchOptions, count: CallgrindOptions, resources: Resources): Promise<void> {
   const valgrind = requireValgrind();
   const startedAt = new Date().toISOString();
   const loadAtStart = loadavg()[0];
@@ -63,14 +45,9 @@ export async function countSqlite(
   const seededIds = prepared.tasks.map((task) => task.id);
   const records: CountRecord[] = [];
   const responseBytes: Record<string, Record<string, number>> = {};
-  const skipped: string[] = prepared.svc.ran
-    ? []
-    : [`svc: ${prepared.svc.reason}`];
+  const skipped: string[] = prepared.svc.ran ? [] : [`svc: ${prepared.svc.reason}`];
 
-  for (const [name, dbFile] of Object.entries(prepared.dbFiles) as [
-    ServerName,
-    string,
-  ][]) {
+  for (const [name, dbFile] of Object.entries(prepared.dbFiles) as [ServerName, string][]) {
     const svc = prepared.svc;
     const spec =
       name === "svc"
@@ -96,13 +73,10 @@ export async function countSqlite(
       continue;
     }
     trimToSeed(dbFile, seededIds);
-    log(
-      `${name} is up at ${server.baseUrl} (pid ${server.pid}) and answers all four endpoints`,
-    );
+    log(`${name} is up at ${server.baseUrl} (pid ${server.pid}) and answers all four endpoints`);
     const counters = new CallgrindCounters(server.pid, dumpDir);
     // svc alone also serves the list as a page (jq and mustache over the same 50 rows).
-    const endpoints: readonly string[] =
-      name === "svc" ? SVC_ENDPOINTS : COUNTED_ENDPOINTS;
+    const endpoints: readonly string[] = name === "svc" ? SVC_ENDPOINTS : COUNTED_ENDPOINTS;
     for (const endpoint of endpoints) {
       const result = await countEndpoint(
         {
@@ -112,34 +86,22 @@ export async function countSqlite(
           driverPath: paths.driver,
           requests:
             endpoint === PAGE_ENDPOINT
-              ? [
-                  {
-                    method: "GET",
-                    path: LIST_PAGE_PATH,
-                    headers: { accept: "text/html" },
-                  },
-                ]
+              ? [{ method: "GET", path: LIST_PAGE_PATH, headers: { accept: "text/html" } }]
               : loadRequests(endpoint as CountedEndpoint, seededIds),
           afterBatch: () => {
             if (endpoint === "create_task") trimToSeed(dbFile, seededIds);
           },
-          keepDumpAs: keepDir
-            ? join(keepDir, `${name}.${endpoint}.callgrind.out`)
-            : undefined,
+          keepDumpAs: keepDir ? join(keepDir, `${name}.${endpoint}.callgrind.out`) : undefined,
         },
         { ...count, connections: options.connections },
         resources,
         log,
       ).catch((error: Error) => {
         const output = server.outputTail();
-        throw new Error(
-          `${error.message}${output ? `\n--- ${name} output ---\n${output}` : ""}`,
-        );
+        throw new Error(`${error.message}${output ? `\n--- ${name} output ---\n${output}` : ""}`);
       });
       records.push({ server: name, endpoint, ...result });
-      log(
-        `${name} ${endpoint}: ${Math.round(result.perRequest).toLocaleString("en-US")} instructions/request`,
-      );
+      log(`${name} ${endpoint}: ${Math.round(result.perRequest).toLocaleString("en-US")} instructions/request`);
     }
     await server.stop();
   }

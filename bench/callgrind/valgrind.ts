@@ -20,11 +20,8 @@ export const INSTALL_HINT =
 /** Throws with how to install valgrind when either tool is missing. */
 export function requireValgrind(): string {
   const valgrind = spawnSync("valgrind", ["--version"], { encoding: "utf8" });
-  const control = spawnSync("callgrind_control", ["--version"], {
-    encoding: "utf8",
-  });
-  if (valgrind.error || valgrind.status !== 0 || control.error)
-    throw new Error(INSTALL_HINT);
+  const control = spawnSync("callgrind_control", ["--version"], { encoding: "utf8" });
+  if (valgrind.error || valgrind.status !== 0 || control.error) throw new Error(INSTALL_HINT);
   return valgrind.stdout.trim();
 }
 
@@ -69,11 +66,7 @@ export class CallgrindCounters {
     await control("-d", this.pid);
     const deadline = Date.now() + DUMP_WAIT_MS;
     for (;;) {
-      const file = newestDump(
-        readdirSync(this.dumpDir),
-        this.pid,
-        this.lastDump,
-      );
+      const file = newestDump(readdirSync(this.dumpDir), this.pid, this.lastDump);
       if (file !== null) {
         const path = join(this.dumpDir, file);
         const text = readFileSync(path, "utf8");
@@ -86,10 +79,7 @@ export class CallgrindCounters {
           return instructions;
         }
       }
-      if (Date.now() > deadline)
-        throw new Error(
-          `callgrind wrote no dump for pid ${this.pid} in ${this.dumpDir}`,
-        );
+      if (Date.now() > deadline) throw new Error(`callgrind wrote no dump for pid ${this.pid} in ${this.dumpDir}`);
       await sleep(100);
     }
   }
@@ -97,20 +87,13 @@ export class CallgrindCounters {
 
 function control(flag: "-z" | "-d", pid: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(
-      "callgrind_control",
-      [flag, String(pid)],
-      { timeout: CONTROL_TIMEOUT_MS },
-      (error, stdout, stderr) => {
-        // It exits 0 even when no process answered; "OK." is its word that the command was taken.
-        if (error || !/\bOK\b/.test(stdout)) {
-          reject(
-            new Error(
-              `callgrind_control ${flag} ${pid} failed: ${error?.message ?? "no OK"}\n${stdout}${stderr}`.trim(),
-            ),
-          );
-        } else resolve();
-      },
-    );
+    execFile("callgrind_control", [flag, String(pid)], { timeout: CONTROL_TIMEOUT_MS }, (error, stdout, stderr) => {
+      // It exits 0 even when no process answered; "OK." is its word that the command was taken.
+      if (error || !/\bOK\b/.test(stdout)) {
+        reject(
+          new Error(`callgrind_control ${flag} ${pid} failed: ${error?.message ?? "no OK"}\n${stdout}${stderr}`.trim()),
+        );
+      } else resolve();
+    });
   });
 }

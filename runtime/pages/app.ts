@@ -45,12 +45,7 @@ export class App {
    * Parses every template of the pages in `router`'s table and starts loading jq-web if a page
    * needs it: start-up work, never per request.
    */
-  constructor(
-    spec: AppSpec,
-    router: Router,
-    unpoly: UnpolyAssets,
-    deps: AppDeps,
-  ) {
+  constructor(spec: AppSpec, router: Router, unpoly: UnpolyAssets, deps: AppDeps) {
     this.unpoly = unpoly;
     const pages = router.targets("page").map((t) => t.page);
     const renderer: Renderer = {
@@ -59,9 +54,7 @@ export class App {
       layout: parseTemplate(spec.layout),
       errorContent: parseTemplate(spec.errorPage),
       unpoly,
-      jq: pages.some((p) => p.load === null && p.jq !== null)
-        ? loadJqWeb()
-        : null,
+      jq: pages.some((p) => p.load === null && p.jq !== null) ? loadJqWeb() : null,
       site: deps.site,
     };
     this.deps = deps;
@@ -69,16 +62,8 @@ export class App {
     // count as an unhandled rejection.
     renderer.jq?.catch(() => undefined);
     for (const page of pages) this.compiled.set(page, compilePage(page));
-    this.pages = new Pages(
-      renderer,
-      (path) => this.pageAt(router, path),
-      deps.maxBodySize,
-    );
-    this.publicFiles = new PublicFiles(
-      spec.publicFiles,
-      spec.publicRoot,
-      HTML_SECURITY_HEADERS,
-    );
+    this.pages = new Pages(renderer, (path) => this.pageAt(router, path), deps.maxBodySize);
+    this.publicFiles = new PublicFiles(spec.publicFiles, spec.publicRoot, HTML_SECURITY_HEADERS);
     this.hasPages = pages.length > 0;
   }
 
@@ -118,45 +103,19 @@ export class App {
     }
     const params = found.params ?? newArgs();
     if (target.kind === "file") {
-      await serveRouteFile(
-        this.pages,
-        this.deps,
-        req,
-        res,
-        target.file,
-        method,
-        params,
-        parseQueryString(rawQuery),
-        ctx,
-      );
+      await serveRouteFile(this.pages, this.deps, req, res, target.file, method, params, parseQueryString(rawQuery), ctx);
     } else {
-      await this.pages.serve(
-        res,
-        this.compiled.get(target.page)!,
-        params,
-        rawQuery,
-        ctx,
-      );
+      await this.pages.serve(res, this.compiled.get(target.page)!, params, rawQuery, ctx);
     }
   }
 
   /** The page the route table has at `path`, for re-rendering the page a failed form came from. */
-  private pageAt(
-    router: Router,
-    path: string,
-  ): { page: CompiledPage; params: Record<string, string> } | null {
+  private pageAt(router: Router, path: string): { page: CompiledPage; params: Record<string, string> } | null {
     const found = router.match("GET", path);
-    if (found === null || "allow" in found || found.target.kind !== "page")
-      return null;
-    return {
-      page: this.compiled.get(found.target.page)!,
-      params: found.params ?? newArgs(),
-    };
+    if (found === null || "allow" in found || found.target.kind !== "page") return null;
+    return { page: this.compiled.get(found.target.page)!, params: found.params ?? newArgs() };
   }
 }
 
 /** What the app answers of the route table. */
-export type AppTarget = Extract<
-  BoundTarget,
-  { kind: "file" | "page" | "asset" }
->;
+export type AppTarget = Extract<BoundTarget, { kind: "file" | "page" | "asset" }>;

@@ -14,10 +14,7 @@ export interface StepText {
  * missing. The target's validator coerces exactly the arguments `text` says arrived as
  * text (runtime/args.ts).
  */
-export function callInput(
-  values: Record<string, unknown>,
-  { text }: StepText,
-): CallInput {
+export function callInput(values: Record<string, unknown>, { text }: StepText): CallInput {
   const args = newArgs() as Record<string, unknown>;
   let allText = true;
   for (const name in values) {
@@ -35,12 +32,7 @@ export function join(...parts: unknown[]): string {
   let out = "";
   for (const p of parts) {
     if (p === undefined || p === null) continue;
-    out +=
-      typeof p === "string"
-        ? p
-        : typeof p === "object"
-          ? JSON.stringify(p)
-          : String(p);
+    out += typeof p === "string" ? p : typeof p === "object" ? JSON.stringify(p) : String(p);
   }
   return out;
 }

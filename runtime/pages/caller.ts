@@ -10,11 +10,7 @@ import type { IncomingMessage } from "node:http";
  * no Content-Type, so an Unpoly request without a body counts as a form too.
  */
 export function isFormPost(req: IncomingMessage, media: string): boolean {
-  if (
-    media === "application/x-www-form-urlencoded" ||
-    media === "multipart/form-data"
-  )
-    return true;
+  if (media === "application/x-www-form-urlencoded" || media === "multipart/form-data") return true;
   return media === "" && req.headers["x-up-version"] !== undefined;
 }
 

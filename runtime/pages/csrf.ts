@@ -22,8 +22,7 @@ export function isCrossSite(req: IncomingMessage): boolean {
 
 /** Throws the 403 for a cross-site request. */
 export function refuseCrossSite(req: IncomingMessage): void {
-  if (isCrossSite(req))
-    throw new HttpError(403, "cross-site form posts are not accepted");
+  if (isCrossSite(req)) throw new HttpError(403, "cross-site form posts are not accepted");
 }
 
 /** `https://Example.com:8443` → `example.com:8443`; null for something that is not an origin. */
@@ -34,19 +33,13 @@ function originHost(origin: string): string | null {
   if (host === "" || /[/?#@\s]/.test(host)) return null;
   const lower = host.toLowerCase();
   // Default ports are left out of Host (RFC 9110 §7.2) but may appear in an Origin.
-  if (origin.startsWith("http://") && lower.endsWith(":80"))
-    return lower.slice(0, -3);
-  if (origin.startsWith("https://") && lower.endsWith(":443"))
-    return lower.slice(0, -4);
+  if (origin.startsWith("http://") && lower.endsWith(":80")) return lower.slice(0, -3);
+  if (origin.startsWith("https://") && lower.endsWith(":443")) return lower.slice(0, -4);
   return lower;
 }
 
 // The media types a cross-site HTML form can send without a CORS preflight (Fetch §2.2.2).
-const FORM_MEDIA: ReadonlySet<string> = new Set([
-  "application/x-www-form-urlencoded",
-  "multipart/form-data",
-  "text/plain",
-]);
+const FORM_MEDIA: ReadonlySet<string> = new Set(["application/x-www-form-urlencoded", "multipart/form-data", "text/plain"]);
 
 /**
  * For module endpoints, which accept forms too: a POST whose body a cross-site form could

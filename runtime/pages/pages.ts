@@ -3,29 +3,17 @@
 // response carries the security headers and `Vary: X-Up-Target` (Unpoly may cache a
 // fragment answer per target; these pages answer every target with the whole document).
 
-import {
-  STATUS_CODES,
-  type IncomingMessage,
-  type ServerResponse,
-} from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import { HttpError } from "../errors.js";
 import { parseQueryString } from "../query-string.js";
 import type { CallContext } from "../types.js";
 import { HTML_SECURITY_HEADERS, HTML_TYPE } from "./headers.js";
-import {
-  type CompiledPage,
-  type PageExtras,
-  type Renderer,
-  errorHtml,
-  renderPage,
-} from "./render.js";
+import { type CompiledPage, type PageExtras, type Renderer, errorHtml, renderPage } from "./render.js";
 import { failedFormHeaders, sameSiteReferer } from "./route-request.js";
 import type { HtmlBytes } from "./templates.js";
 
 /** The page the route table has at a path, with its parameters; null when none. */
-export type PageAt = (
-  path: string,
-) => { page: CompiledPage; params: Record<string, string> } | null;
+export type PageAt = (path: string) => { page: CompiledPage; params: Record<string, string> } | null;
 
 export class Pages {
   constructor(
@@ -39,13 +27,7 @@ export class Pages {
   }
 
   /** GET of a page: 200 with the document, or an error page with the status the data gave. */
-  async serve(
-    res: ServerResponse,
-    page: CompiledPage,
-    params: Record<string, string>,
-    rawQuery: string,
-    ctx: CallContext,
-  ): Promise<void> {
+  async serve(res: ServerResponse, page: CompiledPage, params: Record<string, string>, rawQuery: string, ctx: CallContext): Promise<void> {
     let html: HtmlBytes;
     try {
       const query = parseQueryString(rawQuery);
@@ -62,21 +44,11 @@ export class Pages {
    * the message as `error` and the sent fields as `form`. Without such a page, or when
    * that page itself cannot be rendered, an error page says what went wrong.
    */
-  async sendFailedForm(
-    req: IncomingMessage,
-    res: ServerResponse,
-    err: unknown,
-    body: Record<string, unknown>,
-    ctx: CallContext,
-  ): Promise<void> {
+  async sendFailedForm(req: IncomingMessage, res: ServerResponse, err: unknown, body: Record<string, unknown>, ctx: CallContext): Promise<void> {
     // Authorization failures answer as the action's own endpoint does (401/403 with
     // WWW-Authenticate), not as a form to fix and resubmit; an action's own `fail 401`
     // (a wrong password on a sign-in form) is a form to fix.
-    if (
-      !(err instanceof HttpError) ||
-      err.status >= 500 ||
-      err.headers?.["WWW-Authenticate"] !== undefined
-    ) {
+    if (!(err instanceof HttpError) || err.status >= 500 || err.headers?.["WWW-Authenticate"] !== undefined) {
       this.sendError(res, err, ctx);
       return;
     }
@@ -85,43 +57,21 @@ export class Pages {
     if (found !== null && location !== null) {
       const extras: PageExtras = { error: err.message, form: { ...body } };
       try {
-        const html = await renderPage(
-          this.renderer,
-          found.page,
-          found.params,
-          found.query,
-          ctx,
-          extras,
-        );
+        const html = await renderPage(this.renderer, found.page, found.params, found.query, ctx, extras);
         sendHtml(res, 422, html, failedFormHeaders(req, location));
         return;
       } catch {
         // The page is gone too (a deleted task's page answers 404): say what failed instead.
       }
     }
-    sendHtml(
-      res,
-      422,
-      errorHtml(
-        this.renderer,
-        422,
-        STATUS_CODES[422] ?? "Unprocessable Content",
-        err.message,
-        ctx.caller,
-      ),
-    );
+    sendHtml(res, 422, errorHtml(this.renderer, 422, STATUS_CODES[422] ?? "Unprocessable Content", err.message, ctx.caller));
   }
 
   /** An error as an HTML page: an HttpError keeps its status and message; anything else is a logged 500. */
   sendError(res: ServerResponse, err: unknown, ctx: CallContext): void {
     if (err instanceof HttpError) {
       const reason = STATUS_CODES[err.status] ?? "Error";
-      sendHtml(
-        res,
-        err.status,
-        errorHtml(this.renderer, err.status, reason, err.message, ctx.caller),
-        err.headers ?? {},
-      );
+      sendHtml(res, err.status, errorHtml(this.renderer, err.status, reason, err.message, ctx.caller), err.headers ?? {});
       return;
     }
     this.renderer.log.error("internal error", {
@@ -129,45 +79,21 @@ export class Pages {
       path: ctx.req.url,
       error: err instanceof Error ? (err.stack ?? err.message) : String(err),
     });
-    sendHtml(
-      res,
-      500,
-      errorHtml(
-        this.renderer,
-        500,
-        "Internal Server Error",
-        "internal error",
-        ctx.caller,
-      ),
-    );
+    sendHtml(res, 500, errorHtml(this.renderer, 500, "Internal Server Error", "internal error", ctx.caller));
   }
 
   /** The 404 page, for a browser asking for a path nothing answers. */
   sendNotFound(res: ServerResponse): void {
-    sendHtml(
-      res,
-      404,
-      errorHtml(this.renderer, 404, "Not Found", "There is no page here."),
-    );
+    sendHtml(res, 404, errorHtml(this.renderer, 404, "Not Found", "There is no page here."));
   }
 
-  private findPage(
-    location: string,
-  ): {
-    page: CompiledPage;
-    params: Record<string, string>;
-    query: Record<string, string>;
-  } | null {
+  private findPage(location: string): { page: CompiledPage; params: Record<string, string>; query: Record<string, string> } | null {
     const q = location.indexOf("?");
     const path = q === -1 ? location : location.slice(0, q);
     try {
       const found = this.pageAt(path);
       if (found === null) return null;
-      return {
-        page: found.page,
-        params: found.params,
-        query: parseQueryString(q === -1 ? "" : location.slice(q + 1)),
-      };
+      return { page: found.page, params: found.params, query: parseQueryString(q === -1 ? "" : location.slice(q + 1)) };
     } catch {
       return null;
     }
@@ -175,19 +101,10 @@ export class Pages {
 }
 
 /** Writes a whole HTML document with the security headers. */
-export function sendHtml(
-  res: ServerResponse,
-  status: number,
-  html: HtmlBytes,
-  headers: Record<string, string> = {},
-): void {
-  for (const name of Object.keys(HTML_SECURITY_HEADERS))
-    res.setHeader(name, HTML_SECURITY_HEADERS[name]);
+export function sendHtml(res: ServerResponse, status: number, html: HtmlBytes, headers: Record<string, string> = {}): void {
+  for (const name of Object.keys(HTML_SECURITY_HEADERS)) res.setHeader(name, HTML_SECURITY_HEADERS[name]);
   for (const name of Object.keys(headers)) res.setHeader(name, headers[name]);
   res.setHeader("Vary", "X-Up-Target");
-  res.writeHead(status, {
-    "Content-Type": HTML_TYPE,
-    "Content-Length": html.length,
-  });
+  res.writeHead(status, { "Content-Type": HTML_TYPE, "Content-Length": html.length });
   res.end(html.bytes, "latin1");
 }

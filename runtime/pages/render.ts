@@ -8,13 +8,7 @@ import type { Logger } from "../log.js";
 import { RequestView, type SiteOptions } from "../respond.js";
 import type { CallContext, Caller, Database } from "../types.js";
 import type { UnpolyAssets } from "../unpoly.js";
-import {
-  type HtmlBytes,
-  type Template,
-  parseTemplate,
-  renderHtmlBytes,
-  renderText,
-} from "./templates.js";
+import { type HtmlBytes, type Template, parseTemplate, renderHtmlBytes, renderText } from "./templates.js";
 import type { PageSpec, RouteInput } from "./types.js";
 
 export interface Renderer {
@@ -44,16 +38,10 @@ export interface PageExtras {
   form: Record<string, unknown>;
 }
 
-const NO_BODY: Record<string, unknown> = Object.freeze(
-  Object.create(null) as Record<string, unknown>,
-);
+const NO_BODY: Record<string, unknown> = Object.freeze(Object.create(null) as Record<string, unknown>);
 
 export function compilePage(spec: PageSpec): CompiledPage {
-  return {
-    spec,
-    template: parseTemplate(spec.template),
-    title: spec.title === null ? null : parseTemplate(spec.title),
-  };
+  return { spec, template: parseTemplate(spec.template), title: spec.title === null ? null : parseTemplate(spec.title) };
 }
 
 /**
@@ -70,18 +58,11 @@ export async function renderPage(
 ): Promise<HtmlBytes> {
   let data: Record<string, unknown> = {};
   if (page.spec.data !== null) {
-    const input: RouteInput = {
-      query,
-      body: NO_BODY,
-      params,
-      form: false,
-      view: new RequestView(ctx.req, r.site),
-    };
+    const input: RouteInput = { query, body: NO_BODY, params, form: false, view: new RequestView(ctx.req, r.site) };
     data = (await page.spec.data(r.db, input, ctx)).data;
   }
   let view = await runLoader(r, page.spec, data, params, query);
-  if (extras !== null)
-    view = { ...view, error: extras.error, form: extras.form };
+  if (extras !== null) view = { ...view, error: extras.error, form: extras.form };
   // `auth` (the caller, or null) is in every view, so a page and the layout can show who is signed in.
   const auth = ctx.caller ?? null;
   view = { ...view, auth };
@@ -90,29 +71,12 @@ export async function renderPage(
   return layoutHtml(r, title, content, auth);
 }
 
-export function layoutHtml(
-  r: Renderer,
-  title: string,
-  content: HtmlBytes,
-  auth: Caller | null = null,
-): HtmlBytes {
-  return renderHtmlBytes(r.layout, {
-    title,
-    content,
-    auth,
-    unpoly_js: r.unpoly.jsPath,
-    unpoly_css: r.unpoly.cssPath,
-  });
+export function layoutHtml(r: Renderer, title: string, content: HtmlBytes, auth: Caller | null = null): HtmlBytes {
+  return renderHtmlBytes(r.layout, { title, content, auth, unpoly_js: r.unpoly.jsPath, unpoly_css: r.unpoly.cssPath });
 }
 
 /** An error page in the layout: the status, its reason phrase and the message. */
-export function errorHtml(
-  r: Renderer,
-  status: number,
-  reason: string,
-  message: string,
-  auth: Caller | null | undefined = null,
-): HtmlBytes {
+export function errorHtml(r: Renderer, status: number, reason: string, message: string, auth: Caller | null | undefined = null): HtmlBytes {
   const content = renderHtmlBytes(r.errorContent, { status, reason, message });
   return layoutHtml(r, `${status} ${reason}`, content, auth ?? null);
 }
@@ -127,23 +91,12 @@ async function runLoader(
 ): Promise<Record<string, unknown>> {
   let outputs: unknown[];
   if (spec.load !== null) outputs = runCompiled(spec.load, data, params, query);
-  else if (spec.jq !== null && r.jq !== null)
-    outputs = await runFallback(await r.jq, spec.jq, data, params, query);
+  else if (spec.jq !== null && r.jq !== null) outputs = await runFallback(await r.jq, spec.jq, data, params, query);
   else return data;
   const view = outputs[0];
-  if (
-    outputs.length !== 1 ||
-    view === null ||
-    typeof view !== "object" ||
-    Array.isArray(view)
-  ) {
-    const got =
-      outputs.length !== 1
-        ? `${outputs.length} results`
-        : `a ${view === null ? "null" : Array.isArray(view) ? "list" : typeof view}`;
-    throw new Error(
-      `${spec.source}: page.jq must give one object for the template, but gave ${got}`,
-    );
+  if (outputs.length !== 1 || view === null || typeof view !== "object" || Array.isArray(view)) {
+    const got = outputs.length !== 1 ? `${outputs.length} results` : `a ${view === null ? "null" : Array.isArray(view) ? "list" : typeof view}`;
+    throw new Error(`${spec.source}: page.jq must give one object for the template, but gave ${got}`);
   }
   return view as Record<string, unknown>;
 }
@@ -163,12 +116,7 @@ async function runFallback(
   try {
     return await jq(program, data, { params, query });
   } catch (e) {
-    if (e instanceof JqWebFailure && e.reason !== "crash")
-      throw new HttpError(
-        503,
-        "this page took too long to prepare; try again later",
-        { cause: e },
-      );
+    if (e instanceof JqWebFailure && e.reason !== "crash") throw new HttpError(503, "this page took too long to prepare; try again later", { cause: e });
     throw e;
   }
 }

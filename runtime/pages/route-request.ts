@@ -8,21 +8,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody } from "../body.js";
 import { sendOk } from "../envelope.js";
 import { lingerIfUnread } from "../linger.js";
-import {
-  RequestView,
-  type ShapedAnswer,
-  sendShaped,
-  sendShapedError,
-} from "../respond.js";
+import { RequestView, type ShapedAnswer, sendShaped, sendShapedError } from "../respond.js";
 import { HttpError } from "../errors.js";
-import {
-  authorizeFirst,
-  callScope,
-  fingerprint,
-  idempotencyKey,
-  type IdempotencyStore,
-  REPLAYED_HEADER,
-} from "../idempotency/index.js";
+import { authorizeFirst, callScope, fingerprint, idempotencyKey, type IdempotencyStore, REPLAYED_HEADER } from "../idempotency/index.js";
 import { newArgs } from "../query-string.js";
 import type { CallContext } from "../types.js";
 import { isUnpolyRequest, unpolyLocation } from "../unpoly.js";
@@ -31,12 +19,7 @@ import { isFormPost, wantsJsonOnly } from "./caller.js";
 import { refuseCrossSite } from "./csrf.js";
 import type { AppDeps } from "./app.js";
 import type { Pages } from "./pages.js";
-import type {
-  RouteBlockSpec,
-  RouteFileSpec,
-  RouteInput,
-  RouteOutcome,
-} from "./types.js";
+import type { RouteBlockSpec, RouteFileSpec, RouteInput, RouteOutcome } from "./types.js";
 
 export async function serveRouteFile(
   pages: Pages,
@@ -58,28 +41,14 @@ export async function serveRouteFile(
   const keys = deps.keys ?? null;
   // A GET only reads: it ignores the header, as a query does.
   const key = method !== "GET" && keys !== null ? idempotencyKey(req) : null;
-  const call: BlockCall = {
-    pages,
-    deps,
-    req,
-    res,
-    file,
-    block,
-    method,
-    key,
-    json: !html,
-  };
+  const call: BlockCall = { pages, deps, req, res, file, block, method, key, json: !html };
   if (!html && block.shaped === true && deps.errors !== null) {
     // A block that shapes its answer answers its errors in the app's error shape too.
     try {
       await answerJson(call, await readInput(call, query, params, form), ctx);
     } catch (err) {
       if (res.headersSent) throw err;
-      sendShapedError(res, err, deps.errors, deps.log, {
-        request_id: ctx.requestId,
-        method: req.method,
-        path: file.path,
-      });
+      sendShapedError(res, err, deps.errors, deps.log, { request_id: ctx.requestId, method: req.method, path: file.path });
       lingerIfUnread(req, res);
     }
     return;
@@ -92,10 +61,7 @@ export async function serveRouteFile(
   let location: string;
   try {
     const outcome = await run(call, input, ctx);
-    location =
-      outcome.redirect === null
-        ? (sameSiteReferer(req) ?? "/")
-        : siteLocation(outcome.redirect);
+    location = outcome.redirect === null ? (sameSiteReferer(req) ?? "/") : siteLocation(outcome.redirect);
   } catch (err) {
     await pages.sendFailedForm(req, res, err, input.body, ctx);
     return;
@@ -122,49 +88,24 @@ interface BlockCall {
   json: boolean;
 }
 
-async function readInput(
-  call: BlockCall,
-  query: Record<string, string>,
-  params: Record<string, string>,
-  form: boolean,
-): Promise<RouteInput> {
-  const body =
-    call.method === "GET"
-      ? newArgs()
-      : await readRouteBody(call.req, call.pages.maxBodySize);
+async function readInput(call: BlockCall, query: Record<string, string>, params: Record<string, string>, form: boolean): Promise<RouteInput> {
+  const body = call.method === "GET" ? newArgs() : await readRouteBody(call.req, call.pages.maxBodySize);
   // Answered meanwhile (the read or write timeout): the block must not run.
-  if (call.res.headersSent)
-    throw new HttpError(call.res.statusCode, "already answered");
-  return {
-    query,
-    body,
-    params,
-    form,
-    view: new RequestView(call.req, call.deps.site),
-  };
+  if (call.res.headersSent) throw new HttpError(call.res.statusCode, "already answered");
+  return { query, body, params, form, view: new RequestView(call.req, call.deps.site) };
 }
 
 /** A JSON caller: the envelope with the route data, or the block's own answer. */
-async function answerJson(
-  call: BlockCall,
-  input: RouteInput,
-  ctx: CallContext,
-): Promise<void> {
+async function answerJson(call: BlockCall, input: RouteInput, ctx: CallContext): Promise<void> {
   const outcome = await run(call, input, ctx);
   if (ctx.cookies !== undefined) call.res.setHeader("Set-Cookie", ctx.cookies);
   if (outcome.answer !== undefined) sendShaped(call.res, outcome.answer());
   else sendOk(call.res, outcome.data);
 }
 
-function run(
-  call: BlockCall,
-  input: RouteInput,
-  ctx: CallContext,
-): Promise<RouteOutcome> {
+function run(call: BlockCall, input: RouteInput, ctx: CallContext): Promise<RouteOutcome> {
   const keys = call.deps.keys ?? null;
-  return call.key === null || keys === null
-    ? call.block.run(call.pages.db, input, ctx)
-    : runOnce(keys, call.key, call, input, ctx);
+  return call.key === null || keys === null ? call.block.run(call.pages.db, input, ctx) : runOnce(keys, call.key, call, input, ctx);
 }
 
 /** What is stored for a key: the outcome, with the answer made for a JSON caller of a block with `respond`. */
@@ -181,13 +122,7 @@ interface StoredOutcome {
  * status, body and headers, made once when the block first ran (a JSON caller's answer is
  * part of the fingerprint, so a form post's stored outcome never answers a JSON call).
  */
-async function runOnce(
-  keys: IdempotencyStore,
-  key: string,
-  call: BlockCall,
-  input: RouteInput,
-  ctx: CallContext,
-): Promise<RouteOutcome> {
+async function runOnce(keys: IdempotencyStore, key: string, call: BlockCall, input: RouteInput, ctx: CallContext): Promise<RouteOutcome> {
   const { block, file, method, res } = call;
   authorizeFirst(block.requires, ctx);
   const scope = `${method} ${file.path}${block.handler === null ? "" : `?handler=${block.handler}`}`;
@@ -201,67 +136,44 @@ async function runOnce(
     fingerprint(method, file.path, ...parts),
     async (db) => (ran = await block.run(db, input, ctx)),
     (outcome) => {
-      const stored: StoredOutcome = {
-        data: outcome.data,
-        redirect: outcome.redirect,
-      };
+      const stored: StoredOutcome = { data: outcome.data, redirect: outcome.redirect };
       // Made inside the transaction: an answer that cannot be made (a bad Host for
       // input.base_url) rolls the block back rather than storing half of it.
-      if (answers && outcome.answer !== undefined)
-        stored.answer = outcome.answer();
+      if (answers && outcome.answer !== undefined) stored.answer = outcome.answer();
       return JSON.stringify(stored);
     },
   );
   if (!answer.replayed && ran !== null) return ran;
   if (!res.headersSent) res.setHeader(REPLAYED_HEADER, "true");
   const stored = JSON.parse(answer.body) as StoredOutcome;
-  const replayed: RouteOutcome = {
-    data: stored.data,
-    redirect: stored.redirect,
-  };
+  const replayed: RouteOutcome = { data: stored.data, redirect: stored.redirect };
   const shaped = stored.answer;
   if (shaped !== undefined) replayed.answer = () => shaped;
   return replayed;
 }
 
 /** `?handler=name` picks a named block; without it, the method's default block runs. */
-function chooseBlock(
-  file: RouteFileSpec,
-  method: string,
-  handler: string | undefined,
-): RouteBlockSpec {
+function chooseBlock(file: RouteFileSpec, method: string, handler: string | undefined): RouteBlockSpec {
   const blocks = file.blocks.filter((b) => b.method === method);
   if (blocks.length === 0) {
     const allow = [...new Set(file.blocks.map((b) => b.method))];
-    throw new HttpError(405, "method not allowed", {
-      headers: { Allow: allow.join(", ") },
-    });
+    throw new HttpError(405, "method not allowed", { headers: { Allow: allow.join(", ") } });
   }
   if (handler !== undefined && handler !== "") {
     const named = blocks.find((b) => b.handler === handler);
-    if (named === undefined)
-      throw new HttpError(
-        404,
-        `${method} ${file.path} has no handler "${handler}"`,
-      );
+    if (named === undefined) throw new HttpError(404, `${method} ${file.path} has no handler "${handler}"`);
     return named;
   }
   const fallback = blocks.find((b) => b.handler === null);
   if (fallback === undefined) {
     const names = blocks.map((b) => b.handler).join(", ");
-    throw new HttpError(
-      400,
-      `${method} ${file.path} needs ?handler= with one of: ${names}`,
-    );
+    throw new HttpError(400, `${method} ${file.path} needs ?handler= with one of: ${names}`);
   }
   return fallback;
 }
 
 /** The body as argument values, on a record without Object.prototype (`input.body.constructor` is just a name). */
-async function readRouteBody(
-  req: IncomingMessage,
-  maxBodySize: number,
-): Promise<Record<string, unknown>> {
+async function readRouteBody(req: IncomingMessage, maxBodySize: number): Promise<Record<string, unknown>> {
   const input = await readBody(req, maxBodySize);
   if (input.text) return input.args;
   const body = newArgs() as Record<string, unknown>;
@@ -274,11 +186,7 @@ async function readRouteBody(
  * scheme. Characters a header cannot carry are %-encoded.
  */
 export function siteLocation(location: string): string {
-  if (
-    !location.startsWith("/") ||
-    location.startsWith("//") ||
-    location.startsWith("/\\")
-  ) {
+  if (!location.startsWith("/") || location.startsWith("//") || location.startsWith("/\\")) {
     throw new HttpError(400, "the redirect leaves this site");
   }
   return location.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
@@ -294,17 +202,11 @@ export function sameSiteReferer(req: IncomingMessage): string | null {
   } catch {
     return null;
   }
-  if (url.host.toLowerCase() !== (req.headers.host ?? "").toLowerCase())
-    return null;
+  if (url.host.toLowerCase() !== (req.headers.host ?? "").toLowerCase()) return null;
   return url.pathname + url.search;
 }
 
 /** Headers of a 422 that answers an Unpoly form post with the page at `location`. */
-export function failedFormHeaders(
-  req: IncomingMessage,
-  location: string | null,
-): Record<string, string> {
-  return location !== null && isUnpolyRequest(req)
-    ? unpolyLocation(location)
-    : {};
+export function failedFormHeaders(req: IncomingMessage, location: string | null): Record<string, string> {
+  return location !== null && isUnpolyRequest(req) ? unpolyLocation(location) : {};
 }

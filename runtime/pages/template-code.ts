@@ -48,10 +48,7 @@ class CodeWriter {
         // mustache.js builds a text token one character at a time: flatten it once, here.
         const text = Buffer.from(value, "utf8").toString("utf8");
         const bytes = utf8Bytes(text);
-        const piece =
-          bytes === text
-            ? lit(text)
-            : `(w.bytes ? ${lit(bytes)} : ${lit(text)})`;
+        const piece = bytes === text ? lit(text) : `(w.bytes ? ${lit(bytes)} : ${lit(text)})`;
         return `o += ${piece};\n`;
       }
       case "name":
@@ -68,9 +65,7 @@ class CodeWriter {
         );
       }
       case ">":
-        throw new Error(
-          `partial {{> ${value}}} in a page template: partials are not available`,
-        );
+        throw new Error(`partial {{> ${value}}} in a page template: partials are not available`);
       default:
         // Comments ({{! }}) and delimiter changes ({{= =}}) write nothing.
         return "";
@@ -82,11 +77,7 @@ class CodeWriter {
    * for any other truthy value; that last case enters the current context again (a lookup
    * finds the same), so one loop body serves all three.
    */
-  private section(
-    name: string,
-    tokens: readonly Token[],
-    depth: number,
-  ): string {
+  private section(name: string, tokens: readonly Token[], depth: number): string {
     const n = this.next++;
     const [s, list, i, count] = [`s${n}`, `a${n}`, `i${n}`, `n${n}`];
     const inner = `c${depth + 1}`;
@@ -109,16 +100,14 @@ class CodeWriter {
       // A plain name is found only on an object that has it (a string's `length` is not).
       const key = lit(name);
       let expr = "undefined";
-      for (let k = 0; k <= depth; k++)
-        expr = `rt.isObject(c${k}) && ${key} in c${k} ? c${k}[${key}] : ${expr}`;
+      for (let k = 0; k <= depth; k++) expr = `rt.isObject(c${k}) && ${key} in c${k} ? c${k}[${key}] : ${expr}`;
       return `(${expr})`;
     }
     // A dotted name: the first context in which the whole path ends on a property.
     const names = `d${this.constants.length}`;
     this.constants.push(`const ${names} = ${JSON.stringify(name.split("."))};`);
     let expr = "undefined";
-    for (let k = 0; k <= depth; k++)
-      expr = `(v = rt.walk(c${k}, ${names})) !== rt.MISS ? v : ${expr}`;
+    for (let k = 0; k <= depth; k++) expr = `(v = rt.walk(c${k}, ${names})) !== rt.MISS ? v : ${expr}`;
     return `(${expr})`;
   }
 }

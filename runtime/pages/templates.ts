@@ -54,8 +54,7 @@ const TEXT: Writer = { escape: String, raw: String, bytes: false };
 const HTML_BYTES: Writer = {
   // HTML already in bytes (a page's content in the layout) is escaped as it is: the escaped
   // characters are ASCII, and no byte of a longer UTF-8 sequence is.
-  escape: (v) =>
-    v instanceof HtmlBytes ? escapeHtml(v.bytes) : escapeHtmlBytes(v),
+  escape: (v) => (v instanceof HtmlBytes ? escapeHtml(v.bytes) : escapeHtmlBytes(v)),
   raw: (v) => (v instanceof HtmlBytes ? v.bytes : utf8Bytes(String(v))),
   bytes: true,
 };
@@ -69,10 +68,7 @@ export function parseTemplate(text: string): Template {
   // The compiler checked every template; a failure here is a bug worth a start-up error.
   const code = templateCode(Mustache.parse(text) as Token[]);
   // The source names only its arguments and HELPERS; its text and names are JSON literals.
-  const make = new Function(
-    "rt",
-    `${code.prelude}\nreturn function render(c0, w) {\n${code.body}};`,
-  );
+  const make = new Function("rt", `${code.prelude}\nreturn function render(c0, w) {\n${code.body}};`);
   return { render: make(HELPERS) as Template["render"] };
 }
 
@@ -108,11 +104,7 @@ function walk(c: unknown, names: readonly string[]): unknown {
   let v = c;
   let hit = false;
   for (let k = 0; v !== null && v !== undefined && k <= last; k++) {
-    if (k === last)
-      hit =
-        typeof v === "object"
-          ? names[k] in (v as object)
-          : Object.prototype.hasOwnProperty.call(v, names[k]);
+    if (k === last) hit = typeof v === "object" ? names[k] in (v as object) : Object.prototype.hasOwnProperty.call(v, names[k]);
     v = (v as Record<string, unknown>)[names[k]];
   }
   return hit ? v : MISS;
@@ -143,7 +135,5 @@ function escapeHtmlBytes(value: unknown): string {
 /** mustache.js's escape; most values need none, and a test is cheaper than a replace. */
 function escapeHtml(value: unknown): string {
   const text = typeof value === "string" ? value : String(value);
-  return NEEDS_ESCAPE.test(text)
-    ? text.replace(ESCAPED, (c) => ESCAPES[c])
-    : text;
+  return NEEDS_ESCAPE.test(text) ? text.replace(ESCAPED, (c) => ESCAPES[c]) : text;
 }

@@ -3,12 +3,7 @@
 // Everything here was decided at build time; the runtime parses templates once at start.
 
 import type { RequestView, ShapedAnswer } from "../respond.js";
-import type {
-  CallContext,
-  Database,
-  HttpMethod,
-  Requirement,
-} from "../types.js";
+import type { CallContext, Database, HttpMethod, Requirement } from "../types.js";
 
 /** What a route-file block sees of the request (`input.query.x`, `input.body.x`, `input.params.x`). */
 export interface RouteInput {
@@ -31,11 +26,7 @@ export interface RouteOutcome {
   answer?: () => ShapedAnswer;
 }
 
-export type RouteBlockRun = (
-  db: Database,
-  input: RouteInput,
-  ctx: CallContext,
-) => Promise<RouteOutcome>;
+export type RouteBlockRun = (db: Database, input: RouteInput, ctx: CallContext) => Promise<RouteOutcome>;
 
 export interface RouteBlockSpec {
   method: HttpMethod;
@@ -55,11 +46,7 @@ export interface RouteFileSpec {
 }
 
 /** A compiled page.jq: every output of the program for one input. */
-export type PageLoader = (
-  input: unknown,
-  $params: Record<string, string>,
-  $query: Record<string, string>,
-) => unknown[];
+export type PageLoader = (input: unknown, $params: Record<string, string>, $query: Record<string, string>) => unknown[];
 
 export interface PageSpec {
   /** `/tasks/:id`, for logs: the route table (ServerSpec.routes) matches it. */

@@ -5,7 +5,5 @@ const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** `text` in UTF-8 bytes, one per character; ASCII is its own bytes. */
 export function utf8Bytes(text: string): string {
-  return NOT_ASCII.test(text)
-    ? Buffer.from(text, "utf8").toString("latin1")
-    : text;
+  return NOT_ASCII.test(text) ? Buffer.from(text, "utf8").toString("latin1") : text;
 }

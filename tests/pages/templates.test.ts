@@ -1,20 +1,14 @@
-// Page templates are rendered by functions compiled at start (runtime/pages/templates.ts,
-// template-code.ts), not by mustache.js's token walker; what they write must be exactly what mustache.js writes. Every
-// template of the examples and fixtures, and a set written to reach the corners of the rules
-// (lookup through sections, dotted names, primitives, empty and false sections), is rendered
-// both ways over the same views.
+// Page templates are rendered by functions compiled at start (runtime/pages/templates.ts and
+// template-code.ts), not by mustache.js's token walker; what they write must be exactly what
+// mustache.js writes. Every template of the examples and fixtures, and a set written to reach
+// the corners of the rules (lookup through sections, dotted names, primitives, empty and false
+// sections), is rendered both ways over the same views.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "@jest/globals";
 import Mustache from "mustache";
-import {
-  HtmlBytes,
-  parseTemplate,
-  renderHtml,
-  renderHtmlBytes,
-  renderText,
-} from "../../runtime/pages/templates.js";
+import { HtmlBytes, parseTemplate, renderHtml, renderHtmlBytes, renderText } from "../../runtime/pages/templates.js";
 import { repoRoot } from "../support/paths.js";
 
 function mustacheHtml(text: string, view: unknown): string {
@@ -22,9 +16,7 @@ function mustacheHtml(text: string, view: unknown): string {
 }
 
 function mustacheText(text: string, view: unknown): string {
-  return new Mustache.Writer().render(text, view, undefined, {
-    escape: (v: unknown) => String(v),
-  });
+  return new Mustache.Writer().render(text, view, undefined, { escape: (v: unknown) => String(v) });
 }
 
 const CORNERS = [
@@ -49,10 +41,7 @@ const CORNERS = [
 const VIEWS: unknown[] = [
   {
     x: "<b>&</b> 'q' \"d\" `b` a=b /s",
-    list: [
-      { name: "one", inner: [{ v: 1 }, { v: 2, name: "shadow" }] },
-      { name: "t<w>o" },
-    ],
+    list: [{ name: "one", inner: [{ v: 1 }, { v: 2, name: "shadow" }] }, { name: "t<w>o" }],
     outer: "O",
     obj: { a: "A", b: { c: "C&" } },
     a: { b: { c: 3 } },
@@ -67,14 +56,7 @@ const VIEWS: unknown[] = [
     id: "01J",
     t: "it's <here>",
   },
-  {
-    list: ["a", "<b>", 3, null, true],
-    x: 7,
-    str: "",
-    num: -1.5,
-    a: { b: "s" },
-    outer: null,
-  },
+  { list: ["a", "<b>", 3, null, true], x: 7, str: "", num: -1.5, a: { b: "s" }, outer: null },
   {},
   "just a string",
   [1, 2],
@@ -84,14 +66,8 @@ function templatesUnder(dir: string, found: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (
-        entry.name !== "node_modules" &&
-        entry.name !== "dist" &&
-        entry.name !== "expected"
-      )
-        templatesUnder(path, found);
-    } else if (entry.name.endsWith(".html") && /[/\\]app[/\\]/.test(path))
-      found.push(path);
+      if (entry.name !== "node_modules" && entry.name !== "dist" && entry.name !== "expected") templatesUnder(path, found);
+    } else if (entry.name.endsWith(".html") && /[/\\]app[/\\]/.test(path)) found.push(path);
   }
   return found;
 }
@@ -135,16 +111,8 @@ describe("compiled templates render what mustache.js renders", () => {
     for (const text of CORNERS) {
       const t = parseTemplate(text);
       for (const view of VIEWS) {
-        same(
-          text,
-          renderHtml(t, view),
-          expected(() => mustacheHtml(text, view)),
-        );
-        same(
-          text,
-          renderText(t, view),
-          expected(() => mustacheText(text, view)),
-        );
+        same(text, renderHtml(t, view), expected(() => mustacheHtml(text, view)));
+        same(text, renderText(t, view), expected(() => mustacheText(text, view)));
       }
     }
   });
@@ -155,69 +123,33 @@ describe("compiled templates render what mustache.js renders", () => {
     const text =
       'a`${globalThis.svcPwned = 1}`\\"\'*/</script>\u2028|{{q"); svcPwned = 2; ("}}|' +
       '{{&c\\d}}|{{#e`f}}[{{.}}]{{/e`f}}|{{g"h.i\'j}}|{{^n"]}}none{{/n"]}}';
-    const view = {
-      'q"); svcPwned = 2; ("': '<"q">',
-      "c\\d": "<raw>",
-      "e`f": ["1", "2"],
-      'g"h': { "i'j": "dot" },
-    };
+    const view = { 'q"); svcPwned = 2; ("': '<"q">', "c\\d": "<raw>", "e`f": ["1", "2"], 'g"h': { "i'j": "dot" } };
     const t = parseTemplate(text);
     for (const v of [view, {}]) {
-      same(
-        text,
-        renderHtml(t, v),
-        expected(() => mustacheHtml(text, v)),
-      );
-      same(
-        text,
-        renderText(t, v),
-        expected(() => mustacheText(text, v)),
-      );
+      same(text, renderHtml(t, v), expected(() => mustacheHtml(text, v)));
+      same(text, renderText(t, v), expected(() => mustacheText(text, v)));
     }
-    expect(renderHtml(t, view)).toContain(
-      "|&lt;&quot;q&quot;&gt;|<raw>|[1][2]|dot|none",
-    );
+    expect(renderHtml(t, view)).toContain("|&lt;&quot;q&quot;&gt;|<raw>|[1][2]|dot|none");
     expect((globalThis as { svcPwned?: unknown }).svcPwned).toBeUndefined();
   });
 
   test("a null item of a list renders its names empty (mustache.js threw)", () => {
     const t = parseTemplate("{{#list}}[{{name}}]{{/list}}");
-    expect(renderHtml(t, { list: [{ name: "a" }, null, { name: "b" }] })).toBe(
-      "[a][][b]",
-    );
+    expect(renderHtml(t, { list: [{ name: "a" }, null, { name: "b" }] })).toBe("[a][][b]");
   });
 
-  const files = [
-    ...templatesUnder(join(repoRoot, "examples")),
-    ...templatesUnder(join(repoRoot, "fixtures")),
-  ];
+  const files = [...templatesUnder(join(repoRoot, "examples")), ...templatesUnder(join(repoRoot, "fixtures"))];
 
   test("every page template of the examples and fixtures", () => {
-    expect(
-      files.filter((file) => parses(body(readFileSync(file, "utf8")))).length,
-    ).toBeGreaterThan(5);
+    expect(files.filter((file) => parses(body(readFileSync(file, "utf8")))).length).toBeGreaterThan(5);
     const views = [
       ...VIEWS,
       {
         title: "T & <t>",
         content: "<p>c</p>",
         records: [
-          {
-            id: "a",
-            title: "<x>",
-            status: "open",
-            priority: "high",
-            assignee: null,
-            created_at: "2026-01-01",
-          },
-          {
-            id: "b",
-            title: "y",
-            status: "done",
-            priority: "low",
-            assignee: "ann",
-            created_at: "2026-01-02",
-          },
+          { id: "a", title: "<x>", status: "open", priority: "high", assignee: null, created_at: "2026-01-01" },
+          { id: "b", title: "y", status: "done", priority: "low", assignee: "ann", created_at: "2026-01-02" },
         ],
         form: { title: "f'" },
         error: "bad",
@@ -232,15 +164,8 @@ describe("compiled templates render what mustache.js renders", () => {
       if (text.includes("{{>") || !parses(text)) continue;
       const t = parseTemplate(text);
       for (const view of views) {
-        same(
-          file,
-          renderHtml(t, view),
-          expected(() => mustacheHtml(text, view)),
-        );
-        expect([file, renderHtmlBytes(t, view).bytes]).toEqual([
-          file,
-          bytesOf(renderHtml(t, view)),
-        ]);
+        same(file, renderHtml(t, view), expected(() => mustacheHtml(text, view)));
+        expect([file, renderHtmlBytes(t, view).bytes]).toEqual([file, bytesOf(renderHtml(t, view))]);
       }
     }
   });
@@ -253,34 +178,22 @@ function bytesOf(text: string): string {
 
 describe("HTML in its bytes (what a page writes)", () => {
   test("is the UTF-8 of the HTML, text and values past ASCII included; its length is the byte count", () => {
-    const t = parseTemplate(
-      "<p>— {{a}} · {{{b}}} {{#list}}[{{.}}]{{/list}}</p>",
-    );
+    const t = parseTemplate("<p>— {{a}} · {{{b}}} {{#list}}[{{.}}]{{/list}}</p>");
     const view = { a: "ünïcode <&> 😀", b: "<i>日本</i>", list: ["x", "€", 3] };
     const html = renderHtmlBytes(t, view);
     expect(html.bytes).toBe(bytesOf(renderHtml(t, view)));
     expect(html.length).toBe(Buffer.byteLength(renderHtml(t, view)));
     expect(html.toString()).toBe(renderHtml(t, view));
-    expect(html.toString()).toBe(
-      "<p>— ünïcode &lt;&amp;&gt; 😀 · <i>日本</i> [x][€][3]</p>",
-    );
+    expect(html.toString()).toBe("<p>— ünïcode &lt;&amp;&gt; 😀 · <i>日本</i> [x][€][3]</p>");
   });
 
   test("a page's content in bytes goes into the layout once, never encoded twice", () => {
-    const content = renderHtmlBytes(parseTemplate("<p>{{x}}</p>"), {
-      x: "é — 😀",
-    });
-    const layout = parseTemplate(
-      "<main>{{{content}}}</main><pre>{{content}}</pre><h1>{{title}}</h1>",
-    );
+    const content = renderHtmlBytes(parseTemplate("<p>{{x}}</p>"), { x: "é — 😀" });
+    const layout = parseTemplate("<main>{{{content}}}</main><pre>{{content}}</pre><h1>{{title}}</h1>");
     const page = renderHtmlBytes(layout, { content, title: "Café <b>" });
-    expect(page.toString()).toBe(
-      "<main><p>é — 😀</p></main><pre>&lt;p&gt;é — 😀&lt;&#x2F;p&gt;</pre><h1>Café &lt;b&gt;</h1>",
-    );
+    expect(page.toString()).toBe("<main><p>é — 😀</p></main><pre>&lt;p&gt;é — 😀&lt;&#x2F;p&gt;</pre><h1>Café &lt;b&gt;</h1>");
     // Rendered as text, the same layout shows the same characters.
-    expect(renderHtml(layout, { content, title: "Café <b>" })).toBe(
-      page.toString(),
-    );
+    expect(renderHtml(layout, { content, title: "Café <b>" })).toBe(page.toString());
     expect(content).toBeInstanceOf(HtmlBytes);
   });
 });

@@ -1,18 +1,8 @@
 import { describe, expect, test } from "@jest/globals";
 import { parseBenchArgs } from "../../../bench/args.js";
 import { parseBackendsArgs } from "../../../bench/backends/args.js";
-import {
-  dumpInstructions,
-  dumpNumber,
-  newestDump,
-} from "../../../bench/callgrind/dump.js";
-import {
-  countRatios,
-  formatCountTable,
-  PAGE_ENDPOINT,
-  pageLine,
-  pageToList,
-} from "../../../bench/callgrind/report.js";
+import { dumpInstructions, dumpNumber, newestDump } from "../../../bench/callgrind/dump.js";
+import { countRatios, formatCountTable, PAGE_ENDPOINT, pageLine, pageToList } from "../../../bench/callgrind/report.js";
 import type { CountRecord } from "../../../bench/callgrind/report.js";
 import { settleVerdict } from "../../../bench/callgrind/settle.js";
 
@@ -61,16 +51,8 @@ describe("dumpInstructions", () => {
 
   test.each([
     ["not a dump", "hello\n", /no `events:` line/],
-    [
-      "no instruction counts",
-      "events: Dr\ntotals: 5\n",
-      /counts no instructions/,
-    ],
-    [
-      "cut short",
-      "events: Ir\n\nfn=(1) main\n3 4\n",
-      /neither a `totals:` nor a `summary:`/,
-    ],
+    ["no instruction counts", "events: Dr\ntotals: 5\n", /counts no instructions/],
+    ["cut short", "events: Ir\n\nfn=(1) main\n3 4\n", /neither a `totals:` nor a `summary:`/],
     ["garbage total", "events: Ir\ntotals: 12x\n", /not a number: "12x"/],
   ])("%s is an error, not a figure", (_what, text, message) => {
     expect(() => dumpInstructions(text)).toThrow(message);
@@ -87,14 +69,7 @@ describe("dump file names", () => {
   });
 
   test("newestDump: the highest-numbered dump newer than the last one read", () => {
-    const files = [
-      "cg.7",
-      "cg.7.1",
-      "cg.7.10",
-      "cg.7.2",
-      "cg.8.11",
-      "notes.txt",
-    ];
+    const files = ["cg.7", "cg.7.1", "cg.7.10", "cg.7.2", "cg.8.11", "notes.txt"];
     expect(newestDump(files, 7, 0)).toBe("cg.7.10");
     expect(newestDump(files, 7, 10)).toBeNull();
     expect(newestDump(files, 8, 0)).toBe("cg.8.11");
@@ -117,28 +92,16 @@ describe("settleVerdict", () => {
   test("a figure still moving asks for more, until the cap", () => {
     expect(settleVerdict([300_000, 250_000], rule)).toBe("more");
     expect(settleVerdict([300_000, 250_000, 210_000], rule)).toBe("more");
-    expect(settleVerdict([300_000, 250_000, 210_000, 180_000], rule)).toBe(
-      "gave-up",
-    );
+    expect(settleVerdict([300_000, 250_000, 210_000, 180_000], rule)).toBe("gave-up");
   });
 
   test("only the last two batches count", () => {
     // Batches 1 and 2 agreed, but this is asked after batch 3, which moved.
-    expect(
-      settleVerdict([200_000, 200_000, 150_000], {
-        tolerance: 0.02,
-        maxBatches: 8,
-      }),
-    ).toBe("more");
+    expect(settleVerdict([200_000, 200_000, 150_000], { tolerance: 0.02, maxBatches: 8 })).toBe("more");
   });
 
   test("settling on the last allowed batch is settled, not given up", () => {
-    expect(
-      settleVerdict([300_000, 200_000, 201_000], {
-        tolerance: 0.02,
-        maxBatches: 3,
-      }),
-    ).toBe("settled");
+    expect(settleVerdict([300_000, 200_000, 201_000], { tolerance: 0.02, maxBatches: 3 })).toBe("settled");
   });
 
   test("a batch with failed requests is no figure: it neither settles nor is compared", () => {
@@ -159,12 +122,7 @@ describe("settleVerdict", () => {
 describe("parseBenchArgs with --callgrind", () => {
   test("without --callgrind the timed mode is as before", () => {
     const options = parseBenchArgs([]);
-    expect(options).toMatchObject({
-      rounds: 5,
-      durationSeconds: 4,
-      connections: 10,
-      callgrind: null,
-    });
+    expect(options).toMatchObject({ rounds: 5, durationSeconds: 4, connections: 10, callgrind: null });
   });
 
   test("the defaults: 2,000 warm-up, 3,000 counted, 2 %, 8 connections, svc at its own log level", () => {
@@ -218,36 +176,15 @@ describe("parseBenchArgs with --callgrind", () => {
 
   test.each([
     [["--requests", "100"], /--requests needs --callgrind/],
-    [
-      ["--callgrind", "--duration", "3"],
-      /--duration is a flag of the timed mode/,
-    ],
-    [
-      ["--callgrind", "--svc-workers", "2"],
-      /--svc-workers is a flag of the timed mode/,
-    ],
-    [
-      ["--callgrind", "--requests", "4"],
-      /--requests \(4\) must be at least --connections \(8\)/,
-    ],
-    [
-      ["--callgrind", "--warmup-requests", "0"],
-      /--warmup-requests must be a whole number from 1/,
-    ],
+    [["--callgrind", "--duration", "3"], /--duration is a flag of the timed mode/],
+    [["--callgrind", "--svc-workers", "2"], /--svc-workers is a flag of the timed mode/],
+    [["--callgrind", "--requests", "4"], /--requests \(4\) must be at least --connections \(8\)/],
+    [["--callgrind", "--warmup-requests", "0"], /--warmup-requests must be a whole number from 1/],
     [["--callgrind", "--settle", "two"], /--settle must be a percentage/],
-    [
-      ["--callgrind", "--counts", "0"],
-      /--counts must be a whole number from 1/,
-    ],
+    [["--callgrind", "--counts", "0"], /--counts must be a whole number from 1/],
     [["--callgrind", "--settle", "101"], /--settle must be a percentage/],
-    [
-      ["--callgrind", "--max-warmups", "0"],
-      /--max-warmups must be a whole number from 1/,
-    ],
-    [
-      ["--callgrind", "--svc-log-level", "loud"],
-      /--svc-log-level must be one of error, warn, info, debug, trace/,
-    ],
+    [["--callgrind", "--max-warmups", "0"], /--max-warmups must be a whole number from 1/],
+    [["--callgrind", "--svc-log-level", "loud"], /--svc-log-level must be one of error, warn, info, debug, trace/],
     [["--callgrind", "--keep-dumps", ""], /--keep-dumps needs a directory/],
   ])("%j is refused: %s", (argv, message) => {
     expect(() => parseBenchArgs(argv)).toThrow(message);
@@ -262,15 +199,11 @@ describe("parseBackendsArgs", () => {
       connections: 10,
       callgrind: null,
     });
-    expect(() => parseBackendsArgs(["--endpoints", "health"])).toThrow(
-      /--endpoints: health; use list_tasks/,
-    );
+    expect(() => parseBackendsArgs(["--endpoints", "health"])).toThrow(/--endpoints: health; use list_tasks/);
   });
 
   test("--callgrind counts the three task endpoints unless told otherwise; health may be asked for", () => {
-    expect(
-      parseBackendsArgs(["--callgrind", "--endpoints", "health,list_tasks"]),
-    ).toMatchObject({
+    expect(parseBackendsArgs(["--callgrind", "--endpoints", "health,list_tasks"])).toMatchObject({
       endpoints: ["health", "list_tasks"],
     });
     expect(parseBackendsArgs(["--callgrind"])).toMatchObject({
@@ -279,23 +212,12 @@ describe("parseBackendsArgs", () => {
       callgrind: { warmupRequests: 2000, requests: 3000 },
     });
     expect(
-      parseBackendsArgs([
-        "--callgrind",
-        "--backends",
-        "mysql",
-        "--endpoints",
-        "list_tasks,create_task,list_tasks",
-      ]),
-    ).toMatchObject({
-      backends: ["mysql"],
-      endpoints: ["list_tasks", "create_task"],
-    });
+      parseBackendsArgs(["--callgrind", "--backends", "mysql", "--endpoints", "list_tasks,create_task,list_tasks"]),
+    ).toMatchObject({ backends: ["mysql"], endpoints: ["list_tasks", "create_task"] });
   });
 
   test("timed flags are refused with --callgrind", () => {
-    expect(() => parseBackendsArgs(["--callgrind", "--rounds", "2"])).toThrow(
-      /--rounds is a flag of the timed mode/,
-    );
+    expect(() => parseBackendsArgs(["--callgrind", "--rounds", "2"])).toThrow(/--rounds is a flag of the timed mode/);
   });
 });
 
@@ -332,9 +254,7 @@ describe("the count table", () => {
 
   test("ratios are svc ÷ each baseline", () => {
     const ratios = countRatios(records, ["bare", "fastify"]);
-    expect(
-      ratios.map((r) => [r.endpoint, r.baseline, Number(r.ratio.toFixed(2))]),
-    ).toEqual([
+    expect(ratios.map((r) => [r.endpoint, r.baseline, Number(r.ratio.toFixed(2))])).toEqual([
       ["health", "bare", 1.25],
       ["health", "fastify", 1.1],
       ["list_tasks", "bare", 1.0],
@@ -343,11 +263,7 @@ describe("the count table", () => {
   });
 
   test("one row per endpoint, unsettled and drifting figures marked, missing ones n/a", () => {
-    const table = formatCountTable(
-      records,
-      ["health", "list_tasks", "create_task"],
-      columns,
-    );
+    const table = formatCountTable(records, ["health", "list_tasks", "create_task"], columns);
     expect(table.split("\n")).toEqual([
       "endpoint                    svc  bare node:http   Fastify 5  svc/bare  svc/Fastify",
       "--------------------  ---------  --------------  ----------  --------  -----------",
@@ -362,12 +278,8 @@ describe("the count table", () => {
   test("svc's page is a row of its own and is set against svc's list: list ÷ page", () => {
     const withPage = [...records, record("svc", PAGE_ENDPOINT, 2_927_503)];
     expect(pageToList(withPage)).toBeCloseTo(0.6, 5);
-    expect(pageLine(withPage)).toBe(
-      "/tasks page, requests per instruction as a share of list_tasks': 0.60 (target: at least 0.60)\n",
-    );
-    expect(
-      formatCountTable(withPage, [PAGE_ENDPOINT], columns).split("\n")[2],
-    ).toBe(
+    expect(pageLine(withPage)).toBe("/tasks page, requests per instruction as a share of list_tasks': 0.60 (target: at least 0.60)\n");
+    expect(formatCountTable(withPage, [PAGE_ENDPOINT], columns).split("\n")[2]).toBe(
       "/tasks page (50 rows)  2,927,503             n/a        n/a       n/a          n/a",
     );
     expect(pageToList(records)).toBeNull();
