@@ -20,6 +20,7 @@
 // where it writes `{{title}}`; escaping twice would show `&amp;lt;` in the tab.
 
 import Mustache from "mustache";
+import { StartupError } from "../errors.js";
 import { templateCode } from "./template-code.js";
 import { utf8Bytes } from "./utf8.js";
 
@@ -68,8 +69,18 @@ export function parseTemplate(text: string): Template {
   // The compiler checked every template; a failure here is a bug worth a start-up error.
   const code = templateCode(Mustache.parse(text) as Token[]);
   // The source names only its arguments and HELPERS; its text and names are JSON literals.
-  const make = new Function("rt", `${code.prelude}\nreturn function render(c0, w) {\n${code.body}};`);
-  return { render: make(HELPERS) as Template["render"] };
+  const source = `${code.prelude}\nreturn function render(c0, w) {\n${code.body}};`;
+  let make: (helpers: typeof HELPERS) => Template["render"];
+  try {
+    make = new Function("rt", source) as typeof make;
+  } catch (err) {
+    if (!(err instanceof EvalError)) throw err;
+    throw new StartupError(
+      "pages are rendered by functions made at start, and this Node refuses to make code from text " +
+        "(--disallow-code-generation-from-strings); run the server without that flag",
+    );
+  }
+  return { render: make(HELPERS) };
 }
 
 /** Renders HTML, escaping `{{x}}`. */

@@ -4,8 +4,10 @@
 // the corners of the rules (lookup through sections, dotted names, primitives, empty and false
 // sections), is rendered both ways over the same views.
 
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "@jest/globals";
 import Mustache from "mustache";
 import { HtmlBytes, parseTemplate, renderHtml, renderHtmlBytes, renderText } from "../../runtime/pages/templates.js";
@@ -168,6 +170,21 @@ describe("compiled templates render what mustache.js renders", () => {
         expect([file, renderHtmlBytes(t, view).bytes]).toEqual([file, bytesOf(renderHtml(t, view))]);
       }
     }
+  });
+});
+
+describe("where Node makes no code from text", () => {
+  test("a template stops the start with a message naming the flag, not an EvalError's stack", () => {
+    const templates = pathToFileURL(join(repoRoot, "build", "runtime", "pages", "templates.js")).href;
+    const script = `import(${JSON.stringify(templates)}).then((t) => t.parseTemplate("<p>{{x}}</p>")).then(
+      () => console.log("made"),
+      (e) => console.log(e.name + ": " + e.message),
+    );`;
+    const r = spawnSync(process.execPath, ["--disallow-code-generation-from-strings", "-e", script], { encoding: "utf8" });
+    expect(r.stdout.trim()).toBe(
+      "StartupError: pages are rendered by functions made at start, and this Node refuses to make code from text " +
+        "(--disallow-code-generation-from-strings); run the server without that flag",
+    );
   });
 });
 
