@@ -14,8 +14,9 @@ import { utf8Bytes } from "./utf8.js";
 type Token = [string, string, number, number, Token[]?, number?];
 
 /**
- * The body of `function (rt, w, c0)`: `rt` the helpers (templates.ts), `w` the writer, `c0` the
- * view; it returns the rendered string. Constants (dotted names) come first, in `prelude`.
+ * `body` is that of `function render(c0, w)`: `c0` the view, `w` the writer; it returns the
+ * rendered string. `prelude` declares its constants (dotted names' parts); both run inside
+ * `function (rt)`, `rt` the helpers templates.ts passes (isObject, walk, MISS).
  */
 export interface TemplateCode {
   prelude: string;
