@@ -1,3 +1,4 @@
+import type { LoadRequest } from "./endpoints.js";
 import type { SeededTask } from "./seed.js";
 
 /** The four requests the pages bench compares: two pages, each next to the JSON it is built from. */
@@ -7,6 +8,8 @@ export type PageLoad = (typeof PAGE_LOADS)[number];
 export const LIST_JSON_PATH = "/api/task_tracker:list_tasks?limit=50";
 /** The page's route takes list_tasks' default limit, 50. */
 export const LIST_PAGE_PATH = "/tasks";
+/** The /tasks page as a browser asks for it. */
+export const LIST_PAGE_REQUEST: LoadRequest = { method: "GET", path: LIST_PAGE_PATH, headers: { accept: "text/html" } };
 export const getJsonPath = (id: string): string => `/api/task_tracker:get_task?id=${encodeURIComponent(id)}`;
 export const getPagePath = (id: string): string => `/tasks/${encodeURIComponent(id)}`;
 

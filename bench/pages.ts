@@ -10,7 +10,7 @@ import type { BenchOptions } from "./args.js";
 import type { LoadRequest } from "./endpoints.js";
 import { runLoad } from "./load.js";
 import { benchPaths } from "./paths.js";
-import { PAGE_LOADS, checkPages, getJsonPath, getPagePath, LIST_JSON_PATH, LIST_PAGE_PATH } from "./pages-check.js";
+import { PAGE_LOADS, checkPages, getJsonPath, getPagePath, LIST_JSON_PATH, LIST_PAGE_PATH, LIST_PAGE_REQUEST } from "./pages-check.js";
 import type { PageLoad } from "./pages-check.js";
 import { prepare, svcSpec } from "./prepare.js";
 import { clockTicksPerSecond } from "./proc-cpu.js";
@@ -55,7 +55,7 @@ function requestsFor(ids: readonly string[]): Record<PageLoad, LoadRequest[]> {
   }
   return {
     list_json: [{ method: "GET", path: LIST_JSON_PATH }],
-    list_page: [{ method: "GET", path: LIST_PAGE_PATH, headers: { accept: "text/html" } }],
+    list_page: [LIST_PAGE_REQUEST],
     get_json: order.map((id) => ({ method: "GET", path: getJsonPath(id) })),
     get_page: order.map((id) => ({ method: "GET", path: getPagePath(id), headers: { accept: "text/html" } })),
   };

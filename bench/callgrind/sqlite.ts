@@ -5,7 +5,7 @@ import { cpus, loadavg, platform, release, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { BenchOptions } from "../args.js";
 import { COUNTED_ENDPOINTS, type CountedEndpoint, loadRequests } from "../endpoints.js";
-import { LIST_PAGE_PATH } from "../pages-check.js";
+import { LIST_PAGE_REQUEST } from "../pages-check.js";
 import { benchPaths } from "../paths.js";
 import { baselineSpec, prepare, SEEDED_TASKS, svcSpec } from "../prepare.js";
 import type { Resources } from "../resources.js";
@@ -86,7 +86,7 @@ export async function countSqlite(options: BenchOptions, count: CallgrindOptions
           driverPath: paths.driver,
           requests:
             endpoint === PAGE_ENDPOINT
-              ? [{ method: "GET", path: LIST_PAGE_PATH, headers: { accept: "text/html" } }]
+              ? [LIST_PAGE_REQUEST]
               : loadRequests(endpoint as CountedEndpoint, seededIds),
           afterBatch: () => {
             if (endpoint === "create_task") trimToSeed(dbFile, seededIds);
