@@ -46,10 +46,9 @@ class CodeWriter {
     const [kind, value] = token;
     switch (kind) {
       case "text": {
-        // mustache.js builds a text token one character at a time: flatten it once, here.
-        const text = Buffer.from(value, "utf8").toString("utf8");
-        const bytes = utf8Bytes(text);
-        const piece = bytes === text ? lit(text) : `(w.bytes ? ${lit(bytes)} : ${lit(text)})`;
+        // A literal in the source: V8 makes it one flat string, whatever rope mustache.js built.
+        const bytes = utf8Bytes(value);
+        const piece = bytes === value ? lit(value) : `(w.bytes ? ${lit(bytes)} : ${lit(value)})`;
         return `o += ${piece};\n`;
       }
       case "name":

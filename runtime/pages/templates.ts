@@ -85,21 +85,17 @@ export function parseTemplate(text: string): Template {
 
 /** Renders HTML, escaping `{{x}}`. */
 export function renderHtml(t: Template, view: unknown): string {
-  return render(t, view, HTML);
+  return t.render(view, HTML);
 }
 
 /** Hot path: renders HTML in its bytes; an HtmlBytes value in the view is written as it is. */
 export function renderHtmlBytes(t: Template, view: unknown): HtmlBytes {
-  return new HtmlBytes(render(t, view, HTML_BYTES));
+  return new HtmlBytes(t.render(view, HTML_BYTES));
 }
 
 /** Renders text that will be escaped later, by the template it is written into. */
 export function renderText(t: Template, view: unknown): string {
-  return render(t, view, TEXT);
-}
-
-function render(t: Template, view: unknown, w: Writer): string {
-  return t.render(view, w);
+  return t.render(view, TEXT);
 }
 
 function isObject(v: unknown): v is object {
