@@ -202,7 +202,7 @@ export class BodyLowering {
     }
     const checked = this.m.checker.check({ file: this.m.file, body, params, kind: "statement", name: this.action });
     this.m.reporter.addAll(checked.diagnostics);
-    const bound = bindParams(body, new Map(params.map((p) => [p.name, p.type])));
+    const bound = bindParams(body, new Map(params.map((p) => [p.name, p.type])), undefined, [], [...this.m.resources.values()]);
     for (const name of bound.args) {
       const b = scope.lookup(name);
       // A variable read from json binds as the text the checker took it for; the caller is

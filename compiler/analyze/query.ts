@@ -32,7 +32,7 @@ export function analyzeQuery(
   checkPasswordSql(decl.sql, resources, file, r);
   const checked = checker.check({ file, body: decl.sql, params, kind: "query", name: decl.name.name });
   r.addAll(checked.diagnostics);
-  const bound = bindParams(decl.sql, new Map(params.map((p) => [p.name, p.type])), listItems(params), checked.jsonValues);
+  const bound = bindParams(decl.sql, new Map(params.map((p) => [p.name, p.type])), listItems(params), checked.jsonValues, [...resources.values()]);
   // Kept for `svc check --db`, which maps places in the model's (trimmed) text as SqlSourceRef does.
   const lead = decl.sql.text.length - decl.sql.text.trimStart().length;
   const jsonValues = checked.jsonValues.map((v) => ({ ...v, start: v.start - lead, end: v.end - lead }));

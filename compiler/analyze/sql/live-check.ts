@@ -62,7 +62,7 @@ export function liveDiagnostics(model: Model, backend: LiveBackend, asked: reado
     const a = byName.get(answer.name);
     if (a === undefined) continue;
     if (answer.error !== null) {
-      out.push(codes.liveStatement.at(a.at.file, errorSpan(a, answer.error.offset), a.where, backendName, answer.error.message));
+      out.push(codes.liveStatement.at(a.at.file, errorSpan(a, answer.error.offset, model.resources), a.where, backendName, answer.error.message));
       continue;
     }
     if (a.columns === null || a.columns.length === 0) continue;
@@ -81,10 +81,10 @@ export function liveDiagnostics(model: Model, backend: LiveBackend, asked: reado
 }
 
 /** Where the database pointed, mapped back into the .svc file; the whole statement when it did not say. */
-function errorSpan(a: Asked, offset: number | null): Span {
+function errorSpan(a: Asked, offset: number | null, tables: Model["resources"]): Span {
   if (!("text" in a.at) || offset === null || a.returning) return a.at.span;
   const sql = { text: a.sql.source, ...a.at.text };
-  const at = sourceOffset(sql, a.text, offset, a.sql.jsonValues);
+  const at = sourceOffset(sql, a.text, offset, a.sql.jsonValues, tables);
   const rest = sql.text.slice(at);
   const length = /^[A-Za-z0-9_$@"`]+/.exec(rest)?.[0].length ?? 1;
   return spanInText(sql, at, at + length);

@@ -1,5 +1,6 @@
 import type { ColumnModel, ScalarType } from "../model.js";
 import type { JsonValueFix } from "./dialect.js";
+import type { DeclaredTable } from "./identifiers.js";
 import { modelText, sqlEdits } from "./params.js";
 import type { SqlText } from "./span.js";
 
@@ -58,13 +59,19 @@ const PLACEHOLDER = /\$\d+(?:::(?:double precision|[a-z]+))?|STR_TO_DATE\(\?, '[
  * placeholder maps to its `@name`, one inside a rewritten name (json_agg for
  * json_group_array) to the name as written. `values`: the query's `sql.jsonValues`.
  */
-export function sourceOffset(sql: SqlText, sentAsIs: string, offsetAsIs: number, values: readonly JsonValueFix[] = []): number {
+export function sourceOffset(
+  sql: SqlText,
+  sentAsIs: string,
+  offsetAsIs: number,
+  values: readonly JsonValueFix[] = [],
+  tables: readonly DeclaredTable[] = [],
+): number {
   // The SQL is sent as written, with the blank space the model's trimmed text leaves out.
   const sent = sentAsIs.trimStart();
   const offset = Math.max(0, offsetAsIs - (sentAsIs.length - sent.length));
   let src = 0;
   let out = 0;
-  for (const edit of sqlEdits(modelText(sql), values).edits) {
+  for (const edit of sqlEdits(modelText(sql), values, tables).edits) {
     const stretch = edit.start - src;
     if (offset < out + stretch) return src + Math.max(0, offset - out);
     const at = out + stretch;

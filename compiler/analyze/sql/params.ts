@@ -1,6 +1,7 @@
 import type { SqlBody } from "../../parse/ast.js";
 import type { Dialect, DialectSql, ParamModel, ScalarType } from "../model.js";
 import type { JsonValueFix } from "./dialect.js";
+import type { DeclaredTable } from "./identifiers.js";
 import { mysqlList, mysqlPlaceholder } from "./mysql/params.js";
 import { portableEdits } from "./portable.js";
 import { postgresList, postgresPlaceholder } from "./postgres/params.js";
@@ -41,7 +42,11 @@ export function modelText(sql: SqlText): ParamText {
  * Every change bindParams makes to a body's text, in order of offset: `@name`s (numbered
  * by first appearance, in `args`) and what portable.ts writes per backend.
  */
-export function sqlEdits(sql: ParamText, values: readonly JsonValueFix[] = []): { args: string[]; edits: BodyEdit[] } {
+export function sqlEdits(
+  sql: ParamText,
+  values: readonly JsonValueFix[] = [],
+  tables: readonly DeclaredTable[] = [],
+): { args: string[]; edits: BodyEdit[] } {
   const refs = [...sql.params].sort((a, b) => a.start - b.start);
   const args: string[] = [];
   const numbers = new Map<string, number>();
@@ -60,7 +65,7 @@ export function sqlEdits(sql: ParamText, values: readonly JsonValueFix[] = []): 
     }
     edits.push({ start, end, text: index });
   }
-  edits.push(...portableEdits(tokenize(sql.text), values));
+  edits.push(...portableEdits(tokenize(sql.text), values, tables));
   // An insertion goes before a replacement at the same place (`@p = x` wrapped whole);
   // otherwise the order they were made in.
   edits.sort((a, b) => a.start - b.start || Number(b.start === b.end) - Number(a.start === a.end));
@@ -80,15 +85,17 @@ export function sqlEdits(sql: ParamText, values: readonly JsonValueFix[] = []): 
  * timestamps are read from svc's ISO text (see postgres/params.ts, mysql/params.ts).
  * `lists` (listItems): a list argument travels as its JSON text and stands for the table of
  * its items. The same pass writes what portable.ts makes each backend's own (JSON
- * functions, annotations); `values`: the checker's jsonValues, offsets in `body.text`.
+ * functions, annotations, names); `values`: the checker's jsonValues, offsets in `body.text`;
+ * `tables`: the project's resources (identifiers.ts quotes their names).
  */
 export function bindParams(
   body: SqlBody,
   types?: ReadonlyMap<string, ScalarType>,
   lists: ReadonlyMap<string, ScalarType> = listItems([]),
   values: readonly JsonValueFix[] = [],
+  tables: readonly DeclaredTable[] = [],
 ): BoundSql {
-  const { args, edits } = sqlEdits(bodyText(body), values);
+  const { args, edits } = sqlEdits(bodyText(body), values, tables);
   const slots = edits.flatMap((e) => (typeof e.text === "number" ? [e.text] : []));
 
   const render = (dialect: Dialect, placeholder: (index: number) => string): string => {

@@ -1,5 +1,6 @@
 import type { Dialect, ScalarType } from "../model.js";
 import type { JsonValueFix } from "./dialect.js";
+import { type DeclaredTable, nameEdits } from "./identifiers.js";
 import { KEYWORDS } from "./refs.js";
 import { type Token, closingParen } from "./tokens.js";
 
@@ -10,6 +11,8 @@ import { type Token, closingParen } from "./tokens.js";
 //   and a subquery's JSON nested into another JSON function stays JSON everywhere.
 // - A column's type annotation, `AS "name: type"`: the annotation is svc's, the database
 //   sees only `"name"`.
+// - Names written without quotes, quoted on PostgreSQL and MySQL as they were declared
+//   (identifiers.ts).
 
 export interface JsonFamily {
   /** Which arguments are values: an object's every second, an array's all, an aggregate's one. */
@@ -123,10 +126,11 @@ export function parseAnnotation(t: Token | undefined): Annotation | null {
 
 /**
  * The edits that make `tokens` (one SQL body) each backend's SQL; offsets are in the body's
- * text. `values`: the booleans and timestamps given to JSON functions (the checker finds them).
+ * text. `values`: the booleans and timestamps given to JSON functions (the checker finds them);
+ * `tables`: the project's resources, whose names are quoted where the SQL names them.
  */
-export function portableEdits(tokens: readonly Token[], values: readonly JsonValueFix[] = []): SqlEdit[] {
-  const edits: SqlEdit[] = [];
+export function portableEdits(tokens: readonly Token[], values: readonly JsonValueFix[] = [], tables: readonly DeclaredTable[] = []): SqlEdit[] {
+  const edits: SqlEdit[] = [...nameEdits(tokens, tables)];
   for (const v of values) {
     const [open, close] = v.type === "bool" ? BOOL_AS_JSON : TIMESTAMP_AS_JSON;
     edits.push({ start: v.start, end: v.start, text: open });
