@@ -38,7 +38,7 @@ for (const backend of ["postgres", "mysql"] as NetBackend[]) {
       const rows = await ns.admin("SELECT password FROM account ORDER BY email");
       expect(rows).toHaveLength(2);
       expect(rows[0].password).not.toBe(rows[1].password);
-      expect(String(rows[0].password)).toMatch(/^\$scrypt\$ln=15,r=8,p=1\$/);
+      expect(String(rows[0].password)).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
       const signIn = await post(server, "/api/users/login", { email: "a@example.com", password: "same password" });
       expect(signIn.status).toBe(200);
       const me = await call(`${server.url}/api/user`, { headers: { authorization: `Token ${signIn.json.data.token}` } });
