@@ -81,7 +81,12 @@ class PasswordTx implements Executor {
  * action runs again (see the top of this file).
  */
 export async function passwordTransaction<T>(db: Database, fn: (tx: Executor) => Awaitable<T>, ctx?: CallContext): Promise<T> {
+  // Inside a transaction already open (a call with an Idempotency-Key: the action, its answer
+  // and the key's row commit together) an attempt cannot be rolled back alone: hash in place.
+  if (db.nested === true) return db.transaction(fn);
   const work = new PasswordWork();
+  // Every attempt keeps the first one's deadline: past it the client has its 503, which must mean "not written".
+  const options = { startedAt: Date.now() };
   // A rolled-back attempt's cookies (start_session before a verify) must not reach the answer.
   const cookies = ctx?.cookies?.length ?? 0;
   for (;;) {
@@ -89,7 +94,7 @@ export async function passwordTransaction<T>(db: Database, fn: (tx: Executor) =>
     work.attempts++;
     if (ctx?.cookies !== undefined) ctx.cookies.length = cookies;
     try {
-      return await db.transaction((tx) => fn(new PasswordTx(tx, work)));
+      return await db.transaction((tx) => fn(new PasswordTx(tx, work)), options);
     } catch (err) {
       if (!(err instanceof PasswordPending) || !work.steps.includes(err.step)) throw err;
       // Awaited with nothing held; a failure here is the action's failure, as it would have been inside.

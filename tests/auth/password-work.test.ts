@@ -9,6 +9,7 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { openSqlite, type SqliteDatabase } from "../../runtime/db/sqlite/index.js";
 import { hashPassword, passwordTransaction, verifyPassword } from "../../runtime/auth/password-work.js";
 import { useScryptForTests } from "../../runtime/auth/password.js";
+import { boundTo } from "../../runtime/idempotency/bound.js";
 import type { CallContext, Executor, StatementSpec, TableSpec } from "../../runtime/types.js";
 
 const accountTable: TableSpec = {
@@ -115,6 +116,22 @@ describe("a hash never holds the transaction", () => {
     expect(stored).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
     expect(await verifyPassword(stored, "x", db)).toBe(true);
     expect(await verifyPassword(stored, "y", db)).toBe(false);
+  });
+});
+
+describe("inside a transaction already open (a call with an Idempotency-Key)", () => {
+  test("the hash runs in place: the action runs once, its writes are not made twice", async () => {
+    let attempts = 0;
+    await db.transaction(async (outer) => {
+      await passwordTransaction(boundTo(db, outer), async (tx) => {
+        attempts++;
+        // A second run would insert "first" again into the same, never rolled back, transaction.
+        await tx.run(insertAccount, ["first", null]);
+        await tx.run(insertAccount, ["second", await hashPassword("pw", tx)]);
+      });
+    });
+    expect(attempts).toBe(1);
+    expect(await db.one(countAccounts, [])).toEqual({ n: 2 });
   });
 });
 
