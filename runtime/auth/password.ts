@@ -135,5 +135,5 @@ export async function verifyPassword(stored: string | null | undefined, given: s
  * out: OWASP trades p against N, and one more pass over the same memory is no weaker.
  */
 function isWeak(logN: number, r: number, hashBytes: number): boolean {
-  return logN < LOG_N || N_of(logN) * r < N_of(LOG_N) * R || hashBytes < HASH_BYTES;
+  return N_of(logN) * r < N_of(LOG_N) * R || hashBytes < HASH_BYTES;
 }
