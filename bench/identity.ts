@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   console.log(
     `password hash: median ${median(hashes).toFixed(1)} ms wall, ${median(hashCpu).toFixed(1)} ms CPU; ` +
-      `verify: median ${median(verifies).toFixed(1)} ms wall, ${median(verifyCpu).toFixed(1)} ms CPU (9 each, scrypt ln=15 r=8 p=1)`,
+      `verify: median ${median(verifies).toFixed(1)} ms wall, ${median(verifyCpu).toFixed(1)} ms CPU (9 each, scrypt ln=17 r=8 p=1)`,
   );
 
   const work = join(repoRoot, "build", "tmp", "bench-identity");

@@ -89,8 +89,17 @@ export interface Executor {
   run(stmt: StatementSpec, args: readonly unknown[]): Promise<number>;
 }
 
+export interface TransactionOptions {
+  startedAt?: number;
+}
+
 export interface Database extends Executor {
   readonly dialect: Dialect;
+  /**
+   * A database bound to a transaction already open (runtime/idempotency/bound.ts): its
+   * `transaction` joins that one and cannot roll back alone.
+   */
+  readonly nested?: true;
   /** Create missing tables, columns and indexes; throw a MigrationError on a destructive difference. */
   migrate(tables: readonly TableSpec[]): Promise<void>;
   /**
@@ -98,8 +107,13 @@ export interface Database extends Executor {
    * Adapters whose database is across a network check the statements there, asynchronously.
    */
   prepare(stmts: readonly StatementSpec[]): void | Promise<void>;
-  /** Run `fn` in one transaction: commit when it resolves, roll back when it throws. */
-  transaction<T>(fn: (tx: Executor) => Awaitable<T>): Promise<T>;
+  /**
+   * Run `fn` in one transaction: commit when it resolves, roll back when it throws. `startedAt`
+   * (`Date.now()` when the request's work began; default now) is where a network adapter's
+   * deadline counts from: an action run again (runtime/auth/password-work.ts) keeps the first
+   * attempt's deadline, so a commit after the client's 503 is still rolled back.
+   */
+  transaction<T>(fn: (tx: Executor) => Awaitable<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Proves the database answers. An in-process database answers at once and returns nothing
    * (a failure throws); a networked one returns a promise, which /health bounds with a timeout.

@@ -42,7 +42,12 @@ export type IrExpr = (
   | { kind: "array"; items: IrExpr[] }
   | { kind: "binary"; op: IrBinaryOp; left: IrExpr; right: IrExpr }
   | { kind: "unary"; op: "not" | "neg"; operand: IrExpr }
-  | { kind: "builtin"; name: BuiltinName; args: IrExpr[] }
+  /**
+   * `rehash`, on verify_password only: how a matching stored hash weaker than new ones is
+   * written back (docs/auth.md, Upgrading stored hashes): the statement, and the row the
+   * stored hash was read from (a local) with its primary key field.
+   */
+  | { kind: "builtin"; name: BuiltinName; args: IrExpr[]; rehash?: Rehash }
   | { kind: "query"; module: string; query: string; args: { name: string; value: IrExpr }[] }
   /** Another action of the module, run on the caller's executor: one transaction (§2.3, Calling an action). */
   | { kind: "action"; module: string; action: string; args: { name: string; value: IrExpr }[] }
@@ -54,6 +59,13 @@ export type IrExpr = (
   /** A value read from json meeting a typed slot: checked at run time, a 400 naming `path` when it does not fit. */
   | { kind: "expect"; value: IrExpr; as: ExpectKind; orNull: boolean; path: string }
 ) & { type: ValueType };
+
+/** Where verify_password writes back an upgraded hash: `UPDATE … SET f = new WHERE pk = row.pk AND f = old`. */
+export interface Rehash {
+  statement: string;
+  row: IrExpr;
+  key: string;
+}
 
 /** The run-time checks on json members (runtime/expect.ts); `sized` is text or a list (for `len`). */
 export type ExpectKind = "text" | "id" | "int" | "float" | "bool" | "timestamp" | "sized" | "list" | "textList";
@@ -86,7 +98,8 @@ export interface PreparedSql {
   sql: SqlModel;
 }
 
-export type RecordOp = "get" | "insert" | "update" | "delete";
+/** `rehash` is no operation of the language: verify_password's upgrade of a weak stored hash. */
+export type RecordOp = "get" | "insert" | "update" | "delete" | "rehash";
 
 /** What a statement was made for: which generated code runs it, and what a message about it names. */
 export type StatementOwner =
@@ -120,6 +133,11 @@ export interface ActionModel {
    */
   transaction: boolean;
   returns: ValueType;
+  /**
+   * The action hashes or verifies a password, itself or through an action it calls: its
+   * transaction runs that work outside, rolling back and running again (runtime/auth/password-work.ts).
+   */
+  passwords?: true;
   /** The body uses the call's context (`auth`, issue_token, sessions): the action takes `ctx`. */
   context?: true;
   /** `private action`: no `/api/<module>:<name>` endpoint and no module `route` (§2.3, Private queries and actions); absent when public. */

@@ -1,7 +1,8 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { BinaryExpr, CallExpr, Expr, ObjectEntry } from "../parse/ast.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
-import type { ActionModel, BuiltinName, ExpectKind, IrBinaryOp, IrExpr, ParamModel, ScalarType, ValueType } from "./model.js";
+import type { ActionModel, BuiltinName, ExpectKind, IrBinaryOp, IrExpr, ParamModel, Rehash, ScalarType, ValueType } from "./model.js";
+import { recordStatement } from "./record-sql.js";
 import { BUILTINS, type BuiltinChecks, CONTEXT_BUILTINS, argumentName, builtinArgKind, builtinType, claimValueType, isClaims } from "./builtins.js";
 import { isListBuiltin, listArg, listBuiltinType } from "./list-builtins.js";
 import { compositionCodes } from "../diagnostics/codes/composition.js";
@@ -281,7 +282,8 @@ export class ExprAnalyzer {
     if (e.args.length < min || e.args.length > max) {
       this.report(codes.badCallArgs.at(this.m.file, e.span, `\`${name}\` takes ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? "" : "s"}, found ${e.args.length}`));
     }
-    if (CONTEXT_BUILTINS.has(builtin) && this.m.pure) {
+    // verify_password hashes, asynchronously, and may write an upgraded hash: an action's work.
+    if ((CONTEXT_BUILTINS.has(builtin) || builtin === "verify_password") && this.m.pure) {
       this.report(compositionCodes.impureFn.at(this.m.file, e.callee.span, this.m.pure, `call \`${name}\``));
       return { kind: "literal", value: null, type: UNKNOWN };
     }
@@ -290,9 +292,13 @@ export class ExprAnalyzer {
       if (builtin === "issue_token" && !this.m.identity.issue) this.report(identityCodes.issueWithoutKey.at(this.m.file, e.callee.span));
       if (builtin !== "issue_token" && !this.m.identity.sessions) this.report(identityCodes.sessionsOff.at(this.m.file, e.callee.span, builtin));
     }
-    const args = e.args.map((a, i) =>
-      builtin === "verify_password" && i === 0 ? this.storedPassword(a.value, scope) : this.expr(a.value, scope),
-    );
+    let rehash: Rehash | undefined;
+    const args = e.args.map((a, i) => {
+      if (builtin !== "verify_password" || i !== 0) return this.expr(a.value, scope);
+      const stored = this.storedPassword(a.value, scope);
+      rehash = stored.rehash;
+      return stored.value;
+    });
     // contains(text, part) is a text builtin; contains(list, item), unique and join walk a list.
     if (isListBuiltin(builtin) && args.length > 0 && !(builtin === "contains" && isTextLike(args[0].type))) {
       const list = listArg(builtin, args[0], e, this.m);
@@ -301,7 +307,8 @@ export class ExprAnalyzer {
       return { kind: "builtin", name: builtin, args, type: listBuiltinType(builtin, list.item, args, e, this.m) };
     }
     const checkedArgs = args.map((a, i) => this.builtinArg(builtin, i, a));
-    return { kind: "builtin", name: builtin, args: checkedArgs, type: builtinType(builtin, checkedArgs, e, this.checks) };
+    const type = builtinType(builtin, checkedArgs, e, this.checks);
+    return rehash ? { kind: "builtin", name: builtin, args: checkedArgs, rehash, type } : { kind: "builtin", name: builtin, args: checkedArgs, type };
   }
 
   /** Builtins are null-safe, so a json member may be null; anything else of the wrong type is a 400. */
@@ -321,19 +328,33 @@ export class ExprAnalyzer {
     return arg;
   }
 
-  /** verify_password's first argument: a password field (of a row that may be null), or null. */
-  private storedPassword(e: Expr, scope: Scope): IrExpr {
+  /**
+   * verify_password's first argument: a password field (of a row that may be null), or null.
+   * Read from a named row, a match against a weak hash is written back stronger (`rehash`).
+   */
+  private storedPassword(e: Expr, scope: Scope): { value: IrExpr; rehash?: Rehash } {
     this.passwordAllowed = true;
     this.lastPassword = null;
     const value = this.expr(e, scope);
     this.passwordAllowed = false;
-    if (value.kind !== "member" || this.lastPassword === null) {
+    const password = this.lastPassword as string | null;
+    this.lastPassword = null;
+    if (value.kind !== "member" || password === null) {
       if (!(value.kind === "literal" && value.value === null)) {
         this.report(identityCodes.verifyArgument.at(this.m.file, e.span, describe(value.type)));
       }
+      return { value };
     }
-    this.lastPassword = null;
-    return value;
+    const [resource, field] = password.split(".");
+    const r = this.m.resources.get(resource);
+    if (r === undefined) return { value };
+    if (value.object.kind !== "local") {
+      this.report(identityCodes.verifyWithoutUpgrade.at(this.m.file, e.span, resource, field));
+      return { value };
+    }
+    const statement = recordStatement(r, "rehash", [field]);
+    if (!this.m.statements.has(statement.name)) this.m.statements.set(statement.name, statement);
+    return { value, rehash: { statement: statement.name, row: value.object, key: r.primaryKey } };
   }
 
   private queryCall(e: CallExpr, scope: Scope): IrExpr {

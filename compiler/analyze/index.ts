@@ -39,6 +39,7 @@ import { DELIVERIES_TABLE, deliveryStore } from "./webhook-store.js";
 import { IDEMPOTENCY_TABLE, idempotencyStore } from "./idempotency-store.js";
 import { type AnalyzeSteps, directSteps } from "./steps.js";
 import { assignTextArgs } from "./text-args.js";
+import { markPasswordWork } from "./passwords.js";
 
 /** The parsed files of one module folder. */
 export interface ParsedModuleDir {
@@ -180,6 +181,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   const app = input.app ? analyzeApp(input.app, appScope(modules.map((m) => m.name), queries, actions, resourceMap, webhooks, identity.any), r, steps) : null;
   if (app) claims.push(...app.claims);
   assignTextArgs([...queries, ...actions], routes, app?.app ?? null);
+  markPasswordWork(actions);
   checkRouteTable(claims, r);
   checkWebhookHandlers(claims, webhooks, r);
   checkIdentityUse(actions, webhooks, auth, resourceDecls, modules, r);

@@ -6,10 +6,11 @@
 
 import { identityCodes } from "../diagnostics/codes/identity.js";
 import type { SqlBody } from "../parse/ast.js";
-import type { ResourceModel, ValueType } from "./model.js";
+import type { ActionModel, ResourceModel, ValueType } from "./model.js";
 import type { Reporter } from "./shared/context.js";
 import { spanIn } from "./sql/span.js";
 import { tokenize } from "./sql/tokens.js";
+import { walkBody } from "./transaction.js";
 
 /** Reports every place `body` names a password column, or selects `*` of a table with one. */
 export function checkPasswordSql(body: SqlBody, resources: ReadonlyMap<string, ResourceModel>, file: string, r: Reporter): void {
@@ -52,4 +53,30 @@ export function passwordIn(t: ValueType, resources: ReadonlyMap<string, Resource
     default:
       return null;
   }
+}
+
+/**
+ * Marks each action that hashes or verifies a password, in its body or through an action it
+ * calls (`ActionModel.passwords`): its transaction does that work outside, then runs again.
+ */
+export function markPasswordWork(actions: readonly ActionModel[]): void {
+  const byName = new Map(actions.map((a) => [`${a.module}.${a.name}`, a]));
+  const memo = new Map<ActionModel, boolean>();
+  const works = (a: ActionModel): boolean => {
+    const known = memo.get(a);
+    if (known !== undefined) return known;
+    memo.set(a, false); // a call cycle adds nothing new
+    let found = false;
+    walkBody(a.body, (e) => {
+      if (e.kind === "builtin" && e.name === "verify_password") found = true;
+      else if (e.kind === "record" && (e.op === "insert" || e.op === "update") && e.fields.some((w) => w.check === "password" || w.check === "passwordOrNull")) found = true;
+      else if (e.kind === "action") {
+        const callee = byName.get(`${e.module}.${e.action}`);
+        if (callee !== undefined && works(callee)) found = true;
+      }
+    });
+    memo.set(a, found);
+    return found;
+  };
+  for (const a of actions) if (works(a)) a.passwords = true;
 }

@@ -25,15 +25,15 @@ const placeholder: Record<Dialect, (i: number) => string> = {
   mysql: () => "?",
 };
 
-/** Statement name: `task.get`, `task.insert`, `task.update.assignee.status`, `task.delete`. */
+/** Statement name: `task.get`, `task.insert`, `task.update.assignee.status`, `task.delete`, `account.rehash.password`. */
 export function recordStatementName(resource: string, op: Op, fields: readonly string[] = []): string {
-  return op === "update" ? [resource, op, ...fields].join(".") : `${resource}.${op}`;
+  return op === "update" || op === "rehash" ? [resource, op, ...fields].join(".") : `${resource}.${op}`;
 }
 
 /**
  * The statement for one record operation. `args` order: insert → every field in
  * declaration order; update → the written fields (sorted, as in the name), then the key;
- * get/delete → the key.
+ * get/delete → the key; rehash (of one password field) → the new hash, the key, the hash it replaces.
  */
 export function recordStatement(r: ResourceModel, op: Op, fields: readonly string[] = []): StatementModel {
   const { name, sql } = recordSql(r, op, fields);
@@ -49,7 +49,14 @@ export function recordStatement(r: ResourceModel, op: Op, fields: readonly strin
 /** The SQL of one record operation on a table, declared or the server's own (svc_sessions). */
 export function recordSql(r: ResourceShape, op: Op, fields: readonly string[] = []): PreparedSql {
   const name = recordStatementName(r.name, op, fields);
-  const args = op === "insert" ? r.fields.map((f) => f.name) : op === "update" ? [...fields, r.primaryKey] : [r.primaryKey];
+  const args =
+    op === "insert"
+      ? r.fields.map((f) => f.name)
+      : op === "update"
+        ? [...fields, r.primaryKey]
+        : op === "rehash"
+          ? [fields[0], r.primaryKey, `${fields[0]}_before`]
+          : [r.primaryKey];
   const dialects: Partial<Record<Dialect, DialectSql>> = {};
   for (const d of ["sqlite", "postgres"] as const) {
     dialects[d] = { text: render(d, r, op, fields), slots: args.map((_, i) => i) };
@@ -85,6 +92,9 @@ function renderMysql(r: ResourceShape, op: Op, fields: readonly string[], args: 
         returning: { text: byKey, slots: [keyAt], when: "after" },
       };
     }
+    // Only where the row still holds the hash that was checked: a password changed meanwhile stays.
+    case "rehash":
+      return { text: `UPDATE ${table} SET ${q(fields[0])} = ? WHERE ${q(r.primaryKey)} = ? AND ${q(fields[0])} = ?`, slots };
     case "update": {
       const sets = fields.map((f) => `${q(f)} = ${mysqlPlaceholder(typeOf(f))}`).join(", ");
       return {
@@ -108,6 +118,8 @@ function render(d: Dialect, r: ResourceShape, op: Op, fields: readonly string[])
       return `DELETE FROM ${table} WHERE ${q(r.primaryKey)} = ${p(0)} RETURNING ${columns}`;
     case "insert":
       return `INSERT INTO ${table} (${columns}) VALUES (${r.fields.map((_, i) => p(i)).join(", ")}) RETURNING ${columns}`;
+    case "rehash":
+      return `UPDATE ${table} SET ${q(fields[0])} = ${p(0)} WHERE ${q(r.primaryKey)} = ${p(1)} AND ${q(fields[0])} = ${p(2)}`;
     case "update": {
       const sets = fields.map((f, i) => `${q(f)} = ${p(i)}`).join(", ");
       return `UPDATE ${table} SET ${sets} WHERE ${q(r.primaryKey)} = ${p(fields.length)} RETURNING ${columns}`;

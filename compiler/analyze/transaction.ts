@@ -84,6 +84,42 @@ export function countStatements(stmts: readonly IrStmt[]): number {
   return n;
 }
 
+/** Calls `visit` on every expression of a body, nested ones and those of nested statements included. */
+export function walkBody(stmts: readonly IrStmt[], visit: (e: IrExpr) => void): void {
+  const deep = (e: IrExpr): void => {
+    visit(e);
+    forEachChild(e, deep);
+  };
+  for (const s of stmts) {
+    switch (s.kind) {
+      case "let":
+        deep(s.value);
+        break;
+      case "if":
+        deep(s.cond);
+        walkBody(s.then, visit);
+        walkBody(s.else, visit);
+        break;
+      case "fail":
+        deep(s.message);
+        break;
+      case "return":
+        if (s.value) deep(s.value);
+        break;
+      case "expr":
+        deep(s.expr);
+        break;
+      case "sql":
+        s.args.forEach(deep);
+        break;
+      case "for":
+        deep(s.list);
+        walkBody(s.body, visit);
+        break;
+    }
+  }
+}
+
 function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
   switch (e.kind) {
     case "member":

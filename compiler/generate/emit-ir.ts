@@ -1,4 +1,4 @@
-import type { IrExpr, IrStmt, Model, RecordWrite } from "../analyze/model.js";
+import type { IrExpr, IrStmt, Model, RecordWrite, Rehash } from "../analyze/model.js";
 import { RUNTIME_NAMES } from "../analyze/builtins.js";
 import { isNullable } from "../analyze/shared/types.js";
 import { local, type Names } from "./names.js";
@@ -162,8 +162,9 @@ export class IrEmitter {
         const path = list?.kind === "expect" ? `, ${JSON.stringify(list.path)}` : "";
         return `rt.lists.join(${args.join(", ")}${path})`;
       }
+      // On the action's executor: inside a password transaction the hash runs outside it (runtime/auth/password-work.ts).
       case "verify_password":
-        return `(await rt.verifyPassword(${args.join(", ")}))`;
+        return `(await rt.verifyPassword(${[...args, "tx", ...(e.rehash ? [this.rehash(e.rehash)] : [])].join(", ")}))`;
       case "issue_token":
         return `(await rt.issueToken(ctx, ${args.join(", ")}))`;
       case "start_session":
@@ -173,6 +174,12 @@ export class IrEmitter {
       default:
         return `rt.${RUNTIME_NAMES[e.name] ?? e.name}(${args.join(", ")})`;
     }
+  }
+
+  /** The write-back of an upgraded hash; called only after a match, so the row is there. */
+  private rehash(r: Rehash): string {
+    const row = this.expr(r.row);
+    return `(before, next) => ${this.names.recordFn(r.statement)}(tx, ${row}${isNullable(r.row.type) ? "!" : ""}.${r.key}, before, next)`;
   }
 
   private record(e: Extract<IrExpr, { kind: "record" }>): string {
@@ -219,9 +226,9 @@ export class IrEmitter {
         return `rt.oneOfOrNull(${v}, ${label}, ${this.names.enumValues(resource, w.field)})`;
       // Hashed here, on every write: the plain text never reaches the database.
       case "password":
-        return `(await rt.hashPassword(${isNullable(w.value.type) ? `rt.notNull(${v}, ${label})` : v}))`;
+        return `(await rt.hashPassword(${isNullable(w.value.type) ? `rt.notNull(${v}, ${label})` : v}, tx))`;
       case "passwordOrNull":
-        return `(await rt.hashPasswordOrNull(${v}))`;
+        return `(await rt.hashPasswordOrNull(${v}, tx))`;
     }
   }
 }

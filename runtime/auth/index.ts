@@ -2,4 +2,4 @@
 
 export { AuthError, Identity, authorize, callerOf, endSession, issueToken, startSession } from "./identity.js";
 export { BearerTokens } from "./bearer.js";
-export { hashPassword, hashPasswordOrNull, verifyPassword } from "./password.js";
+export { hashPassword, hashPasswordOrNull, passwordTransaction, verifyPassword } from "./password-work.js";

@@ -1,24 +1,41 @@
 // Passwords (docs/language.md §6, Passwords): stored as a PHC string of scrypt from
-// node:crypto, `$scrypt$ln=15,r=8,p=1$<salt>$<hash>` (salt and hash in unpadded base64, as
+// node:crypto, `$scrypt$ln=17,r=8,p=1$<salt>$<hash>` (salt and hash in unpadded base64, as
 // the PHC string format writes them). scrypt rather than argon2id: it ships with Node, so
-// no native package and no binary download; N = 2^15, r = 8 costs about 90 ms and 32 MiB
-// here, strong enough without making a hash a denial-of-service lever.
+// no native package and no binary download. N = 2^17, r = 8, p = 1 is OWASP's minimum for
+// scrypt (Password Storage Cheat Sheet): 128 MiB and about a second of one core on a
+// loaded small machine, some 0.3 s on an idle one.
 //
 // Verifying parses the stored parameters, so a later change of the cost keeps old hashes
-// valid. A missing stored value (an unknown user) still costs one full hash, and every
-// failure reads the same, so neither time nor answer tells the two cases apart.
+// valid; `verifyPassword` says when a hash that matched is weaker than the current setting,
+// and the generated code writes a new one back (runtime/auth/password-work.ts). A missing
+// stored value (an unknown user) still costs one full hash, and every failure reads the
+// same, so neither time nor answer tells the two cases apart.
+//
+// Every hash runs on libuv's thread pool (crypto.scrypt, never scryptSync), and at most
+// HASH_CONCURRENCY at once per process: a sign-in flood queues here instead of taking every
+// core and every pool thread (file reads and DNS lookups share that pool).
 
+import { availableParallelism } from "node:os";
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
-const LOG_N = 15;
+const LOG_N = 17;
 const R = 8;
 const P = 1;
 const SALT_BYTES = 16;
 const HASH_BYTES = 32;
-/** scrypt needs 128·N·r bytes; Node's default ceiling (32 MiB) is exactly that, so allow twice. */
+/** scrypt needs 128·N·r bytes and refuses anything above `maxmem`: allow twice that. */
 const MAX_MEM = 256 * N_of(LOG_N) * R;
 /** Parameters a stored hash may carry: enough range for stronger settings, not a denial of service. */
 const MAX_LOG_N = 20;
+
+/**
+ * Hashes running at once in one process: one core is left to the event loop, and at most
+ * two of libuv's four threads are taken (two cores or fewer: one hash at a time).
+ */
+export const HASH_CONCURRENCY = Math.max(1, Math.min(2, availableParallelism() - 1));
+
+/** The parameters new hashes get; a stored hash below them is upgraded on its next successful verify. */
+export const CURRENT = { logN: LOG_N, r: R, p: P } as const;
 
 const PHC = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 
@@ -26,11 +43,38 @@ function N_of(logN: number): number {
   return 2 ** logN;
 }
 
-function derive(password: string, salt: Buffer, logN: number, r: number, p: number, length: number): Promise<Buffer> {
-  const options: ScryptOptions = { N: N_of(logN), r, p, maxmem: Math.max(MAX_MEM, 256 * N_of(logN) * r) };
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFC"), salt, length, options, (err, key) => (err ? reject(err) : resolve(key)));
+type Scrypt = (password: string, salt: Buffer, length: number, options: ScryptOptions) => Promise<Buffer>;
+
+const nodeScrypt: Scrypt = (password, salt, length, options) =>
+  new Promise((resolve, reject) => {
+    scrypt(password, salt, length, options, (err, key) => (err ? reject(err) : resolve(key)));
   });
+
+let derivation: Scrypt = nodeScrypt;
+
+/**
+ * For tests: every hash goes through `fn` (e.g. one that waits for a signal before calling
+ * the real one, to show what else runs meanwhile); `null` puts node:crypto's scrypt back.
+ */
+export function useScryptForTests(fn: ((real: Scrypt) => Scrypt) | null): void {
+  derivation = fn === null ? nodeScrypt : fn(nodeScrypt);
+}
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function derive(password: string, salt: Buffer, logN: number, r: number, p: number, length: number): Promise<Buffer> {
+  const options: ScryptOptions = { N: N_of(logN), r, p, maxmem: Math.max(MAX_MEM, 256 * N_of(logN) * r) };
+  if (running >= HASH_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running++;
+  try {
+    return await derivation(password.normalize("NFC"), salt, length, options);
+  } finally {
+    // The slot passes straight to the next in line, so `running` never dips and lets a newcomer overtake.
+    const next = waiting.shift();
+    if (next === undefined) running--;
+    else next();
+  }
 }
 
 const b64 = (b: Buffer): string => b.toString("base64").replace(/=+$/, "");
@@ -51,11 +95,18 @@ export async function hashPasswordOrNull(password: string | null): Promise<strin
 // a known user's does.
 let dummy: Promise<string> | null = null;
 
+/** What checking a password found: a match, and whether its stored hash is weaker than new ones. */
+export interface Verdict {
+  ok: boolean;
+  /** Matched, and the stored parameters are below `CURRENT`: hash the password again and store that. */
+  weak: boolean;
+}
+
 /**
  * Does `given` match the PHC string `stored`? Constant-time in the comparison; a null or
  * unreadable `stored` costs one full hash too and answers false.
  */
-export async function verifyPassword(stored: string | null | undefined, given: string | null | undefined): Promise<boolean> {
+export async function checkPassword(stored: string | null | undefined, given: string | null | undefined): Promise<Verdict> {
   const candidate = typeof given === "string" ? given : "";
   const m = typeof stored === "string" ? PHC.exec(stored) : null;
   const logN = m === null ? 0 : Number(m[1]);
@@ -65,9 +116,24 @@ export async function verifyPassword(stored: string | null | undefined, given: s
     const expected = Buffer.from(other[5], "base64");
     const actual = await derive(candidate, Buffer.from(other[4], "base64"), LOG_N, R, P, expected.length);
     timingSafeEqual(actual, expected);
-    return false;
+    return { ok: false, weak: false };
   }
+  const [r, p] = [Number(m[2]), Number(m[3])];
   const expected = Buffer.from(m[5], "base64");
-  const actual = await derive(candidate, Buffer.from(m[4], "base64"), logN, Number(m[2]), Number(m[3]), expected.length);
-  return typeof given === "string" && timingSafeEqual(actual, expected);
+  const actual = await derive(candidate, Buffer.from(m[4], "base64"), logN, r, p, expected.length);
+  const ok = typeof given === "string" && timingSafeEqual(actual, expected);
+  return { ok, weak: ok && isWeak(logN, r, expected.length) };
+}
+
+/** `verify_password(stored, given)` on its own: the match alone (the upgrade is password-work.ts's). */
+export async function verifyPassword(stored: string | null | undefined, given: string | null | undefined): Promise<boolean> {
+  return (await checkPassword(stored, given)).ok;
+}
+
+/**
+ * Below the current cost in memory (N·r) or in output: such a hash is redone. p is left
+ * out: OWASP trades p against N, and one more pass over the same memory is no weaker.
+ */
+function isWeak(logN: number, r: number, hashBytes: number): boolean {
+  return N_of(logN) * r < N_of(LOG_N) * R || hashBytes < HASH_BYTES;
 }

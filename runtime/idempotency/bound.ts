@@ -10,6 +10,7 @@ export function boundTo(db: Database, tx: Executor): Database {
   };
   return {
     dialect: db.dialect,
+    nested: true,
     all: (stmt, args) => tx.all(stmt, args),
     one: (stmt, args) => tx.one(stmt, args),
     run: (stmt, args) => tx.run(stmt, args),

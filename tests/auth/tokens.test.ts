@@ -63,7 +63,7 @@ describe("issued tokens", () => {
       const rows = db.prepare("SELECT password FROM account WHERE email LIKE 'same%' ORDER BY email").all() as { password: string }[];
       expect(rows).toHaveLength(2);
       expect(rows[0].password).not.toBe(rows[1].password);
-      for (const r of rows) expect(r.password).toMatch(/^\$scrypt\$ln=15,r=8,p=1\$/);
+      for (const r of rows) expect(r.password).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
       expect(JSON.stringify(rows)).not.toContain("one password");
     } finally {
       db.close();

@@ -3,6 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { SECRET, post } from "../auth/support.js";
+import { weakHashIsUpgraded } from "../auth/upgrade.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { buildTo, removeDir, startServer, type TestServer } from "../support/server.js";
@@ -38,12 +39,24 @@ for (const backend of ["postgres", "mysql"] as NetBackend[]) {
       const rows = await ns.admin("SELECT password FROM account ORDER BY email");
       expect(rows).toHaveLength(2);
       expect(rows[0].password).not.toBe(rows[1].password);
-      expect(String(rows[0].password)).toMatch(/^\$scrypt\$ln=15,r=8,p=1\$/);
+      expect(String(rows[0].password)).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
       const signIn = await post(server, "/api/users/login", { email: "a@example.com", password: "same password" });
       expect(signIn.status).toBe(200);
       const me = await call(`${server.url}/api/user`, { headers: { authorization: `Token ${signIn.json.data.token}` } });
       expect(me.json.data.email).toBe("a@example.com");
       expect((await post(server, "/api/users/login", { email: "a@example.com", password: "other" })).status).toBe(401);
+    });
+
+    test("a weak stored hash is upgraded after a successful sign-in, not after a failed one", async () => {
+      const p = (i: number) => (backend === "postgres" ? `$${i}` : "?");
+      await weakHashIsUpgraded(
+        server,
+        {
+          read: async (email) => String((await ns.admin(`SELECT password FROM account WHERE email = ${p(1)}`, [email]))[0].password),
+          write: async (email, hash) => void (await ns.admin(`UPDATE account SET password = ${p(1)} WHERE email = ${p(2)}`, [hash, email])),
+        },
+        "old@example.com",
+      );
     });
 
     test("a session: cookie, caller, sign-out, the replayed cookie refused", async () => {

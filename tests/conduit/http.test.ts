@@ -205,7 +205,7 @@ describe("what stays inside", () => {
     try {
       const rows = db.prepare("SELECT password FROM account").all() as Array<{ password: string }>;
       expect(rows.length).toBeGreaterThan(0);
-      for (const row of rows) expect(row.password).toMatch(/^\$scrypt\$ln=15,r=8,p=1\$/);
+      for (const row of rows) expect(row.password).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
     } finally {
       db.close();
     }

@@ -103,4 +103,11 @@ export const identityCodes = {
     "A webhook handler has no caller: it cannot use `auth`, issue tokens or sessions.",
     (handler: string) => `\`${handler}\` handles a webhook, whose caller is proved by its signature, not by identity`,
   ),
+  verifyWithoutUpgrade: d(
+    "SVC7045",
+    "warning",
+    "verify_password reads the stored hash from a row that has no name, so a weaker hash cannot be upgraded after a successful sign-in.",
+    (resource: string, field: string) => `\`${resource}.${field}\` is read from an expression, not a named row: a hash weaker than new ones stays as it is`,
+    () => "name the row first, e.g. `let user = get account(id)`, then verify_password(user.password, given)",
+  ),
 };

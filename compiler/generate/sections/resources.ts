@@ -51,7 +51,7 @@ export function resourceSection(model: Model, r: ResourceModel, names: Names): (
 
 type RecordOwner = Extract<StatementOwner, { kind: "record" }>;
 
-/** `taskGet(tx, id)`, `taskInsert(tx, row)`, `taskUpdateAssigneeStatus(tx, id, set)`, `taskDelete(tx, id)`. */
+/** `taskGet(tx, id)`, `taskInsert(tx, row)`, `taskUpdateAssigneeStatus(tx, id, set)`, `taskDelete(tx, id)`, `accountRehashPassword(tx, id, before, next)`. */
 function recordFunction(
   r: ResourceModel,
   owner: RecordOwner,
@@ -87,6 +87,16 @@ function recordFunction(
       body = `return ${wrap(`await tx.one(${sql}, [${args}])`)};`;
       break;
     }
+    // verify_password's upgrade: the number of rows changed, 0 when the stored hash changed meanwhile.
+    case "rehash":
+      parameters = [
+        { name: "key", type: fieldTs({ ...key, nullable: false }) },
+        { name: "before", type: "string" },
+        { name: "next", type: "string" },
+      ];
+      returnType = "Promise<number>";
+      body = `return tx.run(${sql}, [next, key, before]);`;
+      break;
     default:
       parameters = [{ name: "key", type: fieldTs({ ...key, nullable: false }) }];
       body = `return ${wrap(`await tx.one(${sql}, [key])`)};`;

@@ -1,5 +1,5 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { Model, QueryModel, Requirement, TargetRef } from "../../analyze/model.js";
+import type { ActionModel, Model, QueryModel, Requirement, TargetRef } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { identityStatements, identityTables } from "./identity.js";
@@ -44,11 +44,21 @@ export function endpointSection(model: Model, names: Names): Out {
         ? guard === ""
           ? `(db, input${passCtx}) => ${fn}(db, ${input}(input)${passCtx})`
           : `(db, input, ctx) => {\n${guard}return ${fn}(db, ${input}(input)${passCtx});\n}`
-        : `(db, input${takesCtx ? ", ctx" : ""}) => {\n${guard}const args = ${input}(input);\nreturn db.transaction((tx) => ${fn}(tx, args${passCtx}));\n}`;
+        : `(db, input${takesCtx ? ", ctx" : ""}) => {\n${guard}const args = ${input}(input);\nreturn ${transaction(a, `(tx) => ${fn}(tx, args${passCtx})`)};\n}`;
     if (!a.transaction) out.push("// At most one statement and no `fail` after it: atomic on its own, without BEGIN/COMMIT.");
     out.push(endpointConst(a.module, a.name, "action", run, names, a.requires, answers.byTarget.get(`${a.module}.${a.name}`)));
   }
   return out;
+}
+
+/**
+ * An action's transaction. One that hashes or verifies a password does that work with the
+ * transaction rolled back, then runs again (runtime/auth/password-work.ts); with a context,
+ * a rolled-back attempt's cookies are dropped.
+ */
+function transaction(a: ActionModel, fn: string): string {
+  if (a.passwords !== true) return `db.transaction(${fn})`;
+  return `rt.passwordTransaction(db, ${fn}${a.context === true ? ", ctx" : ""})`;
 }
 
 /** The private queries and actions route files call: only these need an endpoint (and an input check). */

@@ -6,7 +6,7 @@
 
 import mysql from "mysql2";
 import { StartupError } from "../../errors.js";
-import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec } from "../../types.js";
+import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec, TransactionOptions } from "../../types.js";
 import { bindSlots } from "../net/args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
 import { commitMarginMs, lateCommitError } from "../net/deadline.js";
@@ -113,10 +113,11 @@ export class MysqlDatabase implements Database {
     return this.retrying(() => this.withConnection((conn) => rowsOf(conn, s, args)));
   }
 
-  async transaction<T>(fn: (tx: Executor) => Awaitable<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Executor) => Awaitable<T>, options?: TransactionOptions): Promise<T> {
     const timeout = this.target.settings.requestTimeoutMs;
-    const commitBy = Date.now() + timeout - commitMarginMs(timeout);
-    return this.retrying(() => this.withConnection((conn) => this.attempt(conn, fn, commitBy)));
+    const started = options?.startedAt ?? Date.now();
+    const commitBy = started + timeout - commitMarginMs(timeout);
+    return this.retrying(() => this.withConnection((conn) => this.attempt(conn, fn, commitBy)), started);
   }
 
   /**
@@ -161,8 +162,7 @@ export class MysqlDatabase implements Database {
   }
 
   /** Deadlocks (and TiDB's conflicts) aborted the whole statement or transaction: run it again. */
-  private async retrying<T>(attempt: () => Promise<T>): Promise<T> {
-    const started = Date.now();
+  private async retrying<T>(attempt: () => Promise<T>, started = Date.now()): Promise<T> {
     // A TiDB server's conflicts are retried even when it was started as --backend mysql.
     const flavor = this.pool.serverKind === "tidb" ? "tidb" : this.flavor;
     try {

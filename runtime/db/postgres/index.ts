@@ -14,7 +14,7 @@
 
 import postgres, { type RowList, type Sql, type TransactionSql } from "postgres";
 import { StartupError } from "../../errors.js";
-import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec } from "../../types.js";
+import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec, TransactionOptions } from "../../types.js";
 import { type Scalar, bindSlots } from "../net/args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
 import { commitMarginMs, lateCommitError } from "../net/deadline.js";
@@ -261,8 +261,8 @@ export class PostgresDatabase implements Database {
     }
   }
 
-  async transaction<T>(fn: (tx: Executor) => Awaitable<T>): Promise<T> {
-    const deadline = Date.now() + this.target.settings.requestTimeoutMs;
+  async transaction<T>(fn: (tx: Executor) => Awaitable<T>, options?: TransactionOptions): Promise<T> {
+    const deadline = (options?.startedAt ?? Date.now()) + this.target.settings.requestTimeoutMs;
     const commitBy = deadline - commitMarginMs(this.target.settings.requestTimeoutMs);
     try {
       return await withRetries(() => this.attempt(fn, commitBy), isRetryablePostgres, { deadline });
