@@ -84,7 +84,7 @@ export function countStatements(stmts: readonly IrStmt[]): number {
   return n;
 }
 
-function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
+export function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
   switch (e.kind) {
     case "member":
       f(e.object);
