@@ -1,7 +1,8 @@
 // The request handler: request id → write deadline → CORS → shutdown and framing checks →
-// /health → router → cross-site rule → arguments → endpoint → envelope. Every failure becomes an envelope
-// (envelope.ts) and the server keeps serving. Requests Node's parser refuses never get here
-// (client-errors.ts); timeouts and keep-alive are in timeouts.ts.
+// /health → router → cross-site rule (cross-site.ts) → arguments → endpoint → envelope.
+// Every failure becomes an envelope (envelope.ts) and the server keeps serving. Requests
+// Node's parser refuses never get here (client-errors.ts); timeouts and keep-alive are in
+// timeouts.ts.
 //
 // Where arguments come from: GET and DELETE take the query string (text); POST and PUT
 // take the body (JSON, or a form as text). A declared route's path parameters join the
