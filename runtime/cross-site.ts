@@ -9,8 +9,8 @@
 // - `same-origin`, or `none` (the user's own action: a bookmark, the address bar): accepted.
 // - Neither header: not a browser (curl, a server, a mobile app), so no cookie was lent
 //   without its owner knowing: accepted.
-// - No Fetch Metadata and an `Origin` whose host is the request's `Host` (or `--public-url`'s):
-//   accepted.
+// - No Fetch Metadata and an `Origin` whose host is the request's `Host` (or `--public-url`'s,
+//   or with `--trust-proxy` the first `X-Forwarded-Host`): accepted.
 // - Anything else (`cross-site`; `same-site`, a sibling subdomain, which gets the SameSite
 //   cookies yet may serve content the app does not control; an opaque `Origin: null`; a foreign
 //   `Origin`) is refused unless `--cors-origin` names that exact origin: the client the server
@@ -23,6 +23,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Cors } from "./cors.js";
 import { HttpError } from "./errors.js";
+import type { SiteOptions } from "./respond.js";
 import type { BoundTarget } from "./router.js";
 
 export class CrossSiteRule {
@@ -32,12 +33,15 @@ export class CrossSiteRule {
   private readonly any: boolean;
   /** `--public-url`'s host (and port), which a browser's `Origin` shows behind a proxy that rewrites `Host`. */
   private readonly publicHost: string | null;
+  /** `--trust-proxy`: the proxy's `X-Forwarded-Host` names the host the browser asked for. */
+  private readonly trustProxy: boolean;
 
-  constructor(cors: Cors | null, publicUrl: string | null) {
+  constructor(cors: Cors | null, site: SiteOptions) {
     this.any = cors !== null && cors.origin === "*";
     this.allowed = cors === null || this.any ? null : cors.origin;
     // Checked at start (option-values.ts): a URL, whose host `URL` writes without a default port.
-    this.publicHost = publicUrl === null ? null : new URL(publicUrl).host;
+    this.publicHost = site.publicUrl === null ? null : new URL(site.publicUrl).host;
+    this.trustProxy = site.trustProxy;
   }
 
   /**
@@ -62,12 +66,20 @@ export class CrossSiteRule {
       // An opaque origin ("null": a sandboxed frame, a file: page, a redirect across sites) is no site of ours.
       if (origin !== "null") {
         const host = originHost(origin);
-        if (host !== null && (host === (headers.host ?? "").toLowerCase() || host === this.publicHost)) return false;
+        if (host !== null && (host === (headers.host ?? "").toLowerCase() || host === this.publicHost || this.forwardedHost(req) === host)) return false;
       }
     }
     if (origin === undefined) return true;
     if (origin === this.allowed) return false;
     return !(this.any && headers.cookie === undefined);
+  }
+
+  /** The first `X-Forwarded-Host` (the one the client-side proxy wrote), lower case, when the proxy is trusted. */
+  private forwardedHost(req: IncomingMessage): string | null {
+    const list = req.headers["x-forwarded-host"];
+    if (!this.trustProxy || typeof list !== "string") return null;
+    const comma = list.indexOf(",");
+    return (comma === -1 ? list : list.slice(0, comma)).trim().toLowerCase();
   }
 }
 

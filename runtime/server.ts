@@ -1,8 +1,7 @@
 // The request handler: request id → write deadline → CORS → shutdown and framing checks →
-// /health → router → cross-site rule (cross-site.ts) → arguments → endpoint → envelope.
-// Every failure becomes an envelope (envelope.ts) and the server keeps serving. Requests
-// Node's parser refuses never get here (client-errors.ts); timeouts and keep-alive are in
-// timeouts.ts.
+// /health → router → cross-site rule → arguments → endpoint → envelope. Every failure becomes
+// an envelope (envelope.ts) and the server keeps serving. Requests Node's parser refuses never
+// get here (client-errors.ts); timeouts and keep-alive are in timeouts.ts.
 //
 // Where arguments come from: GET and DELETE take the query string (text); POST and PUT
 // take the body (JSON, or a form as text). A declared route's path parameters join the
@@ -119,7 +118,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   // A preflight allows every method something here answers (docs/language.md §3).
   const cors = createCors(options.corsOrigin, routedMethods(router));
   // Requests from other sites may not change anything, unless CORS names their origin (cross-site.ts).
-  const crossSite = new CrossSiteRule(cors, site.publicUrl);
+  const crossSite = new CrossSiteRule(cors, site);
   // `--openapi`: /openapi.json and the API reference page (read here, at start).
   const docs = options.openapi === true ? apiDocs(spec) : null;
 

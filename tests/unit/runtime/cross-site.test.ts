@@ -10,11 +10,12 @@ import type { BoundTarget } from "../../../runtime/router.js";
 import type { EndpointSpec } from "../../../runtime/types.js";
 
 const HOST = "app.example:8080";
+const NO_SITE = { publicUrl: null, trustProxy: false };
 const req = (headers: Record<string, string>) => ({ headers: { host: HOST, ...headers } }) as unknown as IncomingMessage;
 const endpoint = (rawBody: boolean): BoundTarget => ({ kind: "endpoint", endpoint: { rawBody } as unknown as EndpointSpec });
 
 describe("without CORS", () => {
-  const rule = new CrossSiteRule(null, null);
+  const rule = new CrossSiteRule(null, NO_SITE);
   test.each([
     ["no browser headers (curl, a server)", {}, false],
     ["Sec-Fetch-Site: same-origin", { "sec-fetch-site": "same-origin" }, false],
@@ -60,7 +61,7 @@ describe("without CORS", () => {
 });
 
 describe("with --cors-origin https://client.example", () => {
-  const rule = new CrossSiteRule(createCors("https://client.example", ["GET", "POST"]), null);
+  const rule = new CrossSiteRule(createCors("https://client.example", ["GET", "POST"]), NO_SITE);
   test.each([
     ["the allowed origin, cross-site", { "sec-fetch-site": "cross-site", origin: "https://client.example" }, false],
     ["the allowed origin as a sibling subdomain", { "sec-fetch-site": "same-site", origin: "https://client.example" }, false],
@@ -75,7 +76,7 @@ describe("with --cors-origin https://client.example", () => {
 });
 
 describe("with --cors-origin '*'", () => {
-  const rule = new CrossSiteRule(createCors("*", ["GET", "POST"]), null);
+  const rule = new CrossSiteRule(createCors("*", ["GET", "POST"]), NO_SITE);
   test("any site may act with credentials of its own, never with the browser's cookies", () => {
     expect(rule.fromAnotherSite(req({ "sec-fetch-site": "cross-site", origin: "https://any.example" }))).toBe(false);
     expect(rule.fromAnotherSite(req({ "sec-fetch-site": "cross-site", origin: "https://any.example", cookie: "svc_session=x" }))).toBe(true);
@@ -83,12 +84,22 @@ describe("with --cors-origin '*'", () => {
   });
 });
 
-describe("with --public-url behind a proxy that rewrites Host", () => {
-  const rule = new CrossSiteRule(null, "https://shop.example.com/api");
-  test("an Origin of the public URL is this site; others are not", () => {
-    const proxied = (origin: string) => ({ headers: { host: "127.0.0.1:3000", origin } }) as unknown as IncomingMessage;
+describe("behind a proxy that rewrites Host", () => {
+  const proxied = (origin: string, forwarded?: string) =>
+    ({ headers: { host: "127.0.0.1:3000", origin, ...(forwarded === undefined ? {} : { "x-forwarded-host": forwarded }) } }) as unknown as IncomingMessage;
+
+  test("--public-url: an Origin of the public URL is this site; others are not", () => {
+    const rule = new CrossSiteRule(null, { publicUrl: "https://shop.example.com/api", trustProxy: false });
     expect(rule.fromAnotherSite(proxied("https://shop.example.com"))).toBe(false);
     expect(rule.fromAnotherSite(proxied("https://shop.example.com:443"))).toBe(false);
     expect(rule.fromAnotherSite(proxied("https://evil.example.com"))).toBe(true);
+  });
+
+  test("--trust-proxy: the first X-Forwarded-Host is this site; untrusted, the header counts for nothing", () => {
+    const trusting = new CrossSiteRule(null, { publicUrl: null, trustProxy: true });
+    expect(trusting.fromAnotherSite(proxied("https://shop.example.com", "Shop.example.com, 10.0.0.1"))).toBe(false);
+    expect(trusting.fromAnotherSite(proxied("https://evil.example", "shop.example.com"))).toBe(true);
+    const untrusting = new CrossSiteRule(null, NO_SITE);
+    expect(untrusting.fromAnotherSite(proxied("https://evil.example", "evil.example"))).toBe(true);
   });
 });
