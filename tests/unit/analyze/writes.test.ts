@@ -64,3 +64,15 @@ describe("a GET route to an action that writes", () => {
     expect(r.model.routes.map((x) => x.unsafe ?? false)).toEqual([true]);
   });
 });
+
+describe("`unsafe` is a keyword only before `route` and a route-file method", () => {
+  test("a field, a parameter and an action may be called unsafe", () => {
+    const r = analyzeText(`module m
+resource flag { id: id\n unsafe: bool = false }
+action unsafe(unsafe: bool) { return insert flag { unsafe: unsafe } }
+route POST "/flags" => unsafe
+`);
+    expect(codes(r.diagnostics)).toEqual([]);
+    expect(r.model.actions.map((a) => [a.name, a.writes])).toEqual([["unsafe", { what: "insert flag", through: [] }]]);
+  });
+});
