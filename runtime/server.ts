@@ -1,7 +1,7 @@
 // The request handler: request id → write deadline → CORS → shutdown and framing checks →
-// /health → router → arguments → endpoint → envelope. Every failure becomes an envelope
-// (envelope.ts) and the server keeps serving. Requests Node's parser refuses never get here
-// (client-errors.ts); timeouts and keep-alive are in timeouts.ts.
+// /health → router → cross-site rule → arguments → endpoint → envelope. Every failure becomes
+// an envelope (envelope.ts) and the server keeps serving. Requests Node's parser refuses never
+// get here (client-errors.ts); timeouts and keep-alive are in timeouts.ts.
 //
 // Where arguments come from: GET and DELETE take the query string (text); POST and PUT
 // take the body (JSON, or a form as text). A declared route's path parameters join the
@@ -33,7 +33,8 @@ import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
 import { callEndpoint, IDEMPOTENCY_HEADER, idempotencyKey, IdempotencyStore, REPLAYED_HEADER } from "./idempotency/index.js";
 import type { CallContext, CallInput, Caller, Database, EndpointSpec, RouteSpec, RouteTarget, ServerOptions, ServerSpec } from "./types.js";
 import { WebhookReply, webhookEndpoints } from "./webhooks/index.js";
-import { App, refuseCrossSiteForm } from "./pages/index.js";
+import { App, blockShapesErrors } from "./pages/index.js";
+import { CrossSiteRule, crossSiteRefusal } from "./cross-site.js";
 import { unpolyAssets } from "./unpoly.js";
 import { apiDocs } from "./api-docs.js";
 import { databaseJson, sendAnswerJson, sendDatabaseJson } from "./answers/json-text.js";
@@ -116,6 +117,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
       : new App(spec.app, router, unpoly, { db, log, maxBodySize, keys, site, errors: errorShape });
   // A preflight allows every method something here answers (docs/language.md §3).
   const cors = createCors(options.corsOrigin, routedMethods(router));
+  // Requests from other sites may not change anything, unless CORS names their origin (cross-site.ts).
+  const crossSite = new CrossSiteRule(cors, site);
   // `--openapi`: /openapi.json and the API reference page (read here, at start).
   const docs = options.openapi === true ? apiDocs(spec) : null;
 
@@ -167,6 +170,10 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
           app.sendNotFound(res);
         } else if ("allow" in match) {
           throw new HttpError(405, "method not allowed", { headers: { Allow: match.allow.join(", ") } });
+        } else if (crossSite.refuses(req, method, match.target)) {
+          // The one cross-site rule, for every kind of target, before anything it reaches runs.
+          shaped = errorShape !== null && answersShaped(match.target, method, q === -1 ? "" : target.slice(q + 1));
+          throw crossSiteRefusal(method);
         } else if (match.target.kind !== "endpoint") {
           if (app === null) throw new HttpError(404, "not found");
           if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
@@ -182,8 +189,6 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
           const endpoint = match.target.endpoint;
           const respond = match.target.respond;
           shaped = respond !== undefined && errorShape !== null;
-          // A cross-site form must not run an action (docs/language.md §5); webhooks prove themselves by signature.
-          if (method === "POST" && endpoint.rawBody !== true) refuseCrossSiteForm(req);
           // Only actions take a key, webhooks excepted (their deliveries have ids); a query ignores it.
           const key =
             keys !== null && endpoint.kind === "action" && req.headers[IDEMPOTENCY_HEADER] !== undefined && endpoint.rawBody !== true
@@ -322,6 +327,12 @@ function onWriteTimeout(res: ServerResponse, log: Logger, timeoutMs: number): vo
     CLOSE,
   );
   lingerIfUnread(res.req, res);
+}
+
+/** Whether the target would have answered an error in the app's error shape (`[errors]`). */
+function answersShaped(target: BoundTarget, method: string, rawQuery: string): boolean {
+  if (target.kind === "endpoint") return target.respond !== undefined;
+  return target.kind === "file" && blockShapesErrors(target.file, method, rawQuery);
 }
 
 /** What a module route's `respond` reads of the request. */

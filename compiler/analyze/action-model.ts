@@ -140,8 +140,20 @@ export interface ActionModel {
   passwords?: true;
   /** The body uses the call's context (`auth`, issue_token, sessions): the action takes `ctx`. */
   context?: true;
+  /**
+   * The first write the action reaches, in source order (a record insert, update or delete,
+   * an `sql { … }` that is not a SELECT, a session started or ended), and the actions called
+   * on the way to it; absent when it only reads. A GET may not reach one (docs/language.md §3).
+   */
+  writes?: WriteModel;
   /** `private action`: no `/api/<module>:<name>` endpoint and no module `route` (§2.3, Private queries and actions); absent when public. */
   private?: true;
+}
+
+/** Where an action writes: `what` as a message names it (`insert note`, `sql { … }`, `end_session()`), `through` the called actions, outermost first. */
+export interface WriteModel {
+  what: string;
+  through: string[];
 }
 
 /**

@@ -53,6 +53,8 @@ export interface RouteBlockModel {
   redirect: RouteExprModel | null;
   /** Absent: JSON callers get the envelope with the route data. */
   respond?: ResponseModel;
+  /** `unsafe GET { … }`: a GET block that may reach a write (docs/language.md §3); absent otherwise. */
+  unsafe?: true;
 }
 
 export interface RouteFileModel {

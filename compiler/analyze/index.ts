@@ -40,6 +40,7 @@ import { IDEMPOTENCY_TABLE, idempotencyStore } from "./idempotency-store.js";
 import { type AnalyzeSteps, directSteps } from "./steps.js";
 import { assignTextArgs } from "./text-args.js";
 import { markPasswordWork } from "./passwords.js";
+import { markWrites } from "./writes.js";
 
 /** The parsed files of one module folder. */
 export interface ParsedModuleDir {
@@ -150,6 +151,8 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
       // A fn sees the module's actions only to say it cannot call them (SVC2073).
       moduleScope.actions = table;
       const moduleActions = table.all();
+      // Before routes and route files, which may not reach a write from a GET.
+      markWrites(moduleActions, statements);
       actions.push(...moduleActions.values());
       fns.checkUncalled();
       fnModels.push(...fns.models());

@@ -240,6 +240,8 @@ export interface RouteModel {
   target: TargetRef;
   /** Absent: the route answers with the envelope, as `/api/<module>:<name>` does. */
   respond?: ResponseModel;
+  /** `unsafe route GET …`: a GET that may reach a write (docs/language.md §3); absent otherwise. */
+  unsafe?: true;
   /** `file:line` of the declaration, for messages and generated comments. */
   source: string;
 }

@@ -11,6 +11,7 @@ import { analyzeRespond } from "./respond.js";
 import { routeExpr, staticKind, type RouteExprScope } from "./route-expr.js";
 import { type Reporter, place } from "./shared/context.js";
 import { closest } from "../diagnostics/did-you-mean.js";
+import { checkSafeMethod } from "./writes.js";
 
 const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -116,6 +117,21 @@ function analyzeBlock(
     respond = analyzeRespond(responds[0], scope, false);
   }
   if (r.diagnostics.length > before) return null;
+  // After the block is known to be sound: a needless `unsafe` is only a warning.
+  const target = step?.model.target;
+  const label = b.name ? `${method} ${b.name.name}` : method;
+  const unsafe = checkSafeMethod(
+    {
+      file,
+      method,
+      unsafe: b.unsafe,
+      action: target?.kind === "action" ? (scope.actions.get(`${target.module}.${target.name}`) ?? null) : null,
+      targetSpan: steps.length > 0 ? steps[0].target.span : b.method.span,
+      what: `the \`${label}\` block`,
+      allow: `unsafe ${label} { … }`,
+    },
+    r,
+  );
   return {
     method,
     handler: b.name?.name ?? null,
@@ -123,6 +139,7 @@ function analyzeBlock(
     step: step?.model ?? null,
     redirect,
     ...(respond ? { respond } : {}),
+    ...(unsafe ? { unsafe: true as const } : {}),
   };
 }
 

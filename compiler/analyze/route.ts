@@ -5,6 +5,7 @@ import type { ActionModel, HttpMethod, QueryModel, ResourceModel, ResponseModel,
 import { analyzeRespond } from "./respond.js";
 import { type Reporter, place } from "./shared/context.js";
 import { closest } from "../diagnostics/did-you-mean.js";
+import { checkSafeMethod } from "./writes.js";
 
 const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -52,6 +53,11 @@ export function analyzeRoute(module: string, decl: RouteDecl, file: string, t: R
     }
   }
   if (!ok || !target || !segments) return null;
+  const path = decl.path.value;
+  const unsafe = checkSafeMethod(
+    { file, method, unsafe: decl.unsafe, action: action ?? null, targetSpan: decl.target.span, what: `route ${method} "${path}"`, allow: `unsafe route ${method} "${path}" => ${name}` },
+    r,
+  );
   let respond: ResponseModel | undefined;
   if (decl.respond) {
     const params = segments.filter((s) => s.startsWith(":")).map((s) => s.slice(1));
@@ -77,6 +83,7 @@ export function analyzeRoute(module: string, decl: RouteDecl, file: string, t: R
     segments,
     target,
     ...(respond ? { respond } : {}),
+    ...(unsafe ? { unsafe: true as const } : {}),
     source: place(file, decl.span),
   };
 }

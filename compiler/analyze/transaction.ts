@@ -120,7 +120,7 @@ export function walkBody(stmts: readonly IrStmt[], visit: (e: IrExpr) => void): 
   }
 }
 
-function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
+export function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
   switch (e.kind) {
     case "member":
       f(e.object);

@@ -5,6 +5,7 @@ import { analyzeCodes } from "./codes/analyze.js";
 import { appCodes } from "./codes/app.js";
 import { compositionCodes } from "./codes/composition.js";
 import { configCodes } from "./codes/config.js";
+import { crossSiteCodes } from "./codes/cross-site.js";
 import { dialectCodes } from "./codes/dialect.js";
 import { identityCodes } from "./codes/identity.js";
 import { jqCodes } from "./codes/jq.js";
@@ -30,7 +31,7 @@ export const catalog: CatalogGroup[] = [
   { title: "Project and svc.toml", range: "SVC4001–SVC4099", codes: configCodes },
   { title: "jq page loaders", range: "SVC5001–SVC5099", codes: jqCodes },
   { title: "Route files, pages and public/", range: "SVC6001–SVC6099", codes: appCodes },
-  { title: "Identity: tokens, sessions, passwords and the caller", range: "SVC7001–SVC7099", codes: identityCodes },
+  { title: "Identity: tokens, sessions, passwords and the caller", range: "SVC7001–SVC7099", codes: { ...identityCodes, ...crossSiteCodes } },
   { title: "Route answers and error shapes", range: "SVC7101–SVC7199", codes: respondCodes },
 ];
 

@@ -347,6 +347,8 @@ export interface RouteDecl extends DeclBase {
   target: Ident;
   /** `respond …`: the route shapes its own answer; null answers with the envelope. */
   respond: RespondClause | null;
+  /** `unsafe route GET …`: a GET allowed to reach a write (docs/language.md §3); null when not written. */
+  unsafe: Span | null;
 }
 
 /**
@@ -393,6 +395,8 @@ export interface MethodBlock {
   /** Null for the method's default block. */
   name: Ident | null;
   steps: RouteStep[];
+  /** `unsafe GET { … }`: a GET allowed to reach a write (docs/language.md §3); null when not written. */
+  unsafe: Span | null;
   span: Span;
 }
 

@@ -200,6 +200,7 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
       path: stringLit(c, need(ctx.path)),
       target: ident(c, need(ctx.target)),
       respond: ctx.respond ? this.respondClause(ctx.respond[0].children, c) : null,
+      unsafe: ctx.unsafe ? tokenSpan(c, ctx.unsafe[0]) : null,
       span: childrenSpan(c, ctx),
     };
   }
@@ -311,7 +312,8 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
           : this.redirectStep(n.children as RedirectStepCstChildren, c),
     );
     const name = ctx.blockName && isReal(ctx.blockName[0]) ? ident(c, ctx.blockName[0]) : null;
-    return { kind: "MethodBlock", method: ident(c, need(ctx.method)), name, steps, span: childrenSpan(c, ctx) };
+    const unsafe = ctx.unsafe ? tokenSpan(c, ctx.unsafe[0]) : null;
+    return { kind: "MethodBlock", method: ident(c, need(ctx.method)), name, steps, unsafe, span: childrenSpan(c, ctx) };
   }
 
   dataStep(ctx: DataStepCstChildren, c: BuildContext): DataStep {

@@ -412,6 +412,7 @@ export interface RouteDeclCstNode extends CstNode {
 }
 
 export type RouteDeclCstChildren = {
+  unsafe?: IToken[];
   Route: IToken[];
   method: IToken[];
   path: IToken[];
@@ -566,6 +567,7 @@ export interface MethodBlockCstNode extends CstNode {
 }
 
 export type MethodBlockCstChildren = {
+  unsafe?: IToken[];
   method: IToken[];
   blockName?: IToken[];
   LBrace: IToken[];

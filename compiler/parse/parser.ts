@@ -9,7 +9,7 @@ import { ExpressionParser } from "./parser-expressions.js";
 import {
   Action, allTokens, Arrow, Fn, Private, Public, Asc, Auth, Colon, Comma, Delete, Desc, Dot, Else, Equals, Fail, False, Fetch,
   FloatLiteral, Get, If, Index, Minus, Insert, IntLiteral, Invoke, LBrace, LBracket, Let, LParen, MethodName, Module, Name,
-  Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Respond, Header, Return, Role, Route,
+  Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Respond, Header, Return, Role, Route, Unsafe,
   RParen, SoftName, Sql, SqlBody, StringLiteral, True, Unique, Update, Webhook,
   For, Gt, In, Lt, Max, Type,
 } from "./tokens.js";
@@ -237,6 +237,7 @@ export class SvcParser extends ExpressionParser {
   });
 
   public routeDecl = this.RULE("routeDecl", () => {
+    this.OPTION2(() => this.CONSUME(Unsafe, { LABEL: "unsafe" }));
     this.CONSUME(Route);
     this.CONSUME(Name, { LABEL: "method" });
     this.CONSUME(StringLiteral, { LABEL: "path" });
@@ -364,6 +365,7 @@ export class SvcParser extends ExpressionParser {
   });
 
   public methodBlock = this.RULE("methodBlock", () => {
+    this.OPTION2(() => this.CONSUME(Unsafe, { LABEL: "unsafe" }));
     this.CONSUME(MethodName, { LABEL: "method" });
     this.OPTION(() => this.CONSUME2(Name, { LABEL: "blockName" }));
     this.CONSUME(LBrace);
@@ -404,7 +406,7 @@ function startsMember(first: IToken, second: IToken): boolean {
 }
 
 /** What may follow a respond clause without being its body. */
-const afterRespond = [Header, Redirect, Respond, Query, Invoke, Fetch, Resource, Action, Route, Webhook, Module];
+const afterRespond = [Header, Redirect, Respond, Query, Invoke, Fetch, Resource, Action, Route, Webhook, Module, Unsafe];
 
 function startsBody(token: IToken): boolean {
   if (afterRespond.some((t) => tokenMatcher(token, t))) return false;

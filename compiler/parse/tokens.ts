@@ -79,12 +79,14 @@ export const Fn = keyword("fn", true);
 // A route's answer (docs/language.md §2.4, §4): `respond 201 { … } header "Location" = …`.
 export const Respond = keyword("respond", true);
 export const Header = keyword("header", true);
+// A GET that writes, allowed on purpose (docs/language.md §3, Requests from other sites): `unsafe route GET …`.
+export const Unsafe = keyword("unsafe", true);
 
 const keywords = [
   Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
   Module, Resource, Query, Action, Route, Webhook, Index, Unique, Desc, Asc, One, Requires, Auth,
   Role, Invoke, Fetch, Redirect, Respond, Header,
-  For, In, Type, Max, Private, Public, Fn,
+  For, In, Type, Max, Private, Public, Fn, Unsafe,
 ];
 
 /**

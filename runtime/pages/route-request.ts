@@ -11,12 +11,11 @@ import { lingerIfUnread } from "../linger.js";
 import { RequestView, type ShapedAnswer, sendShaped, sendShapedError } from "../respond.js";
 import { HttpError } from "../errors.js";
 import { authorizeFirst, callScope, fingerprint, idempotencyKey, type IdempotencyStore, REPLAYED_HEADER } from "../idempotency/index.js";
-import { newArgs } from "../query-string.js";
+import { newArgs, parseQueryString } from "../query-string.js";
 import type { CallContext } from "../types.js";
 import { isUnpolyRequest, unpolyLocation } from "../unpoly.js";
-import { isJsonMedia, mediaType } from "../media-type.js";
+import { mediaType } from "../media-type.js";
 import { isFormPost, wantsJsonOnly } from "./caller.js";
-import { refuseCrossSite } from "./csrf.js";
 import type { AppDeps } from "./app.js";
 import type { Pages } from "./pages.js";
 import type { RouteBlockSpec, RouteFileSpec, RouteInput, RouteOutcome } from "./types.js";
@@ -35,8 +34,6 @@ export async function serveRouteFile(
   const media = mediaType(req.headers["content-type"]);
   const form = method !== "GET" && isFormPost(req, media);
   const html = form && !wantsJsonOnly(req);
-  // Refused before the body is read; the server's error path drains what is left of it.
-  if (method !== "GET" && !isJsonMedia(media)) refuseCrossSite(req);
   const block = chooseBlock(file, method, query.handler);
   const keys = deps.keys ?? null;
   // A GET only reads: it ignores the header, as a query does.
@@ -150,6 +147,20 @@ async function runOnce(keys: IdempotencyStore, key: string, call: BlockCall, inp
   const shaped = stored.answer;
   if (shaped !== undefined) replayed.answer = () => shaped;
   return replayed;
+}
+
+/**
+ * Whether an error before the block runs (the server's cross-site refusal) takes the app's
+ * error shape: when the block the request would choose answers a JSON caller with `respond`.
+ */
+export function blockShapesErrors(file: RouteFileSpec, method: string, rawQuery: string): boolean {
+  try {
+    const handler = rawQuery === "" ? undefined : parseQueryString(rawQuery).handler;
+    return chooseBlock(file, method, handler).shaped === true;
+  } catch {
+    // No such block, or a query string it could not choose by: the block never runs.
+    return false;
+  }
 }
 
 /** `?handler=name` picks a named block; without it, the method's default block runs. */

@@ -1,5 +1,5 @@
 // The small pieces of route files and pages, one by one: front matter, folders as URLs,
-// multipart bodies, the cross-site check, ETags, call inputs, redirects, public/ files,
+// multipart bodies, ETags, call inputs, redirects, public/ files,
 // and the templates' two kinds of escaping.
 
 import { mkdirSync, truncateSync, writeFileSync } from "node:fs";
@@ -14,7 +14,6 @@ import { PositionMap } from "../../compiler/parse/positions.js";
 import { HttpError } from "../../runtime/errors.js";
 import { multipartBoundary, parseMultipart } from "../../runtime/forms.js";
 import { callInput, join as joinText } from "../../runtime/pages/call.js";
-import { isCrossSite } from "../../runtime/pages/csrf.js";
 import { siteLocation } from "../../runtime/pages/route-request.js";
 import { parseTemplate, renderHtml, renderText } from "../../runtime/pages/templates.js";
 import { notModified } from "../../runtime/static.js";
@@ -127,32 +126,6 @@ describe("multipart/form-data", () => {
     expect(thrown).toBeInstanceOf(HttpError);
     expect((thrown as HttpError).status).toBe(400);
     expect((thrown as HttpError).message).toBe(message);
-  });
-});
-
-describe("the cross-site check", () => {
-  const req = (headers: Record<string, string>) => ({ headers: { host: "app.example:8080", ...headers } }) as unknown as IncomingMessage;
-
-  test.each([
-    [{}, false],
-    [{ "sec-fetch-site": "same-origin" }, false],
-    [{ "sec-fetch-site": "same-site" }, false],
-    [{ "sec-fetch-site": "none" }, false],
-    [{ "sec-fetch-site": "cross-site" }, true],
-    [{ origin: "http://app.example:8080" }, false],
-    [{ origin: "http://APP.example:8080" }, false],
-    [{ origin: "http://app.example:9090" }, true],
-    [{ origin: "https://evil.example" }, true],
-    [{ origin: "null" }, true],
-    [{ origin: "null", "sec-fetch-site": "same-origin" }, false],
-    [{ origin: "not an origin" }, true],
-  ])("%j → %s", (headers, cross) => {
-    expect(isCrossSite(req(headers as Record<string, string>))).toBe(cross);
-  });
-
-  test("default ports in an Origin match a Host without them", () => {
-    const plain = { headers: { host: "app.example", origin: "https://app.example:443" } } as unknown as IncomingMessage;
-    expect(isCrossSite(plain)).toBe(false);
   });
 });
 

@@ -13,9 +13,11 @@ import { repoRoot } from "../../support/paths.js";
 
 /**
  * 3,885 lines at the first count (November 2026), plus room for a fix or two; raised from 4,100
- * on purpose for the answers SQLite writes as JSON (4,107: three members of types.ts, one branch).
+ * on purpose for the answers SQLite writes as JSON (4,107: three members of types.ts, one branch);
+ * to 4,220 for the one cross-site rule, which moved from pages/ into the core (cross-site.ts,
+ * 4,215), since it judges every request that changes things, whatever its target.
  */
-const CORE_BUDGET = 4_120;
+const CORE_BUDGET = 4_220;
 /** A file past this is asking to be split into files with one job each. */
 const FILE_BUDGET = 400;
 /** runtime/index.ts exports what generated servers and `main` use, not every name. */
