@@ -103,4 +103,32 @@ export const identityCodes = {
     "A webhook handler has no caller: it cannot use `auth`, issue tokens or sessions.",
     (handler: string) => `\`${handler}\` handles a webhook, whose caller is proved by its signature, not by identity`,
   ),
+  jwksOverHttp: d(
+    "SVC7015",
+    "error",
+    "[auth.jwt] jwks_url must be https: keys fetched over plain HTTP can be swapped on the way, and with them any caller forged.",
+    (url: string) => `jwks_url \`${url}\` is plain http; the provider's keys must come over https`,
+    (url: string) => `write ${JSON.stringify(url.replace(/^http:/i, "https:"))} (plain http is allowed only to a loopback host: localhost, 127.x.x.x, [::1])`,
+  ),
+  providerWithoutAudience: d(
+    "SVC7016",
+    "error",
+    "[auth.jwt] with a jwks_url needs an audience: without one, tokens the provider minted for any other client are accepted (RFC 8725 §3.9).",
+    () => "[auth.jwt] has a jwks_url but no audience: a token the provider issued to another application would be accepted here",
+    () => 'add audience = "<the id the provider puts in aud for this API>"; if its tokens carry no aud at all, write audience = false to accept any',
+  ),
+  providerWithoutIssuer: d(
+    "SVC7017",
+    "error",
+    "[auth.jwt] with a jwks_url needs an issuer: providers share key sets between tenants, and the issuer says whose tokens these are.",
+    () => "[auth.jwt] has a jwks_url but no issuer: a token of any issuer signed with one of these keys would be accepted",
+    () => 'add issuer = "<the iss of the provider\'s tokens>", e.g. issuer = "https://idp.example/"',
+  ),
+  leewayTooLong: d(
+    "SVC7018",
+    "error",
+    "[auth.jwt] leeway is at most 5 minutes: it forgives clocks that differ, not tokens that expired.",
+    (value: string) => `leeway \`${value}\` is over 5 minutes`,
+    () => 'the default is 30s; e.g. leeway = "1m"',
+  ),
 };
