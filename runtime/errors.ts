@@ -27,10 +27,14 @@ export class ValidationError extends HttpError {
   }
 }
 
-/** Thrown by a `fail` statement in an action; rolls the action's transaction back. */
+/**
+ * Thrown by a `fail` statement in an action; rolls the action's transaction back. A
+ * `fail 401` carries its challenge, the identity's scheme word (RFC 9110 §15.5.2: a 401
+ * names how to authenticate), which every answer of it sends as `WWW-Authenticate`.
+ */
 export class Fail extends HttpError {
-  constructor(status: number, message: string) {
-    super(status, message);
+  constructor(status: number, message: string, challenge?: string) {
+    super(status, message, challenge === undefined ? undefined : { headers: { "WWW-Authenticate": challenge } });
     this.name = "Fail";
   }
 }

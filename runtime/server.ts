@@ -181,6 +181,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
         } else {
           const endpoint = match.target.endpoint;
           const respond = match.target.respond;
+          // A token or a session in the answer: no cache may keep it (docs/auth.md), whatever comes of the call.
+          if (endpoint.noStore === true) res.setHeader("Cache-Control", "no-store");
           shaped = respond !== undefined && errorShape !== null;
           // A cross-site form must not run an action (docs/language.md §5); webhooks prove themselves by signature.
           if (method === "POST" && endpoint.rawBody !== true) refuseCrossSiteForm(req);

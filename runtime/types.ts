@@ -183,6 +183,12 @@ export interface EndpointSpec {
    * authorized before a stored answer may be replayed to it.
    */
   requires?: Requirement;
+  /**
+   * The action's answers carry a token or a session (it calls issue_token, start_session or
+   * end_session): every answer of the endpoint, replays and failures too, is
+   * `Cache-Control: no-store`. Decided at build time from the action, never from the answer.
+   */
+  noStore?: true;
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

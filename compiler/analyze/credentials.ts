@@ -59,6 +59,8 @@ export interface IdentityFeatures {
   issue: boolean;
   sessions: boolean;
   claims: Record<string, import("./model.js").ClaimType> | null;
+  /** What a 401 answers in `WWW-Authenticate`: the first accepted scheme word, `Bearer` by default. */
+  challenge: string;
 }
 
 export function identityFeatures(auth: AuthModel | null): IdentityFeatures {
@@ -67,5 +69,6 @@ export function identityFeatures(auth: AuthModel | null): IdentityFeatures {
     issue: auth?.jwt?.secret !== undefined || auth?.jwt?.privateKey !== undefined,
     sessions: auth?.sessions !== undefined,
     claims: auth?.jwt?.claims ?? null,
+    challenge: auth?.schemes?.[0] ?? "Bearer",
   };
 }

@@ -38,6 +38,8 @@ export async function serveRouteFile(
   // Refused before the body is read; the server's error path drains what is left of it.
   if (method !== "GET" && !isJsonMedia(media)) refuseCrossSite(req);
   const block = chooseBlock(file, method, query.handler);
+  // A token or a session in the answer: no cache may keep it (docs/auth.md), whatever comes of the call.
+  if (block.noStore === true) res.setHeader("Cache-Control", "no-store");
   const keys = deps.keys ?? null;
   // A GET only reads: it ignores the header, as a query does.
   const key = method !== "GET" && keys !== null ? idempotencyKey(req) : null;

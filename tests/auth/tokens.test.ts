@@ -85,6 +85,8 @@ describe("issued tokens", () => {
     expect(unknown.status).toBe(401);
     expect(wrong.json).toEqual(unknown.json);
     expect(wrong.json.error).toBe("wrong e-mail or password");
+    // The action's own `fail 401` names how to authenticate (RFC 9110 §15.5.2), as a failed `requires` does.
+    for (const answer of [wrong, unknown]) expect(answer.headers["www-authenticate"]).toBe("Bearer");
   });
 
   test("requires auth: the token's subject is the caller", async () => {
