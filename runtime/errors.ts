@@ -27,11 +27,7 @@ export class ValidationError extends HttpError {
   }
 }
 
-/**
- * Thrown by a `fail` statement in an action; rolls the action's transaction back. A
- * `fail 401` carries its challenge, the identity's scheme word (RFC 9110 §15.5.2: a 401
- * names how to authenticate), which every answer of it sends as `WWW-Authenticate`.
- */
+/** A `fail` statement; rolls the action back. A `fail 401` names its challenge (RFC 9110 §15.5.2). */
 export class Fail extends HttpError {
   constructor(status: number, message: string, challenge?: string) {
     super(status, message, challenge === undefined ? undefined : { headers: { "WWW-Authenticate": challenge } });

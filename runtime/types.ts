@@ -183,11 +183,7 @@ export interface EndpointSpec {
    * authorized before a stored answer may be replayed to it.
    */
   requires?: Requirement;
-  /**
-   * The action's answers carry a token or a session (it calls issue_token, start_session or
-   * end_session): every answer of the endpoint, replays and failures too, is
-   * `Cache-Control: no-store`. Decided at build time from the action, never from the answer.
-   */
+  /** Its answers carry a token or a session (decided at build time): all are `Cache-Control: no-store`. */
   noStore?: true;
 }
 
