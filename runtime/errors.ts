@@ -27,10 +27,10 @@ export class ValidationError extends HttpError {
   }
 }
 
-/** Thrown by a `fail` statement in an action; rolls the action's transaction back. */
+/** A `fail` statement; rolls the action back. A `fail 401` names its challenge (RFC 9110 §15.5.2). */
 export class Fail extends HttpError {
-  constructor(status: number, message: string) {
-    super(status, message);
+  constructor(status: number, message: string, challenge?: string) {
+    super(status, message, challenge === undefined ? undefined : { headers: { "WWW-Authenticate": challenge } });
     this.name = "Fail";
   }
 }

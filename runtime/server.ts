@@ -188,6 +188,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
         } else {
           const endpoint = match.target.endpoint;
           const respond = match.target.respond;
+          // A token or a session in the answer: no cache may keep it (docs/auth.md), whatever comes of the call.
+          if (endpoint.noStore === true) res.setHeader("Cache-Control", "no-store");
           shaped = respond !== undefined && errorShape !== null;
           // Only actions take a key, webhooks excepted (their deliveries have ids); a query ignores it.
           const key =

@@ -197,6 +197,8 @@ export interface EndpointSpec {
    * authorized before a stored answer may be replayed to it.
    */
   requires?: Requirement;
+  /** Its answers carry a token or a session (decided at build time): all are `Cache-Control: no-store`. */
+  noStore?: true;
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -306,10 +308,12 @@ export interface JwtSpec {
   privateKey?: string;
   /** An outside identity provider's key set: its tokens are verified, never issued. */
   jwksUrl?: string;
-  /** How long an unknown `kid` waits before the key set is fetched again. */
+  /** How long after one fetch of the key set (answered or failed) the next may be made. */
   jwksCooldownMs?: number;
   issuer?: string;
   audience?: string;
+  /** Seconds of clock difference forgiven on exp, nbf and iat; default 30. */
+  leewayS?: number;
   /** `exp` = `iat` + this. */
   lifetimeS: number;
   /** The claim holding the roles (a list of strings, or one string). */

@@ -85,7 +85,8 @@ export interface RecordWrite {
 export type IrStmt =
   | { kind: "let"; name: string; value: IrExpr }
   | { kind: "if"; cond: IrExpr; then: IrStmt[]; else: IrStmt[] }
-  | { kind: "fail"; status: number; message: IrExpr }
+  /** `challenge`: the `WWW-Authenticate` of a `fail 401` (RFC 9110 §15.5.2), the identity's first scheme word. */
+  | { kind: "fail"; status: number; message: IrExpr; challenge?: string }
   | { kind: "return"; value: IrExpr | null }
   | { kind: "expr"; expr: IrExpr }
   | { kind: "sql"; statement: string; args: IrExpr[] }
@@ -146,6 +147,12 @@ export interface ActionModel {
    * on the way to it; absent when it only reads. A GET may not reach one (docs/language.md §3).
    */
   writes?: WriteModel;
+  /**
+   * Its answer carries a token or a session: it calls issue_token, start_session or
+   * end_session, itself or through an action it calls. Every answer of it is
+   * `Cache-Control: no-store` (docs/auth.md).
+   */
+  issuesCredentials?: true;
   /** `private action`: no `/api/<module>:<name>` endpoint and no module `route` (§2.3, Private queries and actions); absent when public. */
   private?: true;
 }

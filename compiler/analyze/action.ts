@@ -44,6 +44,7 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope): ActionModel {
   };
   if (decl.visibility?.name === "private") model.private = true;
   if (lowering.usesContext) model.context = true;
+  if (lowering.issuesCredentials) model.issuesCredentials = true;
   return model;
 }
 
@@ -66,6 +67,10 @@ export class BodyLowering {
 
   get usesContext(): boolean {
     return this.exprs.usesContext;
+  }
+
+  get issuesCredentials(): boolean {
+    return this.exprs.issuesCredentials;
   }
 
   /** The declared result: the type every `return` agrees on, nullable if any may be null. */
@@ -114,7 +119,8 @@ export class BodyLowering {
         }
         const message = this.exprs.checked(this.exprs.expr(s.message, scope), "text", false);
         this.exprs.expect(message, scalar("text"), "the message of `fail`", s.message.span);
-        return [{ kind: "fail", status, message }];
+        // A 401 names how to authenticate, as a failed `requires` does (docs/auth.md).
+        return [status === 401 ? { kind: "fail", status, message, challenge: this.m.identity.challenge } : { kind: "fail", status, message }];
       }
       case "Return": {
         const value = s.value ? this.exprs.expr(s.value, scope) : null;

@@ -41,6 +41,8 @@ export interface RouteStepModel {
   args: RouteArgModel[];
   /** The invoked action's `requires`: checked before the action runs. */
   requires: Requirement | null;
+  /** The invoked action's answer carries a token or a session (ActionModel.issuesCredentials). */
+  issuesCredentials?: true;
 }
 
 export interface RouteBlockModel {

@@ -25,6 +25,8 @@ export function callAction(x: ExprAnalyzer, m: ModuleScope, e: CallExpr, scope: 
   }
   // The callee reads the caller or sets a session: the caller passes its own context on.
   if (a.context === true) x.usesContext = true;
+  // Its token or session goes out in the caller's answer.
+  if (a.issuesCredentials === true) x.issuesCredentials = true;
   return { kind: "action", module: a.module, action: a.name, args, type: known(a.returns) };
 }
 

@@ -38,7 +38,8 @@ export function authModel(config: ProjectConfig): AuthModel | null {
       ...(jwt.jwks_url && { jwksUrl: jwt.jwks_url }),
       ...(jwt.jwks_cooldown !== undefined && { jwksCooldownMs: jwt.jwks_cooldown * 1000 }),
       ...(jwt.issuer && { issuer: jwt.issuer }),
-      ...(jwt.audience && { audience: jwt.audience }),
+      ...(typeof jwt.audience === "string" && jwt.audience !== "" && { audience: jwt.audience }),
+      ...(jwt.leeway !== undefined && { leewayS: jwt.leeway }),
       lifetimeS: jwt.lifetime ?? DEFAULT_JWT_LIFETIME_S,
       rolesClaim: jwt.roles_claim ?? "roles",
       ...(jwt.claims && Object.keys(jwt.claims).length > 0 && { claims: jwt.claims }),
@@ -58,6 +59,8 @@ export interface IdentityFeatures {
   issue: boolean;
   sessions: boolean;
   claims: Record<string, import("./model.js").ClaimType> | null;
+  /** What a 401 answers in `WWW-Authenticate`: the first accepted scheme word, `Bearer` by default. */
+  challenge: string;
 }
 
 export function identityFeatures(auth: AuthModel | null): IdentityFeatures {
@@ -66,5 +69,6 @@ export function identityFeatures(auth: AuthModel | null): IdentityFeatures {
     issue: auth?.jwt?.secret !== undefined || auth?.jwt?.privateKey !== undefined,
     sessions: auth?.sessions !== undefined,
     claims: auth?.jwt?.claims ?? null,
+    challenge: auth?.schemes?.[0] ?? "Bearer",
   };
 }

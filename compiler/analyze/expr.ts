@@ -35,6 +35,8 @@ const BOOL = scalar("bool");
 export class ExprAnalyzer {
   /** Set once the body uses `auth` or a built-in that needs the call's context. */
   usesContext = false;
+  /** Set once the body calls issue_token, start_session or end_session, or an action that does. */
+  issuesCredentials = false;
   /** While analyzing verify_password's first argument: a password field may be read there only. */
   private passwordAllowed = false;
   /** The password field the last member expression read, for verify_password's check. */
@@ -289,6 +291,7 @@ export class ExprAnalyzer {
     }
     if (CONTEXT_BUILTINS.has(builtin)) {
       this.usesContext = true;
+      this.issuesCredentials = true;
       if (builtin === "issue_token" && !this.m.identity.issue) this.report(identityCodes.issueWithoutKey.at(this.m.file, e.callee.span));
       if (builtin !== "issue_token" && !this.m.identity.sessions) this.report(identityCodes.sessionsOff.at(this.m.file, e.callee.span, builtin));
     }

@@ -282,7 +282,10 @@ export interface JwtModel {
   jwksUrl?: string;
   jwksCooldownMs?: number;
   issuer?: string;
+  /** Absent when not configured or written `audience = false`: then `aud` is not checked. */
   audience?: string;
+  /** `[auth.jwt] leeway`; absent: the runtime's default, 30 s. */
+  leewayS?: number;
   lifetimeS: number;
   rolesClaim: string;
   /** Declared claims: checked in every verified token, typed in `auth.claims.<name>`. */

@@ -212,6 +212,7 @@ function analyzeStep(
     args,
     requires: action?.requires ?? null,
   };
+  if (action?.issuesCredentials === true) model.issuesCredentials = true;
   // `result` exists after invoke (the action's return) and fetch (the row, never null past the 404).
   const type: ValueType | null = action
     ? action.returns

@@ -28,7 +28,9 @@ export class IrEmitter {
         return `${head} else {\n${this.stmts(s.else, ind + "  ")}\n${ind}}`;
       }
       case "fail":
-        return `${ind}throw new rt.Fail(${s.status}, ${this.expr(s.message)});`;
+        return s.challenge === undefined
+          ? `${ind}throw new rt.Fail(${s.status}, ${this.expr(s.message)});`
+          : `${ind}throw new rt.Fail(${s.status}, ${this.expr(s.message)}, ${JSON.stringify(s.challenge)});`;
       case "return":
         return `${ind}return ${s.value ? this.expr(s.value) : "null"};`;
       case "expr":

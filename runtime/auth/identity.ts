@@ -104,15 +104,32 @@ export class Identity implements IdentityService {
 
   issueToken(subject: string, roles: readonly string[] | null): Promise<string> {
     if (this.jwt === null || !this.jwt.canIssue) throw new Error("issue_token needs [auth.jwt] secret or private_key");
+    this.checkSubject(subject);
     return this.jwt.issue(subject, roles);
   }
 
   async startSession(tx: Executor, ctx: CallContext, subject: string, roles: readonly string[] | null): Promise<string> {
     if (this.sessions === null) throw new Error("start_session needs [auth.sessions]");
+    this.checkSubject(subject);
     const started = await this.sessions.start(tx, ctx.req, subject, roles);
     (ctx.cookies ??= []).push(started.cookie);
     // The id is the cookie's secret: the action gets the subject back, never the id.
     return subject;
+  }
+
+  /**
+   * A subject this server signs in may not take the form of another kind of caller's id
+   * (docs/auth.md, "Who the caller is"): else a local account named like a provider's user
+   * would be that user, to every `auth.id` check, idempotency key and row it owns.
+   */
+  private checkSubject(subject: string): void {
+    const prefix = this.jwt?.providerPrefix ?? null;
+    if (prefix !== null && subject.startsWith(prefix)) {
+      throw new HttpError(400, `a subject may not begin with "${prefix}": that is how the identity provider's callers are named`);
+    }
+    if (this.bearer !== null && subject.startsWith("bearer:")) {
+      throw new HttpError(400, 'a subject may not begin with "bearer:": that is how the callers of the [auth] bearer list are named');
+    }
   }
 
   async endSession(tx: Executor, ctx: CallContext): Promise<boolean> {

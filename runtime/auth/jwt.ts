@@ -1,21 +1,34 @@
 // JSON Web Tokens through jose (no hand-written JOSE): HS256 with a shared secret, EdDSA
 // (Ed25519) or ES256 with a private key, each from a credential, and an outside identity
-// provider's tokens through its JWKS URL. Every verification names the one algorithm the
-// configured key is for (an asymmetric key's public part is never accepted as an HS256
-// secret, and `alg: none` never verifies), and checks exp, nbf, iss and aud.
+// provider's tokens through its JWKS URL (jwks.ts). Every verification names the one
+// algorithm the configured key is for (an asymmetric key's public part is never accepted as
+// an HS256 secret, and `alg: none` never verifies), checks exp and nbf with a small leeway,
+// iss and aud, and then what jwt-checks.ts adds: one spelling per token, its `typ`, and an
+// `iat` not in the future.
+//
+// A provider's caller is `<iss>#<sub>`, never the bare `sub`: a provider's user and one this
+// server signed in itself are two callers, whatever their subjects (docs/auth.md).
 //
 // A verified token is remembered until its exp (1024 of them, oldest out first), so a
 // client that sends the same token again costs one map lookup instead of a signature.
 
 import { createHash, createPrivateKey, createPublicKey, createSecretKey, type KeyObject } from "node:crypto";
-import { createRemoteJWKSet, errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey } from "jose";
+import { jwtVerify, SignJWT, type JWTPayload, type JWTVerifyResult } from "jose";
 import { StartupError } from "../errors.js";
 import type { Credentials } from "../credentials.js";
-import type { Caller, ClaimType, JwtSpec } from "../types.js";
+import type { Caller, JwtSpec } from "../types.js";
+import { checkClaims, checkIssuedAt, checkType, InvalidToken, isCanonicalCompact } from "./jwt-checks.js";
+import { KeysUnavailable, RemoteKeySet } from "./jwks.js";
+
+export { InvalidToken } from "./jwt-checks.js";
+export { KeysUnavailable } from "./jwks.js";
 
 /** The asymmetric algorithms an outside provider may sign with; symmetric ones never (their key would be public). */
 const JWKS_ALGORITHMS = ["EdDSA", "ES256", "ES384", "RS256", "PS256"];
 const CACHE_SIZE = 1024;
+/** Seconds of clock difference forgiven on exp, nbf and iat (`[auth.jwt] leeway`). */
+export const DEFAULT_LEEWAY_S = 30;
+const DEFAULT_COOLDOWN_MS = 30_000;
 
 interface LocalKey {
   alg: "HS256" | "EdDSA" | "ES256";
@@ -25,19 +38,14 @@ interface LocalKey {
   kid: string | null;
 }
 
-export class InvalidToken extends Error {}
-
-/** The provider's key set could not be fetched: its tokens cannot be judged, which is not their fault. */
-export class KeysUnavailable extends Error {}
-
 export class Jwt {
   private readonly local: LocalKey | null;
-  private readonly remote: JWTVerifyGetKey | null;
+  private readonly remote: RemoteKeySet | null;
   private readonly cache = new Map<string, { token: string; caller: Caller; exp: number }>();
 
   constructor(private readonly spec: JwtSpec, credentials: Credentials) {
     this.local = localKey(spec, credentials);
-    this.remote = spec.jwksUrl === undefined ? null : remoteKeys(spec.jwksUrl, spec.jwksCooldownMs ?? 30_000);
+    this.remote = spec.jwksUrl === undefined ? null : new RemoteKeySet(new URL(spec.jwksUrl), spec.jwksCooldownMs ?? DEFAULT_COOLDOWN_MS);
   }
 
   get canIssue(): boolean {
@@ -79,15 +87,27 @@ export class Jwt {
     return known !== null ? Promise.resolve(known) : this.verifyFully(token);
   }
 
+  /**
+   * The start of the ids of a provider's callers (`<issuer>#`), which no subject this server
+   * signs in may take; null without a provider.
+   */
+  get providerPrefix(): string | null {
+    return this.remote === null || this.spec.issuer === undefined ? null : `${this.spec.issuer}#`;
+  }
+
   private async verifyFully(token: string): Promise<Caller> {
-    let payload: JWTPayload;
+    if (!isCanonicalCompact(token)) throw new InvalidToken("the token is not canonical base64url (one spelling per token, RFC 7515 §2)");
+    const leeway = this.spec.leewayS ?? DEFAULT_LEEWAY_S;
+    let verified: JWTVerifyResult;
+    let own: boolean;
     try {
-      const options = { issuer: this.spec.issuer, audience: this.spec.audience, requiredClaims: ["exp", "sub"] };
+      const options = { issuer: this.spec.issuer, audience: this.spec.audience, requiredClaims: ["exp", "sub"], clockTolerance: leeway };
       const local = this.local;
-      if (local !== null && (this.remote === null || headerKid(token) === local.kid)) {
-        payload = (await jwtVerify(token, local.verify, { ...options, algorithms: [local.alg] })).payload;
+      own = local !== null && (this.remote === null || headerKid(token) === local.kid);
+      if (own) {
+        verified = await jwtVerify(token, local!.verify, { ...options, algorithms: [local!.alg] });
       } else if (this.remote !== null) {
-        payload = (await jwtVerify(token, this.remote, { ...options, algorithms: JWKS_ALGORITHMS })).payload;
+        verified = await jwtVerify(token, this.remote.getKey, { ...options, algorithms: JWKS_ALGORITHMS });
       } else {
         throw new InvalidToken("no key verifies this token");
       }
@@ -96,8 +116,11 @@ export class Jwt {
       // jose's message says what was wrong (expired, bad signature, claim mismatch); it carries no secret.
       throw new InvalidToken(err instanceof Error ? err.message : "invalid token");
     }
+    const payload = verified.payload;
+    checkType(verified.protectedHeader, own);
+    checkIssuedAt(payload, leeway, Math.floor(Date.now() / 1000));
     checkClaims(payload, this.spec.claims);
-    const caller = callerOf(payload, this.spec.rolesClaim);
+    const caller = callerOf(payload, this.spec.rolesClaim, own);
     this.remember(token, caller, payload.exp!);
     return caller;
   }
@@ -111,61 +134,13 @@ export class Jwt {
   }
 }
 
-/**
- * The provider's key set, fetched and cached by jose. A failure to fetch it (refused, timed
- * out, not a 200, not a key set) is KeysUnavailable; a token whose kid the set lacks stays
- * an invalid token.
- */
-function remoteKeys(url: string, cooldownMs: number): JWTVerifyGetKey {
-  const keys = createRemoteJWKSet(new URL(url), { cooldownDuration: cooldownMs });
-  return async (header, token) => {
-    try {
-      return await keys(header, token);
-    } catch (err) {
-      const fetching =
-        err instanceof errors.JWKSTimeout ||
-        err instanceof errors.JWKSInvalid ||
-        // fetch's network failure; by name, since fetch may come from another realm than this code.
-        (typeof err === "object" && err !== null && (err as { name?: unknown }).name === "TypeError") ||
-        (err instanceof errors.JOSEError && err.constructor === errors.JOSEError);
-      if (fetching) throw new KeysUnavailable("the identity provider's keys cannot be fetched", { cause: err });
-      throw err;
-    }
-  };
-}
-
-function callerOf(payload: JWTPayload, rolesClaim: string): Caller {
+/** A token's caller: its `sub`, or for a provider's token `<iss>#<sub>`. */
+function callerOf(payload: JWTPayload, rolesClaim: string, own: boolean): Caller {
   if (typeof payload.sub !== "string" || payload.sub === "") throw new InvalidToken("the token has no subject");
+  if (!own && (typeof payload.iss !== "string" || payload.iss === "")) throw new InvalidToken("the provider's token names no issuer (iss)");
   const raw = payload[rolesClaim];
   const roles = Array.isArray(raw) ? raw.filter((r): r is string => typeof r === "string") : typeof raw === "string" ? [raw] : [];
-  return { id: payload.sub, roles, claims: payload as Record<string, unknown> };
-}
-
-/** A declared claim that is present must have its declared type: else the token is refused, not half-read. */
-function checkClaims(payload: JWTPayload, claims: Record<string, ClaimType> | undefined): void {
-  if (claims === undefined) return;
-  for (const name of Object.keys(claims)) {
-    const value = payload[name];
-    if (value === undefined || value === null) continue;
-    if (!claimFits(value, claims[name])) throw new InvalidToken(`the claim "${name}" is not ${claims[name]}`);
-  }
-}
-
-function claimFits(value: unknown, type: ClaimType): boolean {
-  switch (type) {
-    case "text":
-      return typeof value === "string";
-    case "int":
-      return Number.isSafeInteger(value);
-    case "float":
-      return typeof value === "number" && Number.isFinite(value);
-    case "bool":
-      return typeof value === "boolean";
-    case "json":
-      return true;
-    case "list<text>":
-      return Array.isArray(value) && value.every((v) => typeof v === "string");
-  }
+  return { id: own ? payload.sub : `${payload.iss}#${payload.sub}`, roles, claims: payload as Record<string, unknown> };
 }
 
 function headerKid(token: string): string | null {

@@ -4,7 +4,7 @@
 // fragment answer per target; these pages answer every target with the whole document).
 
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
-import { HttpError } from "../errors.js";
+import { Fail, HttpError } from "../errors.js";
 import { parseQueryString } from "../query-string.js";
 import type { CallContext } from "../types.js";
 import { HTML_SECURITY_HEADERS, HTML_TYPE } from "./headers.js";
@@ -28,6 +28,7 @@ export class Pages {
 
   /** GET of a page: 200 with the document, or an error page with the status the data gave. */
   async serve(res: ServerResponse, page: CompiledPage, params: Record<string, string>, rawQuery: string, ctx: CallContext): Promise<void> {
+    noStoreWhenSignedIn(res, ctx);
     let html: HtmlBytes;
     try {
       const query = parseQueryString(rawQuery);
@@ -45,10 +46,11 @@ export class Pages {
    * that page itself cannot be rendered, an error page says what went wrong.
    */
   async sendFailedForm(req: IncomingMessage, res: ServerResponse, err: unknown, body: Record<string, unknown>, ctx: CallContext): Promise<void> {
+    noStoreWhenSignedIn(res, ctx);
     // Authorization failures answer as the action's own endpoint does (401/403 with
     // WWW-Authenticate), not as a form to fix and resubmit; an action's own `fail 401`
-    // (a wrong password on a sign-in form) is a form to fix.
-    if (!(err instanceof HttpError) || err.status >= 500 || err.headers?.["WWW-Authenticate"] !== undefined) {
+    // (a wrong password on a sign-in form) is a form to fix, though it carries a challenge too.
+    if (!(err instanceof HttpError) || err.status >= 500 || (err.headers?.["WWW-Authenticate"] !== undefined && !(err instanceof Fail))) {
       this.sendError(res, err, ctx);
       return;
     }
@@ -69,6 +71,7 @@ export class Pages {
 
   /** An error as an HTML page: an HttpError keeps its status and message; anything else is a logged 500. */
   sendError(res: ServerResponse, err: unknown, ctx: CallContext): void {
+    noStoreWhenSignedIn(res, ctx);
     if (err instanceof HttpError) {
       const reason = STATUS_CODES[err.status] ?? "Error";
       sendHtml(res, err.status, errorHtml(this.renderer, err.status, reason, err.message, ctx.caller), err.headers ?? {});
@@ -98,6 +101,14 @@ export class Pages {
       return null;
     }
   }
+}
+
+/**
+ * A page rendered for a caller shows what is theirs (their name, their data): no cache, shared
+ * or the browser's, may keep it for whoever asks next (docs/auth.md).
+ */
+function noStoreWhenSignedIn(res: ServerResponse, ctx: CallContext): void {
+  if (ctx.caller !== null && ctx.caller !== undefined && !res.headersSent) res.setHeader("Cache-Control", "no-store");
 }
 
 /** Writes a whole HTML document with the security headers. */

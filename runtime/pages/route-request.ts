@@ -35,6 +35,8 @@ export async function serveRouteFile(
   const form = method !== "GET" && isFormPost(req, media);
   const html = form && !wantsJsonOnly(req);
   const block = chooseBlock(file, method, query.handler);
+  // A token or a session in the answer: no cache may keep it (docs/auth.md), whatever comes of the call.
+  if (block.noStore === true) res.setHeader("Cache-Control", "no-store");
   const keys = deps.keys ?? null;
   // A GET only reads: it ignores the header, as a query does.
   const key = method !== "GET" && keys !== null ? idempotencyKey(req) : null;

@@ -37,6 +37,8 @@ export interface RouteBlockSpec {
   requires?: Requirement;
   /** The block says `respond`: JSON callers get its answer, and errors in the app's error shape. */
   shaped?: boolean;
+  /** The invoked action's answers carry a token or a session: every answer of the block is `Cache-Control: no-store`. */
+  noStore?: true;
 }
 
 export interface RouteFileSpec {

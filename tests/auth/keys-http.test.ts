@@ -45,7 +45,7 @@ async function rotate(kid: string): Promise<void> {
 
 function idpToken(sub: string): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ sub, roles: ["writer"], iss: "https://api.example", exp: now + 120 })
+  return new SignJWT({ sub, roles: ["writer"], iss: "https://api.example", aud: "keys-api", exp: now + 120 })
     .setProtectedHeader({ alg: "EdDSA", kid: idp.kid })
     .sign(idp.privateKey);
 }
@@ -71,6 +71,7 @@ beforeAll(async () => {
       `jwks_url = "${jwksUrl}"`,
       'jwks_cooldown = "0s"',
       'issuer = "https://api.example"',
+      'audience = "keys-api"',
       'lifetime = "15m"',
       "",
     ].join("\n"),
@@ -101,18 +102,29 @@ test("the server's own tokens: EdDSA, a kid, exp 15 minutes after iat", async ()
 });
 
 test("the provider's tokens, before and after it rotates its key", async () => {
-  expect((await whoami(await idpToken("before"))).json.data.id).toBe("before");
+  expect((await whoami(await idpToken("before"))).json.data.id).toBe("https://api.example#before");
   const old = await idpToken("old-key");
   await rotate("idp-2");
-  expect((await whoami(await idpToken("after"))).json.data.id).toBe("after");
+  expect((await whoami(await idpToken("after"))).json.data.id).toBe("https://api.example#after");
   const refused = await whoami(old);
   expect(refused.status).toBe(401);
   expect(refused.headers["www-authenticate"]).toBe('Bearer error="invalid_token"');
 });
 
+test("a local subject named like a provider's caller is refused: the two stay two callers", async () => {
+  const issue = (subject: string) => call(`${server.url}/api/keys:issue`, { method: "POST", json: { subject } });
+  const provider = await whoami(await idpToken("alice"));
+  expect(provider.json.data.id).toBe("https://api.example#alice");
+  const mimic = await issue("https://api.example#alice");
+  expect(mimic.status).toBe(400);
+  expect(mimic.json.error).toMatch(/may not begin with "https:\/\/api\.example#"/);
+  const local = await issue("alice");
+  expect((await whoami(local.json.data as string)).json.data.id).toBe("alice");
+});
+
 test("algorithm confusion: HS256 keyed with the provider's public JWK is refused", async () => {
   const now = Math.floor(Date.now() / 1000);
-  const forged = await new SignJWT({ sub: "admin", roles: ["writer"], iss: "https://api.example", exp: now + 60 })
+  const forged = await new SignJWT({ sub: "admin", roles: ["writer"], iss: "https://api.example", aud: "keys-api", exp: now + 60 })
     .setProtectedHeader({ alg: "HS256", kid: idp.kid })
     .sign(new TextEncoder().encode(JSON.stringify(served[0])));
   const answer = await whoami(forged);

@@ -95,7 +95,7 @@ describe("keys from credentials", () => {
     const jwt = jwtWith({ secret: "jwt_secret", claims: { email: "text", groups: "list<text>" } }, { jwt_secret: secret });
     const sign = (claims: Record<string, unknown>) =>
       new SignJWT({ sub: "u", iss: BASE.issuer, aud: BASE.audience, exp: Math.floor(Date.now() / 1000) + 60, ...claims })
-        .setProtectedHeader({ alg: "HS256" })
+        .setProtectedHeader({ alg: "HS256", typ: "JWT" })
         .sign(new TextEncoder().encode(secret));
     expect((await jwt.verify(await sign({ email: "a@b.example", groups: ["x"] }))).claims.email).toBe("a@b.example");
     expect((await jwt.verify(await sign({}))).id).toBe("u");
@@ -147,14 +147,14 @@ describe("an outside identity provider's JWKS", () => {
     served = [first];
     fetches = 0;
     const jwt = jwtWith({ jwksUrl: url, jwksCooldownMs: 0 }, {});
-    expect((await jwt.verify(await sign(first))).id).toBe("idp-user");
-    expect((await jwt.verify(await sign(first, { sub: "another" }))).id).toBe("another");
+    expect((await jwt.verify(await sign(first))).id).toBe("https://api.example#idp-user");
+    expect((await jwt.verify(await sign(first, { sub: "another" }))).id).toBe("https://api.example#another");
     expect(fetches).toBe(1);
 
     // The provider rotates: k2 signs from now on and k1 is withdrawn.
     served = [second];
     const caller = await jwt.verify(await sign(second));
-    expect(caller).toMatchObject({ id: "idp-user", roles: ["reader"] });
+    expect(caller).toMatchObject({ id: "https://api.example#idp-user", roles: ["reader"] });
     expect(fetches).toBe(2);
     // A k1 token not seen before is no longer accepted.
     expect(await rejects(jwt, await sign(first, { sub: "late" }))).toMatch(/no applicable key|matching/i);
@@ -166,7 +166,7 @@ describe("an outside identity provider's JWKS", () => {
     const jwt = jwtWith({ jwksUrl: url, privateKey: "jwt_key" }, { jwt_key: pem("ed25519").privatePem });
     const own = await jwt.issue("local-user", null);
     expect((await jwt.verify(own)).id).toBe("local-user");
-    expect((await jwt.verify(await sign(idp))).id).toBe("idp-user");
+    expect((await jwt.verify(await sign(idp))).id).toBe("https://api.example#idp-user");
   });
 
   test("a provider whose keys cannot be fetched: KeysUnavailable (a 503), not an invalid token", async () => {

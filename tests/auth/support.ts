@@ -38,12 +38,12 @@ export function post(server: TestServer, path: string, json: unknown, headers: R
   return call(server.url + path, { method: "POST", json, headers });
 }
 
-/** A token signed with the example's secret, claims as given (exp, iss and aud defaulted). */
+/** A token signed with the example's secret, claims as given (exp, iss and aud defaulted), typed `JWT` as svc's own are. */
 export async function hs256(claims: Record<string, unknown>, options: { secret?: string; header?: Record<string, unknown> } = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const payload = { iss: ISSUER, aud: AUDIENCE, iat: now, exp: now + 600, ...claims };
   return new SignJWT(payload)
-    .setProtectedHeader({ alg: "HS256", ...options.header })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT", ...options.header })
     .sign(new TextEncoder().encode(options.secret ?? SECRET));
 }
 
@@ -66,4 +66,28 @@ export function flipPayload(token: string): string {
   const i = Math.floor(p.length / 2);
   const flipped = p[i] === "A" ? "B" : "A";
   return [h, p.slice(0, i) + flipped + p.slice(i + 1), s].join(".");
+}
+
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/**
+ * Other spellings of `token` whose signature decodes to the same bytes: an unused bit set in
+ * its last character, `=` padding, and the `+`/`/` alphabet (when the signature has `-` or `_`).
+ * Each is checked to decode the same, so a test that refuses them refuses the real attack.
+ */
+export function canonicalVariants(token: string): string[] {
+  const [h, p, s] = token.split(".");
+  const variants: string[] = [];
+  const rest = s.length % 4;
+  if (rest !== 0) {
+    const last = BASE64URL.indexOf(s[s.length - 1]);
+    variants.push(s.slice(0, -1) + BASE64URL[last | 1]);
+    variants.push(s + "=".repeat(4 - rest));
+  }
+  const standard = s.replace(/-/g, "+").replace(/_/g, "/");
+  if (standard !== s) variants.push(standard);
+  for (const v of variants) {
+    if (!Buffer.from(v, "base64url").equals(Buffer.from(s, "base64url"))) throw new Error(`${v} does not decode as ${s} does`);
+  }
+  return variants.map((v) => `${h}.${p}.${v}`);
 }

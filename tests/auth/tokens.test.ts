@@ -5,9 +5,9 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import Database from "better-sqlite3";
-import { decodeJwt, decodeProtectedHeader } from "jose";
+import { SignJWT, decodeJwt, decodeProtectedHeader } from "jose";
 import { call } from "../support/http.js";
-import { type Accounts, AUDIENCE, ISSUER, flipPayload, hs256, post, rawRequest, startAccounts } from "./support.js";
+import { type Accounts, AUDIENCE, ISSUER, canonicalVariants, flipPayload, hs256, post, rawRequest, SECRET, startAccounts } from "./support.js";
 
 let accounts: Accounts;
 let url: string;
@@ -28,6 +28,14 @@ afterAll(async () => {
 });
 
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
+
+/** A token the example's secret signs, with no `typ` in its header. */
+function untyped(sub: string): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ sub, iss: ISSUER, aud: AUDIENCE, iat: now, exp: now + 600 })
+    .setProtectedHeader({ alg: "HS256" })
+    .sign(new TextEncoder().encode(SECRET));
+}
 
 describe("issued tokens", () => {
   test("carry sub, roles, iat, exp = iat + lifetime, iss and aud, signed HS256", () => {
@@ -77,6 +85,8 @@ describe("issued tokens", () => {
     expect(unknown.status).toBe(401);
     expect(wrong.json).toEqual(unknown.json);
     expect(wrong.json.error).toBe("wrong e-mail or password");
+    // The action's own `fail 401` names how to authenticate (RFC 9110 §15.5.2), as a failed `requires` does.
+    for (const answer of [wrong, unknown]) expect(answer.headers["www-authenticate"]).toBe("Bearer");
   });
 
   test("requires auth: the token's subject is the caller", async () => {
@@ -163,6 +173,23 @@ describe("refused tokens: 401 invalid_token, even where no caller is needed", ()
 
   test("no subject", async () => {
     await refused(bearer(await hs256({})));
+  });
+
+  test("one spelling per token: the issued token with a variant signature (same bytes) is refused", async () => {
+    for (const variant of canonicalVariants(token)) await refused(bearer(variant));
+    expect((await call(`${url}/api/user`, { headers: bearer(token) })).status).toBe(200);
+  });
+
+  test("typ: the server's own tokens say JWT; none, or another type, is refused", async () => {
+    await refused(bearer(await untyped(userId)));
+    for (const typ of ["at+jwt", "dpop+jwt"]) await refused(bearer(await hs256({ sub: userId }, { header: { typ } })));
+  });
+
+  test("an iat from tomorrow is refused; a clock 10 s behind the issuer's is forgiven", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await refused(bearer(await hs256({ sub: userId, iat: now + 86400, exp: now + 90000 })));
+    const ahead = await hs256({ sub: userId, iat: now + 10 });
+    expect((await call(`${url}/api/user`, { headers: bearer(ahead) })).status).toBe(200);
   });
 
   test("a wrong scheme word, and a scheme without a token", async () => {

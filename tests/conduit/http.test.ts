@@ -165,13 +165,14 @@ describe("errors in Conduit's shape", () => {
     expect(limit.status).toBe(422);
   });
 
-  test("no token is 401 with a Token challenge; a wrong password is 401", async () => {
+  test("no token is 401 with a Token challenge; a wrong password (the action's own fail 401) is 401 with it too", async () => {
     for (const [method, path] of [["GET", "/user"], ["POST", "/articles"], ["GET", "/articles/feed"], ["POST", "/profiles/ada/follow"]]) {
       const r = await api(path, { method, json: method === "POST" ? {} : undefined });
       expect([r.status, r.headers["www-authenticate"], Object.keys(r.json)]).toEqual([401, "Token", ["errors"]]);
     }
     const login = await api("/users/login", { json: { user: { email: "ada@example.com", password: "wrong-password" } } });
-    expect([login.status, login.json]).toEqual([401, { errors: { body: ["email or password is invalid"] } }]);
+    // RFC 9110 §15.5.2: every 401 names how to authenticate, in the app's error shape too.
+    expect([login.status, login.headers["www-authenticate"], login.json]).toEqual([401, "Token", { errors: { body: ["email or password is invalid"] } }]);
     const ok = await api("/users/login", { json: { user: { email: "ada@example.com", password: "password1" } } });
     expect([ok.status, ok.json.user.username]).toEqual([200, "ada"]);
   });

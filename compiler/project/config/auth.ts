@@ -86,19 +86,50 @@ const httpsUrl: StringCheck = (value) => {
   }
 };
 
+/** Plain http reaches a key set safely only on this machine: tests and a provider on loopback. */
+function isLoopbackHttp(url: URL): boolean {
+  const host = url.hostname.toLowerCase();
+  return host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** `audience = "my-api"`, or `audience = false`: the explicit choice to accept a provider's tokens for any client. */
+const audience: Reader<string | false> = (ctx, value, path) => {
+  if (value === false) return false;
+  if (typeof value === "boolean") {
+    ctx.diagnostics.push(configCodes.wrongType.at(ctx.file, ctx.index.best(path), formatPath(path), "a string, or false", "true", 'e.g. audience = "my-api"'));
+    return undefined;
+  }
+  return text()(ctx, value, path);
+};
+
+/** Five minutes: the most clock difference worth forgiving (RFC 7519 §4.1.4 speaks of "a few minutes"). */
+const MAX_LEEWAY_S = 300;
+
+const leeway: Reader<number> = (ctx, value, path) => {
+  const seconds = durationOf(true)(ctx, value, path);
+  if (seconds === undefined || seconds <= MAX_LEEWAY_S) return seconds;
+  ctx.diagnostics.push(identityCodes.leewayTooLong.at(ctx.file, ctx.index.best(path), String(value)));
+  return undefined;
+};
+
 const jwtFields = table({
   secret: secretRef('secret = { credential = "jwt_secret" }'),
   private_key: secretRef('private_key = { credential = "jwt_key" }'),
   jwks_url: text(httpsUrl),
   jwks_cooldown: durationOf(true),
   issuer: text(),
-  audience: text(),
+  audience,
+  leeway,
   lifetime: duration,
   roles_claim: text(),
   claims: mapOf(claimType, claimName),
 });
 
-/** `[auth.jwt]`: one signing key at most, and something to verify with. */
+/**
+ * `[auth.jwt]`: one signing key at most, and something to verify with. An outside provider's
+ * keys come over https, and its tokens are taken only from its issuer, for this audience
+ * (RFC 8725 §3.8, §3.9).
+ */
 const jwt: Reader<ReturnType<typeof jwtFields> & object> = (ctx, value, path) => {
   const read = jwtFields(ctx, value, path);
   if (read === undefined || !isTable(value)) return read;
@@ -106,6 +137,14 @@ const jwt: Reader<ReturnType<typeof jwtFields> & object> = (ctx, value, path) =>
   if (has("secret") && has("private_key")) ctx.diagnostics.push(identityCodes.jwtKeys.at(ctx.file, ctx.index.best(path), "both"));
   else if (!has("secret") && !has("private_key") && !has("jwks_url")) {
     ctx.diagnostics.push(identityCodes.jwtKeys.at(ctx.file, ctx.index.best(path), "none"));
+  }
+  if (read.jwks_url !== undefined) {
+    const url = new URL(read.jwks_url);
+    if (url.protocol === "http:" && !isLoopbackHttp(url)) {
+      ctx.diagnostics.push(identityCodes.jwksOverHttp.at(ctx.file, ctx.index.best([...path, "jwks_url"]), read.jwks_url));
+    }
+    if (!has("issuer")) ctx.diagnostics.push(identityCodes.providerWithoutIssuer.at(ctx.file, ctx.index.best(path)));
+    if (!has("audience")) ctx.diagnostics.push(identityCodes.providerWithoutAudience.at(ctx.file, ctx.index.best(path)));
   }
   return read;
 };

@@ -69,7 +69,10 @@ export interface AuthConfig {
     /** Seconds. */
     jwks_cooldown?: number;
     issuer?: string;
-    audience?: string;
+    /** `false`: a provider's tokens are taken whatever their `aud` (written out, never the default). */
+    audience?: string | false;
+    /** Seconds of clock difference forgiven on exp, nbf and iat. */
+    leeway?: number;
     /** Seconds. */
     lifetime?: number;
     roles_claim?: string;
