@@ -41,6 +41,8 @@ export interface RouteStepModel {
   args: RouteArgModel[];
   /** The invoked action's `requires`: checked before the action runs. */
   requires: Requirement | null;
+  /** The invoked action handles credentials (ActionModel.credentials); absent otherwise. */
+  credentials?: true;
 }
 
 export interface RouteBlockModel {

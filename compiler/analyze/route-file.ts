@@ -195,6 +195,7 @@ function analyzeStep(
     args,
     requires: action?.requires ?? null,
   };
+  if (action?.credentials === true) model.credentials = true;
   // `result` exists after invoke (the action's return) and fetch (the row, never null past the 404).
   const type: ValueType | null = action
     ? action.returns

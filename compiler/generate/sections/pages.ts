@@ -61,7 +61,8 @@ export function pageSection(model: Model, names: Names): Out {
 function routeFileConst(file: RouteFileModel, names: Names): StatementStructures {
   const blocks = file.blocks.map((b) => {
     const requires = b.step?.op === "invoke" ? b.step.requires : null;
-    const extra = `${requires === null ? "" : `, requires: ${literal(requires)}`}${b.respond ? ", shaped: true" : ""}`;
+    const credentials = b.step?.op === "invoke" && b.step.credentials === true;
+    const extra = `${requires === null ? "" : `, requires: ${literal(requires)}`}${credentials ? ", credentials: true" : ""}${b.respond ? ", shaped: true" : ""}`;
     return `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, file, b)}${extra} }`;
   });
   return {

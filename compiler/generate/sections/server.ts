@@ -46,7 +46,7 @@ export function endpointSection(model: Model, names: Names): Out {
           : `(db, input, ctx) => {\n${guard}return ${fn}(db, ${input}(input)${passCtx});\n}`
         : `(db, input${takesCtx ? ", ctx" : ""}) => {\n${guard}const args = ${input}(input);\nreturn db.transaction((tx) => ${fn}(tx, args${passCtx}));\n}`;
     if (!a.transaction) out.push("// At most one statement and no `fail` after it: atomic on its own, without BEGIN/COMMIT.");
-    out.push(endpointConst(a.module, a.name, "action", run, names, a.requires, answers.byTarget.get(`${a.module}.${a.name}`)));
+    out.push(endpointConst(a.module, a.name, "action", run, names, a.requires, answers.byTarget.get(`${a.module}.${a.name}`), undefined, a.credentials === true));
   }
   return out;
 }
@@ -77,10 +77,13 @@ function endpointConst(
   requires: Requirement | null = null,
   json?: string,
   answer?: string,
+  credentials = false,
 ): StatementStructures {
   // `requires` is also named outside `run`: an Idempotency-Key replay is authorized before it skips `run`.
   const extra =
     (requires === null ? "" : `, requires: ${literal(requires)}`) +
+    // A keyed call's stored answer is sealed and bound to the request (runtime/idempotency/keyed.ts).
+    (credentials ? ", credentials: true" : "") +
     (json === undefined ? "" : `, json: ${json}`) +
     (answer === undefined ? "" : `,\n// SQLite writes the answer's JSON itself (docs/language.md, "Generated code").\nanswer: ${answer}`);
   return {
