@@ -43,15 +43,27 @@ export interface RowKeys {
 
 const VERSION = "svc-idempotency-v1";
 
+/**
+ * Each value is one HMAC-SHA256 under the client's key, of what the call is (the target and
+ * who calls) and a label. A bound row's id covers the request, so its fingerprint is its
+ * id: one HMAC names an anonymous caller's row, about what the two plain SHA-256s before
+ * cost (this runs on every keyed call).
+ */
 export function rowKeys(call: KeyedCall): RowKeys {
-  // The caller comes last: an id may hold any character, the target never holds a NUL.
-  const who = call.caller !== null ? `caller\0${call.caller}` : call.credentials ? `anonymous\0${call.address}` : "anonymous";
-  const base = createHmac("sha256", call.key).update(`${VERSION}\0${call.target}\0${who}`).digest();
-  const fingerprint = createHmac("sha256", base).update("fingerprint\0").update(call.request).digest("hex");
-  const bound = call.caller === null || call.credentials;
-  const id = createHmac("sha256", base).update(bound ? `row\0${fingerprint}` : "row").digest("hex");
-  const seal = call.credentials ? createHmac("sha256", base).update("seal\0").update(call.request).digest() : null;
-  return { id, fingerprint, seal };
+  // The target never holds a NUL; a caller's id may hold anything, so its length goes first.
+  const who =
+    call.caller !== null ? `caller:${call.caller.length}:${call.caller}` : call.credentials ? `anonymous@${call.address}` : "anonymous";
+  const what = `${VERSION}\0${call.target}\0${who}\0`;
+  const mac = (label: string, request: string | null) => {
+    const h = createHmac("sha256", call.key).update(what).update(label);
+    return request === null ? h : h.update(request);
+  };
+  const seal = call.credentials ? mac("seal\0", call.request).digest() : null;
+  if (call.caller === null || call.credentials) {
+    const id = mac("bound\0", call.request).digest("hex");
+    return { id, fingerprint: id, seal };
+  }
+  return { id: mac("row", null).digest("hex"), fingerprint: mac("request\0", call.request).digest("hex"), seal };
 }
 
 const SEALED = "sealed:v1:";

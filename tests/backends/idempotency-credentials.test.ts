@@ -173,7 +173,8 @@ for (const backend of BACKENDS) {
       expect(flatten(await s.dump()).join("\n")).not.toContain(token.split(".")[2]);
     });
 
-    test("a session started with a key: its cookie is nowhere in the table", async () => {
+    test("a session started with a key from a route file: its cookie is nowhere in the table, and its outcome is sealed", async () => {
+      const before = new Set((await s.dump()).map((r) => String(r.id)));
       const form = await call(`${s.server.url}/session`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", "idempotency-key": randomUUID(), origin: s.server.url },
@@ -182,7 +183,10 @@ for (const backend of BACKENDS) {
       expect(form.status).toBe(303);
       const cookie = /svc_session=([^;]*)/.exec(String(form.headers["set-cookie"]))![1];
       expect(cookie.length).toBeGreaterThan(20);
-      expect(flatten(await s.dump()).join("\n")).not.toContain(cookie);
+      const rows = await s.dump();
+      expect(flatten(rows).join("\n")).not.toContain(cookie);
+      const added = rows.filter((r) => !before.has(String(r.id)));
+      expect(added.map((r) => [r.scope, String(r.body).startsWith("sealed:v1:")])).toEqual([["POST /session", true]]);
     });
 
     test("two signed-in callers with one key and one request never receive each other's answer", async () => {
