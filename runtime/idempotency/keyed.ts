@@ -1,10 +1,10 @@
 // What a call's row is named and sealed with, derived from the client's Idempotency-Key so
 // that the database holds nothing a reader of it could use (docs/auth.md, "What a database
 // dump reveals"):
-// - every value is an HMAC-SHA256 keyed by material only the client's key yields, so a
-//   guess at a request (a password in a sign-in body) cannot be tested against a row
-//   without the key, which is never stored;
-// - the caller is inside that material: two callers' rows never share a name, and the
+// - every value is an HMAC-SHA256 under the client's key, so a guess at a request (a
+//   password in a sign-in body) cannot be tested against a row without the key, which is
+//   never stored;
+// - the caller is inside every HMAC: two callers' rows never share a name, and the
 //   caller's id is not stored either;
 // - a row is bound to the whole request when the caller is anonymous (the request is all
 //   such a client holds beside the key) or when the action handles credentials: another
