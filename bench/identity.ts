@@ -112,7 +112,10 @@ async function main(): Promise<void> {
     }
     const signUp = await json(`${base}/api/users`, { email: "bench@example.com", name: "Bench", password: "bench password" });
     if (signUp.status !== 200) throw new Error(`sign-up: ${signUp.status}`);
-    const token = signUp.data.token as string;
+    // Sign-up answers no token (docs/auth.md, "Sign-up without enumeration"): sign in for one.
+    const signIn = await json(`${base}/api/users/login`, { email: "bench@example.com", password: "bench password" });
+    if (signIn.status !== 200) throw new Error(`sign-in: ${signIn.status}`);
+    const token = signIn.data.token as string;
     const form = await fetch(`${base}/session`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
