@@ -11,7 +11,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { build, formatDiagnostics } from "../compiler/index.js";
 import { hashPassword, verifyPassword } from "../runtime/auth/password.js";
 import { benchPaths } from "./paths.js";
@@ -87,7 +87,11 @@ async function main(): Promise<void> {
   mkdirSync(join(work, "cg"), { recursive: true });
   const result = await build({ mode: "project", dir: join(repoRoot, "examples", "accounts") }, { runtimeImport: "svc/runtime" });
   if (result.files.length === 0) throw new Error(formatDiagnostics(result));
-  for (const f of result.files) writeFileSync(join(work, f.path), f.contents);
+  for (const f of result.files) {
+    // public/ files come in folders of their own.
+    mkdirSync(dirname(join(work, f.path)), { recursive: true });
+    writeFileSync(join(work, f.path), f.contents);
+  }
 
   const port = 18000 + (process.pid % 1000);
   const cg = join(work, "cg");
@@ -112,7 +116,10 @@ async function main(): Promise<void> {
     }
     const signUp = await json(`${base}/api/users`, { email: "bench@example.com", name: "Bench", password: "bench password" });
     if (signUp.status !== 200) throw new Error(`sign-up: ${signUp.status}`);
-    const token = signUp.data.token as string;
+    // Sign-up answers no token (docs/auth.md, "Sign-up without enumeration"): sign in for one.
+    const signIn = await json(`${base}/api/users/login`, { email: "bench@example.com", password: "bench password" });
+    if (signIn.status !== 200) throw new Error(`sign-in: ${signIn.status}`);
+    const token = signIn.data.token as string;
     const form = await fetch(`${base}/session`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },

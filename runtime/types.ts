@@ -199,6 +199,12 @@ export interface EndpointSpec {
   requires?: Requirement;
   /** Its answers carry a token or a session (decided at build time): all are `Cache-Control: no-store`. */
   noStore?: true;
+  /**
+   * The action handles credentials (it calls issue_token, start_session, end_session or
+   * verify_password, or writes a password field, itself or through what it calls): a call
+   * with an Idempotency-Key stores its answer sealed and bound to the whole request.
+   */
+  credentials?: true;
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -266,7 +272,7 @@ export interface ServerSpec {
  * the spec's tables. All but `sweep` run inside the call's transaction.
  */
 export interface IdempotencySpec {
-  /** Args `(id, scope, key, fingerprint, expires_at)`: one row changed when new, none when the id is there. */
+  /** Args `(id, scope, key, fingerprint, expires_at)`: one row changed when new, none when the id is there; `key` is always empty. */
   claim: StatementSpec;
   /** Args `(id)`: the row's `fingerprint`, `status`, `body`, `expires_at`. */
   lookup: StatementSpec;

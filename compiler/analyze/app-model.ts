@@ -43,6 +43,8 @@ export interface RouteStepModel {
   requires: Requirement | null;
   /** The invoked action's answer carries a token or a session (ActionModel.issuesCredentials). */
   issuesCredentials?: true;
+  /** The invoked action handles credentials (ActionModel.credentials); absent otherwise. */
+  credentials?: true;
 }
 
 export interface RouteBlockModel {

@@ -12,6 +12,7 @@ import { warnSensitiveEndpoints } from "./visibility.js";
 import { type AppInput, analyzeApp, appScope } from "./app.js";
 import type { ProjectConfig } from "../project/config/schema.js";
 import { authModel, credentialModels, identityFeatures } from "./credentials.js";
+import { markCredentialActions } from "./credential-actions.js";
 import type {
   ActionModel,
   AuthModel,
@@ -180,6 +181,8 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   } finally {
     checker.dispose();
   }
+  // Before route files, whose steps copy it from the actions they invoke.
+  markCredentialActions(actions, fnModels);
   // Route files and pages come after the modules' routes and webhooks in the one route table.
   const app = input.app ? analyzeApp(input.app, appScope(modules.map((m) => m.name), queries, actions, resourceMap, webhooks, identity.any), r, steps) : null;
   if (app) claims.push(...app.claims);

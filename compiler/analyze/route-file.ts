@@ -213,6 +213,7 @@ function analyzeStep(
     requires: action?.requires ?? null,
   };
   if (action?.issuesCredentials === true) model.issuesCredentials = true;
+  if (action?.credentials === true) model.credentials = true;
   // `result` exists after invoke (the action's return) and fetch (the row, never null past the 404).
   const type: ValueType | null = action
     ? action.returns

@@ -1,12 +1,12 @@
 // An endpoint or route-file block called with an Idempotency-Key: authorized first (a
 // stored answer must not reach a caller its action would refuse), then run through the
-// store under its scope and fingerprint.
+// store under its target, caller and request (keyed.ts).
 
 import { authorize } from "../auth/index.js";
 import type { ShapedAnswer } from "../respond.js";
 import type { CallContext, CallInput, Database, EndpointSpec, Requirement } from "../types.js";
-import { fingerprint } from "./fingerprint.js";
-import { callScope, type IdempotencyStore, type IdempotentAnswer } from "./store.js";
+import { requestText } from "./fingerprint.js";
+import type { IdempotencyStore, IdempotentAnswer } from "./store.js";
 
 /**
  * An action endpoint (`/api/<module>:<action>` or a declared route to it). A route with
@@ -27,11 +27,9 @@ export function callEndpoint(
   shape?: (result: unknown) => ShapedAnswer,
 ): Promise<IdempotentAnswer> {
   authorizeFirst(endpoint.requires, ctx);
-  const print = shape === undefined ? fingerprint(method, path, input.args, input.text) : fingerprint(method, path, input.args, input.text, "respond");
+  const request = shape === undefined ? requestText(method, path, input.args, input.text) : requestText(method, path, input.args, input.text, "respond");
   return store.call(
-    callScope(endpoint.name, ctx),
-    key,
-    print,
+    { target: endpoint.name, key, caller: callerId(ctx), address: addressOf(ctx), request, credentials: endpoint.credentials === true },
     (bound) => endpoint.run(bound, input, ctx),
     shape === undefined ? resultJson : (result) => shapedJson(shape(result)),
   );
@@ -43,6 +41,19 @@ function shapedJson(answer: ShapedAnswer): { status: number; body: string } {
 
 export function authorizeFirst(requires: Requirement | undefined, ctx: CallContext): void {
   if (requires !== undefined) authorize(ctx, requires);
+}
+
+/** Whose key it is: the caller's id (a bearer token's, a JWT's subject, a session's user); null when anonymous. */
+export function callerId(ctx: CallContext): string | null {
+  return ctx.caller?.id ?? null;
+}
+
+/**
+ * The connection's address, which an anonymous caller's keyed call of an action that
+ * handles credentials is bound to. Not X-Forwarded-For: a client could send any.
+ */
+export function addressOf(ctx: CallContext): string {
+  return ctx.req.socket.remoteAddress ?? "";
 }
 
 /** An action's result as the envelope's `data` would carry it. */

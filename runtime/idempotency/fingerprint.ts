@@ -2,14 +2,13 @@
 // path and the arguments, with object keys sorted so that a client that re-serializes
 // its body in another key order still sends the same request. Values are compared as
 // they arrived (a JSON 5 and a form's "5" differ), because a retry is sent as it was.
+// The text is never stored: keyed.ts turns it into HMACs under the client's key.
 
-import { createHash } from "node:crypto";
-
-/** SHA-256 (hex) of the method, the path and each part, canonicalized. */
-export function fingerprint(method: string, path: string, ...parts: unknown[]): string {
-  const hash = createHash("sha256").update(method).update("\n").update(path);
-  for (const part of parts) hash.update("\n").update(canonicalJson(part));
-  return hash.digest("hex");
+/** The method, the path and each part, canonicalized, one per line (JSON escapes its own newlines). */
+export function requestText(method: string, path: string, ...parts: unknown[]): string {
+  let text = `${method}\n${path}`;
+  for (const part of parts) text += `\n${canonicalJson(part)}`;
+  return text;
 }
 
 /** JSON with every object's keys sorted; request values are at most 64 levels deep (safe-json.ts). */

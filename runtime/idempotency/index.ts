@@ -1,11 +1,10 @@
 // Idempotency keys for action calls (docs/language.md, "Idempotency keys").
 
 export { idempotencyKey, parseKey, IDEMPOTENCY_HEADER, MAX_KEY_LENGTH } from "./key.js";
-export { fingerprint, canonicalJson } from "./fingerprint.js";
+export { requestText, canonicalJson } from "./fingerprint.js";
+export { rowKeys, sealAnswer, openAnswer, type KeyedCall, type RowKeys } from "./keyed.js";
 export {
   IdempotencyStore,
-  callScope,
-  rowId,
   KEY_LIFETIME_MS,
   SWEEP_INTERVAL_MS,
   type IdempotentAnswer,
@@ -14,4 +13,4 @@ export {
 
 /** Set on an answer that was stored by an earlier call with the same key. */
 export const REPLAYED_HEADER = "Idempotent-Replayed";
-export { callEndpoint, authorizeFirst } from "./call.js";
+export { callEndpoint, authorizeFirst, callerId, addressOf } from "./call.js";

@@ -13,12 +13,15 @@
 //   retry runs it again; it wrote nothing the first time;
 // - a row past its lifetime is deleted and claimed afresh; expired rows are also swept,
 //   outside any call's transaction, at most once a minute per process.
+//
+// The row's id, its fingerprint and a sealed answer are derived from the client's key
+// (keyed.ts); the key column is left empty, so the table holds no key in clear.
 
-import { createHash } from "node:crypto";
 import { HttpError } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { Awaitable, CallContext, Database, IdempotencySpec } from "../types.js";
 import { boundTo } from "./bound.js";
+import { type KeyedCall, openAnswer, rowKeys, sealAnswer } from "./keyed.js";
 
 /** How long a key's answer is kept: a day, as Stripe keeps them. */
 export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -39,6 +42,8 @@ export type MsClock = () => number;
 // A committed row always holds its answer; status 0 is only ever seen by the transaction
 // that claimed the row.
 const CLAIMED = 0;
+// Rows hold no key in clear (keyed.ts); the column stays for the tables made before.
+const NO_KEY = "";
 
 export class IdempotencyStore {
   private nextSweep = 0;
@@ -51,28 +56,28 @@ export class IdempotencyStore {
   ) {}
 
   /**
-   * Runs `run` once for `key` in `scope`: the first call runs it in a transaction with the
+   * Runs `run` once for the call's key: the first call runs it in a transaction with the
    * key's row and stores what `encode` makes of its result (text, with status 200 unless
-   * `encode` gives one); a later call with the same
-   * `fingerprint` gets that answer back and runs nothing; one with another fingerprint is a
-   * 422. `run` gets a database bound to the transaction.
+   * `encode` gives one; sealed for an action that handles credentials); a later call with
+   * the same request gets that answer back and runs nothing. Another request with the
+   * key is a 422 for a signed-in caller, and a call of its own for an anonymous one or
+   * for an action that handles credentials (keyed.ts). `run` gets a database bound to the
+   * transaction.
    */
   async call<T>(
-    scope: string,
-    key: string,
-    fingerprint: string,
+    keyed: KeyedCall,
     run: (db: Database) => Awaitable<T>,
     encode: (result: T) => string | { status: number; body: string },
   ): Promise<IdempotentAnswer> {
-    const id = rowId(scope, key);
+    const { id, fingerprint, seal } = rowKeys(keyed);
     const answer = await this.db.transaction(async (tx): Promise<IdempotentAnswer> => {
       for (let attempt = 0; attempt < 3; attempt++) {
         const now = this.clock();
-        const claimed = await tx.run(this.spec.claim, [id, scope, key, fingerprint, now + KEY_LIFETIME_MS]);
+        const claimed = await tx.run(this.spec.claim, [id, keyed.target, NO_KEY, fingerprint, now + KEY_LIFETIME_MS]);
         if (claimed > 0) {
           const encoded = encode(await run(boundTo(this.db, tx)));
           const { status, body } = typeof encoded === "string" ? { status: 200, body: encoded } : encoded;
-          await tx.run(this.spec.settle, [status, body, id]);
+          await tx.run(this.spec.settle, [status, seal === null ? body : sealAnswer(seal, body), id]);
           return { status, body, replayed: false };
         }
         const row = await tx.one(this.spec.lookup, [id]);
@@ -88,7 +93,7 @@ export class IdempotencyStore {
         if (status === CLAIMED || typeof row.body !== "string") {
           throw new HttpError(409, "a request with this Idempotency-Key is still being processed");
         }
-        return { status, body: row.body, replayed: true };
+        return { status, body: seal === null ? row.body : opened(seal, row.body), replayed: true };
       }
       // Claimed, deleted and claimed again by others between each of our statements.
       throw new HttpError(503, "this Idempotency-Key is contended; try again", { headers: { "Retry-After": "1" } });
@@ -112,18 +117,11 @@ export class IdempotencyStore {
 }
 
 /**
- * What a key belongs to: the action or route-file block, and the caller (a bearer token, a
- * JWT's subject or a session's user) when there is one, so that one caller's key never
- * replays another caller's answer. The caller's id itself is not stored, only a prefix of
- * its SHA-256.
+ * A sealed answer, opened. The row is named by the same request the seal is keyed by, so
+ * only a changed row fails to open: answered as a conflict, never as another answer.
  */
-export function callScope(target: string, ctx: CallContext): string {
-  const caller = ctx.caller ?? null;
-  if (caller === null) return target;
-  return `${target} caller:${createHash("sha256").update(caller.id).digest("hex").slice(0, 16)}`;
-}
-
-/** The row's key: 64 hex digits, whatever the lengths of the scope and the key (a MySQL key has a length limit). */
-export function rowId(scope: string, key: string): string {
-  return createHash("sha256").update(scope).update("\n").update(key).digest("hex");
+function opened(seal: Buffer, stored: string): string {
+  const text = openAnswer(seal, stored);
+  if (text === null) throw new HttpError(409, "the stored answer for this Idempotency-Key cannot be opened; use a new key");
+  return text;
 }

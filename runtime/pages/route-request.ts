@@ -10,7 +10,7 @@ import { sendOk } from "../envelope.js";
 import { lingerIfUnread } from "../linger.js";
 import { RequestView, type ShapedAnswer, sendShaped, sendShapedError } from "../respond.js";
 import { HttpError } from "../errors.js";
-import { authorizeFirst, callScope, fingerprint, idempotencyKey, type IdempotencyStore, REPLAYED_HEADER } from "../idempotency/index.js";
+import { addressOf, authorizeFirst, callerId, idempotencyKey, type IdempotencyStore, REPLAYED_HEADER, requestText } from "../idempotency/index.js";
 import { newArgs, parseQueryString } from "../query-string.js";
 import type { CallContext } from "../types.js";
 import { isUnpolyRequest, unpolyLocation } from "../unpoly.js";
@@ -115,8 +115,8 @@ interface StoredOutcome {
 }
 
 /**
- * A block posted with an Idempotency-Key: its scope is the block (file path and handler),
- * its fingerprint the path parameters, query and body. A replayed outcome answers as the
+ * A block posted with an Idempotency-Key: its target is the block (file path and handler),
+ * its request the path parameters, query and body. A replayed outcome answers as the
  * first did: the same data, the same redirect, and for a block with `respond` the same
  * status, body and headers, made once when the block first ran (a JSON caller's answer is
  * part of the fingerprint, so a form post's stored outcome never answers a JSON call).
@@ -130,9 +130,7 @@ async function runOnce(keys: IdempotencyStore, key: string, call: BlockCall, inp
   if (answers) parts.push("respond");
   let ran: RouteOutcome | null = null;
   const answer = await keys.call(
-    callScope(scope, ctx),
-    key,
-    fingerprint(method, file.path, ...parts),
+    { target: scope, key, caller: callerId(ctx), address: addressOf(ctx), request: requestText(method, file.path, ...parts), credentials: block.credentials === true },
     async (db) => (ran = await block.run(db, input, ctx)),
     (outcome) => {
       const stored: StoredOutcome = { data: outcome.data, redirect: outcome.redirect };

@@ -35,6 +35,8 @@ export interface RouteBlockSpec {
   run: RouteBlockRun;
   /** The `requires` of the action the block invokes: checked before a stored Idempotency-Key answer is replayed. */
   requires?: Requirement;
+  /** The invoked action handles credentials (ActionModel.credentials): a stored answer is sealed and bound to the request. */
+  credentials?: true;
   /** The block says `respond`: JSON callers get its answer, and errors in the app's error shape. */
   shaped?: boolean;
   /** The invoked action's answers carry a token or a session: every answer of the block is `Cache-Control: no-store`. */

@@ -19,8 +19,9 @@ beforeAll(async () => {
   url = accounts.server.url;
   const signUp = await post(accounts.server, "/api/users", { email: "Ada@Example.com ", name: "Ada", password: "correct horse" });
   expect(signUp.status).toBe(200);
-  token = signUp.json.data.token;
-  userId = signUp.json.data.id;
+  const signIn = await post(accounts.server, "/api/users/login", { email: "ada@example.com", password: "correct horse" });
+  token = signIn.json.data.token;
+  userId = signIn.json.data.id;
 });
 
 afterAll(async () => {
@@ -120,7 +121,8 @@ describe("issued tokens", () => {
   });
 
   test("notes belong to the caller who wrote them", async () => {
-    const other = await post(accounts.server, "/api/users", { email: "bob@example.com", name: "Bob", password: "battery staple" });
+    expect((await post(accounts.server, "/api/users", { email: "bob@example.com", name: "Bob", password: "battery staple" })).status).toBe(200);
+    const other = await post(accounts.server, "/api/users/login", { email: "bob@example.com", password: "battery staple" });
     const otherToken = other.json.data.token;
     expect((await post(accounts.server, "/api/notes", { body: "Ada's" }, bearer(token))).status).toBe(200);
     expect((await post(accounts.server, "/api/notes", { body: "Bob's" }, bearer(otherToken))).status).toBe(200);

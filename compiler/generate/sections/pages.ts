@@ -62,7 +62,8 @@ function routeFileConst(file: RouteFileModel, names: Names): StatementStructures
   const blocks = file.blocks.map((b) => {
     const requires = b.step?.op === "invoke" ? b.step.requires : null;
     const noStore = b.step?.op === "invoke" && b.step.issuesCredentials === true;
-    const extra = `${requires === null ? "" : `, requires: ${literal(requires)}`}${b.respond ? ", shaped: true" : ""}${noStore ? ", noStore: true" : ""}`;
+    const credentials = b.step?.op === "invoke" && b.step.credentials === true;
+    const extra = `${requires === null ? "" : `, requires: ${literal(requires)}`}${credentials ? ", credentials: true" : ""}${b.respond ? ", shaped: true" : ""}${noStore ? ", noStore: true" : ""}`;
     return `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, file, b)}${extra} }`;
   });
   return {

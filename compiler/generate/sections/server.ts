@@ -46,7 +46,7 @@ export function endpointSection(model: Model, names: Names): Out {
           : `(db, input, ctx) => {\n${guard}return ${fn}(db, ${input}(input)${passCtx});\n}`
         : `(db, input${takesCtx ? ", ctx" : ""}) => {\n${guard}const args = ${input}(input);\nreturn ${transaction(a, `(tx) => ${fn}(tx, args${passCtx})`)};\n}`;
     if (!a.transaction) out.push("// At most one statement and no `fail` after it: atomic on its own, without BEGIN/COMMIT.");
-    out.push(endpointConst(a.module, a.name, "action", run, names, a.requires, answers.byTarget.get(`${a.module}.${a.name}`), undefined, a.issuesCredentials === true));
+    out.push(endpointConst(a.module, a.name, "action", run, names, a.requires, answers.byTarget.get(`${a.module}.${a.name}`), undefined, a.issuesCredentials === true, a.credentials === true));
   }
   return out;
 }
@@ -88,12 +88,15 @@ function endpointConst(
   json?: string,
   answer?: string,
   noStore = false,
+  credentials = false,
 ): StatementStructures {
   // `requires` is also named outside `run`: an Idempotency-Key replay is authorized before it skips `run`.
   const extra =
     (requires === null ? "" : `, requires: ${literal(requires)}`) +
     // Its answers carry a token or a session: no cache may keep them, replays included.
     (noStore ? ", noStore: true" : "") +
+    // A keyed call's stored answer is sealed and bound to the request (runtime/idempotency/keyed.ts).
+    (credentials ? ", credentials: true" : "") +
     (json === undefined ? "" : `, json: ${json}`) +
     (answer === undefined ? "" : `,\n// SQLite writes the answer's JSON itself (docs/language.md, "Generated code").\nanswer: ${answer}`);
   return {

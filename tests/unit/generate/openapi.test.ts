@@ -161,7 +161,7 @@ describe("openapi.json of examples/accounts (identity)", () => {
     expect(statuses(admin)).toEqual(expect.arrayContaining([401, 403]));
     // Anyone may call whoami; a credential changes its answer.
     expect(all.get("POST /api/accounts:whoami").security[0]).toEqual({});
-    // Anyone may sign up: `security: []`, and its `fail 409` and `fail 422`.
+    // Anyone may sign up: `security: []`, its `fail 422`, and the unique e-mail's 409 (two sign-ups at once).
     expect(all.get("POST /api/accounts:sign_up").security).toEqual([]);
     expect(statuses(all.get("POST /api/accounts:sign_up"))).toEqual(expect.arrayContaining([409, 422]));
     // A route file invoking an action that `requires auth` needs a caller too.

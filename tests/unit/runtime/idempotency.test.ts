@@ -11,14 +11,19 @@ import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/inde
 import { HttpError } from "../../../runtime/errors.js";
 import {
   canonicalJson,
-  fingerprint,
   IdempotencyStore,
   KEY_LIFETIME_MS,
+  type KeyedCall,
+  openAnswer,
   parseKey,
+  requestText,
+  rowKeys,
+  sealAnswer,
   SWEEP_INTERVAL_MS,
 } from "../../../runtime/idempotency/index.js";
 import type { IdempotencySpec, StatementSpec, TableSpec } from "../../../runtime/types.js";
 import { memoryLogger } from "./helpers.js";
+import { analyzeText } from "../analyze/analyze.js";
 
 describe("the header", () => {
   test("a bare key or a Structured Field string", () => {
@@ -50,15 +55,80 @@ describe("the header", () => {
   });
 });
 
-describe("the fingerprint", () => {
+describe("the request", () => {
   test("object keys in any order are the same request; values, types, paths and methods are not", () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}');
-    const base = fingerprint("POST", "/api/m:a", { a: 1, b: "x" }, false);
-    expect(fingerprint("POST", "/api/m:a", { b: "x", a: 1 }, false)).toBe(base);
-    expect(fingerprint("POST", "/api/m:a", { a: "1", b: "x" }, false)).not.toBe(base);
-    expect(fingerprint("POST", "/api/m:a", { a: 1, b: "x" }, true)).not.toBe(base);
-    expect(fingerprint("POST", "/api/m:b", { a: 1, b: "x" }, false)).not.toBe(base);
-    expect(fingerprint("PUT", "/api/m:a", { a: 1, b: "x" }, false)).not.toBe(base);
+    const base = requestText("POST", "/api/m:a", { a: 1, b: "x" }, false);
+    expect(requestText("POST", "/api/m:a", { b: "x", a: 1 }, false)).toBe(base);
+    expect(requestText("POST", "/api/m:a", { a: "1", b: "x" }, false)).not.toBe(base);
+    expect(requestText("POST", "/api/m:a", { a: 1, b: "x" }, true)).not.toBe(base);
+    expect(requestText("POST", "/api/m:b", { a: 1, b: "x" }, false)).not.toBe(base);
+    expect(requestText("PUT", "/api/m:a", { a: 1, b: "x" }, false)).not.toBe(base);
+  });
+});
+
+describe("what a row is named and sealed with", () => {
+  const call = (over: Partial<KeyedCall> = {}): KeyedCall => ({
+    target: "m.a",
+    key: "8e03978e-40d5-43e8-bc93-6894a57f9324",
+    caller: "user-1",
+    address: "127.0.0.1",
+    request: requestText("POST", "/api/m:a", { a: 1 }, false),
+    credentials: false,
+    ...over,
+  });
+
+  test("a signed-in caller's row is the key's, whatever the request; the fingerprint tells requests apart", () => {
+    const a = rowKeys(call());
+    const b = rowKeys(call({ request: requestText("POST", "/api/m:a", { a: 2 }, false) }));
+    expect(b.id).toBe(a.id);
+    expect(b.fingerprint).not.toBe(a.fingerprint);
+    expect(a.seal).toBeNull();
+  });
+
+  test("callers, targets and keys never share a row", () => {
+    const ids = new Set([
+      rowKeys(call()).id,
+      rowKeys(call({ caller: "user-2" })).id,
+      rowKeys(call({ caller: null })).id,
+      rowKeys(call({ target: "m.b" })).id,
+      rowKeys(call({ key: "another-key" })).id,
+    ]);
+    expect(ids.size).toBe(5);
+  });
+
+  test("an anonymous caller's row, and any row of an action that handles credentials, is bound to the request", () => {
+    for (const over of [{ caller: null }, { credentials: true }]) {
+      const a = rowKeys(call(over));
+      const b = rowKeys(call({ ...over, request: requestText("POST", "/api/m:a", { a: 2 }, false) }));
+      expect(b.id).not.toBe(a.id);
+    }
+  });
+
+  test("an anonymous caller's row of an action that handles credentials is bound to its address too; a signed-in caller's is not", () => {
+    expect(rowKeys(call({ caller: null, credentials: true, address: "10.0.0.2" })).id).not.toBe(rowKeys(call({ caller: null, credentials: true })).id);
+    expect(rowKeys(call({ credentials: true, address: "10.0.0.2" })).id).toBe(rowKeys(call({ credentials: true })).id);
+    expect(rowKeys(call({ caller: null, address: "10.0.0.2" })).id).toBe(rowKeys(call({ caller: null })).id);
+  });
+
+  test("every value is keyed by the client's key: the same request under another key shares nothing", () => {
+    const a = rowKeys(call({ credentials: true }));
+    const b = rowKeys(call({ credentials: true, key: "8e03978e-40d5-43e8-bc93-6894a57f9325" }));
+    expect([b.id, b.fingerprint, b.seal!.toString("hex")].some((v) => [a.id, a.fingerprint, a.seal!.toString("hex")].includes(v))).toBe(false);
+  });
+
+  test("a sealed answer opens under its key only, and not once changed", () => {
+    const { seal } = rowKeys(call({ credentials: true }));
+    const other = rowKeys(call({ credentials: true, request: "other" })).seal!;
+    const sealed = sealAnswer(seal!, '{"token":"eyJ"}');
+    expect(sealed).not.toContain("eyJ");
+    expect(sealAnswer(seal!, '{"token":"eyJ"}')).not.toBe(sealed);
+    expect(openAnswer(seal!, sealed)).toBe('{"token":"eyJ"}');
+    expect(openAnswer(other, sealed)).toBeNull();
+    const bytes = Buffer.from(sealed.slice("sealed:v1:".length), "base64");
+    bytes[20] ^= 1;
+    expect(openAnswer(seal!, `sealed:v1:${bytes.toString("base64")}`)).toBeNull();
+    expect(openAnswer(seal!, '{"token":"eyJ"}')).toBeNull();
   });
 });
 
@@ -74,6 +144,7 @@ describe("the store on SQLite", () => {
   };
   const table: TableSpec = { name: model.table, ddl: model.ddl };
   const count: StatementSpec = { name: "count", sql: { sqlite: { text: `SELECT count(*) AS n FROM ${IDEMPOTENCY_TABLE}`, slots: [] } } };
+  const everything: StatementSpec = { name: "rows", sql: { sqlite: { text: `SELECT * FROM ${IDEMPOTENCY_TABLE}`, slots: [] } } };
   let db: SqliteDatabase;
   let now: number;
   let store: IdempotencyStore;
@@ -83,7 +154,7 @@ describe("the store on SQLite", () => {
   beforeEach(async () => {
     db = openSqlite(":memory:");
     await db.migrate([table]);
-    db.prepare([...Object.values(spec), count]);
+    db.prepare([...Object.values(spec), count, everything]);
     now = Date.UTC(2026, 0, 1);
     runs = 0;
     store = new IdempotencyStore(spec, db, memoryLogger().log, () => now);
@@ -94,24 +165,47 @@ describe("the store on SQLite", () => {
   });
 
   const rowCount = async () => Number((await db.one(count, []))!.n);
+  /** A signed-in caller's call of `m.a`: another request with its key is a 422. */
+  const keyed = (key: string, request: string, over: Partial<KeyedCall> = {}): KeyedCall => ({ target: "m.a", key, caller: "u", address: "127.0.0.1", request, credentials: false, ...over });
   const settle = () => new Promise((resolve) => setImmediate(resolve));
 
   test("a key answers its first result until it expires, then runs afresh", async () => {
-    expect(await store.call("m.a", "k", "f1", run, String)).toEqual({ status: 200, body: "1", replayed: false });
+    expect(await store.call(keyed("k", "f1"), run, String)).toEqual({ status: 200, body: "1", replayed: false });
     now += KEY_LIFETIME_MS - 1;
-    expect(await store.call("m.a", "k", "f1", run, String)).toEqual({ status: 200, body: "1", replayed: true });
+    expect(await store.call(keyed("k", "f1"), run, String)).toEqual({ status: 200, body: "1", replayed: true });
     // Expired, a key is free again, even for another request.
     now += 1;
-    expect(await store.call("m.a", "k", "f2", run, String)).toEqual({ status: 200, body: "2", replayed: false });
+    expect(await store.call(keyed("k", "f2"), run, String)).toEqual({ status: 200, body: "2", replayed: false });
     expect(runs).toBe(2);
     expect(await rowCount()).toBe(1);
+  });
+
+  test("a signed-in caller's other request with the key is a 422; an anonymous caller's runs as a call of its own", async () => {
+    await store.call(keyed("k", "f1"), run, String);
+    await expect(store.call(keyed("k", "f2"), run, String)).rejects.toThrow("different request");
+    expect(await store.call(keyed("k", "f1", { caller: null }), run, String)).toEqual({ status: 200, body: "2", replayed: false });
+    expect(await store.call(keyed("k", "f2", { caller: null }), run, String)).toEqual({ status: 200, body: "3", replayed: false });
+    expect(await store.call(keyed("k", "f2", { caller: null }), run, String)).toEqual({ status: 200, body: "3", replayed: true });
+    expect(runs).toBe(3);
+  });
+
+  test("an action that handles credentials stores its answer sealed, and replays it opened", async () => {
+    const secret = async () => ({ token: `tok-${++runs}` });
+    const first = await store.call(keyed("k", "f", { credentials: true }), secret, (r) => JSON.stringify(r));
+    expect(first).toEqual({ status: 200, body: '{"token":"tok-1"}', replayed: false });
+    const stored = await db.all(everything, []);
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain("tok-1");
+    expect(stored[0].idempotency_key).toBe("");
+    expect(await store.call(keyed("k", "f", { credentials: true }), secret, (r) => JSON.stringify(r))).toEqual({ ...first, replayed: true });
+    expect(runs).toBe(1);
   });
 
   test("a run that throws keeps no row", async () => {
     const failing = async (): Promise<number> => {
       throw new HttpError(409, "no");
     };
-    await expect(store.call("m.a", "k", "f", failing, String)).rejects.toThrow("no");
+    await expect(store.call(keyed("k", "f"), failing, String)).rejects.toThrow("no");
     expect(await rowCount()).toBe(0);
   });
 
@@ -119,7 +213,7 @@ describe("the store on SQLite", () => {
     const t0 = now;
     const callAt = async (t: number, key: string) => {
       now = t;
-      await store.call("m.a", key, "f", run, String);
+      await store.call(keyed(key, "f"), run, String);
       // The sweep runs after the call's transaction, without the caller waiting for it.
       await settle();
     };
@@ -153,6 +247,49 @@ describe("the model", () => {
     expect(modelOf(clash + "query q() {\n  SELECT * FROM svc_idempotency_keys\n}\n").diagnostics).toEqual([]);
     const withAction = modelOf(clash + "action a() {\n  return insert svc_idempotency_keys {}\n}\n");
     expect(withAction.diagnostics.map((d) => d.code)).toEqual(["SVC2046"]);
+  });
+
+  test("marks the actions that handle credentials, through the actions and fns they call", () => {
+    const text = `module m
+resource user {
+  id: id
+  email: text
+  password: password
+}
+private action token_for(id: text) {
+  return issue_token(id)
+}
+fn matches(u, given: text) { verify_password(u.password, given) }
+action sign_in(id: id, password: text) {
+  let u = get user(id)
+  if not matches(u, password) { fail 401 "no" }
+  return { ok: true }
+}
+action sign_up(email: text, password: text) {
+  let u = insert user { email: email, password: password }
+  return { id: u.id }
+}
+action rename(id: id, email: text) {
+  let u = update user(id) { email: email }
+  return { id: u.id }
+}
+action token(id: text) {
+  return { token: token_for(id: id) }
+}
+action outer(id: text) {
+  return token(id: id)
+}
+action sign_out() {
+  return end_session()
+}
+action plain(id: id) {
+  return { email: get user(id).email }
+}
+`;
+    const { model, diagnostics } = analyzeText(text, { auth: { jwt: { secret: { credential: "jwt" } }, sessions: {} } });
+    expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const marked = model.actions.filter((a) => a.credentials === true).map((a) => a.name).sort();
+    expect(marked).toEqual(["outer", "sign_in", "sign_out", "sign_up", "token", "token_for"]);
   });
 
   test("MySQL keeps an answer in LONGTEXT: longer than TEXT's 64 KiB", () => {
