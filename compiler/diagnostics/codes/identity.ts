@@ -103,4 +103,18 @@ export const identityCodes = {
     "A webhook handler has no caller: it cannot use `auth`, issue tokens or sessions.",
     (handler: string) => `\`${handler}\` handles a webhook, whose caller is proved by its signature, not by identity`,
   ),
+  revokeWithoutStore: d(
+    "SVC7050",
+    "error",
+    "`revoke` needs something to revoke: [auth.jwt] (tokens) or [auth.sessions] (sessions).",
+    () => "`revoke` is used but svc.toml has neither [auth.jwt] nor [auth.sessions]: a bearer list is revoked by editing it",
+    () => 'add [auth.sessions] or [auth.jwt] to svc.toml, or remove the token from the [auth] bearer list',
+  ),
+  idleNotShorter: d(
+    "SVC7051",
+    "error",
+    "[auth.sessions] idle must be shorter than the session's lifetime, or it never applies.",
+    (idle: string, lifetime: string) => `auth.sessions.idle (${idle}) is not shorter than the lifetime (${lifetime}), so it would never end a session`,
+    () => 'e.g. lifetime = "7d" with idle = "30m"; leave idle out for no idle timeout',
+  ),
 };

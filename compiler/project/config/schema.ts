@@ -78,6 +78,8 @@ export interface AuthConfig {
   sessions?: {
     /** Seconds. */
     lifetime?: number;
+    /** Seconds: a session unused this long ends. */
+    idle?: number;
     cookie?: string;
   };
 }
