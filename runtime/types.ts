@@ -316,19 +316,8 @@ export interface SessionSpec {
   /** The cookie's name; `__Host-` is put before it when the cookie is Secure. */
   cookie: string;
   table: TableSpec;
-  /**
-   * `create` (id, subject, roles, created_at, expires_at), `find` and `end` by id;
-   * `endSubject` (subject, kept id): every session of the subject but one; `touch`
-   * (expires_at, id): moves an idle deadline; `sweep` (now): deletes expired sessions.
-   */
-  statements: {
-    create: StatementSpec;
-    find: StatementSpec;
-    end: StatementSpec;
-    endSubject: StatementSpec;
-    touch: StatementSpec;
-    sweep: StatementSpec;
-  };
+  /** `create` (id, subject, roles, created_at, expires_at), `find`/`end` (id), `endSubject` (subject, kept id), `touch` (expires_at, id), `sweep` (now). */
+  statements: Record<"create" | "find" | "end" | "endSubject" | "touch" | "sweep", StatementSpec>;
 }
 
 export type WebhookProvider = "github" | "stripe" | "slack" | "standard" | "hmac";
