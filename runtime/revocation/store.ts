@@ -70,10 +70,12 @@ export class Revocations {
     for (const row of rows) {
       const subject = String(row.subject);
       const at = Number(row.not_before);
-      if (!(at <= (next.get(subject) ?? -Infinity))) next.set(subject, at);
+      if (at > (next.get(subject) ?? -Infinity)) next.set(subject, at);
     }
     // Revocations this process made while the read ran may not be in it yet.
-    for (const [subject, at] of this.notBefore) if (at > now - REFRESH_MS && !(at <= (next.get(subject) ?? -Infinity))) next.set(subject, at);
+    for (const [subject, at] of this.notBefore) {
+      if (at > now - REFRESH_MS && at > (next.get(subject) ?? -Infinity)) next.set(subject, at);
+    }
     this.notBefore = next;
     this.freshUntil = now + REFRESH_MS;
     this.maybeSweep(now);
@@ -86,7 +88,7 @@ export class Revocations {
   async revoke(tx: Executor, subject: string): Promise<void> {
     const now = this.clock();
     await tx.run(sql.revoke, [rowId(subject), subject, now, now + this.retentionMs]);
-    if (!(now <= (this.notBefore.get(subject) ?? -Infinity))) this.notBefore.set(subject, now);
+    if (now > (this.notBefore.get(subject) ?? -Infinity)) this.notBefore.set(subject, now);
   }
 
   /** Deletes expired rows at most once per SWEEP_INTERVAL_MS, in the background; a failure is logged and retried later. */
