@@ -10,6 +10,8 @@ import { recordSql } from "./record-sql.js";
 import { type ResourceShape, allTableDdl } from "./sql/ddl/index.js";
 
 export const SESSIONS_TABLE = "svc_sessions";
+/** The runtime's own table of revocations (runtime/revocation/table.ts), with `[auth.jwt]`: no resource may take its name. */
+export const REVOCATIONS_TABLE = "svc_revocations";
 
 function field(name: string, type: FieldModel["type"], doc: string): FieldModel {
   return { name, type, enumValues: [], nullable: false, default: null, doc };

@@ -117,4 +117,11 @@ export const identityCodes = {
     (idle: string, lifetime: string) => `auth.sessions.idle (${idle}) is not shorter than the lifetime (${lifetime}), so it would never end a session`,
     () => 'e.g. lifetime = "7d" with idle = "30m"; leave idle out for no idle timeout',
   ),
+  reservedRevocationsTable: d(
+    "SVC7052",
+    "error",
+    "With [auth.jwt] the table svc_revocations is the server's own.",
+    (name: string) => `the resource \`${name}\` takes the name of the table of revocations`,
+    () => "rename the resource",
+  ),
 };

@@ -4,6 +4,7 @@
 // SQLite database with a fake clock.
 
 import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import { REVOCATIONS_TABLE as RESERVED } from "../../../compiler/analyze/session-store.js";
 import { allTableDdl } from "../../../compiler/analyze/sql/ddl/index.js";
 import type { FieldModel } from "../../../compiler/analyze/model.js";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
@@ -31,6 +32,8 @@ test("the table is what the compiler's DDL makes for the same shape, in every di
     indexes: [{ name: `${REVOCATIONS_TABLE}_expires_at_idx`, unique: false, columns: [{ name: "expires_at", desc: false }] }],
   });
   expect(revocationsTable.ddl).toEqual(expected);
+  // The name the analyzer keeps resources from (SVC7052).
+  expect(RESERVED).toBe(REVOCATIONS_TABLE);
 });
 
 describe("the per-process copy", () => {
