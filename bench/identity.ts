@@ -1,6 +1,7 @@
 // Identity costs (issue 11's closing note): instructions per request of the same action
-// (`accounts.whoami`, optional auth) called anonymously, with a JWT and with a session
-// cookie, counted by valgrind's callgrind; and the wall time of one password hash and one
+// (`accounts.whoami`, optional auth) called anonymously, with a JWT, with the JWT of a
+// revoked subject issued after its revocation (issue 30: the revocation check finds the
+// subject), and with a session cookie, counted by valgrind's callgrind; and the wall time of one password hash and one
 // verify. `npm run bench:identity` (valgrind must be installed: apt-get install valgrind).
 //
 // As issue 16 describes: the server runs under `valgrind --tool=callgrind node
@@ -9,10 +10,10 @@
 // autocannon (8 connections), and `callgrind_control -d` dumps the total.
 
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { build, formatDiagnostics } from "../compiler/index.js";
+import { join } from "node:path";
+import { build, formatDiagnostics, writeOutputFiles } from "../compiler/index.js";
 import { hashPassword, verifyPassword } from "../runtime/auth/password.js";
 import { benchPaths } from "./paths.js";
 
@@ -87,11 +88,7 @@ async function main(): Promise<void> {
   mkdirSync(join(work, "cg"), { recursive: true });
   const result = await build({ mode: "project", dir: join(repoRoot, "examples", "accounts") }, { runtimeImport: "svc/runtime" });
   if (result.files.length === 0) throw new Error(formatDiagnostics(result));
-  for (const f of result.files) {
-    // public/ files come in folders of their own.
-    mkdirSync(dirname(join(work, f.path)), { recursive: true });
-    writeFileSync(join(work, f.path), f.contents);
-  }
+  writeOutputFiles(work, result.files);
 
   const port = 18000 + (process.pid % 1000);
   const cg = join(work, "cg");
@@ -128,10 +125,15 @@ async function main(): Promise<void> {
     });
     const cookie = /svc_session=[^;]*/.exec(form.headers.get("set-cookie") ?? "")?.[0];
     if (!cookie) throw new Error("sign-in set no cookie");
+    // A password change revokes the subject's earlier tokens and answers a new one.
+    const other = await json(`${base}/api/users`, { email: "revoked@example.com", name: "Revoked", password: "bench password" });
+    const changed = await json(`${base}/api/user/password`, { password: "other password" }, { authorization: `Bearer ${other.data.token}` });
+    if (changed.status !== 200) throw new Error(`password change: ${changed.status}`);
 
     const variants: [string, Record<string, string>][] = [
       ["anonymous", {}],
       ["JWT (Authorization: Bearer)", { authorization: `Bearer ${token}` }],
+      ["JWT of a revoked subject, issued after", { authorization: `Bearer ${changed.data.token}` }],
       ["session cookie", { cookie }],
     ];
     const seen = new Set<string>();

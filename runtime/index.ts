@@ -20,6 +20,6 @@ export { jsonValue, jsonRows, jsonRowOrNull } from "./answers/json-text.js";
 export { now } from "./time.js";
 export { trim, lower, upper, len, concat, member, slug, replace, startsWith, endsWith, contains, substr } from "./builtins.js";
 export { notNull, oneOf, oneOfOrNull, toBool, fromJson, toJson } from "./record.js";
-export { authorize, issueToken, startSession, endSession, hashPassword, hashPasswordOrNull, passwordTransaction, verifyPassword } from "./auth/index.js";
+export { authorize, issueToken, startSession, endSession, revoke, hashPassword, hashPasswordOrNull, passwordTransaction, verifyPassword } from "./auth/index.js";
 export * as app from "./pages/call.js";
 export * as jq from "./jq/index.js";

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { StartupError } from "./errors.js";
 import type { Logger } from "./log.js";
 import { parseListen } from "./options.js";
+import { ownStatements, ownTables } from "./revocation/index.js";
 import { createServer } from "./server.js";
 import { drainAndClose, SHUTDOWN_GRACE_MS } from "./shutdown.js";
 import type { Database, ServerOptions, ServerSpec } from "./types.js";
@@ -87,8 +88,9 @@ export async function openChecked(
   const open = openDatabase ?? (await import("./db/index.js")).openDatabase;
   const db = await open({ backend: options.backend, db: options.db, writeTimeoutMs: options.writeTimeoutMs });
   try {
-    await db.migrate(spec.tables);
-    await db.prepare(spec.statements);
+    // svc's own tables (runtime/revocation) beside the app's.
+    await db.migrate([...spec.tables, ...ownTables(spec)]);
+    await db.prepare([...spec.statements, ...ownStatements(spec)]);
   } catch (err) {
     await db.close().catch(() => undefined);
     throw err;

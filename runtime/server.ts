@@ -92,7 +92,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   // Credentials are read once, here, at start: one that is missing is a StartupError.
   const credentials = resolveCredentials(spec.credentials ?? [], process.env);
   // Who is calling: bearer lists, JWT keys (checked here, at start) and sessions.
-  const identity = spec.auth === undefined ? null : new Identity(spec.auth, credentials, db);
+  const site: SiteOptions = { publicUrl: options.publicUrl ?? null, trustProxy: options.trustProxy === true };
+  const identity = spec.auth === undefined ? null : new Identity(spec.auth, credentials, db, { site, log });
   // A webhook's entry in the route table becomes its endpoint, which checks signatures with its secret.
   const webhooks = webhookEndpoints(spec.webhooks ?? [], credentials, log);
   // svc's own assets (Unpoly) for pages: served below /_svc/, where no page or public file can be.
@@ -101,7 +102,6 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const router = new Router(own.length === 0 ? spec.routes : [...spec.routes, ...own], (target) => bindWebhook(target, webhooks));
   const health = healthInfo(spec.version);
   const maxBodySize = options.maxBodySize;
-  const site: SiteOptions = { publicUrl: options.publicUrl ?? null, trustProxy: options.trustProxy === true };
   const errorShape = spec.errors ?? null;
   const deadlines = new WriteDeadlines(options.writeTimeoutMs, (res) =>
     onWriteTimeout(res, log, options.writeTimeoutMs),

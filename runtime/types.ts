@@ -177,6 +177,8 @@ export interface IdentityService {
   issueToken(subject: string, roles: readonly string[] | null): Promise<string>;
   startSession(tx: Executor, ctx: CallContext, subject: string, roles: readonly string[] | null): Promise<string>;
   endSession(tx: Executor, ctx: CallContext): Promise<boolean>;
+  /** `revoke(subject)`: ends the subject's other sessions, refuses its JWTs issued before now; the sessions ended. */
+  revoke(tx: Executor, ctx: CallContext, subject: string): Promise<number>;
 }
 
 /** One callable thing: an action (runs in a transaction) or a query (reads). */
@@ -331,12 +333,15 @@ export interface JwtSpec {
 export type ClaimType = "text" | "int" | "float" | "bool" | "json" | "list<text>";
 
 export interface SessionSpec {
+  /** Absolute: a session ends this long after it started, however much it is used. */
   lifetimeS: number;
+  /** `[auth.sessions] idle`: a session unused this long ends; absent, only the lifetime counts. */
+  idleS?: number;
   /** The cookie's name; `__Host-` is put before it when the cookie is Secure. */
   cookie: string;
   table: TableSpec;
-  /** `create` (id, subject, roles, created_at, expires_at), `find` and `end` by id. */
-  statements: { create: StatementSpec; find: StatementSpec; end: StatementSpec };
+  /** `create` (id, subject, roles, created_at, expires_at), `find`/`end` (id), `endSubject` (subject, kept id), `touch` (expires_at, id), `sweep` (now). */
+  statements: Record<"create" | "find" | "end" | "endSubject" | "touch" | "sweep", StatementSpec>;
 }
 
 export type WebhookProvider = "github" | "stripe" | "slack" | "standard" | "hmac";

@@ -28,7 +28,8 @@ export type BuiltinName =
   | "verify_password"
   | "issue_token"
   | "start_session"
-  | "end_session";
+  | "end_session"
+  | "revoke";
 
 /** A typed, resolved expression. Every name is already bound to what it means. */
 export type IrExpr = (

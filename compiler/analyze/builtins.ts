@@ -38,10 +38,11 @@ export const BUILTINS: Record<BuiltinName, Builtin> = {
   issue_token: { arity: [1, 2] },
   start_session: { arity: [1, 2] },
   end_session: { arity: [0, 0] },
+  revoke: { arity: [1, 1] },
 };
 
 /** Built-ins that need the call's context (the caller, the response's cookies). */
-export const CONTEXT_BUILTINS: ReadonlySet<BuiltinName> = new Set(["issue_token", "start_session", "end_session"]);
+export const CONTEXT_BUILTINS: ReadonlySet<BuiltinName> = new Set(["issue_token", "start_session", "end_session", "revoke"]);
 
 /** The runtime function a builtin calls, where its name is not the JavaScript one. */
 export const RUNTIME_NAMES: Partial<Record<BuiltinName, string>> = { starts_with: "startsWith", ends_with: "endsWith" };
@@ -101,6 +102,14 @@ export function builtinType(name: BuiltinName, args: IrExpr[], e: CallExpr, c: B
     }
     case "end_session":
       return BOOL;
+    case "revoke": {
+      const [subject] = args;
+      if (subject && subject.type.kind !== "unknown" && (!isStringy(subject.type) || isNullable(subject.type))) {
+        c.report(codes.typeMismatch.at(c.file(), e.args[0].span, "the subject of `revoke`", "text (not null)", describe(subject.type)));
+      }
+      // How many sessions it ended.
+      return scalar("int");
+    }
     case "coalesce": {
       const [a, b] = args;
       if (!a || !b) return UNKNOWN;

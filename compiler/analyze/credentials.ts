@@ -5,9 +5,9 @@
 import type { ProjectConfig } from "../project/config/schema.js";
 import type { AuthModel, CredentialModel, WebhookModel } from "./model.js";
 import { sessionStore } from "./session-store.js";
+import { DEFAULT_SESSION_LIFETIME_S } from "../project/config/auth.js";
 
 const DEFAULT_JWT_LIFETIME_S = 3600;
-const DEFAULT_SESSION_LIFETIME_S = 7 * 86400;
 const DEFAULT_COOKIE = "svc_session";
 
 /** Sorted by name; a credential without a svc.toml entry is read from `SVC_CREDENTIAL_<NAME>`. */
@@ -46,7 +46,7 @@ export function authModel(config: ProjectConfig): AuthModel | null {
     };
   }
   if (sessions !== undefined) {
-    out.sessions = sessionStore(sessions.lifetime ?? DEFAULT_SESSION_LIFETIME_S, sessions.cookie ?? DEFAULT_COOKIE);
+    out.sessions = sessionStore(sessions.lifetime ?? DEFAULT_SESSION_LIFETIME_S, sessions.cookie ?? DEFAULT_COOKIE, sessions.idle);
   }
   return Object.keys(out).length === 0 ? null : out;
 }
@@ -58,6 +58,8 @@ export interface IdentityFeatures {
   /** A signing key: `issue_token` is allowed. */
   issue: boolean;
   sessions: boolean;
+  /** Something `revoke` can end: sessions, or JWTs. */
+  revoke: boolean;
   claims: Record<string, import("./model.js").ClaimType> | null;
   /** What a 401 answers in `WWW-Authenticate`: the first accepted scheme word, `Bearer` by default. */
   challenge: string;
@@ -68,6 +70,7 @@ export function identityFeatures(auth: AuthModel | null): IdentityFeatures {
     any: auth !== null && (auth.bearer !== undefined || auth.jwt !== undefined || auth.sessions !== undefined),
     issue: auth?.jwt?.secret !== undefined || auth?.jwt?.privateKey !== undefined,
     sessions: auth?.sessions !== undefined,
+    revoke: auth?.sessions !== undefined || auth?.jwt !== undefined,
     claims: auth?.jwt?.claims ?? null,
     challenge: auth?.schemes?.[0] ?? "Bearer",
   };

@@ -293,7 +293,10 @@ export class ExprAnalyzer {
       this.usesContext = true;
       this.issuesCredentials = true;
       if (builtin === "issue_token" && !this.m.identity.issue) this.report(identityCodes.issueWithoutKey.at(this.m.file, e.callee.span));
-      if (builtin !== "issue_token" && !this.m.identity.sessions) this.report(identityCodes.sessionsOff.at(this.m.file, e.callee.span, builtin));
+      if ((builtin === "start_session" || builtin === "end_session") && !this.m.identity.sessions) {
+        this.report(identityCodes.sessionsOff.at(this.m.file, e.callee.span, builtin));
+      }
+      if (builtin === "revoke" && !this.m.identity.revoke) this.report(identityCodes.revokeWithoutStore.at(this.m.file, e.callee.span));
     }
     let rehash: Rehash | undefined;
     const args = e.args.map((a, i) => {
@@ -323,7 +326,7 @@ export class ExprAnalyzer {
     }
     if (name === "verify_password" && index === 1) return this.checked(arg, "text", true);
     // A token's or session's subject is never null, whatever the json held.
-    if ((name === "issue_token" || name === "start_session") && index === 0) return this.checked(arg, "text", false);
+    if ((name === "issue_token" || name === "start_session" || name === "revoke") && index === 0) return this.checked(arg, "text", false);
     // Roles read out of json are checked item by item: a token must not carry a number as a role.
     if ((name === "issue_token" || name === "start_session") && index === 1 && arg.type.kind === "unknown" && arg.type.from !== undefined) {
       return { kind: "expect", value: arg, as: "textList", orNull: true, path: arg.type.from, type: { kind: "array", item: scalar("text"), nullable: true } };

@@ -1,6 +1,6 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
-import { SESSIONS_TABLE } from "./session-store.js";
+import { REVOCATIONS_TABLE, SESSIONS_TABLE } from "./session-store.js";
 import { webhookCodes } from "../diagnostics/codes/webhooks.js";
 import { sqlCodes } from "../diagnostics/codes/sql.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -241,7 +241,7 @@ function pick<K extends Decl["kind"]>(m: ModuleDecls, kind: K): { decl: Extract<
 
 /**
  * A webhook's handler has no caller (the signature is its proof), and with sessions the
- * table `svc_sessions` is the server's.
+ * table `svc_sessions` is the server's, with JWTs `svc_revocations`.
  */
 function checkIdentityUse(
   actions: readonly ActionModel[],
@@ -259,6 +259,8 @@ function checkIdentityUse(
   }
   const reserved = resourceDecls.get(SESSIONS_TABLE);
   if (auth?.sessions !== undefined && reserved) r.add(identityCodes.reservedSessionsTable.at(reserved.file, reserved.span, SESSIONS_TABLE));
+  const revocations = resourceDecls.get(REVOCATIONS_TABLE);
+  if (auth?.jwt !== undefined && revocations) r.add(identityCodes.reservedRevocationsTable.at(revocations.file, revocations.span, REVOCATIONS_TABLE));
 }
 
 /** A webhook claims `POST <path>` like a route does; this lets one check see both. */

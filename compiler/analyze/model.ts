@@ -295,12 +295,20 @@ export interface JwtModel {
 /** `[auth.sessions]`: the server-side session table and its statements, made at build time. */
 export interface SessionStoreModel {
   lifetimeS: number;
+  /** `idle`: a session unused this long ends; absent, only the lifetime counts. */
+  idleS?: number;
   cookie: string;
   table: string;
   ddl: Partial<Record<Dialect, TableDdl>>;
   create: PreparedSql;
   find: PreparedSql;
   end: PreparedSql;
+  /** `(subject, kept)`: every session of the subject but the kept id (`revoke`). */
+  endSubject: PreparedSql;
+  /** `(expires_at, id)`: moves an idle deadline. */
+  touch: PreparedSql;
+  /** `(now)`: deletes expired sessions. */
+  sweep: PreparedSql;
 }
 
 /** The table of handled webhook deliveries (exactly once, docs/language.md §2.4) and the statement that records one. */

@@ -49,6 +49,8 @@ export function countStatements(stmts: readonly IrStmt[]): number {
       case "builtin":
         if (e.name === "start_session") n += 2;
         else if (e.name === "end_session") n++;
+        // Ends the subject's sessions and writes its revocation.
+        else if (e.name === "revoke") n += 2;
         break;
     }
     forEachChild(e, visit);

@@ -173,6 +173,8 @@ export class IrEmitter {
         return `(await rt.startSession(tx, ctx, ${args.join(", ")}))`;
       case "end_session":
         return "(await rt.endSession(tx, ctx))";
+      case "revoke":
+        return `(await rt.revoke(tx, ctx, ${args.join(", ")}))`;
       default:
         return `rt.${RUNTIME_NAMES[e.name] ?? e.name}(${args.join(", ")})`;
     }

@@ -9,10 +9,15 @@
 // - a session cookie of a live session: that session's subject. A stale cookie (ended,
 //   expired, unknown) is anonymous and is cleared: a browser cannot drop it by itself, and
 //   a 401 on every page would lock it out of the site.
+// - a JWT whose subject was revoked after the token was issued (runtime/revocation) is an
+//   invalid token, like an expired one.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Credentials } from "../credentials.js";
 import { HttpError } from "../errors.js";
+import type { Logger } from "../log.js";
+import type { SiteOptions } from "../respond.js";
+import { Revocations } from "../revocation/index.js";
 import type { AuthSpec, CallContext, Caller, Database, Executor, IdentityService, Requirement } from "../types.js";
 import { B64TOKEN, BearerTokens } from "./bearer.js";
 import { InvalidToken, Jwt, KeysUnavailable } from "./jwt.js";
@@ -30,15 +35,17 @@ export class Identity implements IdentityService {
   private readonly bearer: BearerTokens | null;
   private readonly jwt: Jwt | null;
   private readonly sessions: Sessions | null;
+  private readonly revocations: Revocations | null;
   /** Lower-cased accepted scheme words. */
   private readonly schemes: readonly string[];
   /** The scheme challenges name: the first accepted one, as written. */
   readonly scheme: string;
 
-  constructor(spec: AuthSpec, credentials: Credentials, db: Database) {
+  constructor(spec: AuthSpec, credentials: Credentials, db: Database, options: { site?: SiteOptions; log?: Logger } = {}) {
     this.bearer = spec.bearer === undefined ? null : BearerTokens.parse(credentials.get(spec.bearer.credential), spec.bearer.credential);
     this.jwt = spec.jwt === undefined ? null : new Jwt(spec.jwt, credentials);
-    this.sessions = spec.sessions === undefined ? null : new Sessions(spec.sessions, db);
+    this.sessions = spec.sessions === undefined ? null : new Sessions(spec.sessions, db, options.site, options.log);
+    this.revocations = spec.jwt === undefined ? null : new Revocations(db, options.log ?? null, spec.jwt.lifetimeS);
     const schemes = spec.schemes ?? ["Bearer"];
     this.schemes = schemes.map((s) => s.toLowerCase());
     this.scheme = schemes[0];
@@ -77,12 +84,31 @@ export class Identity implements IdentityService {
     const token = space === -1 ? "" : isBlank(value, space + 1) ? value.slice(space + 1).trim() : value.slice(space + 1);
     // A JWT verified before (the common case: a client sends its token on every call) is one lookup.
     const known = this.jwt?.known(token);
-    if (known !== undefined && known !== null) return known;
+    if (known !== undefined && known !== null) return this.unrevoked(known);
     if (!B64TOKEN.test(token)) throw this.invalid("the Authorization header holds no token");
     const listed = this.bearer?.caller(token) ?? null;
     if (listed !== null) return listed;
     if (this.jwt === null || !isCompactJws(token)) throw this.invalid("invalid token");
-    return this.jwt.verify(token).catch((err: unknown) => this.rethrow(err));
+    return this.jwt.verify(token).then(
+      (caller) => this.unrevoked(caller),
+      (err: unknown) => this.rethrow(err),
+    );
+  }
+
+  /** The JWT's caller, unless its subject was revoked after the token was issued. */
+  private unrevoked(caller: Caller): Caller | Promise<Caller> {
+    const stands = this.revocations!.stands(caller.id, caller.claims.iat);
+    if (stands === true) return caller;
+    if (stands === false) throw this.invalid("invalid token: revoked; sign in again");
+    return stands.then(
+      (ok) => {
+        if (!ok) throw this.invalid("invalid token: revoked; sign in again");
+        return caller;
+      },
+      (err: unknown) => {
+        throw new HttpError(503, "cannot check the token now: the revocation list cannot be read", { cause: err });
+      },
+    );
   }
 
   private rethrow(err: unknown): never {
@@ -138,6 +164,16 @@ export class Identity implements IdentityService {
     (ctx.cookies ??= []).push(ended.cookie);
     return ended.ended;
   }
+
+  /**
+   * Ends every session of `subject` but the request's own ("everywhere else": end_session
+   * ends that one too) and refuses the subject's JWTs issued before now, the caller's own
+   * included (issue_token gives a new one). Returns how many sessions ended.
+   */
+  async revoke(tx: Executor, ctx: CallContext, subject: string): Promise<number> {
+    if (this.revocations !== null) await this.revocations.revoke(tx, subject);
+    return this.sessions === null ? 0 : this.sessions.endSubject(tx, ctx.req, subject);
+  }
 }
 
 function isBlank(s: string, at: number): boolean {
@@ -183,6 +219,12 @@ export function issueToken(ctx: CallContext, subject: string, roles: readonly st
 export function startSession(tx: Executor, ctx: CallContext, subject: string, roles: readonly string[] | null = null): Promise<string> {
   if (!ctx.identity) throw new Error("start_session needs [auth.sessions]");
   return ctx.identity.startSession(tx, ctx, subject, roles);
+}
+
+/** `revoke(subject)` in an action. */
+export function revoke(tx: Executor, ctx: CallContext, subject: string): Promise<number> {
+  if (!ctx.identity) throw new Error("revoke needs [auth.jwt] or [auth.sessions]");
+  return ctx.identity.revoke(tx, ctx, subject);
 }
 
 /** `end_session()` in an action. */

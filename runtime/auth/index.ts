@@ -1,5 +1,5 @@
 // Identity (docs/language.md §6): bearer token lists, JWTs, sessions, passwords, and the caller.
 
-export { AuthError, Identity, authorize, callerOf, endSession, issueToken, startSession } from "./identity.js";
+export { AuthError, Identity, authorize, callerOf, endSession, issueToken, revoke, startSession } from "./identity.js";
 export { BearerTokens } from "./bearer.js";
 export { hashPassword, hashPasswordOrNull, passwordTransaction, verifyPassword } from "./password-work.js";

@@ -56,12 +56,15 @@ export class Jwt {
   async issue(subject: string, roles: readonly string[] | null): Promise<string> {
     const key = this.local;
     if (key === null) throw new Error("issue_token needs [auth.jwt] secret or private_key");
-    const now = Math.floor(Date.now() / 1000);
+    const nowMs = Date.now();
+    const now = Math.floor(nowMs / 1000);
     const claims: JWTPayload = roles === null ? {} : { [this.spec.rolesClaim]: [...roles] };
     const jwt = new SignJWT(claims)
       .setProtectedHeader(key.kid === null ? { alg: key.alg, typ: "JWT" } : { alg: key.alg, typ: "JWT", kid: key.kid })
       .setSubject(subject)
-      .setIssuedAt(now)
+      // To the millisecond (RFC 7519 §2 allows a fraction): a token issued just after a
+      // revoke() in the same second is not refused with those issued just before it.
+      .setIssuedAt(nowMs / 1000)
       .setExpirationTime(now + this.spec.lifetimeS);
     if (this.spec.issuer !== undefined) jwt.setIssuer(this.spec.issuer);
     if (this.spec.audience !== undefined) jwt.setAudience(this.spec.audience);

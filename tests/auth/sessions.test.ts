@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import Database from "better-sqlite3";
 import { call } from "../support/http.js";
-import { type Accounts, post, rawRequest, startAccounts } from "./support.js";
+import { startServer, type TestServer } from "../support/server.js";
+import { type Accounts, SECRET, post, rawRequest, startAccounts } from "./support.js";
 
 let accounts: Accounts;
 let url: string;
@@ -187,5 +188,49 @@ describe("cookie-authenticated form posts", () => {
   test("a form post that needs a caller and has none answers 401 as the endpoint does", async () => {
     const answer = await call(`${url}/notes`, { method: "POST", headers: { ...FORM, referer: `${url}/` }, body: "body=x" });
     expect(answer.status).toBe(401);
+  });
+});
+
+describe("behind a proxy that sends Host: 127.0.0.1", () => {
+  // The proxy terminates TLS and talks to the server on loopback: the cookie must still be
+  // Secure and __Host-, from what the operator configured, not from the Host header.
+  const viaProxy = (server: TestServer, headers: string) =>
+    rawRequest(
+      server.port,
+      `POST /session HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${headers}Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${CREDENTIALS.length}\r\nConnection: close\r\n\r\n${CREDENTIALS}`,
+    );
+  const whoami = (server: TestServer, cookie: string, headers = "") =>
+    rawRequest(
+      server.port,
+      `POST /api/accounts:whoami HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${headers}Cookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
+  const SECURE = /^__Host-svc_session=([A-Za-z0-9_-]{43}); Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax; Secure$/;
+
+  test("with a https public_url the cookie is Secure and __Host-, and only that name is read back", async () => {
+    const server = await startServer(accounts.dir, ["--db", join(accounts.dir, "accounts.db"), "--public-url", "https://accounts.example"], { JWT_SECRET: SECRET });
+    try {
+      const cookie = /Set-Cookie: (.*)\r\n/i.exec(await viaProxy(server, ""))![1];
+      expect(cookie).toMatch(SECURE);
+      const value = SECURE.exec(cookie)![1];
+      expect(await whoami(server, `__Host-svc_session=${value}`)).toContain('"signed_in":true');
+      expect(await whoami(server, `svc_session=${value}`)).toContain('"signed_in":false');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("with trust_proxy the forwarded host decides; without it a forged X-Forwarded-Host changes nothing", async () => {
+    const server = await startServer(accounts.dir, ["--db", join(accounts.dir, "accounts.db"), "--trust-proxy", "true"], { JWT_SECRET: SECRET });
+    try {
+      const cookie = /Set-Cookie: (.*)\r\n/i.exec(await viaProxy(server, "X-Forwarded-Host: accounts.example\r\n"))![1];
+      expect(cookie).toMatch(SECURE);
+      const value = SECURE.exec(cookie)![1];
+      expect(await whoami(server, `__Host-svc_session=${value}`, "X-Forwarded-Host: accounts.example\r\n")).toContain('"signed_in":true');
+    } finally {
+      await server.stop();
+    }
+    // The example's own server trusts no proxy: plain-HTTP loopback development, whatever a client claims.
+    const direct = /Set-Cookie: (.*)\r\n/i.exec(await viaProxy(accounts.server, "X-Forwarded-Host: accounts.example\r\n"))![1];
+    expect(direct).toMatch(/^svc_session=[A-Za-z0-9_-]{43}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/);
   });
 });

@@ -69,7 +69,7 @@ describeBrowser("signing in with a session cookie", () => {
       await page.getByRole("button", { name: "Add note" }).click();
       await page.locator("#notes li", { hasText: `a note by ${who}` }).waitFor();
 
-      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("button", { name: "Sign out", exact: true }).click();
       await page.waitForURL(`${base}/sign-in`);
       await page.getByRole("link", { name: "Sign in" }).waitFor();
       expect(await ctx.cookies()).toEqual([]);

@@ -138,4 +138,25 @@ export const identityCodes = {
     (resource: string, field: string) => `\`${resource}.${field}\` is read from an expression, not a named row: a hash weaker than new ones stays as it is`,
     () => "name the row first, e.g. `let user = get account(id)`, then verify_password(user.password, given)",
   ),
+  revokeWithoutStore: d(
+    "SVC7050",
+    "error",
+    "`revoke` needs something to revoke: [auth.jwt] (tokens) or [auth.sessions] (sessions).",
+    () => "`revoke` is used but svc.toml has neither [auth.jwt] nor [auth.sessions]: a bearer list is revoked by editing it",
+    () => 'add [auth.sessions] or [auth.jwt] to svc.toml, or remove the token from the [auth] bearer list',
+  ),
+  idleNotShorter: d(
+    "SVC7051",
+    "error",
+    "[auth.sessions] idle must be shorter than the session's lifetime, or it never applies.",
+    (idle: string, lifetime: string) => `auth.sessions.idle (${idle}) is not shorter than the lifetime (${lifetime}), so it would never end a session`,
+    () => 'e.g. lifetime = "7d" with idle = "30m"; leave idle out for no idle timeout',
+  ),
+  reservedRevocationsTable: d(
+    "SVC7052",
+    "error",
+    "With [auth.jwt] the table svc_revocations is the server's own.",
+    (name: string) => `the resource \`${name}\` takes the name of the table of revocations`,
+    () => "rename the resource",
+  ),
 };

@@ -1,16 +1,17 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { Model } from "../../analyze/model.js";
+import type { PreparedSql } from "../../analyze/action-model.js";
+import type { Model, SessionStoreModel } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { statementSpec } from "./shared.js";
 
-// Identity in the generated server: the sessions table and its three statements (made by
+// Identity in the generated server: the sessions table and its statements (made by
 // the analyzer for every dialect), and the spec's `auth` entry. Credential values never
 // appear: `auth` names the credentials the server reads at start.
 
 type Out = (string | StatementStructures)[];
 
-/** `[auth.sessions]`: the table and its create/find/end statements; nothing without sessions. */
+/** `[auth.sessions]`: the table and its statements; nothing without sessions. */
 export function identitySection(model: Model, names: Names): Out {
   const store = model.auth?.sessions;
   if (store === undefined) return [];
@@ -21,9 +22,7 @@ export function identitySection(model: Model, names: Names): Out {
       declarationKind: VariableDeclarationKind.Const,
       declarations: [{ name: names.table(store.table), type: "rt.TableSpec", initializer: literal({ name: store.table, ddl: store.ddl }) }],
     },
-    statementSpec(store.create, names.statement(store.create.name)),
-    statementSpec(store.find, names.statement(store.find.name)),
-    statementSpec(store.end, names.statement(store.end.name)),
+    ...sessionStatements(store).map((s) => statementSpec(s, names.statement(s.name))),
   ];
 }
 
@@ -34,7 +33,11 @@ export function identityTables(model: Model, names: Names): string[] {
 
 export function identityStatements(model: Model, names: Names): string[] {
   const store = model.auth?.sessions;
-  return store === undefined ? [] : [store.create, store.find, store.end].map((s) => names.statement(s.name));
+  return store === undefined ? [] : sessionStatements(store).map((s) => names.statement(s.name));
+}
+
+function sessionStatements(store: SessionStoreModel): PreparedSql[] {
+  return [store.create, store.find, store.end, store.endSubject, store.touch, store.sweep];
 }
 
 /** The spec's `auth` entry: as svc.toml says, with the sessions' table and statements by name. */
@@ -47,8 +50,10 @@ export function authSpec(model: Model, names: Names): string | null {
   if (auth.jwt !== undefined) fields.push(`jwt: ${literal(auth.jwt)}`);
   const s = auth.sessions;
   if (s !== undefined) {
-    const statements = `{ create: ${names.statement(s.create.name)}, find: ${names.statement(s.find.name)}, end: ${names.statement(s.end.name)} }`;
-    fields.push(`sessions: { lifetimeS: ${s.lifetimeS}, cookie: ${JSON.stringify(s.cookie)}, table: ${names.table(s.table)}, statements: ${statements} }`);
+    const byRole = { create: s.create, find: s.find, end: s.end, endSubject: s.endSubject, touch: s.touch, sweep: s.sweep };
+    const statements = `{ ${Object.entries(byRole).map(([role, st]) => `${role}: ${names.statement(st.name)}`).join(", ")} }`;
+    const idle = s.idleS === undefined ? "" : `, idleS: ${s.idleS}`;
+    fields.push(`sessions: { lifetimeS: ${s.lifetimeS}${idle}, cookie: ${JSON.stringify(s.cookie)}, table: ${names.table(s.table)}, statements: ${statements} }`);
   }
   return `{ ${fields.join(", ")} }`;
 }

@@ -149,9 +149,33 @@ const jwt: Reader<ReturnType<typeof jwtFields> & object> = (ctx, value, path) =>
   return read;
 };
 
+const sessionFields = table({
+  lifetime: duration,
+  idle: duration,
+  cookie: text((v) => (/^[A-Za-z0-9_-]+$/.test(v) ? null : { expected: "a cookie name", hint: "letters, digits, - and _" })),
+});
+
+/** The default `[auth.sessions] lifetime`: a week. */
+export const DEFAULT_SESSION_LIFETIME_S = 7 * 86400;
+
+/** `[auth.sessions]`: an idle timeout, when given, ends sessions before their lifetime does. */
+const sessions: Reader<ReturnType<typeof sessionFields> & object> = (ctx, value, path) => {
+  const read = sessionFields(ctx, value, path);
+  if (read === undefined || read.idle === undefined || !isTable(value)) return read;
+  const lifetime = read.lifetime ?? DEFAULT_SESSION_LIFETIME_S;
+  if (read.idle >= lifetime) {
+    const shown = (v: unknown, fallback: string) => (typeof v === "string" ? v : fallback);
+    ctx.diagnostics.push(
+      identityCodes.idleNotShorter.at(ctx.file, ctx.index.best([...path, "idle"]), shown(value.idle, `${read.idle}s`), shown(value.lifetime, "7d")),
+    );
+    return { ...read, idle: undefined };
+  }
+  return read;
+};
+
 export const authTable = table({
   bearer: secretRef('bearer = { credential = "api_tokens" }'),
   schemes: strings(schemeWord),
   jwt,
-  sessions: table({ lifetime: duration, cookie: text((v) => (/^[A-Za-z0-9_-]+$/.test(v) ? null : { expected: "a cookie name", hint: "letters, digits, - and _" })) }),
+  sessions,
 });

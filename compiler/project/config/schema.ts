@@ -81,6 +81,8 @@ export interface AuthConfig {
   sessions?: {
     /** Seconds. */
     lifetime?: number;
+    /** Seconds: a session unused this long ends. */
+    idle?: number;
     cookie?: string;
   };
 }
