@@ -37,6 +37,9 @@ export function markWrites(actions: ReadonlyMap<string, ActionModel>, statements
 }
 
 /** The first write in `body`, in source order; `callee` answers for a called action. */
+/** Built-ins that write svc's own tables: a session row, or revocations and the sessions they end. */
+const SESSION_WRITES: ReadonlySet<string> = new Set(["start_session", "end_session", "revoke"]);
+
 function firstWrite(
   body: readonly IrStmt[],
   statements: ReadonlyMap<string, StatementModel>,
@@ -46,7 +49,7 @@ function firstWrite(
   const visit = (e: IrExpr): void => {
     if (found !== null) return;
     if (e.kind === "record" && e.op !== "get") found = { what: `${e.op} ${e.resource}`, through: [] };
-    else if (e.kind === "builtin" && (e.name === "start_session" || e.name === "end_session")) found = { what: `${e.name}()`, through: [] };
+    else if (e.kind === "builtin" && SESSION_WRITES.has(e.name)) found = { what: `${e.name}()`, through: [] };
     else if (e.kind === "action") {
       const inner = callee(e.action);
       if (inner !== null) found = { what: inner.what, through: [e.action, ...inner.through] };

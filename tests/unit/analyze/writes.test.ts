@@ -22,6 +22,7 @@ action calls_calls(title: text) { return calls_writer(title: title) }
 action calls_reader(id: id) { return reads(id: id) }
 action signs_out() { end_session() }
 action signs_in(who: text) { return start_session(who) }
+action revokes(who: text) { return revoke(who) }
 `,
       SESSIONS,
     );
@@ -39,6 +40,7 @@ action signs_in(who: text) { return start_session(who) }
       calls_reader: null,
       signs_out: { what: "end_session()", through: [] },
       signs_in: { what: "start_session()", through: [] },
+      revokes: { what: "revoke()", through: [] },
     });
   });
 });
