@@ -3,7 +3,7 @@
 // Everything here was decided at build time; the runtime parses templates once at start.
 
 import type { RequestView, ShapedAnswer } from "../respond.js";
-import type { CallContext, Database, HttpMethod, Requirement } from "../types.js";
+import type { CallContext, Database, HttpMethod, RateLimitSpec, Requirement } from "../types.js";
 
 /** What a route-file block sees of the request (`input.query.x`, `input.body.x`, `input.params.x`). */
 export interface RouteInput {
@@ -37,6 +37,8 @@ export interface RouteBlockSpec {
   requires?: Requirement;
   /** The block says `respond`: JSON callers get its answer, and errors in the app's error shape. */
   shaped?: boolean;
+  /** The block's own `limit`s, then those of the action or query it calls (runtime/limits). */
+  limits?: RateLimitSpec<RouteInput>[];
 }
 
 export interface RouteFileSpec {
