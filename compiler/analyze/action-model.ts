@@ -3,6 +3,7 @@
 // themselves. Re-exported by model.ts, where the rest of the model is.
 
 import type { Literal, ParamModel, SourceRef, SqlModel, SqlSourceRef, ValueType } from "./model.js";
+import type { LimitModel } from "./limits.js";
 
 export type Requirement = { kind: "auth" } | { kind: "role"; role: string };
 
@@ -42,7 +43,8 @@ export type IrExpr = (
   | { kind: "array"; items: IrExpr[] }
   | { kind: "binary"; op: IrBinaryOp; left: IrExpr; right: IrExpr }
   | { kind: "unary"; op: "not" | "neg"; operand: IrExpr }
-  | { kind: "builtin"; name: BuiltinName; args: IrExpr[] }
+  /** `throttled`: a verify_password in an action, which the sign-in throttle wraps (runtime/limits). */
+  | { kind: "builtin"; name: BuiltinName; args: IrExpr[]; throttled?: true }
   | { kind: "query"; module: string; query: string; args: { name: string; value: IrExpr }[] }
   /** Another action of the module, run on the caller's executor: one transaction (§2.3, Calling an action). */
   | { kind: "action"; module: string; action: string; args: { name: string; value: IrExpr }[] }
@@ -122,6 +124,10 @@ export interface ActionModel {
   returns: ValueType;
   /** The body uses the call's context (`auth`, issue_token, sessions): the action takes `ctx`. */
   context?: true;
+  /** The body calls verify_password, which the sign-in throttle wraps (docs/auth.md); absent otherwise. */
+  verifiesPassword?: true;
+  /** `limit …` clauses (§2.6): counted wherever the action is called from; absent when none. */
+  limits?: LimitModel[];
   /** `private action`: no `/api/<module>:<name>` endpoint and no module `route` (§2.3, Private queries and actions); absent when public. */
   private?: true;
 }

@@ -4,6 +4,7 @@
 
 import type { CompiledJq } from "../jq/index.js";
 import type { HttpMethod, Literal, Requirement, ResponseModel, TargetRef } from "./model.js";
+import type { LimitModel } from "./limits.js";
 
 /** A value in a route file, resolved: where it comes from is known at build time. */
 export type RouteExprModel =
@@ -53,6 +54,8 @@ export interface RouteBlockModel {
   redirect: RouteExprModel | null;
   /** Absent: JSON callers get the envelope with the route data. */
   respond?: ResponseModel;
+  /** The block's own `limit …` clauses, then its step's action's, keyed as the block passes arguments (§2.6). */
+  limits?: LimitModel[];
 }
 
 export interface RouteFileModel {

@@ -34,6 +34,8 @@ const BOOL = scalar("bool");
 export class ExprAnalyzer {
   /** Set once the body uses `auth` or a built-in that needs the call's context. */
   usesContext = false;
+  /** Set once the body calls verify_password (throttled: the server keeps counters). */
+  verifiesPassword = false;
   /** While analyzing verify_password's first argument: a password field may be read there only. */
   private passwordAllowed = false;
   /** The password field the last member expression read, for verify_password's check. */
@@ -301,7 +303,14 @@ export class ExprAnalyzer {
       return { kind: "builtin", name: builtin, args, type: listBuiltinType(builtin, list.item, args, e, this.m) };
     }
     const checkedArgs = args.map((a, i) => this.builtinArg(builtin, i, a));
-    return { kind: "builtin", name: builtin, args: checkedArgs, type: builtinType(builtin, checkedArgs, e, this.checks) };
+    const type = builtinType(builtin, checkedArgs, e, this.checks);
+    // In an action, the sign-in throttle wraps the check (runtime/limits): it needs the call's context.
+    if (builtin === "verify_password" && !this.m.pure) {
+      this.usesContext = true;
+      this.verifiesPassword = true;
+      return { kind: "builtin", name: builtin, args: checkedArgs, type, throttled: true };
+    }
+    return { kind: "builtin", name: builtin, args: checkedArgs, type };
   }
 
   /** Builtins are null-safe, so a json member may be null; anything else of the wrong type is a 400. */

@@ -4,6 +4,7 @@
 import type { Position, Span } from "../parse/ast.js";
 import type { ActionModel, FnModel, PreparedSql, StatementModel } from "./action-model.js";
 import type { AppModel, RouteExprModel } from "./app-model.js";
+import type { LimitModel, ThrottleModel } from "./limits.js";
 
 export type * from "./app-model.js";
 export type * from "./action-model.js";
@@ -240,6 +241,8 @@ export interface RouteModel {
   target: TargetRef;
   /** Absent: the route answers with the envelope, as `/api/<module>:<name>` does. */
   respond?: ResponseModel;
+  /** The route's own `limit …` clauses (§2.6), counted before its target's; absent when none. */
+  limits?: LimitModel[];
   /** `file:line` of the declaration, for messages and generated comments. */
   source: string;
 }
@@ -373,4 +376,6 @@ export interface Model {
   app?: AppModel;
   /** svc.toml `[errors]`; absent: shaped routes answer errors with the envelope. */
   errorShape?: ErrorShapeModel;
+  /** Present when something is limited or a password is verified: the server keeps rate counters (§2.6). */
+  limits?: { throttle: ThrottleModel | null };
 }

@@ -5,6 +5,7 @@ import type { ActionModel, HttpMethod, QueryModel, ResourceModel, ResponseModel,
 import { analyzeRespond } from "./respond.js";
 import { type Reporter, place } from "./shared/context.js";
 import { closest } from "../diagnostics/did-you-mean.js";
+import { analyzeLimits } from "./limits.js";
 
 const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -13,6 +14,8 @@ export interface RouteTargets {
   queries: ReadonlyMap<string, QueryModel>;
   /** Every resource, for the fields `result.<field>` may name in a respond. */
   resources: ReadonlyMap<string, ResourceModel>;
+  /** Does the project say who is calling? (`limit … by auth.id`) */
+  identity?: boolean;
 }
 
 /** A module's `route METHOD "path" => target`: path split into segments, target and `:params` resolved. */
@@ -51,6 +54,12 @@ export function analyzeRoute(module: string, decl: RouteDecl, file: string, t: R
       ok = false;
     }
   }
+  const limits = analyzeLimits(
+    decl.limits ?? [],
+    { describe: `the route's target \`${name}\``, policy: `${method} ${decl.path.value}`, params: target ? paramNames : null, identity: t.identity === true, file },
+    r,
+  );
+  if (limits.length !== (decl.limits ?? []).length) ok = false;
   if (!ok || !target || !segments) return null;
   let respond: ResponseModel | undefined;
   if (decl.respond) {
@@ -77,6 +86,7 @@ export function analyzeRoute(module: string, decl: RouteDecl, file: string, t: R
     segments,
     target,
     ...(respond ? { respond } : {}),
+    ...(limits.length > 0 ? { limits } : {}),
     source: place(file, decl.span),
   };
 }

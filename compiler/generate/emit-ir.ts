@@ -162,8 +162,9 @@ export class IrEmitter {
         const path = list?.kind === "expect" ? `, ${JSON.stringify(list.path)}` : "";
         return `rt.lists.join(${args.join(", ")}${path})`;
       }
+      // The sign-in throttle reads its counters on the action's executor (runtime/limits/throttle.ts).
       case "verify_password":
-        return `(await rt.verifyPassword(${args.join(", ")}))`;
+        return e.throttled === true ? `(await rt.verifyPasswordThrottled(tx, ctx, ${args.join(", ")}))` : `(await rt.verifyPassword(${args.join(", ")}))`;
       case "issue_token":
         return `(await rt.issueToken(ctx, ${args.join(", ")}))`;
       case "start_session":

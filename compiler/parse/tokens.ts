@@ -79,12 +79,17 @@ export const Fn = keyword("fn", true);
 // A route's answer (docs/language.md §2.4, §4): `respond 201 { … } header "Location" = …`.
 export const Respond = keyword("respond", true);
 export const Header = keyword("header", true);
+// Rate limits (docs/language.md §2.6): `limit 5 per 1m by email burst 10`.
+export const Limit = keyword("limit", true);
+export const Per = keyword("per", true);
+export const By = keyword("by", true);
+export const Burst = keyword("burst", true);
 
 const keywords = [
   Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
   Module, Resource, Query, Action, Route, Webhook, Index, Unique, Desc, Asc, One, Requires, Auth,
   Role, Invoke, Fetch, Redirect, Respond, Header,
-  For, In, Type, Max, Private, Public, Fn,
+  For, In, Type, Max, Private, Public, Fn, Limit, Per, By, Burst,
 ];
 
 /**

@@ -12,6 +12,7 @@ import { emitJq } from "../jq/program.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { blockFunctionName } from "./route-files.js";
+import { limitsField } from "./limits.js";
 
 type Out = (string | StatementStructures)[];
 
@@ -61,7 +62,7 @@ export function pageSection(model: Model, names: Names): Out {
 function routeFileConst(file: RouteFileModel, names: Names): StatementStructures {
   const blocks = file.blocks.map((b) => {
     const requires = b.step?.op === "invoke" ? b.step.requires : null;
-    const extra = `${requires === null ? "" : `, requires: ${literal(requires)}`}${b.respond ? ", shaped: true" : ""}`;
+    const extra = `${requires === null ? "" : `, requires: ${literal(requires)}`}${b.respond ? ", shaped: true" : ""}${limitsField(b.limits)}`;
     return `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, file, b)}${extra} }`;
   });
   return {

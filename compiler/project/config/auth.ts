@@ -5,7 +5,9 @@
 import { identityCodes } from "../../diagnostics/codes/identity.js";
 import { configCodes } from "../../diagnostics/codes/config.js";
 import type { TomlPath } from "./locate.js";
-import { formatPath, isTable, mapOf, strings, table, text } from "./readers.js";
+import { boolean, formatPath, isTable, mapOf, strings, table, text } from "./readers.js";
+import { limitCodes } from "../../diagnostics/codes/limits.js";
+import { parseRate, type RateModel } from "./rate.js";
 import type { ReadContext, Reader, StringCheck } from "./readers.js";
 import type { ClaimType, CredentialRef } from "./schema.js";
 
@@ -110,9 +112,20 @@ const jwt: Reader<ReturnType<typeof jwtFields> & object> = (ctx, value, path) =>
   return read;
 };
 
+/** `"2 per 1m burst 5"`: a rate of [auth.throttle]. */
+const rate: Reader<RateModel> = (ctx, value, path) => {
+  const read = text()(ctx, value, path);
+  if (read === undefined) return undefined;
+  const parsed = parseRate(read);
+  if (parsed === null) ctx.diagnostics.push(limitCodes.badThrottle.at(ctx.file, ctx.index.best(path), formatPath(path), read));
+  return parsed ?? undefined;
+};
+
 export const authTable = table({
   bearer: secretRef('bearer = { credential = "api_tokens" }'),
   schemes: strings(schemeWord),
   jwt,
   sessions: table({ lifetime: duration, cookie: text((v) => (/^[A-Za-z0-9_-]+$/.test(v) ? null : { expected: "a cookie name", hint: "letters, digits, - and _" })) }),
+  // The sign-in throttle (docs/auth.md): on by default wherever a password is verified.
+  throttle: table({ enabled: boolean(), account: rate, address: rate }),
 });
