@@ -8,7 +8,7 @@ import { StartupError } from "./errors.js";
 import type { Logger } from "./log.js";
 import { parseListen } from "./options.js";
 import { createServer } from "./server.js";
-import { limitsSchema } from "./limits/index.js";
+import { withLimitsSchema } from "./limits/index.js";
 import { drainAndClose, SHUTDOWN_GRACE_MS } from "./shutdown.js";
 import type { Database, ServerOptions, ServerSpec } from "./types.js";
 
@@ -89,9 +89,9 @@ export async function openChecked(
   const db = await open({ backend: options.backend, db: options.db, writeTimeoutMs: options.writeTimeoutMs });
   try {
     // The runtime's own tables (rate-limit counters) beside the app's.
-    const own = limitsSchema(spec, options);
-    await db.migrate(own.tables.length === 0 ? spec.tables : [...spec.tables, ...own.tables]);
-    await db.prepare(own.statements.length === 0 ? spec.statements : [...spec.statements, ...own.statements]);
+    const { tables, statements } = withLimitsSchema(spec, options);
+    await db.migrate(tables);
+    await db.prepare(statements);
   } catch (err) {
     await db.close().catch(() => undefined);
     throw err;

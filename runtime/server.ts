@@ -211,10 +211,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
           }
           const ctx: CallContext = { req, requestId, caller, identity, limits: limiter };
           // Counted before the endpoint runs and outside its transaction: a request that fails still counts.
-          if (limiter !== null) {
-            if (match.target.limits !== undefined) await limiter.enforce(match.target.limits, input, ctx, res);
-            if (endpoint.limits !== undefined) await limiter.enforce(endpoint.limits, input, ctx, res);
-          }
+          if (limiter !== null) await limiter.enforceAll(match.target.limits, endpoint.limits, input, ctx, res);
           if (key !== null && keys !== null) {
             // A route with `respond` stores its whole answer (status, body, headers) and replays it.
             const shape = respond === undefined ? undefined : (result: unknown) => respond(result, respondInput(match.params, req, site));

@@ -8,7 +8,6 @@ import type { ErrorShape, RespondInput, ShapedAnswer } from "./respond.js";
 import type { Limiter, LimitsSpec, PasswordOutcome, RateLimitSpec } from "./limits/index.js";
 
 export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "./respond.js";
-export type { LimitsSpec, RateLimitSpec, RateSpec, ThrottleSpec } from "./limits/index.js";
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
 
@@ -145,9 +144,8 @@ export interface CallContext {
    * the call succeeds, since a failed action's session row was rolled back with it.
    */
   cookies?: string[];
-  /** Rate limits and the sign-in throttle (runtime/limits); absent when nothing is limited. */
+  /** Rate limits and the sign-in throttle, and this call's password checks it writes once the call is over (runtime/limits). */
   limits?: Limiter | null;
-  /** Password checks of this call, written by the throttle once the call is over. */
   passwords?: PasswordOutcome[];
 }
 

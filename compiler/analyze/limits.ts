@@ -79,7 +79,8 @@ function analyzeLimit(clause: LimitClause, owner: LimitOwner, name: string, r: R
   const windowS = windowSeconds(amount, clause.unit.name);
   if (windowS === null) {
     const span = clause.amount === null ? clause.unit.span : { start: clause.amount.span.start, end: clause.unit.span.end };
-    r.add(codes.badWindow.at(owner.file, span, `${clause.amount === null ? "" : clause.amount.value}${clause.unit.name}`));
+    const gap = clause.unit.name.length === 1 ? "" : " ";
+    r.add(codes.badWindow.at(owner.file, span, clause.amount === null ? clause.unit.name : `${clause.amount.value}${gap}${clause.unit.name}`));
     ok = false;
   }
   const by = limitKey(clause, owner, r);

@@ -27,10 +27,10 @@ export function createLimiter(spec: ServerSpec, db: Database, options: ServerOpt
   return new Limiter(counters, options.trustProxy === true, spec.limits.throttle);
 }
 
-/** The table and statements the limiter needs at start, beside the app's own: none when nothing is limited. */
-export function limitsSchema(spec: ServerSpec, options: Pick<ServerOptions, "db">): { tables: TableSpec[]; statements: StatementSpec[] } {
-  if (spec.limits === undefined || inMemory(options)) return { tables: [], statements: [] };
-  return { tables: [limitsTable], statements: [...limitStatementList] };
+/** The spec's tables and statements, with the limiter's own when it keeps counters in the database. */
+export function withLimitsSchema(spec: ServerSpec, options: Pick<ServerOptions, "db">): { tables: TableSpec[]; statements: StatementSpec[] } {
+  if (spec.limits === undefined || inMemory(options)) return { tables: spec.tables, statements: spec.statements };
+  return { tables: [...spec.tables, limitsTable], statements: [...spec.statements, ...limitStatementList] };
 }
 
 /** `verify_password` in an action: throttled when the server has a throttle (generated code calls this). */

@@ -62,6 +62,12 @@ export class Limiter {
     }
   }
 
+  /** A declared route's limits, then its endpoint's (runtime/server.ts). */
+  async enforceAll<I>(route: readonly RateLimitSpec<I>[] | undefined, endpoint: readonly RateLimitSpec<I>[] | undefined, input: I, ctx: CallContext, res: ServerResponse): Promise<void> {
+    if (route !== undefined) await this.enforce(route, input, ctx, res);
+    if (endpoint !== undefined) await this.enforce(endpoint, input, ctx, res);
+  }
+
   private key<I>(limit: RateLimitSpec<I>, input: I, ctx: CallContext): string {
     switch (limit.by) {
       case "value":

@@ -3,7 +3,8 @@
 // Everything here was decided at build time; the runtime parses templates once at start.
 
 import type { RequestView, ShapedAnswer } from "../respond.js";
-import type { CallContext, Database, HttpMethod, RateLimitSpec, Requirement } from "../types.js";
+import type { CallContext, Database, HttpMethod, Requirement } from "../types.js";
+import type { RateLimitSpec } from "../limits/types.js";
 
 /** What a route-file block sees of the request (`input.query.x`, `input.body.x`, `input.params.x`). */
 export interface RouteInput {

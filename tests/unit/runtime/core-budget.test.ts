@@ -13,9 +13,11 @@ import { repoRoot } from "../../support/paths.js";
 
 /**
  * 3,885 lines at the first count (November 2026), plus room for a fix or two; raised from 4,100
- * on purpose for the answers SQLite writes as JSON (4,107: three members of types.ts, one branch).
+ * on purpose for the answers SQLite writes as JSON (4,107: three members of types.ts, one branch);
+ * raised to 4,130 on purpose for rate limits (4,127: the limit members of types.ts, the
+ * limiter's hooks in server.ts and its table at start in serve.ts; the rest is runtime/limits/).
  */
-const CORE_BUDGET = 4_120;
+const CORE_BUDGET = 4_130;
 /** A file past this is asking to be split into files with one job each. */
 const FILE_BUDGET = 400;
 /** runtime/index.ts exports what generated servers and `main` use, not every name. */
