@@ -40,6 +40,8 @@ export class ExprAnalyzer {
   private passwordAllowed = false;
   /** The password field the last member expression read, for verify_password's check. */
   private lastPassword: string | null = null;
+  /** verify_password's account, for the sign-in throttle: the resource and its row's primary key, read as the password was. */
+  private lastAccount: { resource: string; key: IrExpr } | null = null;
 
   constructor(private readonly m: ModuleScope) {}
 
@@ -308,7 +310,14 @@ export class ExprAnalyzer {
     if (builtin === "verify_password" && !this.m.pure) {
       this.usesContext = true;
       this.verifiesPassword = true;
-      return { kind: "builtin", name: builtin, args: checkedArgs, type, throttled: true };
+      // The account the password belongs to (null for a null stored value): `"account"`, `user?.id`.
+      const account = this.lastAccount;
+      this.lastAccount = null;
+      const extra: IrExpr[] =
+        account === null
+          ? [{ kind: "literal", value: null, type: UNKNOWN }, { kind: "literal", value: null, type: UNKNOWN }]
+          : [{ kind: "literal", value: account.resource, type: scalar("text") }, account.key];
+      return { kind: "builtin", name: builtin, args: [...checkedArgs, ...extra], type, throttled: true };
     }
     return { kind: "builtin", name: builtin, args: checkedArgs, type };
   }
@@ -336,10 +345,17 @@ export class ExprAnalyzer {
     this.lastPassword = null;
     const value = this.expr(e, scope);
     this.passwordAllowed = false;
+    this.lastAccount = null;
     if (value.kind !== "member" || this.lastPassword === null) {
       if (!(value.kind === "literal" && value.value === null)) {
         this.report(identityCodes.verifyArgument.at(this.m.file, e.span, describe(value.type)));
       }
+    } else {
+      const resource = (this.lastPassword as string).split(".")[0];
+      const pk = this.m.resources.get(resource)?.primaryKey;
+      const key: IrExpr | null =
+        pk === undefined ? null : { kind: "member", object: value.object, property: pk, optional: isNullable(value.object.type), type: UNKNOWN };
+      if (key !== null) this.lastAccount = { resource, key };
     }
     this.lastPassword = null;
     return value;

@@ -39,9 +39,11 @@ export function verifyPasswordThrottled(
   ctx: CallContext,
   stored: string | null | undefined,
   given: string | null | undefined,
+  resource: string | null,
+  id: unknown,
 ): Promise<boolean> {
   const throttle = ctx.limits?.passwords ?? null;
-  return throttle === null ? verifyPassword(stored, given) : throttle.verify(exec, ctx, stored, given);
+  return throttle === null ? verifyPassword(stored, given) : throttle.verify(exec, ctx, stored, given, resource, id);
 }
 
 /**
