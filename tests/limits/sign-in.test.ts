@@ -91,6 +91,15 @@ for (const { name, open } of await backends("signin")) {
       expect((await signIn("sprayed@example.com", PASSWORD, "192.0.2.30")).status).toBe(200);
     });
 
+    test("signing in to an account of one's own between guesses does not wash the address clean", async () => {
+      await signUp("mallory@example.com");
+      const from = "203.0.113.80";
+      for (let i = 0; i < 19; i++) expect((await signIn(`someone${i}@example.com`, "guess", from)).status).toBe(401);
+      expect((await signIn("mallory@example.com", PASSWORD, from)).status).toBe(200);
+      expect((await signIn("someone@example.com", "guess", from)).status).toBe(401);
+      expect((await signIn("someone-else@example.com", "guess", from)).status).toBe(429);
+    });
+
     test("a success forgets the account's failures, not the address's", async () => {
       await signUp("forgetful@example.com");
       for (let i = 0; i < 4; i++) expect((await signIn("forgetful@example.com", `typo ${i}`, "192.0.2.40")).status).toBe(401);
