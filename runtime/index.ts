@@ -22,4 +22,5 @@ export { trim, lower, upper, len, concat, member, slug, replace, startsWith, end
 export { notNull, oneOf, oneOfOrNull, toBool, fromJson, toJson } from "./record.js";
 export { authorize, issueToken, startSession, endSession, revoke, hashPassword, hashPasswordOrNull, passwordTransaction, verifyPassword } from "./auth/index.js";
 export * as app from "./pages/call.js";
+export { verifyPasswordThrottled } from "./limits/index.js";
 export * as jq from "./jq/index.js";

@@ -9,6 +9,7 @@ import type { Logger } from "./log.js";
 import { parseListen } from "./options.js";
 import { ownStatements, ownTables } from "./revocation/index.js";
 import { createServer } from "./server.js";
+import { withLimitsSchema } from "./limits/index.js";
 import { drainAndClose, SHUTDOWN_GRACE_MS } from "./shutdown.js";
 import type { Database, ServerOptions, ServerSpec } from "./types.js";
 
@@ -88,9 +89,10 @@ export async function openChecked(
   const open = openDatabase ?? (await import("./db/index.js")).openDatabase;
   const db = await open({ backend: options.backend, db: options.db, writeTimeoutMs: options.writeTimeoutMs });
   try {
-    // svc's own tables (runtime/revocation) beside the app's.
-    await db.migrate([...spec.tables, ...ownTables(spec)]);
-    await db.prepare([...spec.statements, ...ownStatements(spec)]);
+    // svc's own tables beside the app's: rate-limit counters (runtime/limits) and revocations (runtime/revocation).
+    const { tables, statements } = withLimitsSchema(spec, options);
+    await db.migrate([...tables, ...ownTables(spec)]);
+    await db.prepare([...statements, ...ownStatements(spec)]);
   } catch (err) {
     await db.close().catch(() => undefined);
     throw err;

@@ -40,6 +40,7 @@ import { apiDocs } from "./api-docs.js";
 import { databaseJson, sendAnswerJson, sendDatabaseJson } from "./answers/json-text.js";
 import { allowedAt, answerOptions, routedMethods } from "./allow.js";
 import { sendAsset } from "./static.js";
+import { createLimiter, settled } from "./limits/index.js";
 
 const CLOSE = { Connection: "close" } as const;
 const HEALTH_LOGGED = loggedPath(HEALTH_PATH);
@@ -110,6 +111,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const traceRequests = log.enabled("trace");
   // Action calls with an Idempotency-Key (runtime/idempotency); null when no action is called over HTTP.
   const keys = spec.idempotency === undefined ? null : new IdempotencyStore(spec.idempotency, db, log);
+  // Declared rate limits and the sign-in throttle (runtime/limits); null when nothing is limited.
+  const limiter = createLimiter(spec, db, options, log);
   // Route files, pages and public/ (runtime/pages): their templates are parsed here, at start.
   const app =
     spec.app === undefined || unpoly === null
@@ -184,6 +187,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
             requestId,
             caller: null,
             identity,
+            limits: limiter,
           });
         } else {
           const endpoint = match.target.endpoint;
@@ -212,11 +216,13 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
             const resolved = identity.resolve(req, res);
             caller = resolved instanceof Promise ? await resolved : resolved;
           }
-          const ctx: CallContext = { req, requestId, caller, identity };
+          const ctx: CallContext = { req, requestId, caller, identity, limits: limiter };
+          // Counted before the endpoint runs and outside its transaction: a request that fails still counts.
+          if (limiter !== null) await limiter.enforceAll(match.target.limits, endpoint.limits, input, ctx, res);
           if (key !== null && keys !== null) {
             // A route with `respond` stores its whole answer (status, body, headers) and replays it.
             const shape = respond === undefined ? undefined : (result: unknown) => respond(result, respondInput(match.params, req, site));
-            const answer = await callEndpoint(keys, key, endpoint, db, input, ctx, method, path, shape);
+            const answer = await settled(ctx, callEndpoint(keys, key, endpoint, db, input, ctx, method, path, shape));
             if (!res.headersSent) {
               if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
               if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
@@ -228,7 +234,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
             // A query on SQLite answers at once: awaited only when it is a promise. SQLite writes
             // the answer's JSON itself where the build gave the query the SQL for it.
             const written = respond === undefined ? databaseJson(db, endpoint, input) : undefined;
-            let result = written ?? endpoint.run(db, input, ctx);
+            let result = written ?? settled(ctx, endpoint.run(db, input, ctx));
             if (result instanceof Promise) result = await result;
             // Past the write timeout the 503 has gone out; the result has no one to go to.
             if (!res.headersSent) {

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppSpec, PageSpec, RouteFileSpec } from "./pages/types.js";
 import type { ErrorShape, RespondInput, ShapedAnswer } from "./respond.js";
+import type { Limiter, LimitsSpec, PasswordOutcome, RateLimitSpec } from "./limits/index.js";
 
 export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "./respond.js";
 
@@ -157,6 +158,9 @@ export interface CallContext {
    * the call succeeds, since a failed action's session row was rolled back with it.
    */
   cookies?: string[];
+  /** Rate limits and the sign-in throttle, and this call's password checks it writes once the call is over (runtime/limits). */
+  limits?: Limiter | null;
+  passwords?: PasswordOutcome[];
 }
 
 /** The `auth` value of actions, route files and page views: the caller's subject, roles and claims. */
@@ -207,6 +211,8 @@ export interface EndpointSpec {
    * with an Idempotency-Key stores its answer sealed and bound to the whole request.
    */
   credentials?: true;
+  /** The action's (or query's) `limit`s: counted before it runs wherever it is called from (runtime/limits). */
+  limits?: RateLimitSpec<CallInput>[];
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -219,6 +225,8 @@ export type RouteTarget =
       endpoint: EndpointSpec;
       /** `respond …`: the answer without the envelope; errors take the app's error shape. */
       respond?: (result: unknown, input: RespondInput) => ShapedAnswer;
+      /** The declared route's own `limit`s, counted before the endpoint's. */
+      limits?: RateLimitSpec<CallInput>[];
     }
   /** A declared webhook, by name (ServerSpec.webhooks): its verifier is made at start, with its secret. */
   | { kind: "webhook"; name: string }
@@ -262,6 +270,8 @@ export interface ServerSpec {
   idempotency?: IdempotencySpec;
   /** svc.toml `[errors]`: the error body of routes that shape their answer; absent, they keep the envelope. */
   errors?: ErrorShape;
+  /** Present when something is limited or throttled: the server keeps counters (runtime/limits). */
+  limits?: LimitsSpec;
   /**
    * The text of openapi.json, where there is no file beside the server to read it from
    * (`svc dev` builds in memory). Never emitted by the generator; see runtime/api-docs.ts.

@@ -3,6 +3,7 @@
 // themselves. Re-exported by model.ts, where the rest of the model is.
 
 import type { Literal, ParamModel, SourceRef, SqlModel, SqlSourceRef, ValueType } from "./model.js";
+import type { LimitModel } from "./limits.js";
 
 export type Requirement = { kind: "auth" } | { kind: "role"; role: string };
 
@@ -46,9 +47,10 @@ export type IrExpr = (
   /**
    * `rehash`, on verify_password only: how a matching stored hash weaker than new ones is
    * written back (docs/auth.md, Upgrading stored hashes): the statement, and the row the
-   * stored hash was read from (a local) with its primary key field.
+   * stored hash was read from (a local) with its primary key field. `throttled`: a
+   * verify_password in an action, which the sign-in throttle wraps (runtime/limits).
    */
-  | { kind: "builtin"; name: BuiltinName; args: IrExpr[]; rehash?: Rehash }
+  | { kind: "builtin"; name: BuiltinName; args: IrExpr[]; rehash?: Rehash; throttled?: true }
   | { kind: "query"; module: string; query: string; args: { name: string; value: IrExpr }[] }
   /** Another action of the module, run on the caller's executor: one transaction (§2.3, Calling an action). */
   | { kind: "action"; module: string; action: string; args: { name: string; value: IrExpr }[] }
@@ -161,6 +163,10 @@ export interface ActionModel {
    * bound to the whole request; absent otherwise.
    */
   credentials?: true;
+  /** The body calls verify_password, which the sign-in throttle wraps (docs/auth.md); absent otherwise. */
+  verifiesPassword?: true;
+  /** `limit …` clauses (§2.6): counted wherever the action is called from; absent when none. */
+  limits?: LimitModel[];
   /** `private action`: no `/api/<module>:<name>` endpoint and no module `route` (§2.3, Private queries and actions); absent when public. */
   private?: true;
 }

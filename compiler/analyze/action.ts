@@ -13,6 +13,7 @@ import { UNKNOWN, describe, isNullable, scalar, withNullable } from "./shared/ty
 import { bindParams } from "./sql/params.js";
 import { sqlTextRef } from "./sql/span.js";
 import { needsTransaction } from "./transaction.js";
+import { analyzeLimits } from "./limits.js";
 
 const FAIL_STATUSES = [400, 401, 403, 404, 409, 422];
 
@@ -45,6 +46,10 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope): ActionModel {
   if (decl.visibility?.name === "private") model.private = true;
   if (lowering.usesContext) model.context = true;
   if (lowering.issuesCredentials) model.issuesCredentials = true;
+  if (lowering.verifiesPassword) model.verifiesPassword = true;
+  const owner = { describe: `action \`${decl.name.name}\``, policy: `${m.module}.${decl.name.name}`, params: params.map((p) => p.name), identity: m.identity.any, file: m.file };
+  const limits = analyzeLimits(decl.limits ?? [], owner, m.reporter);
+  if (limits.length > 0) model.limits = limits;
   return model;
 }
 
@@ -63,6 +68,10 @@ export class BodyLowering {
     private readonly action: string,
   ) {
     this.exprs = new ExprAnalyzer(m);
+  }
+
+  get verifiesPassword(): boolean {
+    return this.exprs.verifiesPassword;
   }
 
   get usesContext(): boolean {

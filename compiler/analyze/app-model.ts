@@ -4,6 +4,7 @@
 
 import type { CompiledJq } from "../jq/index.js";
 import type { HttpMethod, Literal, Requirement, ResponseModel, TargetRef } from "./model.js";
+import type { LimitModel } from "./limits.js";
 
 /** A value in a route file, resolved: where it comes from is known at build time. */
 export type RouteExprModel =
@@ -59,6 +60,8 @@ export interface RouteBlockModel {
   respond?: ResponseModel;
   /** `unsafe GET { … }`: a GET block that may reach a write (docs/language.md §3); absent otherwise. */
   unsafe?: true;
+  /** The block's own `limit …` clauses, then its step's action's, keyed as the block passes arguments (§2.6). */
+  limits?: LimitModel[];
 }
 
 export interface RouteFileModel {

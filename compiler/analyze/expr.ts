@@ -37,10 +37,14 @@ export class ExprAnalyzer {
   usesContext = false;
   /** Set once the body calls issue_token, start_session or end_session, or an action that does. */
   issuesCredentials = false;
+  /** Set once the body calls verify_password (throttled: the server keeps counters). */
+  verifiesPassword = false;
   /** While analyzing verify_password's first argument: a password field may be read there only. */
   private passwordAllowed = false;
   /** The password field the last member expression read, for verify_password's check. */
   private lastPassword: string | null = null;
+  /** verify_password's account, for the sign-in throttle: the resource and its row's primary key, read as the password was. */
+  private lastAccount: { resource: string; key: IrExpr } | null = null;
 
   constructor(private readonly m: ModuleScope) {}
 
@@ -314,6 +318,19 @@ export class ExprAnalyzer {
     }
     const checkedArgs = args.map((a, i) => this.builtinArg(builtin, i, a));
     const type = builtinType(builtin, checkedArgs, e, this.checks);
+    // In an action, the sign-in throttle wraps the check (runtime/limits): it needs the call's context.
+    if (builtin === "verify_password" && !this.m.pure) {
+      this.usesContext = true;
+      this.verifiesPassword = true;
+      // The account the password belongs to (null for a null stored value): `"account"`, `user?.id`.
+      const account = this.lastAccount;
+      this.lastAccount = null;
+      const extra: IrExpr[] =
+        account === null
+          ? [{ kind: "literal", value: null, type: UNKNOWN }, { kind: "literal", value: null, type: UNKNOWN }]
+          : [{ kind: "literal", value: account.resource, type: scalar("text") }, account.key];
+      return { kind: "builtin", name: builtin, args: [...checkedArgs, ...extra], type, throttled: true, ...(rehash ? { rehash } : {}) };
+    }
     return rehash ? { kind: "builtin", name: builtin, args: checkedArgs, rehash, type } : { kind: "builtin", name: builtin, args: checkedArgs, type };
   }
 
@@ -345,11 +362,20 @@ export class ExprAnalyzer {
     this.passwordAllowed = false;
     const password = this.lastPassword as string | null;
     this.lastPassword = null;
+    this.lastAccount = null;
     if (value.kind !== "member" || password === null) {
       if (!(value.kind === "literal" && value.value === null)) {
         this.report(identityCodes.verifyArgument.at(this.m.file, e.span, describe(value.type)));
       }
       return { value };
+    }
+    {
+      // The account the throttle counts failures against: the row's resource and primary key.
+      const resource = password.split(".")[0];
+      const pk = this.m.resources.get(resource)?.primaryKey;
+      const key: IrExpr | null =
+        pk === undefined ? null : { kind: "member", object: value.object, property: pk, optional: isNullable(value.object.type), type: UNKNOWN };
+      if (key !== null) this.lastAccount = { resource, key };
     }
     const [resource, field] = password.split(".");
     const r = this.m.resources.get(resource);

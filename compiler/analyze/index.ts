@@ -38,6 +38,7 @@ import { analyzeWebhook, checkWebhookHandlers } from "./webhook.js";
 import { warnUntypedAnswers } from "./untyped-answers.js";
 import { DELIVERIES_TABLE, deliveryStore } from "./webhook-store.js";
 import { IDEMPOTENCY_TABLE, idempotencyStore } from "./idempotency-store.js";
+import { LIMITS_TABLE, limitsModel } from "./limits.js";
 import { type AnalyzeSteps, directSteps } from "./steps.js";
 import { assignTextArgs } from "./text-args.js";
 import { markPasswordWork } from "./passwords.js";
@@ -159,7 +160,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
       fnModels.push(...fns.models());
       for (const { decl, file } of m.decls) {
         if (decl.kind === "Route") {
-          const route = analyzeRoute(m.name, decl, file, { actions: moduleActions, queries: moduleQueries, resources: resourceMap }, r);
+          const route = analyzeRoute(m.name, decl, file, { actions: moduleActions, queries: moduleQueries, resources: resourceMap, identity: identity.any }, r);
           if (route) {
             routes.push(route);
             claims.push({ route, file, span: decl.span });
@@ -226,6 +227,12 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   if (app) model.app = app.app;
   if (types.length > 0) model.types = types;
   if (fnModels.length > 0) model.fns = fnModels;
+  const limits = limitsModel(input.config.auth.throttle, actions, routes, app?.app ?? null);
+  if (limits !== null) {
+    model.limits = limits;
+    const reservedLimits = resourceDecls.get(LIMITS_TABLE);
+    if (reservedLimits) r.add(webhookCodes.reservedTable.at(reservedLimits.file, reservedLimits.span, LIMITS_TABLE, "rate-limit counters"));
+  }
   const errors = input.config.errors;
   if (errors.body !== undefined || errors.validation_status !== undefined) {
     // Without a body, a shaped route's errors keep the envelope's shape; only the status changes.

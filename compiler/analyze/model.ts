@@ -4,6 +4,7 @@
 import type { Position, Span } from "../parse/ast.js";
 import type { ActionModel, FnModel, PreparedSql, StatementModel } from "./action-model.js";
 import type { AppModel, RouteExprModel } from "./app-model.js";
+import type { LimitModel, ThrottleModel } from "./limits.js";
 
 export type * from "./app-model.js";
 export type * from "./action-model.js";
@@ -242,6 +243,8 @@ export interface RouteModel {
   respond?: ResponseModel;
   /** `unsafe route GET …`: a GET that may reach a write (docs/language.md §3); absent otherwise. */
   unsafe?: true;
+  /** The route's own `limit …` clauses (§2.6), counted before its target's; absent when none. */
+  limits?: LimitModel[];
   /** `file:line` of the declaration, for messages and generated comments. */
   source: string;
 }
@@ -386,4 +389,6 @@ export interface Model {
   app?: AppModel;
   /** svc.toml `[errors]`; absent: shaped routes answer errors with the envelope. */
   errorShape?: ErrorShapeModel;
+  /** Present when something is limited or a password is verified: the server keeps rate counters (§2.6). */
+  limits?: { throttle: ThrottleModel | null };
 }

@@ -12,6 +12,8 @@ import { routeExpr, staticKind, type RouteExprScope } from "./route-expr.js";
 import { type Reporter, place } from "./shared/context.js";
 import { closest } from "../diagnostics/did-you-mean.js";
 import { checkSafeMethod } from "./writes.js";
+import { limitCodes } from "../diagnostics/codes/limits.js";
+import { analyzeLimits, blockKey, type LimitModel } from "./limits.js";
 
 const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -116,6 +118,7 @@ function analyzeBlock(
     const scope: RouteExprScope = { ...exprScope, result: step && step.type ? step.type : null, records: step?.model.op === "query" };
     respond = analyzeRespond(responds[0], scope, false);
   }
+  const limits = blockLimits(b, method, at, step?.model ?? null, scope, file, r);
   if (r.diagnostics.length > before) return null;
   // After the block is known to be sound: a needless `unsafe` is only a warning.
   const target = step?.model.target;
@@ -140,7 +143,34 @@ function analyzeBlock(
     redirect,
     ...(respond ? { respond } : {}),
     ...(unsafe ? { unsafe: true as const } : {}),
+    ...(limits.length > 0 ? { limits } : {}),
   };
+}
+
+/**
+ * The block's own limits, then those of the action its step invokes (which hold wherever
+ * the action is called from), each argument key read from what the block passes.
+ */
+function blockLimits(b: MethodBlock, method: HttpMethod, at: AppPath, step: RouteStepModel | null, scope: AppScope, file: string, r: Reporter): LimitModel[] {
+  const target = step === null ? null : `${step.target.module}.${step.target.name}`;
+  const action = target === null || step?.op !== "invoke" ? undefined : scope.actions.get(target);
+  const params = target === null ? null : (action ?? scope.queries.get(target))?.params.map((p) => p.name) ?? null;
+  const policy = `${method} ${at.path}${b.name === null ? "" : `?handler=${b.name.name}`}`;
+  const describe = target === null ? "this block (it calls nothing)" : `this block's target \`${target}\``;
+  const own = analyzeLimits(b.limits ?? [], { describe, policy, params, identity: scope.identity === true, file }, r);
+  const out: LimitModel[] = [];
+  const args = step?.args ?? [];
+  for (const limit of [...own, ...(action?.limits ?? [])]) {
+    const by = blockKey(limit.by, args);
+    if ("why" in by) {
+      const arg = limit.by.kind === "arg" ? limit.by.name : "";
+      const whose = own.includes(limit) ? by.why : `${by.why} (the limit is declared on \`${target}\`)`;
+      r.add(limitCodes.blockKey.at(file, b.method.span, arg, whose));
+      continue;
+    }
+    out.push({ ...limit, by });
+  }
+  return out;
 }
 
 /** A redirect must stay on this site: it has to begin with a path, not a scheme or `//host`. */

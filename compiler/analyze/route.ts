@@ -6,6 +6,7 @@ import { analyzeRespond } from "./respond.js";
 import { type Reporter, place } from "./shared/context.js";
 import { closest } from "../diagnostics/did-you-mean.js";
 import { checkSafeMethod } from "./writes.js";
+import { analyzeLimits } from "./limits.js";
 
 const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -14,6 +15,8 @@ export interface RouteTargets {
   queries: ReadonlyMap<string, QueryModel>;
   /** Every resource, for the fields `result.<field>` may name in a respond. */
   resources: ReadonlyMap<string, ResourceModel>;
+  /** Does the project say who is calling? (`limit … by auth.id`) */
+  identity?: boolean;
 }
 
 /** A module's `route METHOD "path" => target`: path split into segments, target and `:params` resolved. */
@@ -52,6 +55,12 @@ export function analyzeRoute(module: string, decl: RouteDecl, file: string, t: R
       ok = false;
     }
   }
+  const limits = analyzeLimits(
+    decl.limits ?? [],
+    { describe: `the route's target \`${name}\``, policy: `${method} ${decl.path.value}`, params: target ? paramNames : null, identity: t.identity === true, file },
+    r,
+  );
+  if (limits.length !== (decl.limits ?? []).length) ok = false;
   if (!ok || !target || !segments) return null;
   const path = decl.path.value;
   const unsafe = checkSafeMethod(
@@ -84,6 +93,7 @@ export function analyzeRoute(module: string, decl: RouteDecl, file: string, t: R
     target,
     ...(respond ? { respond } : {}),
     ...(unsafe ? { unsafe: true as const } : {}),
+    ...(limits.length > 0 ? { limits } : {}),
     source: place(file, decl.span),
   };
 }

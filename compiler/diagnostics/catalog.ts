@@ -9,6 +9,7 @@ import { crossSiteCodes } from "./codes/cross-site.js";
 import { dialectCodes } from "./codes/dialect.js";
 import { identityCodes } from "./codes/identity.js";
 import { jqCodes } from "./codes/jq.js";
+import { limitCodes } from "./codes/limits.js";
 import { listCodes } from "./codes/lists.js";
 import { openapiCodes } from "./codes/openapi.js";
 import { parseCodes } from "./codes/parse.js";
@@ -31,7 +32,7 @@ export const catalog: CatalogGroup[] = [
   { title: "Project and svc.toml", range: "SVC4001–SVC4099", codes: configCodes },
   { title: "jq page loaders", range: "SVC5001–SVC5099", codes: jqCodes },
   { title: "Route files, pages and public/", range: "SVC6001–SVC6099", codes: appCodes },
-  { title: "Identity: tokens, sessions, passwords and the caller", range: "SVC7001–SVC7099", codes: { ...identityCodes, ...crossSiteCodes } },
+  { title: "Identity: tokens, sessions, passwords and the caller", range: "SVC7001–SVC7099", codes: { ...identityCodes, ...crossSiteCodes, ...limitCodes } },
   { title: "Route answers and error shapes", range: "SVC7101–SVC7199", codes: respondCodes },
 ];
 

@@ -164,9 +164,13 @@ export class IrEmitter {
         const path = list?.kind === "expect" ? `, ${JSON.stringify(list.path)}` : "";
         return `rt.lists.join(${args.join(", ")}${path})`;
       }
-      // On the action's executor: inside a password transaction the hash runs outside it (runtime/auth/password-work.ts).
-      case "verify_password":
-        return `(await rt.verifyPassword(${[...args, "tx", ...(e.rehash ? [this.rehash(e.rehash)] : [])].join(", ")}))`;
+      // The sign-in throttle reads its counters on the action's executor (runtime/limits/throttle.ts);
+      // on that executor, inside a password transaction, the hash runs outside it (runtime/auth/password-work.ts).
+      case "verify_password": {
+        const rehash = e.rehash ? [this.rehash(e.rehash)] : [];
+        if (e.throttled === true) return `(await rt.verifyPasswordThrottled(${["tx", "ctx", ...args, ...rehash].join(", ")}))`;
+        return `(await rt.verifyPassword(${[...args, "tx", ...rehash].join(", ")}))`;
+      }
       case "issue_token":
         return `(await rt.issueToken(ctx, ${args.join(", ")}))`;
       case "start_session":

@@ -144,7 +144,25 @@ export interface ActionDecl extends DeclBase, Visibility {
   name: Ident;
   params: Param[];
   requires: Requires | null;
+  /** `limit …` clauses, before or after `requires`, in source order; absent when none. */
+  limits?: LimitClause[];
   body: Block;
+}
+
+/**
+ * `limit 5 per 1m by email burst 10` (docs/language.md §2.6). As written: the analyzer
+ * checks the unit, the key and the numbers.
+ */
+export interface LimitClause {
+  kind: "Limit";
+  count: IntLit;
+  /** The whole number before the unit (`1m`, `10 s`); null for a unit alone (`per minute`). */
+  amount: IntLit | null;
+  unit: Ident;
+  /** `by address`, `by auth.id`, `by email`; null keys by client address. */
+  key: { name: Ident; member: Ident | null; span: Span } | null;
+  burst: IntLit | null;
+  span: Span;
 }
 
 export interface Block {
@@ -349,6 +367,8 @@ export interface RouteDecl extends DeclBase {
   respond: RespondClause | null;
   /** `unsafe route GET …`: a GET allowed to reach a write (docs/language.md §3); null when not written. */
   unsafe: Span | null;
+  /** `limit …` clauses of the route itself, in source order; absent when none. */
+  limits?: LimitClause[];
 }
 
 /**
@@ -397,6 +417,8 @@ export interface MethodBlock {
   steps: RouteStep[];
   /** `unsafe GET { … }`: a GET allowed to reach a write (docs/language.md §3); null when not written. */
   unsafe: Span | null;
+  /** `limit …` clauses of the block, in source order; absent when none. */
+  limits?: LimitClause[];
   span: Span;
 }
 

@@ -6,7 +6,7 @@ import { parseCodes } from "../diagnostics/codes/parse.js";
 import type {
   ActionDecl, Block, DataStep, Decl, Expr, FieldDecl, FnDecl, FnParam, IfStmt, IndexDecl, MethodBlock, ModuleFile, Param,
   QueryDecl, RedirectStep, RespondClause, Requires, ResourceDecl, RouteDecl, RouteFile, SqlBody, Stmt, TypeRef, WebhookDecl,
-  ForStmt, TypeDecl,
+  ForStmt, TypeDecl, LimitClause,
 } from "./ast.js";
 import { ExpressionBuilder, intLit, stringLit } from "./build-expressions.js";
 import { childrenSpan, ident, INCOMPLETE, isReal, keepComplete, need, tokenSpan, type BuildContext } from "./build-support.js";
@@ -17,7 +17,7 @@ import type {
   HeaderClauseCstChildren, RedirectStepCstChildren, RequiresClauseCstChildren, RespondClauseCstChildren, ResourceDeclCstChildren, ReturnStmtCstChildren,
   RouteDeclCstChildren, RouteFileCstChildren, SqlStmtCstChildren, StatementCstChildren, TypeRefCstChildren,
   WebhookDeclCstChildren, ForStmtCstChildren, TypeDeclCstChildren, ListItemCstChildren,
-  VisibleDeclCstChildren, FnDeclCstChildren, FnParamCstChildren,
+  VisibleDeclCstChildren, FnDeclCstChildren, FnParamCstChildren, LimitClauseCstChildren,
 } from "./cst.js";
 import type { IToken } from "chevrotain";
 import type { SqlScan } from "./sql-scan.js";
@@ -150,6 +150,7 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
       name: ident(c, need(ctx.Name)),
       params: ctx.paramList ? this.paramList(ctx.paramList[0].children, c) : [],
       requires: ctx.requiresClause ? this.requiresClause(ctx.requiresClause[0].children, c) : null,
+      ...(ctx.limits ? { limits: keepComplete(ctx.limits, (n) => this.limitClause(n.children, c)) } : {}),
       body,
       span,
     };
@@ -201,6 +202,22 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
       target: ident(c, need(ctx.target)),
       respond: ctx.respond ? this.respondClause(ctx.respond[0].children, c) : null,
       unsafe: ctx.unsafe ? tokenSpan(c, ctx.unsafe[0]) : null,
+      ...(ctx.limits ? { limits: keepComplete(ctx.limits, (n) => this.limitClause(n.children, c)) } : {}),
+      span: childrenSpan(c, ctx),
+    };
+  }
+
+  limitClause(ctx: LimitClauseCstChildren, c: BuildContext): LimitClause {
+    const keyName = ctx.key ? ident(c, ctx.key[0]) : null;
+    const member = ctx.member ? ident(c, ctx.member[0]) : null;
+    if (ctx.Dot && !member) throw INCOMPLETE;
+    return {
+      kind: "Limit",
+      count: intLit(c, need(ctx.count)),
+      amount: ctx.amount ? intLit(c, ctx.amount[0]) : null,
+      unit: ident(c, need(ctx.unit)),
+      key: keyName === null ? null : { name: keyName, member, span: { start: keyName.span.start, end: (member ?? keyName).span.end } },
+      burst: ctx.burst ? intLit(c, ctx.burst[0]) : null,
       span: childrenSpan(c, ctx),
     };
   }
@@ -313,7 +330,9 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
     );
     const name = ctx.blockName && isReal(ctx.blockName[0]) ? ident(c, ctx.blockName[0]) : null;
     const unsafe = ctx.unsafe ? tokenSpan(c, ctx.unsafe[0]) : null;
-    return { kind: "MethodBlock", method: ident(c, need(ctx.method)), name, steps, unsafe, span: childrenSpan(c, ctx) };
+    const block: MethodBlock = { kind: "MethodBlock", method: ident(c, need(ctx.method)), name, steps, unsafe, span: childrenSpan(c, ctx) };
+    if (ctx.limits) block.limits = keepComplete(ctx.limits, (n) => this.limitClause(n.children, c));
+    return block;
   }
 
   dataStep(ctx: DataStepCstChildren, c: BuildContext): DataStep {

@@ -351,8 +351,28 @@ export type ActionDeclCstChildren = {
   Action: IToken[];
   Name: IToken[];
   paramList: ParamListCstNode[];
+  limits?: (LimitClauseCstNode)[];
   requiresClause?: RequiresClauseCstNode[];
   block: BlockCstNode[];
+};
+
+export interface LimitClauseCstNode extends CstNode {
+  name: "limitClause";
+  children: LimitClauseCstChildren;
+}
+
+export type LimitClauseCstChildren = {
+  Limit: IToken[];
+  count: IToken[];
+  Per: IToken[];
+  amount?: IToken[];
+  unit: IToken[];
+  By?: IToken[];
+  key?: IToken[];
+  Dot?: IToken[];
+  member?: IToken[];
+  Burst?: IToken[];
+  burst?: IToken[];
 };
 
 export interface VisibleDeclCstNode extends CstNode {
@@ -418,6 +438,7 @@ export type RouteDeclCstChildren = {
   path: IToken[];
   Arrow: IToken[];
   target: IToken[];
+  limits?: LimitClauseCstNode[];
   respond?: RespondClauseCstNode[];
 };
 
@@ -572,6 +593,7 @@ export type MethodBlockCstChildren = {
   blockName?: IToken[];
   LBrace: IToken[];
   steps?: (DataStepCstNode | RedirectStepCstNode | RespondClauseCstNode)[];
+  limits?: LimitClauseCstNode[];
   RBrace: IToken[];
 };
 
@@ -628,6 +650,7 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   paramList(children: ParamListCstChildren, param?: IN): OUT;
   queryDecl(children: QueryDeclCstChildren, param?: IN): OUT;
   actionDecl(children: ActionDeclCstChildren, param?: IN): OUT;
+  limitClause(children: LimitClauseCstChildren, param?: IN): OUT;
   visibleDecl(children: VisibleDeclCstChildren, param?: IN): OUT;
   fnDecl(children: FnDeclCstChildren, param?: IN): OUT;
   fnParam(children: FnParamCstChildren, param?: IN): OUT;

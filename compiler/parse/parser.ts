@@ -9,7 +9,7 @@ import { ExpressionParser } from "./parser-expressions.js";
 import {
   Action, allTokens, Arrow, Fn, Private, Public, Asc, Auth, Colon, Comma, Delete, Desc, Dot, Else, Equals, Fail, False, Fetch,
   FloatLiteral, Get, If, Index, Minus, Insert, IntLiteral, Invoke, LBrace, LBracket, Let, LParen, MethodName, Module, Name,
-  Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Respond, Header, Return, Role, Route, Unsafe,
+  Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Respond, Header, Return, Role, Limit, Per, By, Burst, Route, Unsafe,
   RParen, SoftName, Sql, SqlBody, StringLiteral, True, Unique, Update, Webhook,
   For, Gt, In, Lt, Max, Type,
 } from "./tokens.js";
@@ -181,8 +181,35 @@ export class SvcParser extends ExpressionParser {
     this.CONSUME(Action);
     this.CONSUME(Name);
     this.SUBRULE(this.paramList);
+    this.MANY(() => this.SUBRULE(this.limitClause, { LABEL: "limits" }));
     this.OPTION(() => this.SUBRULE(this.requiresClause));
+    this.MANY2(() => this.SUBRULE2(this.limitClause, { LABEL: "limits" }));
     this.SUBRULE(this.block);
+  });
+
+  /**
+   * `limit 5 per 1m [by address | by auth.id | by <argument>] [burst 10]` (docs/language.md
+   * §2.6). The window is a whole number and a unit (`1m` lexes as `1` and `m`) or a unit
+   * alone (`per minute`); the builder checks the words.
+   */
+  public limitClause = this.RULE("limitClause", () => {
+    this.CONSUME(Limit);
+    this.CONSUME(IntLiteral, { LABEL: "count" });
+    this.CONSUME(Per);
+    this.OPTION(() => this.CONSUME2(IntLiteral, { LABEL: "amount" }));
+    this.CONSUME(Name, { LABEL: "unit" });
+    this.OPTION2(() => {
+      this.CONSUME(By);
+      this.CONSUME2(Name, { LABEL: "key" });
+      this.OPTION3(() => {
+        this.CONSUME(Dot);
+        this.CONSUME3(Name, { LABEL: "member" });
+      });
+    });
+    this.OPTION4(() => {
+      this.CONSUME(Burst);
+      this.CONSUME3(IntLiteral, { LABEL: "burst" });
+    });
   });
 
   /** `private query …`, `public action …`: a query or an action that says whether it is an endpoint. */
@@ -243,6 +270,7 @@ export class SvcParser extends ExpressionParser {
     this.CONSUME(StringLiteral, { LABEL: "path" });
     this.CONSUME(Arrow);
     this.CONSUME2(Name, { LABEL: "target" });
+    this.MANY(() => this.SUBRULE(this.limitClause, { LABEL: "limits" }));
     this.OPTION(() => this.SUBRULE(this.respondClause, { LABEL: "respond" }));
   });
 
@@ -375,8 +403,9 @@ export class SvcParser extends ExpressionParser {
           { ALT: () => this.SUBRULE(this.dataStep, { LABEL: "steps" }) },
           { ALT: () => this.SUBRULE(this.redirectStep, { LABEL: "steps" }) },
           { ALT: () => this.SUBRULE(this.respondClause, { LABEL: "steps" }) },
+          { ALT: () => this.SUBRULE(this.limitClause, { LABEL: "limits" }) },
         ],
-        ERR_MSG: "a step (query, invoke, fetch, respond or redirect)",
+        ERR_MSG: "a step (limit, query, invoke, fetch, respond or redirect)",
       });
     });
     this.CONSUME(RBrace);
@@ -406,7 +435,7 @@ function startsMember(first: IToken, second: IToken): boolean {
 }
 
 /** What may follow a respond clause without being its body. */
-const afterRespond = [Header, Redirect, Respond, Query, Invoke, Fetch, Resource, Action, Route, Webhook, Module, Unsafe];
+const afterRespond = [Header, Redirect, Respond, Limit, Query, Invoke, Fetch, Resource, Action, Route, Webhook, Module, Unsafe];
 
 function startsBody(token: IToken): boolean {
   if (afterRespond.some((t) => tokenMatcher(token, t))) return false;

@@ -82,11 +82,17 @@ export const Header = keyword("header", true);
 // A GET that writes, allowed on purpose (docs/language.md §3, Requests from other sites): `unsafe route GET …`.
 export const Unsafe = keyword("unsafe", true);
 
+// Rate limits (docs/language.md §2.6): `limit 5 per 1m by email burst 10`.
+export const Limit = keyword("limit", true);
+export const Per = keyword("per", true);
+export const By = keyword("by", true);
+export const Burst = keyword("burst", true);
+
 const keywords = [
   Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
   Module, Resource, Query, Action, Route, Webhook, Index, Unique, Desc, Asc, One, Requires, Auth,
   Role, Invoke, Fetch, Redirect, Respond, Header,
-  For, In, Type, Max, Private, Public, Fn, Unsafe,
+  For, In, Type, Max, Private, Public, Fn, Unsafe, Limit, Per, By, Burst,
 ];
 
 /**

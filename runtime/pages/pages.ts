@@ -60,13 +60,16 @@ export class Pages {
       const extras: PageExtras = { error: err.message, form: { ...body } };
       try {
         const html = await renderPage(this.renderer, found.page, found.params, found.query, ctx, extras);
-        sendHtml(res, 422, html, failedFormHeaders(req, location));
+        // A limit's 429 keeps its status and Retry-After: the form is shown again, with the wait.
+        if (err.status === 429) sendHtml(res, 429, html, { ...failedFormHeaders(req, location), ...err.headers });
+        else sendHtml(res, 422, html, failedFormHeaders(req, location));
         return;
       } catch {
         // The page is gone too (a deleted task's page answers 404): say what failed instead.
       }
     }
-    sendHtml(res, 422, errorHtml(this.renderer, 422, STATUS_CODES[422] ?? "Unprocessable Content", err.message, ctx.caller));
+    if (err.status === 429) sendHtml(res, 429, errorHtml(this.renderer, 429, STATUS_CODES[429] ?? "Too Many Requests", err.message, ctx.caller), err.headers ?? {});
+    else sendHtml(res, 422, errorHtml(this.renderer, 422, STATUS_CODES[422] ?? "Unprocessable Content", err.message, ctx.caller));
   }
 
   /** An error as an HTML page: an HttpError keeps its status and message; anything else is a logged 500. */

@@ -16,6 +16,7 @@ import type { CallContext } from "../types.js";
 import { isUnpolyRequest, unpolyLocation } from "../unpoly.js";
 import { mediaType } from "../media-type.js";
 import { isFormPost, wantsJsonOnly } from "./caller.js";
+import { settled } from "../limits/index.js";
 import type { AppDeps } from "./app.js";
 import type { Pages } from "./pages.js";
 import type { RouteBlockSpec, RouteFileSpec, RouteInput, RouteOutcome } from "./types.js";
@@ -102,9 +103,12 @@ async function answerJson(call: BlockCall, input: RouteInput, ctx: CallContext):
   else sendOk(call.res, outcome.data);
 }
 
-function run(call: BlockCall, input: RouteInput, ctx: CallContext): Promise<RouteOutcome> {
+async function run(call: BlockCall, input: RouteInput, ctx: CallContext): Promise<RouteOutcome> {
   const keys = call.deps.keys ?? null;
-  return call.key === null || keys === null ? call.block.run(call.pages.db, input, ctx) : runOnce(keys, call.key, call, input, ctx);
+  // Counted before the block runs and outside its transaction: a request that fails still counts.
+  const limits = call.block.limits;
+  if (limits !== undefined && ctx.limits) await ctx.limits.enforce(limits, input, ctx, call.res);
+  return settled(ctx, call.key === null || keys === null ? call.block.run(call.pages.db, input, ctx) : runOnce(keys, call.key, call, input, ctx));
 }
 
 /** What is stored for a key: the outcome, with the answer made for a JSON caller of a block with `respond`. */

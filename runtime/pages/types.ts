@@ -4,6 +4,7 @@
 
 import type { RequestView, ShapedAnswer } from "../respond.js";
 import type { CallContext, Database, HttpMethod, Requirement } from "../types.js";
+import type { RateLimitSpec } from "../limits/types.js";
 
 /** What a route-file block sees of the request (`input.query.x`, `input.body.x`, `input.params.x`). */
 export interface RouteInput {
@@ -41,6 +42,8 @@ export interface RouteBlockSpec {
   shaped?: boolean;
   /** The invoked action's answers carry a token or a session: every answer of the block is `Cache-Control: no-store`. */
   noStore?: true;
+  /** The block's own `limit`s, then those of the action or query it calls (runtime/limits). */
+  limits?: RateLimitSpec<RouteInput>[];
 }
 
 export interface RouteFileSpec {

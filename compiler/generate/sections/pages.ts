@@ -12,6 +12,7 @@ import { emitJq } from "../jq/program.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { blockFunctionName } from "./route-files.js";
+import { limitsField } from "./limits.js";
 
 type Out = (string | StatementStructures)[];
 
@@ -63,7 +64,7 @@ function routeFileConst(file: RouteFileModel, names: Names): StatementStructures
     const requires = b.step?.op === "invoke" ? b.step.requires : null;
     const noStore = b.step?.op === "invoke" && b.step.issuesCredentials === true;
     const credentials = b.step?.op === "invoke" && b.step.credentials === true;
-    const extra = `${requires === null ? "" : `, requires: ${literal(requires)}`}${credentials ? ", credentials: true" : ""}${b.respond ? ", shaped: true" : ""}${noStore ? ", noStore: true" : ""}`;
+    const extra = `${requires === null ? "" : `, requires: ${literal(requires)}`}${credentials ? ", credentials: true" : ""}${b.respond ? ", shaped: true" : ""}${noStore ? ", noStore: true" : ""}${limitsField(b.limits)}`;
     return `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, file, b)}${extra} }`;
   });
   return {

@@ -9,6 +9,8 @@ import { answerJson } from "./answers.js";
 import { queryValues } from "./calls.js";
 import { respondFunctionName } from "./respond.js";
 import { authorizeCall, securitySpecFields, webhookHandlers, webhookStatements, webhookTables } from "./webhooks.js";
+import { limitsField, limitsSpecFields } from "./limits.js";
+import type { LimitModel } from "../../analyze/limits.js";
 
 type Out = (string | StatementStructures)[];
 
@@ -46,7 +48,7 @@ export function endpointSection(model: Model, names: Names): Out {
           : `(db, input, ctx) => {\n${guard}return ${fn}(db, ${input}(input)${passCtx});\n}`
         : `(db, input${takesCtx ? ", ctx" : ""}) => {\n${guard}const args = ${input}(input);\nreturn ${transaction(a, `(tx) => ${fn}(tx, args${passCtx})`)};\n}`;
     if (!a.transaction) out.push("// At most one statement and no `fail` after it: atomic on its own, without BEGIN/COMMIT.");
-    out.push(endpointConst(a.module, a.name, "action", run, names, a.requires, answers.byTarget.get(`${a.module}.${a.name}`), undefined, a.issuesCredentials === true, a.credentials === true));
+    out.push(endpointConst(a.module, a.name, "action", run, names, a.requires, answers.byTarget.get(`${a.module}.${a.name}`), undefined, a.issuesCredentials === true, a.credentials === true, a.limits));
   }
   return out;
 }
@@ -89,6 +91,7 @@ function endpointConst(
   answer?: string,
   noStore = false,
   credentials = false,
+  limits?: readonly LimitModel[],
 ): StatementStructures {
   // `requires` is also named outside `run`: an Idempotency-Key replay is authorized before it skips `run`.
   const extra =
@@ -97,6 +100,7 @@ function endpointConst(
     (noStore ? ", noStore: true" : "") +
     // A keyed call's stored answer is sealed and bound to the request (runtime/idempotency/keyed.ts).
     (credentials ? ", credentials: true" : "") +
+    limitsField(limits) +
     (json === undefined ? "" : `, json: ${json}`) +
     (answer === undefined ? "" : `,\n// SQLite writes the answer's JSON itself (docs/language.md, "Generated code").\nanswer: ${answer}`);
   return {
@@ -136,7 +140,7 @@ export function specSection(model: Model, names: Names): Out {
       .map((a) => `{ method: "POST", path: ${JSON.stringify(`/api/${a.module}:${a.name}`)}, target: { kind: "endpoint", endpoint: ${endpoint({ kind: "action", module: a.module, name: a.name })} } }`),
     ...model.routes.map(
       (r) =>
-        `// ${r.source}\n${entry(r.method, r.path, r.segments, `{ kind: "endpoint", endpoint: ${endpoint(r.target)}${r.respond ? `, respond: ${respondFunctionName(names, r)}` : ""} }`)}`,
+        `// ${r.source}\n${entry(r.method, r.path, r.segments, `{ kind: "endpoint", endpoint: ${endpoint(r.target)}${r.respond ? `, respond: ${respondFunctionName(names, r)}` : ""}${limitsField(r.limits)} }`)}`,
     ),
     ...(app?.routeFiles ?? []).flatMap((f) =>
       [...new Set(f.blocks.map((b) => b.method))].map((m) => entry(m, f.path, f.segments, `{ kind: "file", file: ${routeFileName(names, f)} }`)),
@@ -160,6 +164,7 @@ export function specSection(model: Model, names: Names): Out {
     `defaults: ${literal(model.defaults)}`,
     ...securitySpecFields(model, names),
     ...idempotencySpecFields(model, names),
+    ...limitsSpecFields(model),
     ...(model.errorShape ? ["errors: errorShape"] : []),
     ...(model.app ? [`app: ${appSpecName(model, names)}`] : []),
   ];

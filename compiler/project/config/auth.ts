@@ -5,7 +5,9 @@
 import { identityCodes } from "../../diagnostics/codes/identity.js";
 import { configCodes } from "../../diagnostics/codes/config.js";
 import type { TomlPath } from "./locate.js";
-import { formatPath, isTable, mapOf, strings, table, text } from "./readers.js";
+import { boolean, formatPath, isTable, mapOf, strings, table, text } from "./readers.js";
+import { limitCodes } from "../../diagnostics/codes/limits.js";
+import { parseRate, type RateModel } from "./rate.js";
 import type { ReadContext, Reader, StringCheck } from "./readers.js";
 import type { ClaimType, CredentialRef } from "./schema.js";
 
@@ -173,9 +175,20 @@ const sessions: Reader<ReturnType<typeof sessionFields> & object> = (ctx, value,
   return read;
 };
 
+/** `"2 per 1m burst 5"`: a rate of [auth.throttle]. */
+const rate: Reader<RateModel> = (ctx, value, path) => {
+  const read = text()(ctx, value, path);
+  if (read === undefined) return undefined;
+  const parsed = parseRate(read);
+  if (parsed === null) ctx.diagnostics.push(limitCodes.badThrottle.at(ctx.file, ctx.index.best(path), formatPath(path), read));
+  return parsed ?? undefined;
+};
+
 export const authTable = table({
   bearer: secretRef('bearer = { credential = "api_tokens" }'),
   schemes: strings(schemeWord),
   jwt,
   sessions,
+  // The sign-in throttle (docs/auth.md): on by default wherever a password is verified.
+  throttle: table({ enabled: boolean(), account: rate, address: rate }),
 });

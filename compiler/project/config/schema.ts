@@ -2,6 +2,7 @@
 // Keys keep the spelling users write in svc.toml so a reader can map one to the other.
 
 import type { Backend } from "../../analyze/model.js";
+import type { RateModel } from "./rate.js";
 import type { LogLevel } from "../../../runtime/types.js";
 
 export type { Backend, LogLevel };
@@ -84,6 +85,12 @@ export interface AuthConfig {
     /** Seconds: a session unused this long ends. */
     idle?: number;
     cookie?: string;
+  };
+  /** The sign-in throttle; defaults in compiler/analyze/limits.ts (docs/auth.md). */
+  throttle?: {
+    enabled?: boolean;
+    account?: RateModel;
+    address?: RateModel;
   };
 }
 

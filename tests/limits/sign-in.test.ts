@@ -1,0 +1,128 @@
+// The sign-in throttle (docs/auth.md, "Sign-in throttle") attacked on examples/accounts over
+// real sockets, on SQLite, PostgreSQL and MariaDB. The server trusts X-Forwarded-For here, so
+// that one test process can be many clients: each address below is one attacker or user.
+// Defaults: an account takes 5 failures at once then one every 30 s; an address 20 then
+// one every 30 s; an address that signed in to an account is not held back by it.
+
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { join } from "node:path";
+import { SECRET } from "../auth/support.js";
+import { call } from "../support/http.js";
+import { repoRoot } from "../support/paths.js";
+import { buildTo, removeDir, startServer, type TestServer } from "../support/server.js";
+import { type Backend, backends, postJson } from "./support.js";
+
+const PASSWORD = "correct horse battery";
+
+for (const { name, open } of await backends("signin")) {
+  describe(`sign-in throttle (${name})`, () => {
+    let backend: Backend;
+    let dir: string;
+    let server: TestServer;
+    let other: TestServer;
+
+    const signIn = (email: string, password: string, from: string, via: TestServer = server) =>
+      postJson(via, "/api/users/login", { email, password }, { "x-forwarded-for": from });
+    const signUp = async (email: string) => {
+      const r = await postJson(server, "/api/users", { email, name: email, password: PASSWORD }, { "x-forwarded-for": "198.51.100.1" });
+      expect(r.status).toBe(200);
+    };
+
+    beforeAll(async () => {
+      backend = await open();
+      dir = await buildTo({ mode: "project", dir: join(repoRoot, "examples", "accounts") });
+      const args = [...backend.args(dir), "--trust-proxy", "true"];
+      server = await startServer(dir, args, { JWT_SECRET: SECRET });
+      // A second process on the same database: the attack is counted wherever it lands.
+      other = await startServer(dir, args, { JWT_SECRET: SECRET });
+    });
+
+    afterAll(async () => {
+      await Promise.all([server?.stop(), other?.stop()]);
+      await backend?.drop();
+      if (dir) removeDir(dir);
+    });
+
+    test("guessing one account: 5 failures, then 429 for that account, right password or not", async () => {
+      await signUp("target@example.com");
+      const guesses = [];
+      for (let i = 0; i < 5; i++) guesses.push((await signIn("target@example.com", `guess ${i}`, "203.0.113.1", i % 2 ? other : server)).status);
+      expect(guesses).toEqual([401, 401, 401, 401, 401]);
+      const refused = await signIn("target@example.com", "guess 5", "203.0.113.1");
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThan(25);
+      expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(30);
+      // The right password from another stranger's address tells nothing either: no oracle.
+      const right = await signIn("target@example.com", PASSWORD, "203.0.113.2", other);
+      expect(right.status).toBe(429);
+      expect(right.json.data).toBeUndefined();
+    });
+
+    test("the account's owner, on an address they signed in from, still signs in during the attack", async () => {
+      await signUp("owner@example.com");
+      expect((await signIn("owner@example.com", PASSWORD, "192.0.2.10")).status).toBe(200);
+      // A guesser spread over addresses uses up the account.
+      for (let i = 0; i < 6; i++) await signIn("owner@example.com", `guess ${i}`, `203.0.113.${20 + i}`);
+      expect((await signIn("owner@example.com", "guess", "203.0.113.40")).status).toBe(429);
+      const owner = await signIn("owner@example.com", PASSWORD, "192.0.2.10", other);
+      expect(owner.status).toBe(200);
+      expect(typeof owner.json.data.token).toBe("string");
+    });
+
+    test("other accounts are not held back by an attack on one", async () => {
+      await signUp("bystander@example.com");
+      await signUp("besieged@example.com");
+      for (let i = 0; i < 6; i++) await signIn("besieged@example.com", `guess ${i}`, "203.0.113.50");
+      const started = Date.now();
+      expect((await signIn("bystander@example.com", PASSWORD, "192.0.2.20")).status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(2000);
+    });
+
+    test("one address spraying many accounts is blocked after 20 failures, on every account", async () => {
+      const from = "203.0.113.60";
+      const sprayed = [];
+      for (let i = 0; i < 20; i++) sprayed.push((await signIn(`nobody${i}@example.com`, "guess", from, i % 2 ? other : server)).status);
+      expect(sprayed.every((s) => s === 401)).toBe(true);
+      await signUp("sprayed@example.com");
+      const refused = await signIn("sprayed@example.com", PASSWORD, from);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(30);
+      // Another address is not touched.
+      expect((await signIn("sprayed@example.com", PASSWORD, "192.0.2.30")).status).toBe(200);
+    });
+
+    test("signing in to an account of one's own between guesses does not wash the address clean", async () => {
+      await signUp("mallory@example.com");
+      const from = "203.0.113.80";
+      for (let i = 0; i < 19; i++) expect((await signIn(`someone${i}@example.com`, "guess", from)).status).toBe(401);
+      expect((await signIn("mallory@example.com", PASSWORD, from)).status).toBe(200);
+      expect((await signIn("someone@example.com", "guess", from)).status).toBe(401);
+      expect((await signIn("someone-else@example.com", "guess", from)).status).toBe(429);
+    });
+
+    test("a success forgets the account's failures, not the address's", async () => {
+      await signUp("forgetful@example.com");
+      for (let i = 0; i < 4; i++) expect((await signIn("forgetful@example.com", `typo ${i}`, "192.0.2.40")).status).toBe(401);
+      expect((await signIn("forgetful@example.com", PASSWORD, "192.0.2.41")).status).toBe(200);
+      const again = [];
+      for (let i = 0; i < 5; i++) again.push((await signIn("forgetful@example.com", `typo ${i}`, "192.0.2.42")).status);
+      expect(again).toEqual([401, 401, 401, 401, 401]);
+      expect((await signIn("forgetful@example.com", "typo", "192.0.2.43")).status).toBe(429);
+    });
+
+    test("the session sign-in form is throttled too, and shows the wait", async () => {
+      await signUp("pages@example.com");
+      const form = (password: string) =>
+        call(`${server.url}/session`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": "203.0.113.70" },
+          body: `email=pages%40example.com&password=${encodeURIComponent(password)}`,
+        });
+      for (let i = 0; i < 5; i++) expect((await form(`guess ${i}`)).status).toBe(422);
+      const refused = await form("guess");
+      expect(refused.status).toBe(429);
+      expect(refused.headers["retry-after"]).toBeDefined();
+      expect(refused.text).toContain("too many failed sign-ins");
+    });
+  });
+}
