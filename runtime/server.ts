@@ -4,11 +4,8 @@
 // get here (client-errors.ts); timeouts and keep-alive are in timeouts.ts.
 //
 // Where arguments come from: GET and DELETE take the query string (text); POST and PUT
-// take the body (JSON, or a form as text). A declared route's path parameters join the
-// arguments under their names, as text. When the body or query string also holds that
-// name, it must carry the same value (compared as text); a different value is a 400,
-// because letting either silently win would run the endpoint on an argument the caller
-// did not mean.
+// take the body (JSON, or a form as text); a declared route's path parameters join them
+// (path-params.ts).
 
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Answer, requestIdOf } from "./answer.js";
@@ -27,6 +24,7 @@ import { lingerIfUnread } from "./linger.js";
 import { requestIdFrom, type Logger } from "./log.js";
 import { type LoggedPath, loggedPath } from "./request-line.js";
 import { newArgs, parseQueryString } from "./query-string.js";
+import { mergePathParams } from "./path-params.js";
 import { RequestView, type RespondInput, type ShapedAnswer, sendShaped, sendShapedError, type SiteOptions } from "./respond.js";
 import { type BoundTarget, Router } from "./router.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
@@ -346,33 +344,6 @@ function answersShaped(target: BoundTarget, method: string, rawQuery: string): b
 /** What a module route's `respond` reads of the request. */
 function respondInput(params: Record<string, string> | null, req: IncomingMessage, site: SiteOptions): RespondInput {
   return { params: params ?? newArgs(), view: new RequestView(req, site) };
-}
-
-/**
- * Path parameters join the arguments as text. The same name from the body or query
- * string must hold the same value, compared as text (a JSON 5 equals the path's "5").
- */
-export function mergePathParams(input: CallInput, params: Record<string, string>): void {
-  const names: string[] = [];
-  for (const name in params) {
-    const value = params[name];
-    const existing = input.args[name];
-    if (existing !== undefined && !sameAsText(existing, value)) {
-      throw new HttpError(
-        400,
-        `argument "${name}" is "${value}" in the path but differs in the ${input.text ? "query string or form" : "body"}`,
-      );
-    }
-    input.args[name] = value;
-    names.push(name);
-  }
-  if (!input.text) input.textArgs = names;
-}
-
-function sameAsText(existing: unknown, value: string): boolean {
-  if (typeof existing === "string") return existing === value;
-  if (typeof existing === "number" || typeof existing === "boolean") return String(existing) === value;
-  return false;
 }
 
 /**

@@ -15,9 +15,12 @@ import { repoRoot } from "../../support/paths.js";
  * 3,885 lines at the first count (November 2026), plus room for a fix or two; raised from 4,100
  * on purpose for the answers SQLite writes as JSON (4,107: three members of types.ts, one branch);
  * to 4,220 for the one cross-site rule, which moved from pages/ into the core (cross-site.ts,
- * 4,215), since it judges every request that changes things, whatever its target.
+ * 4,215), since it judges every request that changes things, whatever its target; to 4,280
+ * for the rest of issue 30 (4,270): the hooks of rate limits, revocation and no-store answers
+ * in server.ts, serve.ts and types.ts, whose code lives in runtime/limits/, runtime/revocation/
+ * and runtime/auth/. Issue 32 regroups the core by meaning and restates this budget.
  */
-const CORE_BUDGET = 4_220;
+const CORE_BUDGET = 4_280;
 /** A file past this is asking to be split into files with one job each. */
 const FILE_BUDGET = 400;
 /** runtime/index.ts exports what generated servers and `main` use, not every name. */
