@@ -110,9 +110,7 @@ export interface Database extends Executor {
   prepare(stmts: readonly StatementSpec[]): void | Promise<void>;
   /**
    * Run `fn` in one transaction: commit when it resolves, roll back when it throws. `startedAt`
-   * (`Date.now()` when the request's work began; default now) is where a network adapter's
-   * deadline counts from: an action run again (runtime/auth/password-work.ts) keeps the first
-   * attempt's deadline, so a commit after the client's 503 is still rolled back.
+   * (default now): an action run again (auth/password-work.ts) keeps its first attempt's deadline.
    */
   transaction<T>(fn: (tx: Executor) => Awaitable<T>, options?: TransactionOptions): Promise<T>;
   /**
