@@ -96,10 +96,7 @@ export interface TransactionOptions {
 
 export interface Database extends Executor {
   readonly dialect: Dialect;
-  /**
-   * A database bound to a transaction already open (runtime/idempotency/bound.ts): its
-   * `transaction` joins that one and cannot roll back alone.
-   */
+  /** Bound to a transaction already open (idempotency/bound.ts): `transaction` joins it, no rollback alone. */
   readonly nested?: true;
   /** Create missing tables, columns and indexes; throw a MigrationError on a destructive difference. */
   migrate(tables: readonly TableSpec[]): Promise<void>;
