@@ -4,7 +4,8 @@
 // token or a session, or answer for a password: a call with an Idempotency-Key stores
 // such an answer sealed, bound to the whole request (runtime/idempotency/keyed.ts).
 
-import type { ActionModel, BuiltinName, FnModel, IrExpr, IrStmt } from "./model.js";
+import type { ActionModel, BuiltinName, FnModel, IrStmt } from "./model.js";
+import { walkBody } from "./transaction.js";
 
 const CREDENTIAL_BUILTINS: ReadonlySet<BuiltinName> = new Set(["issue_token", "start_session", "end_session", "verify_password"]);
 
@@ -36,88 +37,13 @@ export function markCredentialActions(actions: readonly ActionModel[], fns: read
 
 function bodyFacts(body: readonly IrStmt[]): BodyFacts {
   const out: BodyFacts = { handles: false, calls: [] };
-  const expr = (e: IrExpr): void => {
-    switch (e.kind) {
-      case "builtin":
-        if (CREDENTIAL_BUILTINS.has(e.name)) out.handles = true;
-        e.args.forEach(expr);
-        return;
-      case "action":
-        out.calls.push(`action ${e.module}.${e.action}`);
-        e.args.forEach((a) => expr(a.value));
-        return;
-      case "fn":
-        out.calls.push(`fn ${e.fn}`);
-        e.args.forEach((a) => expr(a.value));
-        return;
-      case "query":
-        e.args.forEach((a) => expr(a.value));
-        return;
-      case "record":
-        if (e.op === "insert" || e.op === "update") {
-          for (const w of e.fields) {
-            if (w.check === "password" || w.check === "passwordOrNull") out.handles = true;
-            expr(w.value);
-          }
-        }
-        if (e.op !== "insert") expr(e.key);
-        return;
-      case "member":
-        expr(e.object);
-        return;
-      case "object":
-        e.entries.forEach((x) => expr(x.value));
-        return;
-      case "array":
-        e.items.forEach(expr);
-        return;
-      case "binary":
-        expr(e.left);
-        expr(e.right);
-        return;
-      case "unary":
-        expr(e.operand);
-        return;
-      case "expect":
-        expr(e.value);
-        return;
-      case "literal":
-      case "param":
-      case "local":
-      case "caller":
-        return;
+  walkBody(body, (e) => {
+    if (e.kind === "builtin" && CREDENTIAL_BUILTINS.has(e.name)) out.handles = true;
+    else if (e.kind === "action") out.calls.push(`action ${e.module}.${e.action}`);
+    else if (e.kind === "fn") out.calls.push(`fn ${e.fn}`);
+    else if (e.kind === "record" && (e.op === "insert" || e.op === "update") && e.fields.some((w) => w.check === "password" || w.check === "passwordOrNull")) {
+      out.handles = true;
     }
-  };
-  const stmts = (list: readonly IrStmt[]): void => {
-    for (const s of list) {
-      switch (s.kind) {
-        case "let":
-          expr(s.value);
-          break;
-        case "if":
-          expr(s.cond);
-          stmts(s.then);
-          stmts(s.else);
-          break;
-        case "fail":
-          expr(s.message);
-          break;
-        case "return":
-          if (s.value !== null) expr(s.value);
-          break;
-        case "expr":
-          expr(s.expr);
-          break;
-        case "sql":
-          s.args.forEach(expr);
-          break;
-        case "for":
-          expr(s.list);
-          stmts(s.body);
-          break;
-      }
-    }
-  };
-  stmts(body);
+  });
   return out;
 }
