@@ -49,10 +49,13 @@ export function revocationSuite(name: string, open: () => Promise<SuiteStore>): 
     const extra: TestServer[] = [];
 
     const me = (server: TestServer, headers: Record<string, string>) => call(`${server.url}/api/user`, { headers });
+    /** Sign-up answers no token (docs/auth.md, Sign-up without enumeration): the client signs in next. */
     const signUp = async (email: string): Promise<{ id: string; token: string }> => {
       const answer = await post(a, "/api/users", { email, name: email, password: "first password" });
       expect(answer.status).toBe(200);
-      return answer.json.data;
+      const signedIn = await post(a, "/api/users/login", { email, password: "first password" });
+      expect(signedIn.status).toBe(200);
+      return { id: signedIn.json.data.id, token: signedIn.json.data.token };
     };
     const signIn = async (server: TestServer, email: string, password = "first password"): Promise<string> => {
       const answer = await post(server, "/api/users/login", { email, password });

@@ -49,9 +49,13 @@ describeBrowser("a page on another site", () => {
       context.setDefaultTimeout(STEP_TIMEOUT);
       const page = await context.newPage();
       const answers: { url: string; status: number; site: string | undefined }[] = [];
-      page.on("response", (r) => {
-        // POSTs only: a navigation to the tracker also asks it for a favicon.
-        if (r.url().startsWith(base) && r.request().method() === "POST") answers.push({ url: r.url(), status: r.status(), site: r.request().headers()["sec-fetch-site"] });
+      page.on("response", async (r) => {
+        // POSTs only: a navigation to the tracker also asks it for a favicon. Fetch Metadata is
+        // added by the network stack: allHeaders() has it, headers() does not.
+        if (r.url().startsWith(base) && r.request().method() === "POST") {
+          const site = (await r.request().allHeaders())["sec-fetch-site"];
+          answers.push({ url: r.url(), status: r.status(), site });
+        }
       });
 
       // A form that posts itself on load, as a CSRF page does.
