@@ -192,10 +192,13 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
           if (endpoint.noStore === true) res.setHeader("Cache-Control", "no-store");
           shaped = respond !== undefined && errorShape !== null;
           // Only actions take a key, webhooks excepted (their deliveries have ids); a query ignores it.
-          const key =
+          // An action that handles credentials is never recorded (docs/auth.md, "What a database
+          // dump reveals"): its key is still checked, then dropped, so it runs as without one.
+          const sent =
             keys !== null && endpoint.kind === "action" && req.headers[IDEMPOTENCY_HEADER] !== undefined && endpoint.rawBody !== true
               ? idempotencyKey(req)
               : null;
+          const key = endpoint.credentials === true ? null : sent;
           const input: CallInput =
             endpoint.rawBody === true
               ? { args: newArgs(), text: false, raw: await readRawBody(req, maxBodySize) }

@@ -156,8 +156,8 @@ export interface ActionModel {
   /**
    * Handles credentials: calls issue_token, start_session, end_session or verify_password,
    * or writes a `password` field, itself or through the actions and fns it calls
-   * (credential-actions.ts). A call with an Idempotency-Key stores its answer sealed and
-   * bound to the whole request; absent otherwise.
+   * (credential-actions.ts). Never recorded under an Idempotency-Key: a call with one
+   * runs as without it; absent otherwise.
    */
   credentials?: true;
   /** `private action`: no `/api/<module>:<name>` endpoint and no module `route` (§2.3, Private queries and actions); absent when public. */
