@@ -1,6 +1,6 @@
 // Idempotency keys for action calls (docs/language.md, "Idempotency keys").
 
-export { idempotencyKey, parseKey, IDEMPOTENCY_HEADER, MAX_KEY_LENGTH } from "./key.js";
+export { idempotencyKey, keptKey, parseKey, IDEMPOTENCY_HEADER, MAX_KEY_LENGTH } from "./key.js";
 export { requestText, canonicalJson } from "./fingerprint.js";
 export { rowKeys, type KeyedCall, type RowKeys } from "./keyed.js";
 export {

@@ -10,7 +10,7 @@ import { sendOk } from "../envelope.js";
 import { lingerIfUnread } from "../linger.js";
 import { RequestView, type ShapedAnswer, sendShaped, sendShapedError } from "../respond.js";
 import { HttpError } from "../errors.js";
-import { authorizeFirst, callerId, idempotencyKey, type IdempotencyStore, REPLAYED_HEADER, requestText } from "../idempotency/index.js";
+import { authorizeFirst, callerId, type IdempotencyStore, keptKey, REPLAYED_HEADER, requestText } from "../idempotency/index.js";
 import { newArgs, parseQueryString } from "../query-string.js";
 import type { CallContext } from "../types.js";
 import { isUnpolyRequest, unpolyLocation } from "../unpoly.js";
@@ -39,9 +39,8 @@ export async function serveRouteFile(
   if (block.noStore === true) res.setHeader("Cache-Control", "no-store");
   const keys = deps.keys ?? null;
   // A GET only reads: it ignores the header, as a query does. A block whose action handles
-  // credentials is never recorded (docs/auth.md): the key is still checked, then dropped.
-  const sent = method !== "GET" && keys !== null ? idempotencyKey(req) : null;
-  const key = block.credentials === true ? null : sent;
+  // credentials drops it.
+  const key = method !== "GET" && keys !== null ? keptKey(req, block.credentials !== true) : null;
   const call: BlockCall = { pages, deps, req, res, file, block, method, key, json: !html };
   if (!html && block.shaped === true && deps.errors !== null) {
     // A block that shapes its answer answers its errors in the app's error shape too.
