@@ -28,7 +28,7 @@ import { mergePathParams } from "./path-params.js";
 import { RequestView, type RespondInput, type ShapedAnswer, sendShaped, sendShapedError, type SiteOptions } from "./respond.js";
 import { type BoundTarget, Router } from "./router.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
-import { callEndpoint, IDEMPOTENCY_HEADER, idempotencyKey, IdempotencyStore, REPLAYED_HEADER } from "./idempotency/index.js";
+import { callEndpoint, IDEMPOTENCY_HEADER, IdempotencyStore, keptKey, REPLAYED_HEADER } from "./idempotency/index.js";
 import type { CallContext, CallInput, Caller, Database, EndpointSpec, RouteSpec, RouteTarget, ServerOptions, ServerSpec } from "./types.js";
 import { WebhookReply, webhookEndpoints } from "./webhooks/index.js";
 import { App, blockShapesErrors } from "./pages/index.js";
@@ -193,10 +193,10 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
           // A token or a session in the answer: no cache may keep it (docs/auth.md), whatever comes of the call.
           if (endpoint.noStore === true) res.setHeader("Cache-Control", "no-store");
           shaped = respond !== undefined && errorShape !== null;
-          // Only actions take a key, webhooks excepted (their deliveries have ids); a query ignores it.
+          // Only actions take a key (webhooks' deliveries have ids; a query ignores it), and one that handles credentials drops it.
           const key =
             keys !== null && endpoint.kind === "action" && req.headers[IDEMPOTENCY_HEADER] !== undefined && endpoint.rawBody !== true
-              ? idempotencyKey(req)
+              ? keptKey(req, endpoint.credentials !== true)
               : null;
           const input: CallInput =
             endpoint.rawBody === true

@@ -202,8 +202,8 @@ export interface EndpointSpec {
   noStore?: true;
   /**
    * The action handles credentials (it calls issue_token, start_session, end_session or
-   * verify_password, or writes a password field, itself or through what it calls): a call
-   * with an Idempotency-Key stores its answer sealed and bound to the whole request.
+   * verify_password, or writes a password field, itself or through what it calls): never
+   * recorded under an Idempotency-Key; a call with one runs as without it (docs/auth.md).
    */
   credentials?: true;
   /** The action's (or query's) `limit`s: counted before it runs wherever it is called from (runtime/limits). */

@@ -159,8 +159,8 @@ export interface ActionModel {
   /**
    * Handles credentials: calls issue_token, start_session, end_session or verify_password,
    * or writes a `password` field, itself or through the actions and fns it calls
-   * (credential-actions.ts). A call with an Idempotency-Key stores its answer sealed and
-   * bound to the whole request; absent otherwise.
+   * (credential-actions.ts). Never recorded under an Idempotency-Key: a call with one
+   * runs as without it; absent otherwise.
    */
   credentials?: true;
   /** The body calls verify_password, which the sign-in throttle wraps (docs/auth.md); absent otherwise. */

@@ -1,8 +1,9 @@
 // Which actions handle credentials (ActionModel.credentials): those that call
 // issue_token, start_session, end_session or verify_password, or write a `password`
 // field, themselves or through the actions and fns they call. Their answers may carry a
-// token or a session, or answer for a password: a call with an Idempotency-Key stores
-// such an answer sealed, bound to the whole request (runtime/idempotency/keyed.ts).
+// token or a session, or answer for a password: such an action is never recorded under
+// an Idempotency-Key (runtime/server.ts, runtime/pages/route-request.ts), so the database
+// holds nothing a password guess could be tested against.
 
 import type { ActionModel, BuiltinName, FnModel, IrStmt } from "./model.js";
 import { walkBody } from "./transaction.js";

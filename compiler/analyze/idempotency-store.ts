@@ -28,7 +28,7 @@ const SHAPE: ResourceShape = {
     field("idempotency_key", "text", "Always empty: the key is never stored (the column stays for tables made before)."),
     field("fingerprint", "text", "HMAC-SHA256 (hex) under the client's key of the method, the path and the canonical arguments."),
     field("status", "int", "The answer's HTTP status."),
-    field("body", "text", "The answer's data, as JSON text; sealed (AES-256-GCM) for an action that handles credentials.", { nullable: true }),
+    field("body", "text", "The answer's data, as JSON text (an action that handles credentials has no row).", { nullable: true }),
     field("expires_at", "int", "Milliseconds since the Unix epoch after which the key may be used afresh."),
     field("created_at", "timestamp", "When the call ran.", { default: { kind: "now" } }),
   ],

@@ -81,8 +81,9 @@ class PasswordTx implements Executor {
  * action runs again (see the top of this file).
  */
 export async function passwordTransaction<T>(db: Database, fn: (tx: Executor) => Awaitable<T>, ctx?: CallContext): Promise<T> {
-  // Inside a transaction already open (a call with an Idempotency-Key: the action, its answer
-  // and the key's row commit together) an attempt cannot be rolled back alone: hash in place.
+  // Inside a transaction already open (the idempotency store's, bound.ts) an attempt cannot be
+  // rolled back alone: hash in place. An action that hashes handles credentials and is never
+  // run there from HTTP (server.ts drops its key); this holds if one ever is.
   if (db.nested === true) return db.transaction(fn);
   const work = new PasswordWork();
   // Every attempt keeps the first one's deadline: past it the client has its 503, which must mean "not written".

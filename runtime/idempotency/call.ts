@@ -29,7 +29,7 @@ export function callEndpoint(
   authorizeFirst(endpoint.requires, ctx);
   const request = shape === undefined ? requestText(method, path, input.args, input.text) : requestText(method, path, input.args, input.text, "respond");
   return store.call(
-    { target: endpoint.name, key, caller: callerId(ctx), address: addressOf(ctx), request, credentials: endpoint.credentials === true },
+    { target: endpoint.name, key, caller: callerId(ctx), request },
     (bound) => endpoint.run(bound, input, ctx),
     shape === undefined ? resultJson : (result) => shapedJson(shape(result)),
   );
@@ -46,14 +46,6 @@ export function authorizeFirst(requires: Requirement | undefined, ctx: CallConte
 /** Whose key it is: the caller's id (a bearer token's, a JWT's subject, a session's user); null when anonymous. */
 export function callerId(ctx: CallContext): string | null {
   return ctx.caller?.id ?? null;
-}
-
-/**
- * The connection's address, which an anonymous caller's keyed call of an action that
- * handles credentials is bound to. Not X-Forwarded-For: a client could send any.
- */
-export function addressOf(ctx: CallContext): string {
-  return ctx.req.socket.remoteAddress ?? "";
 }
 
 /** An action's result as the envelope's `data` would carry it. */

@@ -1,8 +1,8 @@
 // Idempotency keys for action calls (docs/language.md, "Idempotency keys").
 
-export { idempotencyKey, parseKey, IDEMPOTENCY_HEADER, MAX_KEY_LENGTH } from "./key.js";
+export { idempotencyKey, keptKey, parseKey, IDEMPOTENCY_HEADER, MAX_KEY_LENGTH } from "./key.js";
 export { requestText, canonicalJson } from "./fingerprint.js";
-export { rowKeys, sealAnswer, openAnswer, type KeyedCall, type RowKeys } from "./keyed.js";
+export { rowKeys, type KeyedCall, type RowKeys } from "./keyed.js";
 export {
   IdempotencyStore,
   KEY_LIFETIME_MS,
@@ -13,4 +13,4 @@ export {
 
 /** Set on an answer that was stored by an earlier call with the same key. */
 export const REPLAYED_HEADER = "Idempotent-Replayed";
-export { callEndpoint, authorizeFirst, callerId, addressOf } from "./call.js";
+export { callEndpoint, authorizeFirst, callerId } from "./call.js";

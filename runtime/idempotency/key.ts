@@ -20,6 +20,16 @@ export function idempotencyKey(req: IncomingMessage): string | null {
   return parseKey(header);
 }
 
+/**
+ * The key a call is kept under: null without the header, and null for a call that is never
+ * recorded, an action that handles credentials (docs/auth.md, "What a database dump
+ * reveals"), whose key is checked all the same: a malformed one is still a 400.
+ */
+export function keptKey(req: IncomingMessage, recorded: boolean): string | null {
+  const key = idempotencyKey(req);
+  return recorded ? key : null;
+}
+
 /** The key a header value carries (exported for tests). */
 export function parseKey(value: string): string {
   const key = value.startsWith('"') ? unquote(value) : value;

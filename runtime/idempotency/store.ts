@@ -14,14 +14,15 @@
 // - a row past its lifetime is deleted and claimed afresh; expired rows are also swept,
 //   outside any call's transaction, at most once a minute per process.
 //
-// The row's id, its fingerprint and a sealed answer are derived from the client's key
-// (keyed.ts); the key column is left empty, so the table holds no key in clear.
+// The row's id and its fingerprint are derived from the client's key (keyed.ts); the key
+// column is left empty, so the table holds no key in clear. No call of an action that
+// handles credentials comes here (server.ts, pages/route-request.ts).
 
 import { HttpError } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { Awaitable, CallContext, Database, IdempotencySpec } from "../types.js";
 import { boundTo } from "./bound.js";
-import { type KeyedCall, openAnswer, rowKeys, sealAnswer } from "./keyed.js";
+import { type KeyedCall, rowKeys } from "./keyed.js";
 
 /** How long a key's answer is kept: a day, as Stripe keeps them. */
 export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -58,10 +59,9 @@ export class IdempotencyStore {
   /**
    * Runs `run` once for the call's key: the first call runs it in a transaction with the
    * key's row and stores what `encode` makes of its result (text, with status 200 unless
-   * `encode` gives one; sealed for an action that handles credentials); a later call with
-   * the same request gets that answer back and runs nothing. Another request with the
-   * key is a 422 for a signed-in caller, and a call of its own for an anonymous one or
-   * for an action that handles credentials (keyed.ts). `run` gets a database bound to the
+   * `encode` gives one); a later call with the same request gets that answer back and runs
+   * nothing. Another request with the key is a 422 for a signed-in caller, and a call of
+   * its own for an anonymous one (keyed.ts). `run` gets a database bound to the
    * transaction.
    */
   async call<T>(
@@ -69,7 +69,7 @@ export class IdempotencyStore {
     run: (db: Database) => Awaitable<T>,
     encode: (result: T) => string | { status: number; body: string },
   ): Promise<IdempotentAnswer> {
-    const { id, fingerprint, seal } = rowKeys(keyed);
+    const { id, fingerprint } = rowKeys(keyed);
     const answer = await this.db.transaction(async (tx): Promise<IdempotentAnswer> => {
       for (let attempt = 0; attempt < 3; attempt++) {
         const now = this.clock();
@@ -77,7 +77,7 @@ export class IdempotencyStore {
         if (claimed > 0) {
           const encoded = encode(await run(boundTo(this.db, tx)));
           const { status, body } = typeof encoded === "string" ? { status: 200, body: encoded } : encoded;
-          await tx.run(this.spec.settle, [status, seal === null ? body : sealAnswer(seal, body), id]);
+          await tx.run(this.spec.settle, [status, body, id]);
           return { status, body, replayed: false };
         }
         const row = await tx.one(this.spec.lookup, [id]);
@@ -93,7 +93,7 @@ export class IdempotencyStore {
         if (status === CLAIMED || typeof row.body !== "string") {
           throw new HttpError(409, "a request with this Idempotency-Key is still being processed");
         }
-        return { status, body: seal === null ? row.body : opened(seal, row.body), replayed: true };
+        return { status, body: row.body, replayed: true };
       }
       // Claimed, deleted and claimed again by others between each of our statements.
       throw new HttpError(503, "this Idempotency-Key is contended; try again", { headers: { "Retry-After": "1" } });
@@ -114,14 +114,4 @@ export class IdempotencyStore {
       (err: unknown) => this.log.warn("could not delete expired idempotency keys", { error: err instanceof Error ? err.message : String(err) }),
     );
   }
-}
-
-/**
- * A sealed answer, opened. The row is named by the same request the seal is keyed by, so
- * only a changed row fails to open: answered as a conflict, never as another answer.
- */
-function opened(seal: Buffer, stored: string): string {
-  const text = openAnswer(seal, stored);
-  if (text === null) throw new HttpError(409, "the stored answer for this Idempotency-Key cannot be opened; use a new key");
-  return text;
 }

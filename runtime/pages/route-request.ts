@@ -10,7 +10,7 @@ import { sendOk } from "../envelope.js";
 import { lingerIfUnread } from "../linger.js";
 import { RequestView, type ShapedAnswer, sendShaped, sendShapedError } from "../respond.js";
 import { HttpError } from "../errors.js";
-import { addressOf, authorizeFirst, callerId, idempotencyKey, type IdempotencyStore, REPLAYED_HEADER, requestText } from "../idempotency/index.js";
+import { authorizeFirst, callerId, type IdempotencyStore, keptKey, REPLAYED_HEADER, requestText } from "../idempotency/index.js";
 import { newArgs, parseQueryString } from "../query-string.js";
 import type { CallContext } from "../types.js";
 import { isUnpolyRequest, unpolyLocation } from "../unpoly.js";
@@ -39,8 +39,9 @@ export async function serveRouteFile(
   // A token or a session in the answer: no cache may keep it (docs/auth.md), whatever comes of the call.
   if (block.noStore === true) res.setHeader("Cache-Control", "no-store");
   const keys = deps.keys ?? null;
-  // A GET only reads: it ignores the header, as a query does.
-  const key = method !== "GET" && keys !== null ? idempotencyKey(req) : null;
+  // A GET only reads: it ignores the header, as a query does. A block whose action handles
+  // credentials drops it.
+  const key = method !== "GET" && keys !== null ? keptKey(req, block.credentials !== true) : null;
   const call: BlockCall = { pages, deps, req, res, file, block, method, key, json: !html };
   if (!html && block.shaped === true && deps.errors !== null) {
     // A block that shapes its answer answers its errors in the app's error shape too.
@@ -134,7 +135,7 @@ async function runOnce(keys: IdempotencyStore, key: string, call: BlockCall, inp
   if (answers) parts.push("respond");
   let ran: RouteOutcome | null = null;
   const answer = await keys.call(
-    { target: scope, key, caller: callerId(ctx), address: addressOf(ctx), request: requestText(method, file.path, ...parts), credentials: block.credentials === true },
+    { target: scope, key, caller: callerId(ctx), request: requestText(method, file.path, ...parts) },
     async (db) => (ran = await block.run(db, input, ctx)),
     (outcome) => {
       const stored: StoredOutcome = { data: outcome.data, redirect: outcome.redirect };

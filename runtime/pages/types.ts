@@ -36,7 +36,7 @@ export interface RouteBlockSpec {
   run: RouteBlockRun;
   /** The `requires` of the action the block invokes: checked before a stored Idempotency-Key answer is replayed. */
   requires?: Requirement;
-  /** The invoked action handles credentials (ActionModel.credentials): a stored answer is sealed and bound to the request. */
+  /** The invoked action handles credentials (ActionModel.credentials): never recorded under an Idempotency-Key. */
   credentials?: true;
   /** The block says `respond`: JSON callers get its answer, and errors in the app's error shape. */
   shaped?: boolean;

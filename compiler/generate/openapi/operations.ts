@@ -143,7 +143,8 @@ function targetBase(model: Model, t: TargetRef): Omit<ApiOperation, "id" | "meth
     formRedirect: false,
     errors: sorted([400, 413, 415, 503, ...statuses, ...(auth ? [401] : []), ...(keys ? [409, 422] : [])]),
     security: a ? actionSecurity(model, a) : { kind: "none" },
-    idempotencyKey: keys,
+    // Never recorded under a key (docs/language.md, "Idempotency keys"): the header is not offered.
+    idempotencyKey: keys && a?.credentials !== true,
   };
 }
 
@@ -216,7 +217,7 @@ function routeFileOperations(model: Model, file: RouteFileModel, names: Names, u
       formRedirect: writes,
       errors: sorted([...statuses]),
       security,
-      idempotencyKey: writes && keys,
+      idempotencyKey: writes && keys && action?.credentials !== true,
     });
   }
   return out;

@@ -98,7 +98,7 @@ function endpointConst(
     (requires === null ? "" : `, requires: ${literal(requires)}`) +
     // Its answers carry a token or a session: no cache may keep them, replays included.
     (noStore ? ", noStore: true" : "") +
-    // A keyed call's stored answer is sealed and bound to the request (runtime/idempotency/keyed.ts).
+    // Never recorded under an Idempotency-Key (runtime/server.ts drops its key).
     (credentials ? ", credentials: true" : "") +
     limitsField(limits) +
     (json === undefined ? "" : `, json: ${json}`) +

@@ -164,6 +164,10 @@ describe("openapi.json of examples/accounts (identity)", () => {
     // Anyone may sign up: `security: []`, its `fail 422`, and the unique e-mail's 409 (two sign-ups at once).
     expect(all.get("POST /api/accounts:sign_up").security).toEqual([]);
     expect(statuses(all.get("POST /api/accounts:sign_up"))).toEqual(expect.arrayContaining([409, 422]));
+    // Calls that handle credentials are never recorded under an Idempotency-Key: the header is not offered for them.
+    const keyHeader = (op: Json) => (op.parameters ?? []).some((p: Json) => p.name === "Idempotency-Key");
+    for (const op of ["POST /api/accounts:sign_in", "POST /api/accounts:sign_up", "POST /api/users/login", "POST /session"]) expect([op, keyHeader(all.get(op))]).toEqual([op, false]);
+    for (const op of ["POST /api/accounts:add_note", "POST /api/notes", "POST /notes"]) expect([op, keyHeader(all.get(op))]).toEqual([op, true]);
     // A route file invoking an action that `requires auth` needs a caller too.
     expect(all.get("POST /notes").security).toEqual([{ jwt: [] }, { jwtToken: [] }, { session: [] }]);
     // A password field is never in an answer, so never in a row's schema; no answer has a

@@ -14,11 +14,9 @@ import {
   IdempotencyStore,
   KEY_LIFETIME_MS,
   type KeyedCall,
-  openAnswer,
   parseKey,
   requestText,
   rowKeys,
-  sealAnswer,
   SWEEP_INTERVAL_MS,
 } from "../../../runtime/idempotency/index.js";
 import type { IdempotencySpec, StatementSpec, TableSpec } from "../../../runtime/types.js";
@@ -67,14 +65,12 @@ describe("the request", () => {
   });
 });
 
-describe("what a row is named and sealed with", () => {
+describe("what a row is named with", () => {
   const call = (over: Partial<KeyedCall> = {}): KeyedCall => ({
     target: "m.a",
     key: "8e03978e-40d5-43e8-bc93-6894a57f9324",
     caller: "user-1",
-    address: "127.0.0.1",
     request: requestText("POST", "/api/m:a", { a: 1 }, false),
-    credentials: false,
     ...over,
   });
 
@@ -83,7 +79,6 @@ describe("what a row is named and sealed with", () => {
     const b = rowKeys(call({ request: requestText("POST", "/api/m:a", { a: 2 }, false) }));
     expect(b.id).toBe(a.id);
     expect(b.fingerprint).not.toBe(a.fingerprint);
-    expect(a.seal).toBeNull();
   });
 
   test("callers, targets and keys never share a row", () => {
@@ -97,38 +92,18 @@ describe("what a row is named and sealed with", () => {
     expect(ids.size).toBe(5);
   });
 
-  test("an anonymous caller's row, and any row of an action that handles credentials, is bound to the request", () => {
-    for (const over of [{ caller: null }, { credentials: true }]) {
-      const a = rowKeys(call(over));
-      const b = rowKeys(call({ ...over, request: requestText("POST", "/api/m:a", { a: 2 }, false) }));
-      expect(b.id).not.toBe(a.id);
-    }
-  });
-
-  test("an anonymous caller's row of an action that handles credentials is bound to its address too; a signed-in caller's is not", () => {
-    expect(rowKeys(call({ caller: null, credentials: true, address: "10.0.0.2" })).id).not.toBe(rowKeys(call({ caller: null, credentials: true })).id);
-    expect(rowKeys(call({ credentials: true, address: "10.0.0.2" })).id).toBe(rowKeys(call({ credentials: true })).id);
-    expect(rowKeys(call({ caller: null, address: "10.0.0.2" })).id).toBe(rowKeys(call({ caller: null })).id);
+  test("an anonymous caller's row is bound to the request; a signed-in caller's is not", () => {
+    const other = requestText("POST", "/api/m:a", { a: 2 }, false);
+    expect(rowKeys(call({ caller: null, request: other })).id).not.toBe(rowKeys(call({ caller: null })).id);
+    expect(rowKeys(call({ request: other })).id).toBe(rowKeys(call()).id);
   });
 
   test("every value is keyed by the client's key: the same request under another key shares nothing", () => {
-    const a = rowKeys(call({ credentials: true }));
-    const b = rowKeys(call({ credentials: true, key: "8e03978e-40d5-43e8-bc93-6894a57f9325" }));
-    expect([b.id, b.fingerprint, b.seal!.toString("hex")].some((v) => [a.id, a.fingerprint, a.seal!.toString("hex")].includes(v))).toBe(false);
-  });
-
-  test("a sealed answer opens under its key only, and not once changed", () => {
-    const { seal } = rowKeys(call({ credentials: true }));
-    const other = rowKeys(call({ credentials: true, request: "other" })).seal!;
-    const sealed = sealAnswer(seal!, '{"token":"eyJ"}');
-    expect(sealed).not.toContain("eyJ");
-    expect(sealAnswer(seal!, '{"token":"eyJ"}')).not.toBe(sealed);
-    expect(openAnswer(seal!, sealed)).toBe('{"token":"eyJ"}');
-    expect(openAnswer(other, sealed)).toBeNull();
-    const bytes = Buffer.from(sealed.slice("sealed:v1:".length), "base64");
-    bytes[20] ^= 1;
-    expect(openAnswer(seal!, `sealed:v1:${bytes.toString("base64")}`)).toBeNull();
-    expect(openAnswer(seal!, '{"token":"eyJ"}')).toBeNull();
+    for (const caller of ["user-1", null]) {
+      const a = rowKeys(call({ caller }));
+      const b = rowKeys(call({ caller, key: "8e03978e-40d5-43e8-bc93-6894a57f9325" }));
+      expect([b.id, b.fingerprint].some((v) => [a.id, a.fingerprint].includes(v))).toBe(false);
+    }
   });
 });
 
@@ -166,7 +141,7 @@ describe("the store on SQLite", () => {
 
   const rowCount = async () => Number((await db.one(count, []))!.n);
   /** A signed-in caller's call of `m.a`: another request with its key is a 422. */
-  const keyed = (key: string, request: string, over: Partial<KeyedCall> = {}): KeyedCall => ({ target: "m.a", key, caller: "u", address: "127.0.0.1", request, credentials: false, ...over });
+  const keyed = (key: string, request: string, over: Partial<KeyedCall> = {}): KeyedCall => ({ target: "m.a", key, caller: "u", request, ...over });
   const settle = () => new Promise((resolve) => setImmediate(resolve));
 
   test("a key answers its first result until it expires, then runs afresh", async () => {
@@ -189,16 +164,13 @@ describe("the store on SQLite", () => {
     expect(runs).toBe(3);
   });
 
-  test("an action that handles credentials stores its answer sealed, and replays it opened", async () => {
-    const secret = async () => ({ token: `tok-${++runs}` });
-    const first = await store.call(keyed("k", "f", { credentials: true }), secret, (r) => JSON.stringify(r));
-    expect(first).toEqual({ status: 200, body: '{"token":"tok-1"}', replayed: false });
+  test("a row holds neither the key nor the caller in clear", async () => {
+    await store.call(keyed("key-in-clear", "f", { caller: "user-in-clear" }), run, String);
     const stored = await db.all(everything, []);
     expect(stored).toHaveLength(1);
-    expect(JSON.stringify(stored)).not.toContain("tok-1");
     expect(stored[0].idempotency_key).toBe("");
-    expect(await store.call(keyed("k", "f", { credentials: true }), secret, (r) => JSON.stringify(r))).toEqual({ ...first, replayed: true });
-    expect(runs).toBe(1);
+    expect(JSON.stringify(stored)).not.toContain("key-in-clear");
+    expect(JSON.stringify(stored)).not.toContain("user-in-clear");
   });
 
   test("a run that throws keeps no row", async () => {
@@ -249,7 +221,7 @@ describe("the model", () => {
     expect(withAction.diagnostics.map((d) => d.code)).toEqual(["SVC2046"]);
   });
 
-  test("marks the actions that handle credentials, through the actions and fns they call", () => {
+  test("marks the actions that handle credentials, through the actions they call", () => {
     const text = `module m
 resource user {
   id: id
@@ -259,10 +231,9 @@ resource user {
 private action token_for(id: text) {
   return issue_token(id)
 }
-fn matches(u, given: text) { verify_password(u.password, given) }
 action sign_in(id: id, password: text) {
   let u = get user(id)
-  if not matches(u, password) { fail 401 "no" }
+  if not verify_password(u.password, password) { fail 401 "no" }
   return { ok: true }
 }
 action sign_up(email: text, password: text) {
