@@ -48,14 +48,11 @@ describeBrowser("a page on another site", () => {
       const context = await session.browser.newContext();
       context.setDefaultTimeout(STEP_TIMEOUT);
       const page = await context.newPage();
-      const answers: { url: string; status: number; site: string | undefined }[] = [];
-      page.on("response", async (r) => {
-        // POSTs only: a navigation to the tracker also asks it for a favicon. Fetch Metadata is
-        // added by the network stack: allHeaders() has it, headers() does not.
-        if (r.url().startsWith(base) && r.request().method() === "POST") {
-          const site = (await r.request().allHeaders())["sec-fetch-site"];
-          answers.push({ url: r.url(), status: r.status(), site });
-        }
+      const answers: { url: string; status: number }[] = [];
+      page.on("response", (r) => {
+        // POSTs only: a navigation to the tracker also asks it for a favicon. (Whether Chromium
+        // adds Sec-Fetch-Site or only Origin to each is its business: the server judges both.)
+        if (r.url().startsWith(base) && r.request().method() === "POST") answers.push({ url: r.url(), status: r.status() });
       });
 
       // A form that posts itself on load, as a CSRF page does.
@@ -73,10 +70,7 @@ describeBrowser("a page on another site", () => {
       }, `${base}/api/task_tracker:delete_task?id=${victim}`);
       await settles(async () => answers.length, 2);
 
-      expect(answers.map((a) => [a.status, a.site])).toEqual([
-        [403, "cross-site"],
-        [403, "cross-site"],
-      ]);
+      expect(answers.map((a) => a.status)).toEqual([403, 403]);
       expect(await tasks()).toEqual(before);
       await context.close();
     },
