@@ -262,7 +262,7 @@ function resolveBackend(
   const compatible =
     fromUrl === null ? backend === "sqlite" : fromUrl === backend || (backend === "tidb" && fromUrl === "mysql");
   if (!compatible) {
-    const scheme = fromUrl === null ? "a SQLite file path" : `a ${db.slice(0, db.indexOf(":") + 1)} URL`;
+    const scheme = fromUrl !== null ? `a ${db.slice(0, db.indexOf(":") + 1)} URL` : db === ":memory:" ? "an in-memory SQLite database" : "a SQLite file path";
     throw new StartupError(`${source} ${backend} does not match ${dbSource}, which is ${scheme}`);
   }
   return backend;

@@ -8,7 +8,7 @@ import { FloatLiteral, Identifier, IntLiteral, Name, RBrace, SqlBody, StringLite
 
 /** What a start rule expects when something is left over after its last complete item. */
 const afterLastItem: Record<string, string> = {
-  module: "a declaration (resource, query, action, route or webhook)",
+  module: "a declaration (resource, query, action, fn, type, route or webhook)",
   routeFile: "a method block such as GET { … }",
 };
 
@@ -17,7 +17,7 @@ const itemsBeforeBrace: Record<string, string> = {
   resourceDecl: "a field or index,",
   objectLiteral: "an entry `name: value`,",
   block: "a statement,",
-  methodBlock: "a step (query, invoke, fetch or redirect),",
+  methodBlock: "a step (limit, query, invoke, fetch, respond or redirect),",
 };
 
 /** Above this many alternatives a list reads worse than a description. */

@@ -114,7 +114,7 @@ function unexpectedTokenHint(found: string, expected: string): string | undefine
     return "a route file is a list of blocks like `GET { … }` or `POST name { … }`; methods are written in capitals";
   }
   if (expected.startsWith("a declaration")) {
-    return "top-level declarations start with resource, query, action, route or webhook";
+    return "top-level declarations start with resource, query, action, fn, type, route or webhook (a query or action may have private or public before it, a GET route unsafe)";
   }
   if (found === '"="' && expected.includes('"=>"')) return 'routes are written `route GET "/path" => target`';
   if (found === '"{"' && expected === "an SQL body in braces") {

@@ -41,7 +41,7 @@ describe("error recovery", () => {
     expect(diagnostics.map((d) => d.message)).toEqual([
       'expected a field or index, or "}", found name "title"',
       'expected an expression, found keyword "if"',
-      'expected a declaration (resource, query, action, route or webhook), found name "garbage"',
+      'expected a declaration (resource, query, action, fn, type, route or webhook), found name "garbage"',
       'expected an entry `name: value`, or "}", found name "secret"',
     ]);
     expect(diagnostics[2].hint).toMatch(/resource, query, action/);

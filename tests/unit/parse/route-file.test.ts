@@ -103,7 +103,7 @@ describe("route files", () => {
     const { ast, diagnostics } = parseRouteFile("r.svc", text);
     const lines = diagnostics.map((d) => [d.span?.start.line, d.message]);
     expect(lines[0]).toEqual([2, 'expected ".", found "{"']);
-    expect(lines).toContainEqual([6, 'expected a step (query, invoke, fetch or redirect), or "}", found name "jump"']);
+    expect(lines).toContainEqual([6, 'expected a step (limit, query, invoke, fetch, respond or redirect), or "}", found name "jump"']);
     expect(diagnostics.every((d) => d.code === "SVC1001")).toBe(true);
     expect(ast.blocks.map((b) => b.method.name)).toEqual(["GET", "POST", "PUT"]);
     expect(ast.blocks[2].steps).toMatchObject([{ kind: "DataStep", op: "invoke", target: { name: "b" } }]);

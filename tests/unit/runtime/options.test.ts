@@ -123,6 +123,7 @@ describe("server options: bad values name the flag", () => {
       ["--backend", "postgres"],
       "--backend postgres does not match the default --db svc.db, which is a SQLite file path",
     ],
+    [["--backend", "postgres", "--db", ":memory:"], "--backend postgres does not match --db, which is an in-memory SQLite database"],
     [["--port", "2"], 'unknown flag "--port"; run with --help to list the flags'],
     [["--listen"], "--listen needs a value <addr:port>"],
     [["--db", "--listen", "x"], "--db needs a value <connection>"],
