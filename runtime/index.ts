@@ -15,6 +15,7 @@ export * as expect from "./expect.js";
 export * as shape from "./shape.js";
 export * as lists from "./lists.js";
 export { newId } from "./ids.js";
+export { uuid4, uuid7 } from "./keys/uuid.js";
 export { whenRead } from "./db/awaitable.js";
 export { jsonValue, jsonRows, jsonRowOrNull } from "./answers/json-text.js";
 export { now } from "./time.js";

@@ -64,6 +64,10 @@ export interface TableDdl {
   createTable: string;
   columns: TableColumnDdl[];
   createIndexes: string[];
+  /** The primary key's columns (docs/language.md §2.1, Keys); checked against the live table when given. */
+  primaryKey?: string[];
+  /** The column the database numbers itself (`id(int)`), when there is one. */
+  identity?: string;
 }
 
 export interface TableSpec {

@@ -56,9 +56,10 @@ export type IrExpr = (
   | { kind: "action"; module: string; action: string; args: { name: string; value: IrExpr }[] }
   /** A fn, by the instance made for its argument types (`FnModel.id`); `mayFail` when its body has a `fail`. */
   | { kind: "fn"; fn: string; args: { name: string; value: IrExpr }[]; mayFail: boolean }
-  | { kind: "record"; op: Extract<RecordOp, "get" | "delete">; resource: string; statement: string; key: IrExpr }
+  /** `key`: one value per key field, in key order. */
+  | { kind: "record"; op: Extract<RecordOp, "get" | "delete">; resource: string; statement: string; key: IrExpr[] }
   | { kind: "record"; op: "insert"; resource: string; statement: string; fields: RecordWrite[] }
-  | { kind: "record"; op: "update"; resource: string; statement: string; key: IrExpr; fields: RecordWrite[] }
+  | { kind: "record"; op: "update"; resource: string; statement: string; key: IrExpr[]; fields: RecordWrite[] }
   /** A value read from json meeting a typed slot: checked at run time, a 400 naming `path` when it does not fit. */
   | { kind: "expect"; value: IrExpr; as: ExpectKind; orNull: boolean; path: string }
 ) & { type: ValueType };
@@ -67,7 +68,8 @@ export type IrExpr = (
 export interface Rehash {
   statement: string;
   row: IrExpr;
-  key: string;
+  /** The key fields, in key order. */
+  key: string[];
 }
 
 /** The run-time checks on json members (runtime/expect.ts); `sized` is text or a list (for `len`). */

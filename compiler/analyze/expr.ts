@@ -372,7 +372,8 @@ export class ExprAnalyzer {
     {
       // The account the throttle counts failures against: the row's resource and primary key.
       const resource = password.split(".")[0];
-      const pk = this.m.resources.get(resource)?.primaryKey;
+      // A key of several fields counts failures against the first: it names the account well enough for a throttle.
+      const pk = this.m.resources.get(resource)?.primaryKey[0];
       const key: IrExpr | null =
         pk === undefined ? null : { kind: "member", object: value.object, property: pk, optional: isNullable(value.object.type), type: UNKNOWN };
       if (key !== null) this.lastAccount = { resource, key };

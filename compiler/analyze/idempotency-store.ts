@@ -21,7 +21,7 @@ const SHAPE: ResourceShape = {
   module: "svc",
   name: IDEMPOTENCY_TABLE,
   doc: "Answers of action calls made with an Idempotency-Key.",
-  primaryKey: "id",
+  primaryKey: ["id"],
   fields: [
     field("id", "id", "HMAC-SHA256 (hex) under the client's key of the target, the caller and, when bound, the request (runtime/idempotency/keyed.ts)."),
     field("scope", "text", "What the key belongs to: the action (`module.action`) or the route-file block."),

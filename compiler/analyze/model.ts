@@ -35,7 +35,15 @@ export interface FieldModel {
   nullable: boolean;
   default: DefaultValue | null;
   doc: string | null;
+  /**
+   * A key the server or the database makes on insert (docs/language.md §2.1, Keys): `id` and
+   * `id(ulid)` a ULID, `id(uuid)` a UUID v4, `id(uuid7)` a UUID v7 (type `id`, text), `id(int)`
+   * an integer identity the database counts (type `int`). Absent for other fields.
+   */
+  generated?: KeyGeneration;
 }
+
+export type KeyGeneration = "ulid" | "uuid" | "uuid7" | "identity";
 
 export interface IndexModel {
   /** Deterministic name: `<table>_<col>_<col>_idx` (or `_key` for unique). */
@@ -65,8 +73,8 @@ export interface ResourceModel {
   name: string;
   doc: string | null;
   at: SourceRef;
-  /** Name of the `id` field (the primary key). */
-  primaryKey: string;
+  /** The primary key's fields, in key order: the `id` field, or those of `key (…)`. */
+  primaryKey: string[];
   fields: FieldModel[];
   indexes: IndexModel[];
   /** DDL per dialect, made at build time; the runtime only executes it. */
@@ -81,6 +89,10 @@ export interface TableDdl {
   columns: { name: string; definition: string; sqlType: string; nullable: boolean; hasDefault: boolean }[];
   /** `CREATE [UNIQUE] INDEX IF NOT EXISTS …`, one per declared index. */
   createIndexes: string[];
+  /** The primary key's columns, in key order; the start-time check compares them with the live table's. */
+  primaryKey?: string[];
+  /** The column the database numbers itself (`id(int)`: identity, AUTO_INCREMENT, INTEGER PRIMARY KEY AUTOINCREMENT); absent when none. */
+  identity?: string;
 }
 
 /** The type of a value flowing through actions and endpoints. */

@@ -4,10 +4,11 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { closest } from "../diagnostics/did-you-mean.js";
 import { compositionCodes } from "../diagnostics/codes/composition.js";
-import type { ObjectEntry, RecordOpExpr } from "../parse/ast.js";
+import { keyCodes } from "../diagnostics/codes/keys.js";
+import type { Expr, ObjectEntry, RecordOpExpr } from "../parse/ast.js";
 import type { ExprAnalyzer } from "./expr.js";
 import type { IrExpr, RecordWrite, ResourceModel, ValueType } from "./model.js";
-import { recordStatement, recordStatementName } from "./record-sql.js";
+import { identityKey, recordStatement, recordStatementName } from "./record-sql.js";
 import type { ModuleScope, Scope } from "./scope.js";
 import { UNKNOWN, isNullable, scalar } from "./shared/types.js";
 
@@ -25,39 +26,78 @@ export function recordOp(x: ExprAnalyzer, m: ModuleScope, e: RecordOpExpr, scope
     x.report(codes.unknownResource.at(m.file, e.resource.span, e.resource.name, closest(e.resource.name, m.resources.keys())));
     return { kind: "literal", value: null, type: UNKNOWN };
   }
-  const keyField = r.fields.find((f) => f.name === r.primaryKey);
-  const keyType = scalar(keyField?.type ?? "id");
   // The parser guarantees the shape: a key for get/update/delete, fields for insert/update.
-  let key: IrExpr | null = null;
-  if (e.op !== "insert" && e.key) {
-    key = x.checked(x.expr(e.key, scope), keyField?.type ?? "id", false);
-    x.expect(key, keyType, `the key of \`${e.op} ${r.name}\``, e.key.span);
-  }
+  const key = e.op === "insert" ? [] : keyArgs(x, m, r, e, scope);
   const wantsFields = e.op === "insert" || e.op === "update";
-  const writes = wantsFields && e.fields ? fieldWrites(x, m, r, e.fields, scope) : [];
+  const writes = wantsFields && e.fields ? fieldWrites(x, m, r, e.fields, scope, e.op === "insert") : [];
   if (e.op === "insert") {
-    const missing = r.fields.filter((f) => f.name !== r.primaryKey && !f.nullable && !f.default && !writes.some((w) => w.field === f.name));
+    const missing = r.fields.filter((f) => !f.generated && !f.nullable && !f.default && !writes.some((w) => w.field === f.name));
     if (missing.length) x.report(codes.requiredFieldMissing.at(m.file, e.span, r.name, missing.map((f) => f.name)));
   }
 
   const rowType: ValueType = { kind: "row", resource: r.name, nullable: e.op !== "insert" };
   const fieldsSorted = writes.map((w) => w.field).sort();
-  const statement = recordStatement(r, e.op, fieldsSorted);
+  // An insert's statement is named after the fields only when it gives an `id(int)` key itself.
+  const identity = identityKey(r);
+  const named = e.op === "insert" ? fieldsSorted.filter((f) => f === identity) : fieldsSorted;
+  const statement = recordStatement(r, e.op, named);
   if (!m.statements.has(statement.name)) m.statements.set(statement.name, statement);
-  const name = recordStatementName(r.name, e.op, fieldsSorted);
-  const k = key ?? { kind: "literal" as const, value: null, type: UNKNOWN };
+  const name = recordStatementName(r.name, e.op, named);
   switch (e.op) {
     case "get":
     case "delete":
-      return { kind: "record", op: e.op, resource: r.name, statement: name, key: k, type: rowType };
+      return { kind: "record", op: e.op, resource: r.name, statement: name, key, type: rowType };
     case "insert":
       return { kind: "record", op: "insert", resource: r.name, statement: name, fields: writes, type: rowType };
     case "update":
-      return { kind: "record", op: "update", resource: r.name, statement: name, key: k, fields: sortWrites(writes), type: rowType };
+      return { kind: "record", op: "update", resource: r.name, statement: name, key, fields: sortWrites(writes), type: rowType };
   }
 }
 
-function fieldWrites(x: ExprAnalyzer, m: ModuleScope, r: ResourceModel, entries: ObjectEntry[], scope: Scope): RecordWrite[] {
+/**
+ * The key of `get`, `update` or `delete`, one value per key field in key order:
+ * `(expr)` for a key of one field, `(a: x, b: y)` naming each field (any key). Reports
+ * a wrong number or a wrong name (SVC2108) and values of the wrong type.
+ */
+function keyArgs(x: ExprAnalyzer, m: ModuleScope, r: ResourceModel, e: RecordOpExpr, scope: Scope): IrExpr[] {
+  const fields = r.primaryKey.map((k) => r.fields.find((f) => f.name === k));
+  const bad = (problem: string) => x.report(keyCodes.keyArgs.at(m.file, e.span, e.op, r.name, problem, r.primaryKey));
+  const typed = (v: Expr, i: number): IrExpr => {
+    const field = fields[i];
+    const type = field?.type ?? "id";
+    const value = x.checked(x.expr(v, scope), type, false);
+    x.expect(value, scalar(type, false, field?.enumValues ?? []), `the key of \`${e.op} ${r.name}\``, v.span);
+    return value;
+  };
+  if (e.key) {
+    if (r.primaryKey.length !== 1) {
+      x.expr(e.key, scope);
+      bad(`the key has ${r.primaryKey.length} fields (${r.primaryKey.map((k) => `\`${k}\``).join(", ")}), so each is given by name`);
+      return [];
+    }
+    return [typed(e.key, 0)];
+  }
+  const given = e.keyFields ?? [];
+  const out: (IrExpr | undefined)[] = r.primaryKey.map(() => undefined);
+  for (const en of given) {
+    const i = r.primaryKey.indexOf(en.key.name);
+    if (i < 0) {
+      x.expr(en.value, scope);
+      bad(`\`${en.key.name}\` is not a key field of \`${r.name}\``);
+      continue;
+    }
+    if (out[i] !== undefined) {
+      bad(`\`${en.key.name}\` is given twice`);
+      continue;
+    }
+    out[i] = typed(en.value, i);
+  }
+  const missing = r.primaryKey.filter((_, i) => out[i] === undefined);
+  if (missing.length > 0) bad(`the key field${missing.length > 1 ? "s" : ""} ${missing.map((k) => `\`${k}\``).join(", ")} ${missing.length > 1 ? "are" : "is"} missing`);
+  return out.every((v) => v !== undefined) ? (out as IrExpr[]) : [];
+}
+
+function fieldWrites(x: ExprAnalyzer, m: ModuleScope, r: ResourceModel, entries: ObjectEntry[], scope: Scope, insert: boolean): RecordWrite[] {
   const out: RecordWrite[] = [];
   for (const en of entries) {
     const field = r.fields.find((f) => f.name === en.key.name);
@@ -66,7 +106,9 @@ function fieldWrites(x: ExprAnalyzer, m: ModuleScope, r: ResourceModel, entries:
       x.report(codes.unknownField.at(m.file, en.key.span, en.key.name, r.name, closest(en.key.name, r.fields.map((f) => f.name))));
       continue;
     }
-    if (field.name === r.primaryKey) {
+    // An insert gives a natural key (`key (…)`) and may give an `id(int)` key; the other ids are the server's.
+    const keyed = r.primaryKey.includes(field.name);
+    if (keyed && !(insert && (field.generated === undefined || field.generated === "identity"))) {
       x.report(codes.keyWrite.at(m.file, en.key.span, field.name));
       continue;
     }

@@ -1,8 +1,9 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
+import { keyCodes } from "../diagnostics/codes/keys.js";
 import { listCodes } from "../diagnostics/codes/lists.js";
 import type { Expr, FieldDecl, ResourceDecl, TypeRef } from "../parse/ast.js";
-import type { DefaultLiteral, DefaultValue, FieldModel, IndexModel, JsonValue, ResourceModel, ScalarType } from "./model.js";
+import type { DefaultLiteral, DefaultValue, FieldModel, IndexModel, JsonValue, KeyGeneration, ResourceModel, ScalarType } from "./model.js";
 import type { Reporter } from "./shared/context.js";
 import { closest } from "../diagnostics/did-you-mean.js";
 import { SCALAR_TYPES } from "./shared/types.js";
@@ -23,8 +24,7 @@ export function analyzeResource(module: string, decl: ResourceDecl, file: string
     if (field) fields.push(field);
   }
 
-  const keys = fields.filter((f) => f.type === "id");
-  if (keys.length !== 1) r.add(codes.resourceKey.at(file, decl.name.span, decl.name.name, keys.length));
+  const primaryKey = resourceKey(decl, fields, file, r);
 
   const indexes: IndexModel[] = [];
   for (const idx of decl.indexes) {
@@ -46,7 +46,7 @@ export function analyzeResource(module: string, decl: ResourceDecl, file: string
     name: decl.name.name,
     doc: decl.doc,
     at: { file, span: decl.name.span },
-    primaryKey: keys[0]?.name ?? "id",
+    primaryKey,
     fields,
     indexes,
   };
@@ -62,6 +62,7 @@ function analyzeField(f: FieldDecl, file: string, r: Reporter): FieldModel | nul
     if (f.default) r.add(identityCodes.passwordDefault.at(file, f.default.span, f.name.name));
     return { name: f.name.name, type: "text", password: true, enumValues: [], nullable: f.type.nullable, default: null, doc: f.doc };
   }
+  if (f.type.name.name === "id") return idField(f, file, r);
   const type = resolveType(f.type, file, r);
   if (!type) return null;
   const field: FieldModel = {
@@ -76,9 +77,74 @@ function analyzeField(f: FieldDecl, file: string, r: Reporter): FieldModel | nul
   return field;
 }
 
+/** Kinds of `id(…)`; a bare `id` is a ULID. */
+const ID_KINDS: Record<string, KeyGeneration> = { ulid: "ulid", uuid: "uuid", uuid7: "uuid7", int: "identity" };
+
+/** `id`, `id(uuid)`, `id(uuid7)`, `id(int)`: a key the server (or, for int, the database) makes. */
+function idField(f: FieldDecl, file: string, r: Reporter): FieldModel | null {
+  const written = f.type.values.map((v) => v.name);
+  const kind = written.length === 0 ? "ulid" : written.length === 1 && Object.hasOwn(ID_KINDS, written[0]) ? ID_KINDS[written[0]] : undefined;
+  if (kind === undefined) {
+    r.add(keyCodes.idKind.at(file, f.type.span, `id(${written.join(", ")})`));
+    return null;
+  }
+  if (f.type.nullable) r.add(keyCodes.keyNullable.at(file, f.type.span, f.name.name));
+  return {
+    name: f.name.name,
+    type: kind === "identity" ? "int" : "id",
+    enumValues: [],
+    nullable: false,
+    default: null,
+    doc: f.doc,
+    generated: kind,
+  };
+}
+
+/** Key field types: values that name a row exactly and compare the same on every backend. */
+const KEY_TYPES: ReadonlySet<ScalarType> = new Set(["id", "text", "int", "enum"]);
+
+/** The primary key: the one `id` field, or the fields of the one `key (…)`. Reports every other shape. */
+function resourceKey(decl: ResourceDecl, fields: FieldModel[], file: string, r: Reporter): string[] {
+  const ids = fields.filter((f) => f.generated !== undefined);
+  const [clause, ...more] = decl.keys;
+  for (const extra of more) r.add(keyCodes.twoKeys.at(file, extra.span, decl.name.name, "a second `key (…)`"));
+  if (ids.length > 1) r.add(codes.resourceKey.at(file, decl.name.span, decl.name.name, ids.length));
+  if (clause === undefined) {
+    if (ids.length === 0) r.add(codes.resourceKey.at(file, decl.name.span, decl.name.name, 0));
+    return ids.length > 0 ? [ids[0].name] : ["id"];
+  }
+  if (ids.length > 0) {
+    r.add(keyCodes.twoKeys.at(file, clause.span, decl.name.name, `\`key (…)\` beside the id field \`${ids[0].name}\``));
+    return [ids[0].name];
+  }
+  const names: string[] = [];
+  for (const column of clause.columns) {
+    const field = fields.find((f) => f.name === column.name);
+    const declared = decl.fields.some((f) => f.name.name === column.name);
+    if (!field) {
+      // A declared field with a wrong type was reported already.
+      if (!declared) r.add(keyCodes.keyUnknownField.at(file, column.span, column.name, decl.name.name, closest(column.name, fields.map((x) => x.name))));
+      continue;
+    }
+    if (names.includes(column.name)) {
+      r.add(keyCodes.keyFieldTwice.at(file, column.span, column.name));
+      continue;
+    }
+    if (field.nullable) r.add(keyCodes.keyNullable.at(file, column.span, column.name));
+    if (!KEY_TYPES.has(field.type) || field.password) r.add(keyCodes.keyType.at(file, column.span, column.name, field.password ? "password" : field.type));
+    names.push(column.name);
+  }
+  return names.length > 0 ? names : ["id"];
+}
+
 /** Resolve a written type to a scalar type; reports and returns null when it is not one. */
 export function resolveType(t: TypeRef, file: string, r: Reporter): { type: ScalarType; enumValues: string[] } | null {
   const name = t.name.name;
+  if (name === "id" && t.values.length > 0) {
+    const written = `id(${t.values.map((v) => v.name).join(", ")})`;
+    r.add(keyCodes.idKindOutsideResource.at(file, t.span, written, t.values[0]?.name === "int" ? "int" : "id"));
+    return null;
+  }
   if (!(SCALAR_TYPES as readonly string[]).includes(name)) {
     r.add(codes.unknownType.at(file, t.name.span, name, closest(name, SCALAR_TYPES)));
     return null;

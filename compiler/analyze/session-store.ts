@@ -21,7 +21,7 @@ const TABLE: ResourceShape = {
   module: "svc",
   name: SESSIONS_TABLE,
   doc: "Live sessions of signed-in browsers.",
-  primaryKey: "id",
+  primaryKey: ["id"],
   fields: [
     field("id", "id", "SHA-256 (hex) of the session cookie's value: the cookie itself is never stored."),
     field("subject", "text", "Who signed in: `auth.id`."),

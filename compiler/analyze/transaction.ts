@@ -152,7 +152,7 @@ export function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
       e.args.forEach((a) => f(a.value));
       break;
     case "record":
-      if (e.op !== "insert") f(e.key);
+      if (e.op !== "insert") e.key.forEach(f);
       if (e.op === "insert" || e.op === "update") e.fields.forEach((w) => f(w.value));
       break;
   }

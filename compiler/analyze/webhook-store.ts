@@ -38,7 +38,7 @@ export function deliveryStore(): DeliveryStoreModel {
     module: "svc",
     name: DELIVERIES_TABLE,
     doc: "Webhook deliveries already handled.",
-    primaryKey: "id",
+    primaryKey: ["id"],
     fields: FIELDS,
     indexes: [],
   });

@@ -9,6 +9,7 @@ import { crossSiteCodes } from "./codes/cross-site.js";
 import { dialectCodes } from "./codes/dialect.js";
 import { identityCodes } from "./codes/identity.js";
 import { jqCodes } from "./codes/jq.js";
+import { keyCodes } from "./codes/keys.js";
 import { limitCodes } from "./codes/limits.js";
 import { listCodes } from "./codes/lists.js";
 import { openapiCodes } from "./codes/openapi.js";
@@ -27,6 +28,7 @@ export interface CatalogGroup {
 export const catalog: CatalogGroup[] = [
   { title: "Syntax", range: "SVC1001–SVC1099", codes: parseCodes },
   { title: "Declarations, names and types", range: "SVC2001–SVC2099", codes: { ...analyzeCodes, ...webhookCodes, ...listCodes, ...compositionCodes, ...openapiCodes } },
+  { title: "Primary keys", range: "SVC2101–SVC2119", codes: keyCodes },
   { title: "SQL", range: "SVC3001–SVC3099", codes: sqlCodes },
   { title: "SQL for the chosen backend", range: "SVC3101–SVC3199", codes: dialectCodes },
   { title: "Project and svc.toml", range: "SVC4001–SVC4099", codes: configCodes },

@@ -187,7 +187,8 @@ export class IrEmitter {
   /** The write-back of an upgraded hash; called only after a match, so the row is there. */
   private rehash(r: Rehash): string {
     const row = this.expr(r.row);
-    return `(before, next) => ${this.names.recordFn(r.statement)}(tx, ${row}${isNullable(r.row.type) ? "!" : ""}.${r.key}, before, next)`;
+    const keys = r.key.map((k) => `${row}${isNullable(r.row.type) ? "!" : ""}.${k}`).join(", ");
+    return `(before, next) => ${this.names.recordFn(r.statement)}(tx, ${keys}, before, next)`;
   }
 
   private record(e: Extract<IrExpr, { kind: "record" }>): string {
@@ -195,26 +196,31 @@ export class IrEmitter {
     switch (e.op) {
       case "get":
       case "delete":
-        return `(await ${fn}(tx, ${this.expr(e.key)}))`;
+        return `(await ${fn}(tx, ${e.key.map((k) => this.expr(k)).join(", ")}))`;
       case "insert":
         return `(await ${fn}(tx, ${this.insertRow(e.resource, e.fields)}))`;
       case "update":
-        return `(await ${fn}(tx, ${this.expr(e.key)}, { ${e.fields.map((w) => `${w.field}: ${this.write(e.resource, w)}`).join(", ")} }))`;
+        return `(await ${fn}(tx, ${e.key.map((k) => this.expr(k)).join(", ")}, { ${e.fields.map((w) => `${w.field}: ${this.write(e.resource, w)}`).join(", ")} }))`;
     }
   }
 
-  /** The whole row an insert writes: given fields, else the default, else null. */
+  /**
+   * The whole row an insert writes: given fields, else the default, else null. A key the
+   * server makes is made here; an `id(int)` key the insert leaves out is the database's to number.
+   */
   private insertRow(resource: string, writes: RecordWrite[]): string {
     const r = this.model.resources.find((x) => x.name === resource)!;
-    const fields = r.fields.map((f) => {
+    const made = { ulid: "rt.newId()", uuid: "rt.uuid4()", uuid7: "rt.uuid7()" } as const;
+    const fields = r.fields.flatMap((f) => {
       const w = writes.find((x) => x.field === f.name);
       let value: string;
-      if (f.name === r.primaryKey) value = "rt.newId()";
+      if (f.generated === "identity" && !w) return [];
+      if (f.generated !== undefined && f.generated !== "identity") value = made[f.generated];
       else if (w) value = this.write(resource, w);
       else if (f.default?.kind === "now") value = "rt.now()";
       else if (f.default?.kind === "value") value = JSON.stringify(f.default.value);
       else value = "null";
-      return `${f.name}: ${value}`;
+      return [`${f.name}: ${value}`];
     });
     return `{ ${fields.join(", ")} }`;
   }

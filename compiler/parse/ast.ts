@@ -79,11 +79,19 @@ export interface IndexDecl {
   span: Span;
 }
 
+/** `key (a, b)`: the primary key when it is not one `id` field (docs/language.md §2.1, Keys). */
+export interface KeyDecl {
+  kind: "Key";
+  columns: Ident[];
+  span: Span;
+}
+
 export interface ResourceDecl extends DeclBase {
   kind: "Resource";
   name: Ident;
   fields: FieldDecl[];
   indexes: IndexDecl[];
+  keys: KeyDecl[];
 }
 
 /** `type NewUser { username: text, bio: text? }`: a named record type for arguments. */
@@ -327,8 +335,10 @@ export interface RecordOpExpr {
   kind: "RecordOp";
   op: "get" | "insert" | "update" | "delete";
   resource: Ident;
-  /** The key expression; null for insert. */
+  /** The key expression, `get r(expr)`; null for insert and for named key fields. */
   key: Expr | null;
+  /** Named key fields, `get follow(follower: a, followee: b)`; null otherwise. */
+  keyFields: ObjectEntry[] | null;
   /** The field values; null for get and delete. */
   fields: ObjectEntry[] | null;
   span: Span;

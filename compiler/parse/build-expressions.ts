@@ -118,13 +118,15 @@ export class ExpressionBuilder extends BaseVisitor {
   recordOp(ctx: RecordOpCstChildren, c: BuildContext): RecordOpExpr {
     const op = need(ctx.op).image as RecordOpExpr["op"];
     const resource = ident(c, need(ctx.resource));
-    const key = op === "insert" ? null : this.recordKey(need(ctx.key).children, c);
+    const { key, keyFields } = op === "insert" ? { key: null, keyFields: null } : this.recordKey(need(ctx.key).children, c);
     const fields = op === "insert" || op === "update" ? this.objectLiteral(need(ctx.fields).children, c).entries : null;
-    return { kind: "RecordOp", op, resource, key, fields, span: childrenSpan(c, ctx) };
+    return { kind: "RecordOp", op, resource, key, keyFields, fields, span: childrenSpan(c, ctx) };
   }
 
-  recordKey(ctx: RecordKeyCstChildren, c: BuildContext): Expr {
-    return this.expression(need(ctx.expression).children, c);
+  /** `(expr)`, or `(a: x, b: y)` naming the key fields. */
+  recordKey(ctx: RecordKeyCstChildren, c: BuildContext): Pick<RecordOpExpr, "key" | "keyFields"> {
+    if (ctx.named) return { key: null, keyFields: keepComplete(ctx.named, (n) => this.objectEntry(n.children, c)) };
+    return { key: this.expression(need(ctx.expression).children, c), keyFields: null };
   }
 }
 

@@ -2,9 +2,10 @@
 // builder. Incomplete items (see build-support.ts) are dropped one by one, so the
 // declarations after a syntax error still reach the analyzer.
 
+import { keyCodes } from "../diagnostics/codes/keys.js";
 import { parseCodes } from "../diagnostics/codes/parse.js";
 import type {
-  ActionDecl, Block, DataStep, Decl, Expr, FieldDecl, FnDecl, FnParam, IfStmt, IndexDecl, MethodBlock, ModuleFile, Param,
+  ActionDecl, Block, DataStep, Decl, Expr, FieldDecl, FnDecl, FnParam, IfStmt, IndexDecl, KeyDecl, MethodBlock, ModuleFile, Param,
   QueryDecl, RedirectStep, RespondClause, Requires, ResourceDecl, RouteDecl, RouteFile, SqlBody, Stmt, TypeRef, WebhookDecl,
   ForStmt, TypeDecl, LimitClause,
 } from "./ast.js";
@@ -12,7 +13,7 @@ import { ExpressionBuilder, intLit, stringLit } from "./build-expressions.js";
 import { childrenSpan, ident, INCOMPLETE, isReal, keepComplete, need, tokenSpan, type BuildContext } from "./build-support.js";
 import type {
   ActionDeclCstChildren, BindingCstChildren, BlockCstChildren, DataStepCstChildren, DeclarationCstChildren,
-  FailStmtCstChildren, ICstNodeVisitor, IfStmtCstChildren, IndexColumnCstChildren, IndexDeclCstChildren,
+  FailStmtCstChildren, ICstNodeVisitor, IfStmtCstChildren, IndexColumnCstChildren, IndexDeclCstChildren, KeyDeclCstChildren,
   LetStmtCstChildren, MethodBlockCstChildren, ModuleCstChildren, ParamListCstChildren, QueryDeclCstChildren,
   HeaderClauseCstChildren, RedirectStepCstChildren, RequiresClauseCstChildren, RespondClauseCstChildren, ResourceDeclCstChildren, ReturnStmtCstChildren,
   RouteDeclCstChildren, RouteFileCstChildren, SqlStmtCstChildren, StatementCstChildren, TypeRefCstChildren,
@@ -70,11 +71,13 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
   resourceDecl(ctx: ResourceDeclCstChildren, c: BuildContext): ResourceDecl {
     const fields: FieldDecl[] = [];
     const indexes: IndexDecl[] = [];
+    const keys: KeyDecl[] = [];
     keepComplete(ctx.members, (n) => {
       if (n.name === "indexDecl") indexes.push(this.indexDecl(n.children, c));
+      else if (n.name === "keyDecl") keys.push(this.keyDecl(n.children, c));
       else fields.push(this.field(n.children, c));
     });
-    return { kind: "Resource", doc: null, name: ident(c, need(ctx.Name)), fields, indexes, span: childrenSpan(c, ctx) };
+    return { kind: "Resource", doc: null, name: ident(c, need(ctx.Name)), fields, indexes, keys, span: childrenSpan(c, ctx) };
   }
 
   private field(ctx: BindingCstChildren, c: BuildContext): FieldDecl {
@@ -85,6 +88,10 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
   indexDecl(ctx: IndexDeclCstChildren, c: BuildContext): IndexDecl {
     const columns = keepComplete(ctx.columns, (n) => this.indexColumn(n.children, c));
     return { kind: "Index", unique: ctx.Unique !== undefined, columns, span: childrenSpan(c, ctx) };
+  }
+
+  keyDecl(ctx: KeyDeclCstChildren, c: BuildContext): KeyDecl {
+    return { kind: "Key", columns: (ctx.columns ?? []).map((t) => ident(c, t)), span: childrenSpan(c, ctx) };
   }
 
   indexColumn(ctx: IndexColumnCstChildren, c: BuildContext): IndexDecl["columns"][number] {
@@ -104,7 +111,10 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
     const values = keepComplete(ctx.values, (t) => ident(c, t));
     if (name.name === "enum" && values.length === 0) {
       c.diagnostics.push(parseCodes.enumWithoutValues.at(c.file, name.span));
-    } else if (name.name !== "enum" && ctx.LParen) {
+    } else if (name.name === "id" && ctx.LParen && values.length === 0) {
+      c.diagnostics.push(keyCodes.idKind.at(c.file, childrenSpan(c, ctx), "id()"));
+    } else if (name.name !== "enum" && name.name !== "id" && ctx.LParen) {
+      // `id(uuid)`, `id(int)`: the kind of a key, checked by the analyzer (resource.ts).
       c.diagnostics.push(parseCodes.valuesOnNonEnum.at(c.file, childrenSpan(c, ctx), name.name));
     }
     const ref: TypeRef = { kind: "TypeRef", name, values, nullable: ctx.Question !== undefined, span: childrenSpan(c, ctx) };

@@ -193,7 +193,9 @@ export interface RecordKeyCstNode extends CstNode {
 
 export type RecordKeyCstChildren = {
   LParen: IToken[];
-  expression: ExpressionCstNode[];
+  named?: (ObjectEntryCstNode)[];
+  Comma?: (IToken)[];
+  expression?: ExpressionCstNode[];
   RParen: IToken[];
 };
 
@@ -233,7 +235,7 @@ export type ResourceDeclCstChildren = {
   Resource: IToken[];
   Name: IToken[];
   LBrace: IToken[];
-  members?: (IndexDeclCstNode | BindingCstNode)[];
+  members?: (IndexDeclCstNode | KeyDeclCstNode | BindingCstNode)[];
   RBrace: IToken[];
 };
 
@@ -247,6 +249,19 @@ export type IndexDeclCstChildren = {
   Unique?: IToken[];
   LParen: IToken[];
   columns: (IndexColumnCstNode)[];
+  Comma?: (IToken)[];
+  RParen: IToken[];
+};
+
+export interface KeyDeclCstNode extends CstNode {
+  name: "keyDecl";
+  children: KeyDeclCstChildren;
+}
+
+export type KeyDeclCstChildren = {
+  Key: IToken[];
+  LParen: IToken[];
+  columns: (IToken)[];
   Comma?: (IToken)[];
   RParen: IToken[];
 };
@@ -642,6 +657,7 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   declaration(children: DeclarationCstChildren, param?: IN): OUT;
   resourceDecl(children: ResourceDeclCstChildren, param?: IN): OUT;
   indexDecl(children: IndexDeclCstChildren, param?: IN): OUT;
+  keyDecl(children: KeyDeclCstChildren, param?: IN): OUT;
   indexColumn(children: IndexColumnCstChildren, param?: IN): OUT;
   binding(children: BindingCstChildren, param?: IN): OUT;
   typeRef(children: TypeRefCstChildren, param?: IN): OUT;

@@ -220,9 +220,23 @@ export class ExpressionParser extends CstParser {
     ]);
   });
 
+  /** `(expr)`, or named key fields `(follower: a, followee: b)` (a key of several fields). */
   public recordKey = this.RULE("recordKey", () => {
     this.CONSUME(LParen);
-    this.SUBRULE(this.expression);
+    this.OR([
+      {
+        GATE: () => tokenMatcher(this.LA(1), Name) && tokenMatcher(this.LA(2), Colon),
+        ALT: () => {
+          this.SUBRULE(this.objectEntry, { LABEL: "named" });
+          this.MANY(() => {
+            this.CONSUME(Comma);
+            this.SUBRULE2(this.objectEntry, { LABEL: "named" });
+          });
+          this.OPTION(() => this.CONSUME2(Comma));
+        },
+      },
+      { ALT: () => this.SUBRULE(this.expression) },
+    ]);
     this.CONSUME(RParen);
   });
 }

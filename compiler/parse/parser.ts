@@ -8,7 +8,7 @@ import { plainErrorMessages } from "./error-messages.js";
 import { ExpressionParser } from "./parser-expressions.js";
 import {
   Action, allTokens, Arrow, Fn, Private, Public, Asc, Auth, Colon, Comma, Delete, Desc, Dot, Else, Equals, Fail, False, Fetch,
-  FloatLiteral, Get, If, Index, Minus, Insert, IntLiteral, Invoke, LBrace, LBracket, Let, LParen, MethodName, Module, Name,
+  FloatLiteral, Get, If, Index, Key, Minus, Insert, IntLiteral, Invoke, LBrace, LBracket, Let, LParen, MethodName, Module, Name,
   Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Respond, Header, Return, Role, Limit, Per, By, Burst, Route, Unsafe,
   RParen, SoftName, Sql, SqlBody, StringLiteral, True, Unique, Update, Webhook,
   For, Gt, In, Lt, Max, Type,
@@ -69,6 +69,7 @@ export class SvcParser extends ExpressionParser {
       DEF: () => {
         this.OR([
           { ALT: () => this.SUBRULE(this.indexDecl, { LABEL: "members" }) },
+          { ALT: () => this.SUBRULE(this.keyDecl, { LABEL: "members" }) },
           { ALT: () => this.SUBRULE(this.binding, { LABEL: "members" }) },
         ]);
       },
@@ -83,6 +84,19 @@ export class SvcParser extends ExpressionParser {
     this.MANY(() => {
       this.CONSUME(Comma);
       this.SUBRULE2(this.indexColumn, { LABEL: "columns" });
+    });
+    this.OPTION(() => this.CONSUME2(Comma));
+    this.CONSUME(RParen);
+  });
+
+  /** `key (follower, followee)`: the primary key, of one field or several. */
+  public keyDecl = this.RULE("keyDecl", () => {
+    this.CONSUME(Key);
+    this.CONSUME(LParen);
+    this.CONSUME(Name, { LABEL: "columns" });
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.CONSUME2(Name, { LABEL: "columns" });
     });
     this.OPTION(() => this.CONSUME2(Comma));
     this.CONSUME(RParen);
@@ -430,7 +444,7 @@ export class SvcParser extends ExpressionParser {
 }
 
 function startsMember(first: IToken, second: IToken): boolean {
-  if (tokenMatcher(second, LParen)) return tokenMatcher(first, Index) || tokenMatcher(first, Unique);
+  if (tokenMatcher(second, LParen)) return tokenMatcher(first, Index) || tokenMatcher(first, Unique) || tokenMatcher(first, Key);
   return tokenMatcher(second, Colon) && tokenMatcher(first, Name);
 }
 

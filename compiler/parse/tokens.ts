@@ -61,6 +61,8 @@ export const Route = keyword("route", true);
 export const Webhook = keyword("webhook", true);
 export const Index = keyword("index", true);
 export const Unique = keyword("unique", true);
+// A resource's primary key when it is not one `id` field (docs/language.md §2.1, Keys): `key (a, b)`.
+export const Key = keyword("key", true);
 export const Desc = keyword("desc", true);
 export const Asc = keyword("asc", true);
 export const One = keyword("one", true);
@@ -90,7 +92,7 @@ export const Burst = keyword("burst", true);
 
 const keywords = [
   Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
-  Module, Resource, Query, Action, Route, Webhook, Index, Unique, Desc, Asc, One, Requires, Auth,
+  Module, Resource, Query, Action, Route, Webhook, Index, Unique, Key, Desc, Asc, One, Requires, Auth,
   Role, Invoke, Fetch, Redirect, Respond, Header,
   For, In, Type, Max, Private, Public, Fn, Unsafe, Limit, Per, By, Burst,
 ];

@@ -17,7 +17,7 @@ const item: ResourceShape = {
   module: "shop",
   name: "item",
   doc: null,
-  primaryKey: "id",
+  primaryKey: ["id"],
   fields: [
     field("id", "id"),
     field("name", "text"),

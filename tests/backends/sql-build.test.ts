@@ -51,7 +51,7 @@ describe("record operations on mysql", () => {
     name: "task",
     doc: null,
     at: { file: "task.svc", span: { start: { offset: 9, line: 1, column: 10 }, end: { offset: 13, line: 1, column: 14 } } },
-    primaryKey: "id",
+    primaryKey: ["id"],
     fields: [field("id", "id"), field("title", "text"), field("done_at", "timestamp", { nullable: true })],
     indexes: [],
     ddl: {},

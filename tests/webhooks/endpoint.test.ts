@@ -31,7 +31,7 @@ const effectsTable: TableSpec = {
     module: "t",
     name: "effects",
     doc: null,
-    primaryKey: "id",
+    primaryKey: ["id"],
     fields: [
       { name: "id", type: "id", enumValues: [], nullable: false, default: null, doc: null },
       { name: "note", type: "text", enumValues: [], nullable: true, default: null, doc: null },

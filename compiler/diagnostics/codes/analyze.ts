@@ -34,10 +34,10 @@ export const analyzeCodes = {
   resourceKey: d(
     "SVC2005",
     "error",
-    "A resource needs exactly one field of type id, its primary key.",
+    "A resource needs a primary key: exactly one field of type id, or a `key (…)` clause.",
     (resource: string, count: number) =>
-      count === 0 ? `resource \`${resource}\` has no field of type id` : `resource \`${resource}\` has ${count} fields of type id`,
-    () => "declare one field such as `id: id`: it is the primary key, made by the server",
+      count === 0 ? `resource \`${resource}\` has no key: no field of type id and no \`key (…)\`` : `resource \`${resource}\` has ${count} fields of type id`,
+    () => "declare one field such as `id: id` (made by the server), or `key (a, b)` of fields the caller gives",
   ),
   badDefault: d(
     "SVC2006",

@@ -113,7 +113,7 @@ function reach(model: Model, action: ActionModel, visit: (node: IrStmt | IrExpr)
       case "query":
         return e.args.forEach((a) => expr(a.value));
       case "record":
-        if ("key" in e) expr(e.key);
+        if ("key" in e) e.key.forEach(expr);
         if ("fields" in e) e.fields.forEach((f) => expr(f.value));
         return;
       default:

@@ -60,7 +60,12 @@ function recordFunction(
   decode: string | null,
 ): StatementStructures {
   const row = names.rowType(r.name);
-  const key = r.fields.find((f) => f.name === r.primaryKey)!;
+  // One key field: `key`; several: `key_<field>` each, in key order.
+  const keys = r.primaryKey.map((k) => {
+    const field = r.fields.find((f) => f.name === k)!;
+    return { name: r.primaryKey.length === 1 ? "key" : `key_${k}`, type: fieldTs({ ...field, nullable: false }) };
+  });
+  const keyArgs = keys.map((k) => k.name).join(", ");
   const sql = names.statement(s.name);
   const wrap = (call: string) => (decode ? `${decode}(${call})` : `${call} as ${row} | null`);
   const jsonOut = (expr: string, field: string) =>
@@ -70,7 +75,8 @@ function recordFunction(
   let body: string;
   switch (owner.op) {
     case "insert": {
-      parameters = [{ name: "row", type: row }];
+      const left = r.fields.filter((f) => !s.sql.args.includes(f.name)).map((f) => JSON.stringify(f.name));
+      parameters = [{ name: "row", type: left.length > 0 ? `Omit<${row}, ${left.join(" | ")}>` : row }];
       returnType = `Promise<${row}>`;
       const args = s.sql.args.map((a) => jsonOut(`row.${a}`, a)).join(", ");
       // An insert always returns its row; `rt.Row` is any record, so the row type is asserted through unknown.
@@ -79,27 +85,24 @@ function recordFunction(
     }
     case "update": {
       const fields = owner.fields;
-      parameters = [
-        { name: "key", type: fieldTs({ ...key, nullable: false }) },
-        { name: "set", type: `Pick<${row}, ${fields.map((f) => JSON.stringify(f)).join(" | ")}>` },
-      ];
-      const args = [...fields.map((f) => jsonOut(`set.${f}`, f)), "key"].join(", ");
+      parameters = [...keys, { name: "set", type: `Pick<${row}, ${fields.map((f) => JSON.stringify(f)).join(" | ")}>` }];
+      const args = [...fields.map((f) => jsonOut(`set.${f}`, f)), keyArgs].join(", ");
       body = `return ${wrap(`await tx.one(${sql}, [${args}])`)};`;
       break;
     }
     // verify_password's upgrade: the number of rows changed, 0 when the stored hash changed meanwhile.
     case "rehash":
       parameters = [
-        { name: "key", type: fieldTs({ ...key, nullable: false }) },
+        ...keys,
         { name: "before", type: "string" },
         { name: "next", type: "string" },
       ];
       returnType = "Promise<number>";
-      body = `return tx.run(${sql}, [next, key, before]);`;
+      body = `return tx.run(${sql}, [next, ${keyArgs}, before]);`;
       break;
     default:
-      parameters = [{ name: "key", type: fieldTs({ ...key, nullable: false }) }];
-      body = `return ${wrap(`await tx.one(${sql}, [key])`)};`;
+      parameters = keys;
+      body = `return ${wrap(`await tx.one(${sql}, [${keyArgs}])`)};`;
   }
   return {
     kind: StructureKind.Function,

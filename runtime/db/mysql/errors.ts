@@ -138,18 +138,27 @@ export function mapMysqlError(err: unknown, c: Constraints): unknown {
 function duplicate(c: Constraints, err: unknown, message: string): HttpError {
   const m = /for key '(?:([^'.]+)\.)?([^']+)'$/.exec(message);
   if (m === null) return uniqueIndexViolation(err, "unknown");
-  const [, table, key] = m;
+  const [, named, key] = m;
   if (key === "PRIMARY") {
+    // MariaDB names no table; the statement mysql2 attaches to the error does (`INSERT INTO \`page\` …`).
+    const table = named ?? writtenTable(err);
     const pkTables = table !== undefined ? [table] : [...c.primaryKeys.keys()];
-    const pks = new Set(pkTables.map((t) => c.primaryKeys.get(t)).filter((x) => x !== undefined));
+    const pks = new Set(pkTables.map((t) => c.primaryKeys.get(t)?.join(", ")).filter((x) => x !== undefined));
     if (pks.size === 1) {
-      const pk = [...pks][0] as string;
-      return uniqueViolation(c, err, pkTables.length === 1 ? pkTables[0] : null, [pk]);
+      const pk = ([...pks][0] as string).split(", ");
+      return uniqueViolation(c, err, pkTables.length === 1 ? pkTables[0] : null, pk);
     }
     return new HttpError(409, "a row with the same primary key already exists", { cause: err });
   }
   const index = c.uniqueIndexes.get(key);
   return index ? uniqueViolation(c, err, index.table, index.columns) : uniqueIndexViolation(err, key);
+}
+
+/** The table an INSERT or UPDATE writes, read from the statement mysql2 attaches to its error. */
+function writtenTable(err: unknown): string | undefined {
+  const sql = (err as { sql?: unknown })?.sql;
+  if (typeof sql !== "string") return undefined;
+  return /^\s*(?:INSERT\s+(?:IGNORE\s+)?INTO|UPDATE)\s+`((?:[^`]|``)+)`/i.exec(sql)?.[1].replaceAll("``", "`");
 }
 
 /** `column 'x'` or ``column `db`.`t`.`x` `` in a message, as `table.column` where known. */

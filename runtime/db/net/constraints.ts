@@ -8,8 +8,8 @@ import { HttpError } from "../../errors.js";
 import type { TableSpec } from "../../types.js";
 
 export interface Constraints {
-  /** table → its primary key column. */
-  primaryKeys: Map<string, string>;
+  /** table → its primary key's columns. */
+  primaryKeys: Map<string, string[]>;
   /** column name, lower-cased → the tables that have such a column. */
   columnTables: Map<string, string[]>;
   /** `table.column` → the CHECK expression as declared. */
@@ -42,10 +42,11 @@ export function constraintsOf(tables: readonly TableSpec[], dialect: "postgres" 
     for (const column of ddl.columns) {
       const key = column.name.toLowerCase();
       c.columnTables.set(key, [...(c.columnTables.get(key) ?? []), table.name]);
-      if (/\bPRIMARY KEY\b/.test(column.definition)) c.primaryKeys.set(table.name, column.name);
+      if (ddl.primaryKey === undefined && /\bPRIMARY KEY\b/.test(column.definition)) c.primaryKeys.set(table.name, [column.name]);
       const check = column.definition.indexOf(" CHECK (");
       if (check >= 0) c.checks.set(`${table.name}.${column.name}`, column.definition.slice(check + 8, -1));
     }
+    if (ddl.primaryKey !== undefined) c.primaryKeys.set(table.name, ddl.primaryKey);
     for (const sql of ddl.createIndexes) {
       const m = UNIQUE_INDEX.exec(sql);
       if (m === null) continue;

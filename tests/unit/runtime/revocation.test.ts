@@ -27,7 +27,7 @@ test("the table is what the compiler's DDL makes for the same shape, in every di
     module: "svc",
     name: REVOCATIONS_TABLE,
     doc: "",
-    primaryKey: "id",
+    primaryKey: ["id"],
     fields: [field("id", "id"), field("subject", "text"), field("not_before", "int"), field("expires_at", "int")],
     indexes: [{ name: `${REVOCATIONS_TABLE}_expires_at_idx`, unique: false, columns: [{ name: "expires_at", desc: false }] }],
   });

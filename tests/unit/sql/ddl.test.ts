@@ -15,7 +15,7 @@ const settings: ResourceShape = {
   module: "m",
   name: "setting",
   doc: null,
-  primaryKey: "key",
+  primaryKey: ["key"],
   fields: [
     field("key", "id"),
     field("owner", "id", { nullable: true }),

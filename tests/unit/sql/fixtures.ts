@@ -72,7 +72,7 @@ export function taskResource(indexes: IndexModel[] = [STATUS_INDEX, CREATED_INDE
     module: "task_tracker",
     name: "task",
     doc: null,
-    primaryKey: "id",
+    primaryKey: ["id"],
     fields: [
       field("id", "id"),
       field("title", "text"),
@@ -99,7 +99,7 @@ export function commentResource(indexes: IndexModel[] = []): ResourceShape {
     module: "task_tracker",
     name: "comment",
     doc: null,
-    primaryKey: "id",
+    primaryKey: ["id"],
     fields: [
       field("id", "id"),
       field("task_id", "id"),

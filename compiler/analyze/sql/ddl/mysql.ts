@@ -32,7 +32,10 @@ function quoteString(value: string): string {
 export const mysqlRules: Rules = {
   quoteIdent,
   quoteString,
-  columnType: (field) => ({ declared: TYPES[field.type][0], reported: TYPES[field.type][1] }),
+  // A TEXT column cannot be a key without a prefix length: a text key is a VARCHAR(255).
+  columnType: (field, primaryKey) =>
+    primaryKey && field.type === "text" ? { declared: "VARCHAR(255)", reported: "varchar" } : { declared: TYPES[field.type][0], reported: TYPES[field.type][1] },
+  identity: { declared: "BIGINT", reported: "bigint", suffix: "AUTO_INCREMENT" },
   bool: (value) => (value ? "TRUE" : "FALSE"),
   // DATETIME has no zone: the UTC wall time, `YYYY-MM-DD HH:MM:SS.mmm`.
   timestamp: (iso) => iso.replace("T", " ").replace("Z", ""),

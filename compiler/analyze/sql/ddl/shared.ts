@@ -11,6 +11,11 @@ export interface Rules {
   quoteString(value: string): string;
   /** The type written in DDL, and the type as the database reports it back. */
   columnType(field: FieldModel, primaryKey: boolean): { declared: string; reported: string };
+  /**
+   * An `id(int)` key the database numbers: its type, and what follows `PRIMARY KEY`
+   * (SQLite's AUTOINCREMENT, MySQL's AUTO_INCREMENT; PostgreSQL says it in the type).
+   */
+  identity: { declared: string; reported: string; suffix: string };
   /** A boolean as a SQL literal. */
   bool(value: boolean): string;
   /** A timestamp string as the dialect stores it (input already normalized to ISO-8601 UTC). */
@@ -28,13 +33,20 @@ export interface Rules {
 }
 
 export function buildTableDdl(resource: ResourceShape, rules: Rules): TableDdl {
+  // A key of one field is said on its column (as every table said it before composite keys);
+  // a key of several, after the columns.
+  const single = resource.primaryKey.length === 1;
+  let identity: string | undefined;
   const columns = resource.fields.map((field) => {
-    const primaryKey = field.name === resource.primaryKey;
+    const primaryKey = resource.primaryKey.includes(field.name);
     const column = rules.quoteIdent(field.name);
-    const type = rules.columnType(field, primaryKey);
+    const numbered = field.generated === "identity" && single && primaryKey;
+    if (numbered) identity = field.name;
+    const type = numbered ? rules.identity : rules.columnType(field, primaryKey);
     const parts = [column, type.declared];
     if (!field.nullable || primaryKey) parts.push("NOT NULL");
-    if (primaryKey) parts.push("PRIMARY KEY");
+    if (primaryKey && single) parts.push("PRIMARY KEY");
+    if (numbered && rules.identity.suffix) parts.push(rules.identity.suffix);
     const hasDefault = field.default !== null && !primaryKey;
     if (hasDefault) parts.push(`DEFAULT ${renderDefault(field, field.default!, rules)}`);
     const checks = [...rules.extraChecks(field, column)];
@@ -51,8 +63,9 @@ export function buildTableDdl(resource: ResourceShape, rules: Rules): TableDdl {
     };
   });
   const table = rules.quoteIdent(resource.name);
-  const createTable =
-    `CREATE TABLE IF NOT EXISTS ${table} (\n` + columns.map((c) => `  ${c.definition}`).join(",\n") + `\n)${rules.tableSuffix}`;
+  const lines = columns.map((c) => `  ${c.definition}`);
+  if (!single) lines.push(`  PRIMARY KEY (${resource.primaryKey.map(rules.quoteIdent).join(", ")})`);
+  const createTable = `CREATE TABLE IF NOT EXISTS ${table} (\n` + lines.join(",\n") + `\n)${rules.tableSuffix}`;
   const createIndexes = resource.indexes.map((index) => {
     const cols = index.columns.map((c) =>
       rules.indexColumn(
@@ -63,7 +76,9 @@ export function buildTableDdl(resource: ResourceShape, rules: Rules): TableDdl {
     );
     return `CREATE ${index.unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ${rules.quoteIdent(index.name)} ON ${table} (${cols.join(", ")})`;
   });
-  return { createTable, columns, createIndexes };
+  const ddl: TableDdl = { createTable, columns, createIndexes, primaryKey: [...resource.primaryKey] };
+  if (identity !== undefined) ddl.identity = identity;
+  return ddl;
 }
 
 function renderDefault(field: FieldModel, value: DefaultValue, rules: Rules): string {

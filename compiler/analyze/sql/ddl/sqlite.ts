@@ -22,6 +22,8 @@ export const sqliteRules: Rules = {
   quoteIdent,
   quoteString: standardString,
   columnType: (field) => ({ declared: TYPES[field.type], reported: TYPES[field.type] }),
+  // INTEGER PRIMARY KEY is the rowid; AUTOINCREMENT never hands out a number again, as the other backends do not.
+  identity: { declared: "INTEGER", reported: "INTEGER", suffix: "AUTOINCREMENT" },
   bool: (value) => (value ? "1" : "0"),
   timestamp: (iso) => iso,
   now: "(strftime('%Y-%m-%dT%H:%M:%fZ','now'))",

@@ -114,7 +114,7 @@ function whereEqualities(ctx: CheckContext, scope: number, ref: TableRef, resour
 
 /** True when a declared index (or the primary key) already starts with exactly these columns, in any order. */
 function alreadyIndexed(resource: ResourceShape, names: readonly string[]): boolean {
-  const leads = [[resource.primaryKey], ...resource.indexes.map((ix) => ix.columns.map((c) => c.name))];
+  const leads = [resource.primaryKey, ...resource.indexes.map((ix) => ix.columns.map((c) => c.name))];
   return leads.some((cols) => cols.length >= names.length && names.every((n) => cols.slice(0, names.length).includes(n)));
 }
 
@@ -123,7 +123,7 @@ function alreadyIndexed(resource: ResourceShape, names: readonly string[]): bool
  * this order, each in its direction or each reversed (SQLite reads an index backwards).
  */
 function declaresOrder(resource: ResourceShape, parts: readonly IndexPart[]): boolean {
-  const indexes = [[{ name: resource.primaryKey, desc: false }], ...resource.indexes.map((ix) => ix.columns)];
+  const indexes = [resource.primaryKey.map((name) => ({ name, desc: false })), ...resource.indexes.map((ix) => ix.columns)];
   return indexes.some((cols) => {
     if (cols.length < parts.length) return false;
     const same = parts.every((p, i) => cols[i].name === p.name && cols[i].desc === p.desc);
