@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppSpec, PageSpec, RouteFileSpec } from "./pages/types.js";
 import type { ErrorShape, RespondInput, ShapedAnswer } from "./respond.js";
 import type { Limiter, LimitsSpec, PasswordOutcome, RateLimitSpec } from "./limits/index.js";
+import type { TableKey } from "./keys/types.js";
 
 export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "./respond.js";
 
@@ -60,14 +61,10 @@ export interface TableColumnDdl {
   hasDefault: boolean;
 }
 
-export interface TableDdl {
+export interface TableDdl extends TableKey {
   createTable: string;
   columns: TableColumnDdl[];
   createIndexes: string[];
-  /** The primary key's columns (docs/language.md §2.1, Keys); checked against the live table when given. */
-  primaryKey?: string[];
-  /** The column the database numbers itself (`id(int)`), when there is one. */
-  identity?: string;
 }
 
 export interface TableSpec {

@@ -82,13 +82,18 @@ async function applyPlan(conn: Connection, plan: MigrationPlan, declared: readon
 
 async function liveColumns(conn: Connection): Promise<Map<string, LiveColumn[]>> {
   const rows = await queryConstant<
-    { table_name: string; column_name: string; data_type: string; is_nullable: string }[]
+    { table_name: string; column_name: string; data_type: string; is_nullable: string; extra: string | null; key_position: number | null }[]
   >(
     conn,
-    `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS column_name, DATA_TYPE AS data_type, IS_NULLABLE AS is_nullable
-       FROM information_schema.COLUMNS
-      WHERE TABLE_SCHEMA = DATABASE()
-      ORDER BY TABLE_NAME, ORDINAL_POSITION`,
+    // With each column: its place in the primary key, and EXTRA, which says auto_increment.
+    `SELECT c.TABLE_NAME AS table_name, c.COLUMN_NAME AS column_name, c.DATA_TYPE AS data_type,
+            c.IS_NULLABLE AS is_nullable, c.EXTRA AS extra, s.SEQ_IN_INDEX AS key_position
+       FROM information_schema.COLUMNS c
+       LEFT JOIN information_schema.STATISTICS s
+         ON s.TABLE_SCHEMA = c.TABLE_SCHEMA AND s.TABLE_NAME = c.TABLE_NAME
+        AND s.COLUMN_NAME = c.COLUMN_NAME AND s.INDEX_NAME = 'PRIMARY'
+      WHERE c.TABLE_SCHEMA = DATABASE()
+      ORDER BY c.TABLE_NAME, c.ORDINAL_POSITION`,
   );
   const out = new Map<string, LiveColumn[]>();
   for (const r of rows) {
@@ -98,6 +103,8 @@ async function liveColumns(conn: Connection): Promise<Map<string, LiveColumn[]>>
       name: String(r.column_name),
       type: String(r.data_type).toLowerCase(),
       nullable: r.is_nullable === "YES",
+      keyPosition: Number(r.key_position ?? 0),
+      numbered: /auto_increment/i.test(String(r.extra ?? "")),
     });
     out.set(key, list);
   }

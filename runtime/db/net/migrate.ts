@@ -7,6 +7,7 @@
 // several servers starting at once make the changes once.
 
 import { StartupError } from "../../errors.js";
+import { keyProblems } from "../../keys/live.js";
 import type { TableColumnDdl, TableDdl, TableSpec } from "../../types.js";
 
 export interface LiveColumn {
@@ -14,6 +15,10 @@ export interface LiveColumn {
   /** As information_schema reports it (`data_type`), lower-cased. */
   type: string;
   nullable: boolean;
+  /** Its place in the primary key, from 1; 0 or absent when not in it. */
+  keyPosition?: number;
+  /** The database numbers it (an identity, serial or AUTO_INCREMENT column). */
+  numbered?: boolean;
 }
 
 export interface DeclaredTable {
@@ -81,6 +86,9 @@ export function planMigration(
         );
       }
     }
+    const key = columns.filter((c) => (c.keyPosition ?? 0) > 0).sort((a, b) => a.keyPosition! - b.keyPosition!);
+    const liveKey = { columns: key.map((c) => c.name), identity: columns.find((c) => c.numbered)?.name ?? null };
+    plan.problems.push(...keyProblems(table.name, table.ddl, liveKey));
     const declared = new Set(table.ddl.columns.map((c) => c.name.toLowerCase()));
     for (const column of columns) {
       if (!declared.has(column.name.toLowerCase())) {

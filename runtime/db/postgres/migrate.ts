@@ -65,17 +65,32 @@ async function applyPlan(tx: TransactionSql, plan: MigrationPlan, declared: read
 
 /** Columns of every table in the current schema, by lower-cased table name. */
 async function liveColumns(tx: Sql | TransactionSql): Promise<Map<string, LiveColumn[]>> {
-  const rows = await tx.unsafe<{ table_name: string; column_name: string; data_type: string; is_nullable: string }[]>(
-    `SELECT table_name, column_name, data_type, is_nullable
-       FROM information_schema.columns
-      WHERE table_schema = current_schema()
-      ORDER BY table_name, ordinal_position`,
+  type Live = { table_name: string; column_name: string; data_type: string; is_nullable: string; numbered: boolean; key_position: number | null };
+  // With each column: its place in the primary key, and whether the database numbers it (identity or serial).
+  const rows = await tx.unsafe<Live[]>(
+    `SELECT c.table_name, c.column_name, c.data_type, c.is_nullable,
+            (c.is_identity = 'YES' OR coalesce(c.column_default, '') LIKE 'nextval(%') AS numbered,
+            k.ordinal_position AS key_position
+       FROM information_schema.columns c
+       LEFT JOIN information_schema.table_constraints t
+         ON t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.constraint_type = 'PRIMARY KEY'
+       LEFT JOIN information_schema.key_column_usage k
+         ON k.constraint_schema = t.constraint_schema AND k.constraint_name = t.constraint_name
+        AND k.table_name = c.table_name AND k.column_name = c.column_name
+      WHERE c.table_schema = current_schema()
+      ORDER BY c.table_name, c.ordinal_position`,
   );
   const out = new Map<string, LiveColumn[]>();
   for (const r of rows) {
     const key = r.table_name.toLowerCase();
     const list = out.get(key) ?? [];
-    list.push({ name: r.column_name, type: r.data_type.toLowerCase(), nullable: r.is_nullable === "YES" });
+    list.push({
+      name: r.column_name,
+      type: r.data_type.toLowerCase(),
+      nullable: r.is_nullable === "YES",
+      keyPosition: Number(r.key_position ?? 0),
+      numbered: r.numbered === true,
+    });
     out.set(key, list);
   }
   return out;

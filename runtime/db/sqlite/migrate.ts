@@ -10,6 +10,7 @@
 
 import type BetterSqlite3 from "better-sqlite3";
 import { StartupError } from "../../errors.js";
+import { type LiveKey, keyProblems } from "../../keys/live.js";
 import type { TableColumnDdl, TableDdl, TableSpec } from "../../types.js";
 import { retryWhileBusy } from "./busy-retry.js";
 import { isBusy } from "./errors.js";
@@ -79,6 +80,7 @@ function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, 
     if (have === undefined) addColumn(db, table, column, problems);
     else compareColumn(table, column, have, problems);
   }
+  problems.push(...keyProblems(table, ddl, liveKey(db, table, live)));
   const declared = new Set(ddl.columns.map((c) => c.name.toLowerCase()));
   for (const column of live) {
     if (!declared.has(column.name.toLowerCase())) {
@@ -117,6 +119,14 @@ function compareColumn(table: string, column: TableColumnDdl, have: LiveColumn, 
       `table ${table}: column ${column.name} is ${liveNullable ? "nullable" : "NOT NULL"} in the database but declared ${column.nullable ? "nullable" : "NOT NULL"}`,
     );
   }
+}
+
+/** The key's columns (`pk` numbers them from 1), and the rowid key AUTOINCREMENT numbers, as `id(int)` declares it. */
+function liveKey(db: BetterSqlite3.Database, table: string, live: LiveColumn[]): LiveKey {
+  const columns = live.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
+  const sql = db.prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)?.sql ?? "";
+  const rowid = columns.length === 1 && normalizeType(columns[0].type) === "INTEGER";
+  return { columns: columns.map((c) => c.name), identity: rowid && /\bAUTOINCREMENT\b/i.test(sql) ? columns[0].name : null };
 }
 
 function liveColumns(db: BetterSqlite3.Database, table: string): LiveColumn[] {
