@@ -84,10 +84,8 @@ const ID_KINDS: Record<string, KeyGeneration> = { ulid: "ulid", uuid: "uuid", uu
 function idField(f: FieldDecl, file: string, r: Reporter): FieldModel | null {
   const written = f.type.values.map((v) => v.name);
   const kind = written.length === 0 ? "ulid" : written.length === 1 && Object.hasOwn(ID_KINDS, written[0]) ? ID_KINDS[written[0]] : undefined;
-  if (kind === undefined) {
-    r.add(keyCodes.idKind.at(file, f.type.span, `id(${written.join(", ")})`));
-    return null;
-  }
+  // An unknown kind is reported, and the field read as a ULID key so that nothing else is reported for it.
+  if (kind === undefined) r.add(keyCodes.idKind.at(file, f.type.span, `id(${written.join(", ")})`));
   if (f.type.nullable) r.add(keyCodes.keyNullable.at(file, f.type.span, f.name.name));
   return {
     name: f.name.name,
@@ -96,7 +94,7 @@ function idField(f: FieldDecl, file: string, r: Reporter): FieldModel | null {
     nullable: false,
     default: null,
     doc: f.doc,
-    generated: kind,
+    generated: kind ?? "ulid",
   };
 }
 
@@ -142,8 +140,9 @@ export function resolveType(t: TypeRef, file: string, r: Reporter): { type: Scal
   const name = t.name.name;
   if (name === "id" && t.values.length > 0) {
     const written = `id(${t.values.map((v) => v.name).join(", ")})`;
-    r.add(keyCodes.idKindOutsideResource.at(file, t.span, written, t.values[0]?.name === "int" ? "int" : "id"));
-    return null;
+    const type = t.values[0]?.name === "int" ? "int" : "id";
+    r.add(keyCodes.idKindOutsideResource.at(file, t.span, written, type));
+    return { type, enumValues: [] };
   }
   if (!(SCALAR_TYPES as readonly string[]).includes(name)) {
     r.add(codes.unknownType.at(file, t.name.span, name, closest(name, SCALAR_TYPES)));
