@@ -51,6 +51,7 @@ function ddl(dialect: Dialect): TableDdl {
     createTable: `CREATE TABLE IF NOT EXISTS ${w.quote(REVOCATIONS_TABLE)} (\n${columns.map((c) => `  ${c.definition}`).join(",\n")}\n)${w.tableSuffix}`,
     columns,
     createIndexes: [`CREATE INDEX IF NOT EXISTS ${w.quote(INDEX)} ON ${w.quote(REVOCATIONS_TABLE)} (${w.quote("expires_at")})`],
+    primaryKey: ["id"],
   };
 }
 
