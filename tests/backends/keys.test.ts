@@ -37,6 +37,8 @@ async function transcript(url: string): Promise<Step[]> {
   await record("world numbered", "new_world", { randomNumber: 5 });
   for (const id of [10, 11, 12]) await record(`world seeded ${id}`, "seed_world", { id, randomNumber: id * 2 });
   await record("world numbered after the seed", "new_world", { randomNumber: 6 });
+  await record("world seeded with key 0", "seed_world", { id: 0, randomNumber: 1 });
+  await record("world 0 deleted", "drop_world", { id: 0 });
   await record("world seeded twice", "seed_world", { id: 10, randomNumber: 0 });
   await record("world by path", "/worlds/11");
   await record("world by query", "world_by_id?id=12");
@@ -116,6 +118,8 @@ describe("keys of every kind on every backend", () => {
     expect(body("world numbered")).toEqual({ step: "world numbered", status: 200, body: { ok: true, data: { id: 1, randomNumber: 5 } } });
     expect(body("world seeded 12").body).toEqual({ ok: true, data: { id: 12, randomNumber: 24 } });
     expect(body("world numbered after the seed").body).toEqual({ ok: true, data: { id: 13, randomNumber: 6 } });
+    expect(body("world seeded with key 0").body).toEqual({ ok: true, data: { id: 0, randomNumber: 1 } });
+    expect(body("world 0 deleted").body).toEqual({ ok: true, data: { id: 0, randomNumber: 1 } });
     expect(body("world seeded twice")).toMatchObject({ status: 409, body: { ok: false, error: "world.id already exists" } });
     expect(body("world by path").body).toEqual({ ok: true, data: { id: 11, randomNumber: 22 } });
     expect(body("world by query").body).toEqual({ ok: true, data: { id: 12, randomNumber: 24 } });

@@ -128,7 +128,7 @@ export const analyzeCodes = {
   keyWrite: d(
     "SVC2019",
     "error",
-    "The primary key is made by the server on insert and never changes.",
+    "A key never changes: `update` writes no key field, and `insert` gives no key the server makes (`id`, `id(uuid)`, `id(uuid7)`).",
     (field: string) => `\`${field}\` is the primary key and cannot be written`,
   ),
   unreachable: d(

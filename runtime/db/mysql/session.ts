@@ -5,7 +5,8 @@
 // - sql_mode: strict (a bad value is an error, never a silently truncated or zeroed one),
 //   ANSI_QUOTES and PIPES_AS_CONCAT (`"name"` is an identifier and `||` concatenates, as in
 //   SQLite and PostgreSQL, so one query text serves every backend), ONLY_FULL_GROUP_BY
-//   (as PostgreSQL). Backslashes in string literals stay escapes (MySQL's default): the
+//   (as PostgreSQL), NO_AUTO_VALUE_ON_ZERO (an `id(int)` key given as 0 is stored as 0, as on
+//   the other backends, not numbered as if left out). Backslashes in string literals stay escapes (MySQL's default): the
 //   compiler warns about them (SVC3110) rather than changing what the DDL's strings mean.
 // - a statement time limit equal to the request deadline.
 // - transactions SERIALIZABLE on MySQL and MariaDB (see postgres.ts for why); TiDB has no
@@ -24,6 +25,7 @@ export const SQL_MODE = [
   "NO_ZERO_DATE",
   "ERROR_FOR_DIVISION_BY_ZERO",
   "NO_ENGINE_SUBSTITUTION",
+  "NO_AUTO_VALUE_ON_ZERO",
 ].join(",");
 
 /** Which server answers, from `SELECT VERSION()`: `8.0.36`, `10.11.6-MariaDB-0+deb12u1`, `8.0.11-TiDB-v7.5.1`. */
