@@ -27,12 +27,13 @@ const placeholder: Record<Dialect, (i: number) => string> = {
 
 /** Statement name: `task.get`, `task.insert`, `task.update.assignee.status`, `task.delete`, `account.rehash.password`. */
 export function recordStatementName(resource: string, op: Op, fields: readonly string[] = []): string {
-  return op === "update" || op === "rehash" ? [resource, op, ...fields].join(".") : `${resource}.${op}`;
+  return op === "update" || op === "patch" || op === "rehash" ? [resource, op, ...fields].join(".") : `${resource}.${op}`;
 }
 
 /**
  * The statement for one record operation. `args` order: insert → every field in
  * declaration order; update → the written fields (sorted, as in the name), then the key;
+ * patch → per written field (sorted) whether it is given (1/0) and its value, then the key;
  * get/delete → the key; rehash (of one password field) → the new hash, the key, the hash it replaces.
  */
 export function recordStatement(r: ResourceModel, op: Op, fields: readonly string[] = []): StatementModel {
@@ -54,6 +55,8 @@ export function recordSql(r: ResourceShape, op: Op, fields: readonly string[] = 
       ? r.fields.map((f) => f.name)
       : op === "update"
         ? [...fields, r.primaryKey]
+        : op === "patch"
+          ? [...fields.flatMap((f) => [`${f}_given`, f]), r.primaryKey]
         : op === "rehash"
           ? [fields[0], r.primaryKey, `${fields[0]}_before`]
           : [r.primaryKey];
@@ -95,8 +98,11 @@ function renderMysql(r: ResourceShape, op: Op, fields: readonly string[], args: 
     // Only where the row still holds the hash that was checked: a password changed meanwhile stays.
     case "rehash":
       return { text: `UPDATE ${table} SET ${q(fields[0])} = ? WHERE ${q(r.primaryKey)} = ? AND ${q(fields[0])} = ?`, slots };
+    case "patch":
     case "update": {
-      const sets = fields.map((f) => `${q(f)} = ${mysqlPlaceholder(typeOf(f))}`).join(", ");
+      const sets = fields
+        .map((f) => (op === "patch" ? `${q(f)} = CASE WHEN ? = 1 THEN ${mysqlPlaceholder(typeOf(f))} ELSE ${q(f)} END` : `${q(f)} = ${mysqlPlaceholder(typeOf(f))}`))
+        .join(", ");
       return {
         text: `UPDATE ${table} SET ${sets} WHERE ${q(r.primaryKey)} = ?`,
         slots,
@@ -123,6 +129,11 @@ function render(d: Dialect, r: ResourceShape, op: Op, fields: readonly string[])
     case "update": {
       const sets = fields.map((f, i) => `${q(f)} = ${p(i)}`).join(", ");
       return `UPDATE ${table} SET ${sets} WHERE ${q(r.primaryKey)} = ${p(fields.length)} RETURNING ${columns}`;
+    }
+    // A field not given keeps its value: `"bio" = CASE WHEN ? = 1 THEN ? ELSE "bio" END`.
+    case "patch": {
+      const sets = fields.map((f, i) => `${q(f)} = CASE WHEN ${p(2 * i)} = 1 THEN ${p(2 * i + 1)} ELSE ${q(f)} END`).join(", ");
+      return `UPDATE ${table} SET ${sets} WHERE ${q(r.primaryKey)} = ${p(2 * fields.length)} RETURNING ${columns}`;
     }
   }
 }
