@@ -7,20 +7,23 @@
 import { randomInt as cryptoInt } from "node:crypto";
 import { ValidationError } from "../errors.js";
 
-/** 2^48: crypto.randomInt's widest span, and the steps of random() in [0, 1). */
-const SPAN = 2 ** 48;
+/** crypto.randomInt's widest span: max - min below 2^48 - 1. */
+const WIDEST = 2 ** 48 - 1;
+const HIGH = 2 ** 26;
+const LOW = 2 ** 27;
 
-/** A float in [0, 1): one of 2^48 evenly spaced values, each as likely. */
+/** A float in [0, 1): one of 2^53 evenly spaced values (every double's precision), each as likely. */
 export function random(): number {
-  return cryptoInt(SPAN) / SPAN;
+  return (cryptoInt(HIGH) * LOW + cryptoInt(LOW)) / (HIGH * LOW);
 }
 
 /**
- * A whole number from `lo` to `hi`, both included, each as likely. `lo` above `hi`, or a span
- * of more than 2^48 values, is a 400: the bounds usually come from the request.
+ * A whole number from `lo` to `hi`, both included, each as likely. `lo` above `hi`, or bounds
+ * more than 2^48 - 2 apart, is a 400: the bounds usually come from the request.
  */
 export function randomInt(lo: number, hi: number): number {
   if (lo > hi) throw new ValidationError(`random_int(${lo}, ${hi}): the low bound is above the high one`);
-  if (hi - lo >= SPAN) throw new ValidationError(`random_int(${lo}, ${hi}): at most 2^48 values apart`);
-  return cryptoInt(lo, hi + 1);
+  if (hi - lo >= WIDEST - 1) throw new ValidationError(`random_int(${lo}, ${hi}): the bounds may be at most 2^48 - 2 apart`);
+  // An offset from lo: hi + 1 may be past 2^53 - 1, which crypto.randomInt refuses.
+  return lo + cryptoInt(hi - lo + 1);
 }
