@@ -151,6 +151,14 @@ describe("PATCH: absent, null or a value", () => {
     expect(p4.json.data.todo).toEqual(p3.json.data.todo);
   });
 
+  test("through a PATCH route whose path gives the id", async () => {
+    const id = (await post("create_todo", { title: "Route", order: 8 })).json.data.id;
+    const r = await call(`${server.url}/v1/todos/${id}`, { method: "PATCH", json: { completed: true } });
+    expect([r.status, r.json.data.todo]).toEqual([200, { id, title: "Route", completed: true, order: 8, due: null }]);
+    const cleared = await call(`${server.url}/v1/todos/${id}`, { method: "PATCH", json: { order: null } });
+    expect(cleared.json.data.todo).toEqual({ id, title: "Route", completed: true, order: null, due: null });
+  });
+
   test("null for a field that may not be null is a 400 naming it; nothing is written", async () => {
     const id = (await post("create_todo", { title: "Keep" })).json.data.id;
     const r = await post("patch_todo", { id, title: null, order: 9 });
