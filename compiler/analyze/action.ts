@@ -262,7 +262,10 @@ export class BodyLowering {
       // A variable read from json binds as the text the checker took it for; the caller is
       // never a SQL value (`auth.id` is, through an expression).
       args.push(
-        b && b.kind !== "caller" ? this.exprs.checked({ kind: b.kind, name, type: b.type }, "text", true) : { kind: "literal", value: null, type: UNKNOWN },
+        // An absent `T??` argument binds as null.
+        b && b.kind !== "caller"
+          ? this.exprs.checked(b.kind === "param" && b.absent ? { kind: "param", name, type: b.type, absent: true } : { kind: b.kind, name, type: b.type }, "text", true)
+          : { kind: "literal", value: null, type: UNKNOWN },
       );
     }
     const index = ++this.sqlCount;

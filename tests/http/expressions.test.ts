@@ -173,6 +173,12 @@ describe("PATCH: absent, null or a value", () => {
     expect(r.json.data).toMatchObject({ todo: { title: "Form", order: null }, given: [false, false, true, false] });
   });
 
+  test("in sql { }, an absent argument binds as null", async () => {
+    const id = (await post("create_todo", { title: "Old" })).json.data.id;
+    expect((await post("retitle", { id })).json.data.title).toBe("Old");
+    expect((await post("retitle", { id, title: "New" })).json.data.title).toBe("New");
+  });
+
   test("an insert given an absent value writes the default", async () => {
     expect((await post("add_todo", { title: "a" })).json.data.completed).toBe(false);
     expect((await post("add_todo", { title: "b", completed: true })).json.data.completed).toBe(true);
