@@ -14,6 +14,7 @@ export * as arg from "./args.js";
 export * as expect from "./expect.js";
 export * as shape from "./shape.js";
 export * as lists from "./lists.js";
+export * as values from "./values/index.js";
 export { newId } from "./ids.js";
 export { uuid4, uuid7 } from "./keys/uuid.js";
 export { whenRead } from "./db/awaitable.js";

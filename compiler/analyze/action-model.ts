@@ -25,6 +25,17 @@ export type BuiltinName =
   // Lists (docs/language.md §2.3, Lists)
   | "unique"
   | "join"
+  // Values made in code (docs/language.md §2.3, Built-in functions; runtime/values/)
+  | "random"
+  | "random_int"
+  | "parse_int"
+  | "parse_float"
+  | "parse_bool"
+  | "clamp"
+  | "min"
+  | "max"
+  | "range"
+  | "has"
   // Identity (docs/language.md, Identity)
   | "verify_password"
   | "issue_token"
@@ -35,11 +46,13 @@ export type BuiltinName =
 /** A typed, resolved expression. Every name is already bound to what it means. */
 export type IrExpr = (
   | { kind: "literal"; value: Literal }
-  | { kind: "param"; name: string }
+  /** `absent`: a `T??` parameter, `undefined` when the call left it out. */
+  | { kind: "param"; name: string; absent?: true }
   | { kind: "local"; name: string }
   /** `auth`: the caller the server resolved before the action ran. */
   | { kind: "caller" }
-  | { kind: "member"; object: IrExpr; property: string; optional: boolean }
+  /** `absent`: a `T??` member of a record type, `undefined` when the client left it out. */
+  | { kind: "member"; object: IrExpr; property: string; optional: boolean; absent?: true }
   | { kind: "object"; entries: { key: string; value: IrExpr }[] }
   | { kind: "array"; items: IrExpr[] }
   | { kind: "binary"; op: IrBinaryOp; left: IrExpr; right: IrExpr }
@@ -59,7 +72,7 @@ export type IrExpr = (
   /** `key`: one value per key field, in key order. */
   | { kind: "record"; op: Extract<RecordOp, "get" | "delete">; resource: string; statement: string; key: IrExpr[] }
   | { kind: "record"; op: "insert"; resource: string; statement: string; fields: RecordWrite[] }
-  | { kind: "record"; op: "update"; resource: string; statement: string; key: IrExpr[]; fields: RecordWrite[] }
+  | { kind: "record"; op: "update" | "patch"; resource: string; statement: string; key: IrExpr[]; fields: RecordWrite[] }
   /** A value read from json meeting a typed slot: checked at run time, a 400 naming `path` when it does not fit. */
   | { kind: "expect"; value: IrExpr; as: ExpectKind; orNull: boolean; path: string }
 ) & { type: ValueType };
@@ -85,6 +98,8 @@ export interface RecordWrite {
   field: string;
   value: IrExpr;
   check: "none" | "notNull" | "enum" | "enumOrNull" | "password" | "passwordOrNull";
+  /** The value is a `T??` argument or member as it is: absent writes nothing (an insert's default; an update keeps the field). */
+  absent?: true;
 }
 
 export type IrStmt =
@@ -95,8 +110,13 @@ export type IrStmt =
   | { kind: "return"; value: IrExpr | null }
   | { kind: "expr"; expr: IrExpr }
   | { kind: "sql"; statement: string; args: IrExpr[] }
-  /** `for name in list { … }`; a null list runs the body no time. */
-  | { kind: "for"; name: string; list: IrExpr; body: IrStmt[] };
+  /**
+   * `for name in list { … }`; a null list runs the body no time. `collect`: the loop is the
+   * value of `let into = for …`, a list of what its `yield`s give, at most `max` items of `item`.
+   */
+  | { kind: "for"; name: string; list: IrExpr; body: IrStmt[]; collect?: { into: string; max: number; item: ValueType } }
+  /** `yield value` into the list `into` that a collecting `for` builds, bounded by its `max`. */
+  | { kind: "yield"; into: string; value: IrExpr; max: number };
 
 /** A named statement the server prepares once at start. */
 export interface PreparedSql {
@@ -104,8 +124,9 @@ export interface PreparedSql {
   sql: SqlModel;
 }
 
+/** `patch` is an `update` given a `T??` value: a field whose value is absent keeps what it holds. */
 /** `rehash` is no operation of the language: verify_password's upgrade of a weak stored hash. */
-export type RecordOp = "get" | "insert" | "update" | "delete" | "rehash";
+export type RecordOp = "get" | "insert" | "update" | "delete" | "rehash" | "patch";
 
 /** What a statement was made for: which generated code runs it, and what a message about it names. */
 export type StatementOwner =

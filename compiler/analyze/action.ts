@@ -2,7 +2,9 @@ import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { compositionCodes } from "../diagnostics/codes/composition.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
 import { listCodes } from "../diagnostics/codes/lists.js";
-import type { ActionDecl, Block, Decl, ForStmt, IfStmt, SqlStmt, Stmt } from "../parse/ast.js";
+import type { ActionDecl, Block, CollectStmt, Decl, ForStmt, IfStmt, SqlStmt, Stmt } from "../parse/ast.js";
+import { expressionCodes } from "../diagnostics/codes/expressions.js";
+import { DEFAULT_LIST_MAX, LIST_MAX_LIMIT } from "./record-types.js";
 import { checkPasswordSql, passwordIn } from "./passwords.js";
 import { ExprAnalyzer } from "./expr.js";
 import type { ActionModel, IrExpr, IrStmt, ParamModel, QueryModel, Requirement, ValueType } from "./model.js";
@@ -19,7 +21,7 @@ const FAIL_STATUSES = [400, 401, 403, 404, 409, 422];
 
 /** An action: parameters, `requires`, and its body lowered to typed, resolved statements. */
 export function analyzeAction(decl: ActionDecl, m: ModuleScope): ActionModel {
-  const params = analyzeParams(decl.params, m.file, m.reporter, { module: m.module, table: m.types });
+  const params = analyzeParams(decl.params, m.file, m.reporter, { module: m.module, table: m.types }, true);
   let requires: Requirement | null = null;
   if (decl.requires) {
     if (!m.identity.any) m.reporter.add(codes.requiresWithoutAuth.at(m.file, decl.requires.span));
@@ -27,7 +29,7 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope): ActionModel {
   }
   const inner: ModuleScope = { ...m, caller: { kind: "action", name: decl.name.name, requires } };
   const lowering = new BodyLowering(inner, decl.name.name);
-  const scope = Scope.forParams(params, (p) => paramType(p, m.types));
+  const scope = paramScope(params, m.types);
   // `auth` is the caller, unless a parameter takes the name; below `requires` it is never null.
   if (m.identity.any && !scope.lookup("auth")) scope.define("auth", { kind: "caller", type: { kind: "caller", nullable: requires === null } });
   const body = lowering.block(decl.body, scope);
@@ -53,6 +55,13 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope): ActionModel {
   return model;
 }
 
+/** An action's parameters in scope; a `T??` one is marked so that its reads can tell absent from null. */
+function paramScope(params: ParamModel[], types: TypeTable): Scope {
+  const scope = Scope.forParams(params, (p) => paramType(p, types));
+  for (const p of params) if (p.absent) scope.define(p.name, { kind: "param", type: paramType(p, types), absent: true });
+  return scope;
+}
+
 export function paramType(p: ParamModel, types: TypeTable = new Map()): ValueType {
   return p.shape ? shapeType(p.shape, types) : scalar(p.type, p.nullable, p.enumValues);
 }
@@ -61,6 +70,8 @@ export function paramType(p: ParamModel, types: TypeTable = new Map()): ValueTyp
 export class BodyLowering {
   private readonly exprs: ExprAnalyzer;
   private readonly returns: ValueType[] = [];
+  /** The collecting `for`s the statement being lowered is inside, innermost last: where a `yield` goes. */
+  private readonly collecting: { into: string; max: number; types: ValueType[] }[] = [];
   private sqlCount = 0;
 
   constructor(
@@ -84,13 +95,7 @@ export class BodyLowering {
 
   /** The declared result: the type every `return` agrees on, nullable if any may be null. */
   returnType(): ValueType {
-    const typed = this.returns.filter((t) => t.kind !== "null");
-    if (typed.length === 0) return { kind: "null" };
-    const first = typed[0];
-    const same = typed.every((t) => JSON.stringify(withNullable(t, false)) === JSON.stringify(withNullable(first, false)));
-    if (!same) return UNKNOWN;
-    const nullable = this.returns.some((t) => isNullable(t));
-    return withNullable(first, nullable);
+    return agreed(this.returns);
   }
 
   block(b: Block, parent: Scope): IrStmt[] {
@@ -144,7 +149,40 @@ export class BodyLowering {
         return [this.sql(s, scope)];
       case "For":
         return [this.forStmt(s, scope)];
+      case "Collect":
+        return [this.collect(s, scope)];
+      case "Yield": {
+        const value = this.exprs.expr(s.value, scope);
+        const target = this.collecting[this.collecting.length - 1];
+        if (target === undefined) {
+          this.m.reporter.add(expressionCodes.yieldOutside.at(this.m.file, s.span));
+          return [{ kind: "expr", expr: value }];
+        }
+        target.types.push(value.type);
+        return [{ kind: "yield", into: target.into, value, max: target.max }];
+      }
     }
+  }
+
+  /**
+   * `let name = for x in list [max N] { … yield v … }`: the loop, whose `yield`s (in its body,
+   * nested ifs and plain fors included) make the list `name`, typed by what they give.
+   */
+  private collect(s: CollectStmt, scope: Scope): IrStmt {
+    if (scope.lookup(s.name.name)) this.m.reporter.add(codes.letShadows.at(this.m.file, s.name.span, s.name.name));
+    let max = DEFAULT_LIST_MAX;
+    if (s.max !== null) {
+      if (s.max.value < 1 || s.max.value > LIST_MAX_LIMIT) this.m.reporter.add(expressionCodes.collectBound.at(this.m.file, s.max.span, s.max.value));
+      else max = s.max.value;
+    }
+    const frame = { into: s.name.name, max, types: [] as ValueType[] };
+    this.collecting.push(frame);
+    const loop = this.forStmt(s.loop, scope);
+    this.collecting.pop();
+    if (frame.types.length === 0) this.m.reporter.add(expressionCodes.collectWithoutYield.at(this.m.file, s.name.span, s.name.name));
+    const item = agreed(frame.types);
+    scope.define(s.name.name, { kind: "local", type: { kind: "array", item } });
+    return loop.kind === "for" ? { ...loop, collect: { into: s.name.name, max, item } } : loop;
   }
 
   /** `for x in list { … }`: `x` is each item in turn, a name of the body's scope. */
@@ -192,7 +230,8 @@ export class BodyLowering {
 
   private narrow(scope: Scope, name: string): void {
     const b = scope.lookup(name);
-    if (b) scope.define(name, { kind: b.kind, type: withNullable(b.type, false) });
+    // Not null below the test: absent reads as null, so it is ruled out too.
+    if (b) scope.define(name, b.absent ? { kind: b.kind, type: withNullable(b.type, false), absent: true } : { kind: b.kind, type: withNullable(b.type, false) });
   }
 
   /** `sql { … }`: checked like a query, with the action's variables as its parameters. */
@@ -223,7 +262,10 @@ export class BodyLowering {
       // A variable read from json binds as the text the checker took it for; the caller is
       // never a SQL value (`auth.id` is, through an expression).
       args.push(
-        b && b.kind !== "caller" ? this.exprs.checked({ kind: b.kind, name, type: b.type }, "text", true) : { kind: "literal", value: null, type: UNKNOWN },
+        // An absent `T??` argument binds as null.
+        b && b.kind !== "caller"
+          ? this.exprs.checked(b.kind === "param" && b.absent ? { kind: "param", name, type: b.type, absent: true } : { kind: b.kind, name, type: b.type }, "text", true)
+          : { kind: "literal", value: null, type: UNKNOWN },
       );
     }
     const index = ++this.sqlCount;
@@ -236,6 +278,16 @@ export class BodyLowering {
     });
     return { kind: "sql", statement: name, args };
   }
+}
+
+/** The one type values agree on (nullable if any may be null); json (unknown) when they differ. */
+function agreed(types: readonly ValueType[]): ValueType {
+  const typed = types.filter((t) => t.kind !== "null");
+  if (typed.length === 0) return { kind: "null" };
+  const first = typed[0];
+  const same = typed.every((t) => JSON.stringify(withNullable(t, false)) === JSON.stringify(withNullable(first, false)));
+  if (!same) return UNKNOWN;
+  return withNullable(first, types.some((t) => isNullable(t)));
 }
 
 /** Does this statement list always leave the action (return or fail on every path)? */

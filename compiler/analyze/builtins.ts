@@ -7,10 +7,10 @@ import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CallExpr, Span } from "../parse/ast.js";
 import type { BuiltinName, ClaimType, IrExpr, ValueType } from "./model.js";
-import { UNKNOWN, describe, isNullable, isStringy, scalar, withNullable } from "./shared/types.js";
+import { UNKNOWN, describe, isNullable, isNumeric, isStringy, scalar, withNullable } from "./shared/types.js";
 
 /** What an argument of a builtin typed by its arguments alone must be. */
-type ArgKind = "text" | "int";
+type ArgKind = "text" | "int" | "number";
 
 interface Builtin {
   arity: [number, number];
@@ -34,6 +34,17 @@ export const BUILTINS: Record<BuiltinName, Builtin> = {
   contains: { arity: [2, 2], args: ["text", "text"] },
   unique: { arity: [1, 1] },
   join: { arity: [2, 2] },
+  random: { arity: [0, 0] },
+  random_int: { arity: [2, 2], args: ["int", "int"] },
+  parse_int: { arity: [1, 1], args: ["text"] },
+  parse_float: { arity: [1, 1], args: ["text"] },
+  parse_bool: { arity: [1, 1], args: ["text"] },
+  clamp: { arity: [3, 3], args: ["number", "number", "number"] },
+  min: { arity: [2, 8], args: ["number", "number", "number", "number", "number", "number", "number", "number"] },
+  max: { arity: [2, 8], args: ["number", "number", "number", "number", "number", "number", "number", "number"] },
+  range: { arity: [1, 2], args: ["int", "int"] },
+  // has(x): typed in three-state.ts, where `T??` members are.
+  has: { arity: [1, 1] },
   verify_password: { arity: [2, 2] },
   issue_token: { arity: [1, 2] },
   start_session: { arity: [1, 2] },
@@ -47,6 +58,27 @@ export const CONTEXT_BUILTINS: ReadonlySet<BuiltinName> = new Set(["issue_token"
 /** The runtime function a builtin calls, where its name is not the JavaScript one. */
 export const RUNTIME_NAMES: Partial<Record<BuiltinName, string>> = { starts_with: "startsWith", ends_with: "endsWith" };
 
+/** The builtins of runtime/values/, called as `rt.values.<name>`. */
+export const VALUE_BUILTINS: Partial<Record<BuiltinName, string>> = {
+  random: "random",
+  random_int: "randomInt",
+  parse_int: "parseInt",
+  parse_float: "parseFloat",
+  parse_bool: "parseBool",
+  clamp: "clamp",
+  min: "min",
+  max: "max",
+  range: "range",
+};
+
+/** Builtins whose arguments must be numbers that are never null: no null-safety to fall back on. */
+const NOT_NULL: ReadonlySet<BuiltinName> = new Set(["random_int", "clamp", "min", "max", "range"]);
+
+/** Whether `name` takes null arguments (giving null); the number builtins do not. */
+export function nullSafe(name: BuiltinName): boolean {
+  return !NOT_NULL.has(name);
+}
+
 /** What argument `index` of `name` must be, for a builtin typed by its arguments alone. */
 export function builtinArgKind(name: BuiltinName, index: number): ArgKind | undefined {
   return BUILTINS[name].args?.[index];
@@ -58,7 +90,7 @@ export function argumentName(name: BuiltinName, index: number): string {
 }
 
 const BOOL = scalar("bool");
-const EXPECTED: Record<ArgKind, string> = { text: "a string", int: "an int" };
+const EXPECTED: Record<ArgKind, string> = { text: "a string", int: "an int", number: "a number" };
 
 /** How the type rules report: the analyzer's reporter and its assignability check. */
 export interface BuiltinChecks {
@@ -71,11 +103,18 @@ export interface BuiltinChecks {
 export function builtinType(name: BuiltinName, args: IrExpr[], e: CallExpr, c: BuiltinChecks): ValueType {
   const spec = BUILTINS[name].args;
   if (spec) {
+    const notNull = NOT_NULL.has(name);
     args.forEach((a, i) => {
       const kind = spec[i];
-      if (kind === undefined || fits(kind, a.type)) return;
-      c.report(codes.typeMismatch.at(c.file(), e.args[i].span, argumentName(name, i), EXPECTED[kind], describe(a.type)));
+      if (kind === undefined) return;
+      if (!fits(kind, a.type)) {
+        c.report(codes.typeMismatch.at(c.file(), e.args[i].span, argumentName(name, i), EXPECTED[kind] + (notNull ? " (not null)" : ""), describe(a.type)));
+      } else if (notNull && (a.type.kind === "null" || isNullable(a.type))) {
+        c.report(codes.typeMismatch.at(c.file(), e.args[i].span, argumentName(name, i), `${EXPECTED[kind]} (not null)`, describe(a.type)));
+      }
     });
+    const valueType = numberBuiltinType(name, args);
+    if (valueType !== null) return valueType;
     // Null text gives null (false for a test); elsewhere null reads as the empty string (or,
     // for substr's count, as "to the end").
     if (name === "starts_with" || name === "ends_with" || name === "contains") return BOOL;
@@ -85,6 +124,8 @@ export function builtinType(name: BuiltinName, args: IrExpr[], e: CallExpr, c: B
   switch (name) {
     case "now":
       return scalar("timestamp");
+    case "random":
+      return scalar("float");
     case "len":
       return scalar("int");
     case "verify_password":
@@ -122,7 +163,35 @@ export function builtinType(name: BuiltinName, args: IrExpr[], e: CallExpr, c: B
 
 function fits(kind: ArgKind, t: ValueType): boolean {
   if (t.kind === "unknown" || t.kind === "null") return true;
+  if (kind === "number") return isNumeric(t);
   return kind === "text" ? isStringy(t) : t.kind === "scalar" && t.type === "int";
+}
+
+/** The type of a builtin of runtime/values/ (not `has`); null for the others. */
+function numberBuiltinType(name: BuiltinName, args: IrExpr[]): ValueType | null {
+  switch (name) {
+    case "random":
+      return scalar("float");
+    case "random_int":
+      return scalar("int");
+    case "parse_int":
+      return scalar("int", true);
+    case "parse_float":
+      return scalar("float", true);
+    case "parse_bool":
+      return scalar("bool", true);
+    case "range":
+      return { kind: "array", item: scalar("int") };
+    case "clamp":
+    case "min":
+    case "max": {
+      // Whole numbers in, a whole number out; a float anywhere makes a float.
+      const ints = args.every((a) => a.type.kind === "scalar" && a.type.type === "int");
+      return scalar(ints ? "int" : "float");
+    }
+    default:
+      return null;
+  }
 }
 
 /** `auth.claims` itself, whose members are the declared claims. */

@@ -3,13 +3,14 @@ import type { BinaryExpr, CallExpr, Expr, ObjectEntry } from "../parse/ast.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
 import type { ActionModel, BuiltinName, ExpectKind, IrBinaryOp, IrExpr, ParamModel, Rehash, ScalarType, ValueType } from "./model.js";
 import { recordStatement } from "./record-sql.js";
-import { BUILTINS, type BuiltinChecks, CONTEXT_BUILTINS, argumentName, builtinArgKind, builtinType, claimValueType, isClaims } from "./builtins.js";
+import { BUILTINS, type BuiltinChecks, CONTEXT_BUILTINS, argumentName, builtinArgKind, builtinType, claimValueType, isClaims, nullSafe } from "./builtins.js";
 import { isListBuiltin, listArg, listBuiltinType } from "./list-builtins.js";
 import { compositionCodes } from "../diagnostics/codes/composition.js";
 import { callAction, callFn } from "./calls.js";
 import { shapeType } from "./record-types.js";
 import { fieldNames, fieldType, passwordField } from "./member-types.js";
-import { recordOp } from "./record-ops.js";
+import { isAbsentRef, recordOp } from "./record-ops.js";
+import { expressionCodes } from "../diagnostics/codes/expressions.js";
 import type { ModuleScope, Scope } from "./scope.js";
 import { closest } from "../diagnostics/did-you-mean.js";
 import { NULL_TYPE, UNKNOWN, assignable, describe, isNullable, isNumeric, isStringy, scalar, withNullable } from "./shared/types.js";
@@ -82,6 +83,7 @@ export class ExprAnalyzer {
           this.report(codes.unknownName.at(this.m.file, e.span, e.name, closest(e.name, candidates)));
           return { kind: "literal", value: null, type: UNKNOWN };
         }
+        if (b.kind === "param" && b.absent) return { kind: "param", name: e.name, type: b.type, absent: true };
         return { kind: b.kind, name: e.name, type: b.type };
       }
       case "Member":
@@ -175,7 +177,9 @@ export class ExprAnalyzer {
       this.report(codes.unknownField.at(this.m.file, span, property, describe(withNullable(t, false)), closest(property, names)));
       return { kind: "member", object, property, optional, type: UNKNOWN };
     }
-    return { kind: "member", object, property, optional, type: optional ? withNullable(found, true) : found };
+    const absent = t.kind === "object" && t.fields.some((f) => f.name === property && f.absent === true);
+    const type = optional ? withNullable(found, true) : found;
+    return absent ? { kind: "member", object, property, optional, type, absent: true } : { kind: "member", object, property, optional, type };
   }
 
   private object(entries: ObjectEntry[], scope: Scope): IrExpr {
@@ -302,6 +306,7 @@ export class ExprAnalyzer {
       }
       if (builtin === "revoke" && !this.m.identity.revoke) this.report(identityCodes.revokeWithoutStore.at(this.m.file, e.callee.span));
     }
+    if (builtin === "has") return this.has(e, scope);
     let rehash: Rehash | undefined;
     const args = e.args.map((a, i) => {
       if (builtin !== "verify_password" || i !== 0) return this.expr(a.value, scope);
@@ -317,6 +322,11 @@ export class ExprAnalyzer {
       return { kind: "builtin", name: builtin, args, type: listBuiltinType(builtin, list.item, args, e, this.m) };
     }
     const checkedArgs = args.map((a, i) => this.builtinArg(builtin, i, a));
+    // Constant bounds the wrong way round would fail every call: said at build time.
+    const [lo, hi] = checkedArgs;
+    if (builtin === "random_int" && lo?.kind === "literal" && hi?.kind === "literal" && typeof lo.value === "number" && typeof hi.value === "number" && lo.value > hi.value) {
+      this.report(expressionCodes.randomBounds.at(this.m.file, e.span, lo.value, hi.value));
+    }
     const type = builtinType(builtin, checkedArgs, e, this.checks);
     // In an action, the sign-in throttle wraps the check (runtime/limits): it needs the call's context.
     if (builtin === "verify_password" && !this.m.pure) {
@@ -334,10 +344,20 @@ export class ExprAnalyzer {
     return rehash ? { kind: "builtin", name: builtin, args: checkedArgs, rehash, type } : { kind: "builtin", name: builtin, args: checkedArgs, type };
   }
 
+  /** `has(x)`: whether the call gave `x`, an argument or record member declared `T??`. */
+  private has(e: CallExpr, scope: Scope): IrExpr {
+    const arg = e.args[0] ? this.expr(e.args[0].value, scope) : null;
+    if (arg !== null && !isAbsentRef(arg)) {
+      const named = arg.kind === "param" || arg.kind === "local" ? arg.name : arg.kind === "member" ? arg.property : null;
+      this.report(expressionCodes.hasArgument.at(this.m.file, e.args[0].span, named === null ? describe(arg.type) : `\`${named}\` (${describe(arg.type)})`));
+    }
+    return { kind: "builtin", name: "has", args: arg === null ? [] : [arg], type: BOOL };
+  }
+
   /** Builtins are null-safe, so a json member may be null; anything else of the wrong type is a 400. */
   private builtinArg(name: BuiltinName, index: number, arg: IrExpr): IrExpr {
     const kind = builtinArgKind(name, index);
-    if (kind !== undefined) return this.checked(arg, kind, true);
+    if (kind !== undefined) return this.checked(arg, kind === "number" ? "float" : kind, nullSafe(name));
     if (name === "len" && arg.type.kind === "unknown" && arg.type.from !== undefined) {
       return { kind: "expect", value: arg, as: "sized", orNull: false, path: arg.type.from, type: UNKNOWN };
     }

@@ -4,6 +4,7 @@
 // is the type that instance returns. Instances are made on the first call with their
 // types, so a call inside a fn that is itself being lowered with the same name is recursion.
 
+import { expressionCodes } from "../diagnostics/codes/expressions.js";
 import { analyzeCodes } from "../diagnostics/codes/analyze.js";
 import { compositionCodes } from "../diagnostics/codes/composition.js";
 import type { Block, FnDecl } from "../parse/ast.js";
@@ -62,6 +63,7 @@ export class FnTable implements FnCalls {
 
   /** A parameter's written type: a scalar type, or a resource's name for one of its rows. */
   private paramType(t: NonNullable<FnDecl["params"][number]["type"]>, file: string): ValueType {
+    if (t.absent) this.scope.reporter.add(expressionCodes.absentNotHere.at(file, t.span, "on a fn parameter (every call gives every argument)"));
     const resource = this.scope.resources.get(t.name.name);
     if (resource && t.values.length === 0) return { kind: "row", resource: resource.name, nullable: t.nullable };
     const r = resolveType(t, file, this.scope.reporter);

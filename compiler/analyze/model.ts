@@ -103,7 +103,7 @@ export type ValueType =
   | { kind: "queryRow"; query: string; nullable: boolean }
   | { kind: "queryRows"; query: string }
   /** An object literal, or a value of a record type (`type` names it; `nullable` for `T?`). */
-  | { kind: "object"; fields: { name: string; type: ValueType }[]; module?: string; type?: string; nullable?: boolean }
+  | { kind: "object"; fields: { name: string; type: ValueType; absent?: true }[]; module?: string; type?: string; nullable?: boolean }
   /** A list literal, or a `list<T>` value (`nullable` for `list<T>?`). */
   | { kind: "array"; item: ValueType; nullable?: boolean }
   /** `auth`: `{ id: text, roles: list<text>, claims: json }`, null when anonymous. */
@@ -125,6 +125,8 @@ export interface ParamModel {
   default: DefaultLiteral | undefined;
   /** Required = not nullable and no default. */
   required: boolean;
+  /** `T??`: an absent argument is `undefined`, told apart from null (`has(x)`; §2.3, Absent arguments). */
+  absent?: true;
   /**
    * A `list<T>` or record-type argument: what the edge checks (runtime/shape.ts). Such an
    * argument travels as JSON, so `type` is then "json"; absent for single values.
@@ -134,7 +136,7 @@ export interface ParamModel {
 
 /** The structure of a list or record argument, or of a member of a record type. */
 export type ShapeModel =
-  | { kind: "scalar"; type: ScalarType; enumValues: string[]; nullable: boolean }
+  | { kind: "scalar"; type: ScalarType; enumValues: string[]; nullable: boolean; absent?: true }
   /** At most `max` items: longer is a 400 (docs/language.md §2.3, Lists). */
   | { kind: "list"; item: ShapeModel; max: number; nullable: boolean }
   | { kind: "record"; module: string; type: string; nullable: boolean };

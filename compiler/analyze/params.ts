@@ -1,4 +1,5 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
+import { expressionCodes } from "../diagnostics/codes/expressions.js";
 import type { Param } from "../parse/ast.js";
 import type { ParamModel } from "./model.js";
 import { type TypeTable, isShaped, resolveShape } from "./record-types.js";
@@ -15,7 +16,13 @@ export const RESERVED = new Set([...Object.getOwnPropertyNames(Object.prototype)
  * Parameters of a query or an action: types resolved, defaults checked against them.
  * With `types` (the module's record types), a parameter may be a list or a record.
  */
-export function analyzeParams(params: Param[], file: string, r: Reporter, types?: { module: string; table: TypeTable }): ParamModel[] {
+export function analyzeParams(
+  params: Param[],
+  file: string,
+  r: Reporter,
+  types?: { module: string; table: TypeTable },
+  absentAllowed = false,
+): ParamModel[] {
   const out: ParamModel[] = [];
   const seen = new Set<string>();
   for (const p of params) {
@@ -27,6 +34,11 @@ export function analyzeParams(params: Param[], file: string, r: Reporter, types?
     if (RESERVED.has(p.name.name)) {
       r.add(codes.reservedParamName.at(file, p.name.span, p.name.name));
       continue;
+    }
+    // `T??`: only an action's single-value parameter, without a default, may be absent.
+    if (p.type.absent) {
+      const where = !absentAllowed ? "on a query parameter" : p.default ? "with a default" : types && isShaped(p.type, types.table) ? "on a list or record argument" : null;
+      if (where !== null) r.add(expressionCodes.absentNotHere.at(file, p.type.span, where));
     }
     if (types && isShaped(p.type, types.table)) {
       const shape = resolveShape(p.type, file, r, types.table, types.module);
@@ -44,14 +56,16 @@ export function analyzeParams(params: Param[], file: string, r: Reporter, types?
       def = literalDefault({ ...t, nullable }, p.default);
       if (def === undefined) r.add(codes.badDefault.at(file, p.default.span, p.name.name, `a ${t.type} literal`));
     }
-    out.push({
+    const param: ParamModel = {
       name: p.name.name,
       type: t.type,
       enumValues: t.enumValues,
       nullable,
       default: def,
       required: !nullable && def === undefined,
-    });
+    };
+    if (p.type.absent && absentAllowed && def === undefined) param.absent = true;
+    out.push(param);
   }
   return out;
 }

@@ -11,6 +11,8 @@ import type { IrExpr, RecordWrite, ResourceModel, ValueType } from "./model.js";
 import { identityKey, recordStatement, recordStatementName } from "./record-sql.js";
 import type { ModuleScope, Scope } from "./scope.js";
 import { UNKNOWN, isNullable, scalar } from "./shared/types.js";
+import { expressionCodes } from "../diagnostics/codes/expressions.js";
+import { forEachChild } from "./transaction.js";
 
 /**
  * `get`, `insert`, `update` or `delete` of a resource: typed, its writes checked against the
@@ -29,7 +31,7 @@ export function recordOp(x: ExprAnalyzer, m: ModuleScope, e: RecordOpExpr, scope
   // The parser guarantees the shape: a key for get/update/delete, fields for insert/update.
   const key = e.op === "insert" ? [] : keyArgs(x, m, r, e, scope);
   const wantsFields = e.op === "insert" || e.op === "update";
-  const writes = wantsFields && e.fields ? fieldWrites(x, m, r, e.fields, scope, e.op === "insert") : [];
+  const writes = wantsFields && e.fields ? fieldWrites(x, m, r, e.fields, scope, e.op) : [];
   if (e.op === "insert") {
     const missing = r.fields.filter((f) => !f.generated && !f.nullable && !f.default && !writes.some((w) => w.field === f.name));
     if (missing.length) x.report(codes.requiredFieldMissing.at(m.file, e.span, r.name, missing.map((f) => f.name)));
@@ -40,9 +42,11 @@ export function recordOp(x: ExprAnalyzer, m: ModuleScope, e: RecordOpExpr, scope
   // An insert's statement is named after the fields only when it gives an `id(int)` key itself.
   const identity = identityKey(r);
   const named = e.op === "insert" ? fieldsSorted.filter((f) => f === identity) : fieldsSorted;
-  const statement = recordStatement(r, e.op, named);
+  // An update given a `T??` value leaves the field as it is when the value is absent.
+  const op = e.op === "update" && writes.some((w) => w.absent) ? "patch" : e.op;
+  const statement = recordStatement(r, op, named);
   if (!m.statements.has(statement.name)) m.statements.set(statement.name, statement);
-  const name = recordStatementName(r.name, e.op, named);
+  const name = recordStatementName(r.name, op, named);
   switch (e.op) {
     case "get":
     case "delete":
@@ -50,7 +54,7 @@ export function recordOp(x: ExprAnalyzer, m: ModuleScope, e: RecordOpExpr, scope
     case "insert":
       return { kind: "record", op: "insert", resource: r.name, statement: name, fields: writes, type: rowType };
     case "update":
-      return { kind: "record", op: "update", resource: r.name, statement: name, key, fields: sortWrites(writes), type: rowType };
+      return { kind: "record", op: op === "patch" ? "patch" : "update", resource: r.name, statement: name, key, fields: sortWrites(writes), type: rowType };
   }
 }
 
@@ -97,7 +101,7 @@ function keyArgs(x: ExprAnalyzer, m: ModuleScope, r: ResourceModel, e: RecordOpE
   return out.every((v) => v !== undefined) ? (out as IrExpr[]) : [];
 }
 
-function fieldWrites(x: ExprAnalyzer, m: ModuleScope, r: ResourceModel, entries: ObjectEntry[], scope: Scope, insert: boolean): RecordWrite[] {
+function fieldWrites(x: ExprAnalyzer, m: ModuleScope, r: ResourceModel, entries: ObjectEntry[], scope: Scope, op: RecordOpExpr["op"]): RecordWrite[] {
   const out: RecordWrite[] = [];
   for (const en of entries) {
     const field = r.fields.find((f) => f.name === en.key.name);
@@ -108,7 +112,7 @@ function fieldWrites(x: ExprAnalyzer, m: ModuleScope, r: ResourceModel, entries:
     }
     // An insert gives a natural key (`key (…)`) and may give an `id(int)` key; the other ids are the server's.
     const keyed = r.primaryKey.includes(field.name);
-    if (keyed && !(insert && (field.generated === undefined || field.generated === "identity"))) {
+    if (keyed && !(op === "insert" && (field.generated === undefined || field.generated === "identity"))) {
       x.report(codes.keyWrite.at(m.file, en.key.span, field.name));
       continue;
     }
@@ -124,9 +128,33 @@ function fieldWrites(x: ExprAnalyzer, m: ModuleScope, r: ResourceModel, entries:
     // An enum field's own check (oneOf) already refuses anything but its strings.
     const written = field.type === "enum" ? value : x.checked(value, field.type, field.nullable);
     const check: RecordWrite["check"] = field.password ? (field.nullable ? "passwordOrNull" : "password") : writeCheck(field, written);
+    // `bio: bio` where bio is `T??`: nothing is written when the call left it out.
+    if (isAbsentRef(written)) {
+      out.push({ field: field.name, value: written, check, absent: true });
+      continue;
+    }
+    const inside = absentInside(written);
+    if (inside !== null && op === "update") x.report(expressionCodes.absentRewritten.at(m.file, en.value.span, inside, `${r.name}.${field.name}`));
     out.push({ field: field.name, value: written, check });
   }
   return out;
+}
+
+/** A `T??` parameter or member read as it is: absent stays absent. */
+export function isAbsentRef(e: IrExpr): boolean {
+  return (e.kind === "param" || e.kind === "member") && e.absent === true;
+}
+
+/** The name of a `T??` value read inside a larger expression (where absent reads as null); null when there is none. */
+function absentInside(e: IrExpr): string | null {
+  if (isAbsentRef(e)) return e.kind === "param" ? e.name : e.kind === "member" ? e.property : null;
+  // has(x) asks about absence itself: no null is written for it.
+  if (e.kind === "builtin" && e.name === "has") return null;
+  let found: string | null = null;
+  forEachChild(e, (c) => {
+    found ??= absentInside(c);
+  });
+  return found;
 }
 
 function sortWrites(ws: RecordWrite[]): RecordWrite[] {

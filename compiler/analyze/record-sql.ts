@@ -30,7 +30,7 @@ const placeholder: Record<Dialect, (i: number) => string> = {
  * `account.rehash.password`; `world.insert.id` for an insert that gives an `id(int)` key itself.
  */
 export function recordStatementName(resource: string, op: Op, fields: readonly string[] = []): string {
-  return op === "update" || op === "rehash" || (op === "insert" && fields.length > 0)
+  return op === "update" || op === "patch" || op === "rehash" || (op === "insert" && fields.length > 0)
     ? [resource, op, ...fields].join(".")
     : `${resource}.${op}`;
 }
@@ -50,8 +50,10 @@ export function insertColumns(r: ResourceShape, fields: readonly string[]): stri
 /**
  * The statement for one record operation. `args` order: insert → every field in
  * declaration order (an `id(int)` key only when the insert gives it, named in `fields`);
- * update → the written fields (sorted, as in the name), then the key fields; get/delete →
- * the key fields; rehash (of one password field) → the new hash, the key fields, the hash it replaces.
+ * update → the written fields (sorted, as in the name), then the key fields; patch → per
+ * written field (sorted) whether it is given (1/0) and its value, then the key fields;
+ * get/delete → the key fields; rehash (of one password field) → the new hash, the key
+ * fields, the hash it replaces.
  */
 export function recordStatement(r: ResourceModel, op: Op, fields: readonly string[] = []): StatementModel {
   const { name, sql } = recordSql(r, op, fields);
@@ -73,6 +75,8 @@ export function recordSql(r: ResourceShape, op: Op, fields: readonly string[] = 
       ? insertColumns(r, fields)
       : op === "update"
         ? [...fields, ...key]
+        : op === "patch"
+          ? [...fields.flatMap((f) => [`${f}_given`, f]), ...key]
         : op === "rehash"
           ? [fields[0], ...key, `${fields[0]}_before`]
           : [...key];
@@ -123,8 +127,11 @@ function renderMysql(r: ResourceShape, op: Op, fields: readonly string[], args: 
     // Only where the row still holds the hash that was checked: a password changed meanwhile stays.
     case "rehash":
       return { text: `UPDATE ${table} SET ${q(fields[0])} = ? WHERE ${keyMatch(r, q, p, 0)} AND ${q(fields[0])} = ?`, slots };
+    case "patch":
     case "update": {
-      const sets = fields.map((f) => `${q(f)} = ${mysqlPlaceholder(typeOf(f))}`).join(", ");
+      const sets = fields
+        .map((f) => (op === "patch" ? `${q(f)} = CASE WHEN ? = 1 THEN ${mysqlPlaceholder(typeOf(f))} ELSE ${q(f)} END` : `${q(f)} = ${mysqlPlaceholder(typeOf(f))}`))
+        .join(", ");
       return {
         text: `UPDATE ${table} SET ${sets} WHERE ${keyMatch(r, q, p, 0)}`,
         slots,
@@ -155,6 +162,11 @@ function render(d: Dialect, r: ResourceShape, op: Op, fields: readonly string[],
     case "update": {
       const sets = fields.map((f, i) => `${q(f)} = ${p(i)}`).join(", ");
       return `UPDATE ${table} SET ${sets} WHERE ${keyMatch(r, q, p, fields.length)} RETURNING ${columns}`;
+    }
+    // A field not given keeps its value: `"bio" = CASE WHEN ? = 1 THEN ? ELSE "bio" END`.
+    case "patch": {
+      const sets = fields.map((f, i) => `${q(f)} = CASE WHEN ${p(2 * i)} = 1 THEN ${p(2 * i + 1)} ELSE ${q(f)} END`).join(", ");
+      return `UPDATE ${table} SET ${sets} WHERE ${keyMatch(r, q, p, 2 * fields.length)} RETURNING ${columns}`;
     }
   }
 }

@@ -1,5 +1,6 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { listCodes } from "../diagnostics/codes/lists.js";
+import { expressionCodes } from "../diagnostics/codes/expressions.js";
 import type { Decl, TypeDecl, TypeRef } from "../parse/ast.js";
 import type { RecordTypeModel, ShapeModel, ValueType } from "./model.js";
 import { RESERVED } from "./params.js";
@@ -67,6 +68,12 @@ export function analyzeTypes(module: string, decls: readonly { decl: Decl; file:
       }
       const shape = resolveShape(m.type, file, r, out, module);
       if (!shape) continue;
+      // `bio: text??`: a member the client may leave out, told apart from null.
+      if (m.type.absent) {
+        if (shape.kind !== "scalar") r.add(expressionCodes.absentNotHere.at(file, m.type.span, "on a list or record member"));
+        else if (m.default) r.add(expressionCodes.absentNotHere.at(file, m.type.span, "with a default"));
+        else shape.absent = true;
+      }
       let def: RecordTypeModel["members"][number]["default"] = undefined;
       if (m.default) {
         def = shape.kind === "scalar" ? literalDefault(shape, m.default) : undefined;
@@ -117,6 +124,7 @@ export function resolveShape(t: TypeRef, file: string, r: Reporter, types: TypeT
     }
     const item = resolveShape(t.item, file, r, types, module);
     if (!item) return null;
+    if (t.item.absent) r.add(expressionCodes.absentNotHere.at(file, t.item.span, "on a list item (an item is there or not)"));
     let max = DEFAULT_LIST_MAX;
     if (t.max) {
       if (t.max.value < 1 || t.max.value > LIST_MAX_LIMIT) r.add(listCodes.listBound.at(file, t.max.span, t.max.value));
@@ -147,7 +155,9 @@ export function shapeType(s: ShapeModel, types: TypeTable): ValueType {
       return withNullable({ kind: "array", item: shapeType(s.item, types) }, s.nullable);
     case "record": {
       const t = types.get(s.type);
-      const fields = (t?.members ?? []).map((m) => ({ name: m.name, type: shapeType(m.shape, types) }));
+      const fields = (t?.members ?? []).map((m) =>
+        m.shape.kind === "scalar" && m.shape.absent ? { name: m.name, type: shapeType(m.shape, types), absent: true as const } : { name: m.name, type: shapeType(m.shape, types) },
+      );
       return withNullable({ kind: "object", module: s.module, type: s.type, fields }, s.nullable);
     }
   }

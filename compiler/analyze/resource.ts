@@ -1,3 +1,4 @@
+import { expressionCodes } from "../diagnostics/codes/expressions.js";
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
 import { keyCodes } from "../diagnostics/codes/keys.js";
@@ -65,6 +66,7 @@ function analyzeField(f: FieldDecl, file: string, r: Reporter): FieldModel | nul
   if (f.type.name.name === "id") return idField(f, file, r);
   const type = resolveType(f.type, file, r);
   if (!type) return null;
+  if (f.type.absent) r.add(expressionCodes.absentNotHere.at(file, f.type.span, "on a resource field (a column is null or a value)"));
   const field: FieldModel = {
     name: f.name.name,
     type: type.type,

@@ -52,6 +52,8 @@ export interface Binding {
   /** `caller` is `auth`, bound in an action's outermost scope when the project has identity. */
   kind: "param" | "local" | "caller";
   type: ValueType;
+  /** A `T??` parameter: absent (`undefined`) is told apart from null. */
+  absent?: true;
 }
 
 /**

@@ -73,6 +73,9 @@ export function countStatements(stmts: readonly IrStmt[]): number {
       case "expr":
         visit(s.expr);
         break;
+      case "yield":
+        visit(s.value);
+        break;
       case "sql":
         n++;
         s.args.forEach(visit);
@@ -110,6 +113,9 @@ export function walkBody(stmts: readonly IrStmt[], visit: (e: IrExpr) => void): 
         break;
       case "expr":
         deep(s.expr);
+        break;
+      case "yield":
+        deep(s.value);
         break;
       case "sql":
         s.args.forEach(deep);
@@ -160,7 +166,11 @@ export function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
 
 /** Does a body `fail`, itself or through a fn it calls? */
 export function mayFail(stmts: readonly IrStmt[]): boolean {
-  return stmts.some((s) => s.kind === "fail") || callsFailingFn(stmts) || stmts.some((s) => s.kind === "if" && (mayFail(s.then) || mayFail(s.else)));
+  return (
+    stmts.some((s) => s.kind === "fail") ||
+    callsFailingFn(stmts) ||
+    stmts.some((s) => (s.kind === "if" && (mayFail(s.then) || mayFail(s.else))) || (s.kind === "for" && mayFail(s.body)))
+  );
 }
 
 /** Does a body call a fn that may `fail`? */
@@ -177,6 +187,10 @@ function callsFailingFn(stmts: readonly IrStmt[]): boolean {
         return s.value !== null && exprFails(s.value);
       case "expr":
         return exprFails(s.expr);
+      case "yield":
+        return exprFails(s.value);
+      case "for":
+        return exprFails(s.list) || callsFailingFn(s.body);
       case "sql":
         return false;
     }

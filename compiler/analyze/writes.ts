@@ -67,6 +67,9 @@ function firstWrite(
         case "expr":
           visit(s.expr);
           break;
+        case "yield":
+          visit(s.value);
+          break;
         case "return":
           if (s.value !== null) visit(s.value);
           break;

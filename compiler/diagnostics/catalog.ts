@@ -7,6 +7,7 @@ import { compositionCodes } from "./codes/composition.js";
 import { configCodes } from "./codes/config.js";
 import { crossSiteCodes } from "./codes/cross-site.js";
 import { dialectCodes } from "./codes/dialect.js";
+import { expressionCodes } from "./codes/expressions.js";
 import { identityCodes } from "./codes/identity.js";
 import { jqCodes } from "./codes/jq.js";
 import { keyCodes } from "./codes/keys.js";
@@ -29,6 +30,7 @@ export const catalog: CatalogGroup[] = [
   { title: "Syntax", range: "SVC1001–SVC1099", codes: parseCodes },
   { title: "Declarations, names and types", range: "SVC2001–SVC2099", codes: { ...analyzeCodes, ...webhookCodes, ...listCodes, ...compositionCodes, ...openapiCodes } },
   { title: "Primary keys", range: "SVC2101–SVC2119", codes: keyCodes },
+  { title: "Expressions: lists built in code, values made in code, absent arguments", range: "SVC2120–SVC2139", codes: expressionCodes },
   { title: "SQL", range: "SVC3001–SVC3099", codes: sqlCodes },
   { title: "SQL for the chosen backend", range: "SVC3101–SVC3199", codes: dialectCodes },
   { title: "Project and svc.toml", range: "SVC4001–SVC4099", codes: configCodes },

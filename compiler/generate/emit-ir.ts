@@ -1,7 +1,14 @@
 import type { IrExpr, IrStmt, Model, RecordWrite, Rehash } from "../analyze/model.js";
-import { RUNTIME_NAMES } from "../analyze/builtins.js";
+import { RUNTIME_NAMES, VALUE_BUILTINS } from "../analyze/builtins.js";
 import { isNullable } from "../analyze/shared/types.js";
+import { isAbsentRef } from "../analyze/record-ops.js";
 import { local, type Names } from "./names.js";
+import { valueTs } from "./ts-types.js";
+
+/** `T[]`, parenthesized where T is a union: `(string | null)[]`. */
+function arrayTs(item: string): string {
+  return /^[\w.$<>]+$/.test(item) ? `${item}[]` : `(${item})[]`;
+}
 
 /** Turns an action's typed IR into straight-line TypeScript running on `tx`. */
 export class IrEmitter {
@@ -39,8 +46,13 @@ export class IrEmitter {
         return `${ind}await tx.run(${this.names.statement(s.statement)}, [${s.args.map((a) => this.expr(a)).join(", ")}]);`;
       case "for": {
         const list = isNullable(s.list.type) ? `rt.lists.items(${this.expr(s.list)})` : this.expr(s.list);
-        return `${ind}for (const ${local(s.name)} of ${list}) {\n${this.stmts(s.body, ind + "  ")}\n${ind}}`;
+        const loop = `${ind}for (const ${local(s.name)} of ${list}) {\n${this.stmts(s.body, ind + "  ")}\n${ind}}`;
+        if (s.collect === undefined) return loop;
+        // `let xs = for …`: the list starts empty, and each `yield` adds to it (bounded by `max`).
+        return `${ind}const ${local(s.collect.into)}: ${arrayTs(valueTs(s.collect.item, this.names, this.model))} = [];\n${loop}`;
       }
+      case "yield":
+        return `${ind}rt.values.collect(${local(s.into)}, ${this.expr(s.value)}, ${s.max}, ${JSON.stringify(s.into)});`;
     }
   }
 
@@ -50,6 +62,8 @@ export class IrEmitter {
         return e.value === null ? "null" : JSON.stringify(e.value);
       case "param":
         this.readsArgs = true;
+        // A `T??` argument is undefined when absent: read as null, or, below a null test, as the value.
+        if (e.absent) return isNullable(e.type) ? `(args.${e.name} ?? null)` : `args.${e.name}!`;
         return `args.${e.name}`;
       // Below `requires` (or a null test) the server has resolved a caller; elsewhere it may be null.
       case "caller":
@@ -60,7 +74,8 @@ export class IrEmitter {
         const obj = this.operand(e.object);
         const untyped = e.object.type.kind === "unknown" || (e.object.type.kind === "scalar" && e.object.type.type === "json");
         if (untyped) return `rt.member(${this.expr(e.object)}, ${JSON.stringify(e.property)})`;
-        return e.optional ? `(${this.optionalChain(e)} ?? null)` : `${obj}.${e.property}`;
+        if (e.optional) return `(${this.optionalChain(e)} ?? null)`;
+        return e.absent ? `(${obj}.${e.property} ?? null)` : `${obj}.${e.property}`;
       }
       case "object":
         return `{ ${e.entries.map((en) => `${en.key}: ${this.expr(en.value)}`).join(", ")} }`;
@@ -82,6 +97,8 @@ export class IrEmitter {
         // Leave nothing to the callee: defaults are filled here, at build time.
         const fields = callee.params.map((p) => {
           const v = given.get(p.name);
+          // A `T??` parameter: left out, or given a `T??` value that is absent, it is absent there too.
+          if ("absent" in p && p.absent) return `${p.name}: ${v ? (isAbsentRef(v) ? this.raw(v) : this.expr(v)) : "undefined"}`;
           const value = v ? this.expr(v) : p.default === undefined ? "null" : JSON.stringify(p.default);
           return `${p.name}: ${value}`;
         });
@@ -108,6 +125,16 @@ export class IrEmitter {
       case "expect":
         return `rt.expect.${e.as}${e.orNull ? "OrNull" : ""}(${this.expr(e.value)}, ${JSON.stringify(e.path)})`;
     }
+  }
+
+  /** A `T??` argument or member as it is: undefined when absent. */
+  private raw(e: IrExpr): string {
+    if (e.kind === "param") {
+      this.readsArgs = true;
+      return `args.${e.name}`;
+    }
+    if (e.kind === "member") return e.optional ? this.optionalChain(e)! : `${this.operand(e.object)}.${e.property}`;
+    return this.expr(e);
   }
 
   /** `obj?.prop` for an optional member of a typed value (null when the member is not one). */
@@ -147,6 +174,8 @@ export class IrEmitter {
     switch (e.name) {
       case "now":
         return "rt.now()";
+      case "has":
+        return `(${this.raw(e.args[0])} !== undefined)`;
       case "coalesce": {
         // An optional member's chain ends in `?? null` on its own: coalesce it once (`user.address?.city ?? "nowhere"`).
         const a = e.args[0];
@@ -179,8 +208,17 @@ export class IrEmitter {
         return "(await rt.endSession(tx, ctx))";
       case "revoke":
         return `(await rt.revoke(tx, ctx, ${args.join(", ")}))`;
-      default:
+      // Counting from 0 unless told: range(n) is range(0, n).
+      case "range":
+        return `rt.values.range(${args.length === 1 ? `0, ${args[0]}` : args.join(", ")})`;
+      case "min":
+      case "max":
+        return `Math.${e.name}(${args.join(", ")})`;
+      default: {
+        const value = VALUE_BUILTINS[e.name];
+        if (value !== undefined) return `rt.values.${value}(${args.join(", ")})`;
         return `rt.${RUNTIME_NAMES[e.name] ?? e.name}(${args.join(", ")})`;
+      }
     }
   }
 
@@ -200,7 +238,8 @@ export class IrEmitter {
       case "insert":
         return `(await ${fn}(tx, ${this.insertRow(e.resource, e.fields)}))`;
       case "update":
-        return `(await ${fn}(tx, ${e.key.map((k) => this.expr(k)).join(", ")}, { ${e.fields.map((w) => `${w.field}: ${this.write(e.resource, w)}`).join(", ")} }))`;
+      case "patch":
+        return `(await ${fn}(tx, ${e.key.map((k) => this.expr(k)).join(", ")}, { ${e.fields.map((w) => `${w.field}: ${this.given(e.resource, w, "undefined")}`).join(", ")} }))`;
     }
   }
 
@@ -214,15 +253,26 @@ export class IrEmitter {
     const fields = r.fields.flatMap((f) => {
       const w = writes.find((x) => x.field === f.name);
       let value: string;
+      const fallback = f.default?.kind === "now" ? "rt.now()" : f.default?.kind === "value" ? JSON.stringify(f.default.value) : "null";
       if (f.generated === "identity" && !w) return [];
       if (f.generated !== undefined && f.generated !== "identity") value = made[f.generated];
-      else if (w) value = this.write(resource, w);
-      else if (f.default?.kind === "now") value = "rt.now()";
-      else if (f.default?.kind === "value") value = JSON.stringify(f.default.value);
-      else value = "null";
+      else if (w) value = this.given(resource, w, fallback);
+      else value = fallback;
       return [`${f.name}: ${value}`];
     });
     return `{ ${fields.join(", ")} }`;
+  }
+
+  /**
+   * A written value; one that is a `T??` value as it is writes `absent` when the call left it
+   * out: an update's undefined (the field keeps its value), an insert's default.
+   */
+  private given(resource: string, w: RecordWrite, absent: string): string {
+    if (!w.absent) return this.write(resource, w);
+    const raw = this.raw(w.value);
+    if (w.check === "none" && absent === "undefined") return raw;
+    if (w.check === "none" && absent === "null") return this.expr(w.value);
+    return `${raw} === undefined ? ${absent} : ${this.write(resource, { ...w, absent: undefined })}`;
   }
 
   /** A written value with the run-time check its static type could not rule out. */

@@ -48,8 +48,10 @@ export interface TypeRef {
   name: Ident;
   /** Members of `enum(a, b, c)`; empty for other types. */
   values: Ident[];
-  /** `T?` */
+  /** `T?` (and `T??`) */
   nullable: boolean;
+  /** `T??`: may also be absent, which a caller can tell from null (`has(x)`). */
+  absent?: true;
   /** The item type of `list<T>`; absent for other types. */
   item?: TypeRef;
   /** `max N` after `list<T>`; absent when not written. */
@@ -179,7 +181,24 @@ export interface Block {
   span: Span;
 }
 
-export type Stmt = LetStmt | IfStmt | FailStmt | ReturnStmt | ExprStmt | SqlStmt | ForStmt;
+export type Stmt = LetStmt | IfStmt | FailStmt | ReturnStmt | ExprStmt | SqlStmt | ForStmt | CollectStmt | YieldStmt;
+
+/** `let name = for x in list [max N] { … yield v … }`: the list of what the loop yields. */
+export interface CollectStmt {
+  kind: "Collect";
+  name: Ident;
+  loop: ForStmt;
+  /** `max N`; null: the default bound. */
+  max: IntLit | null;
+  span: Span;
+}
+
+/** `yield value`, inside a collecting `for`. */
+export interface YieldStmt {
+  kind: "Yield";
+  value: Expr;
+  span: Span;
+}
 
 export interface LetStmt {
   kind: "Let";

@@ -7,7 +7,7 @@ import { parseCodes } from "../diagnostics/codes/parse.js";
 import type {
   ActionDecl, Block, DataStep, Decl, Expr, FieldDecl, FnDecl, FnParam, IfStmt, IndexDecl, KeyDecl, MethodBlock, ModuleFile, Param,
   QueryDecl, RedirectStep, RespondClause, Requires, ResourceDecl, RouteDecl, RouteFile, SqlBody, Stmt, TypeRef, WebhookDecl,
-  ForStmt, TypeDecl, LimitClause,
+  ForStmt, TypeDecl, LimitClause, IntLit,
 } from "./ast.js";
 import { ExpressionBuilder, intLit, stringLit } from "./build-expressions.js";
 import { childrenSpan, ident, INCOMPLETE, isReal, keepComplete, need, tokenSpan, type BuildContext } from "./build-support.js";
@@ -17,7 +17,7 @@ import type {
   LetStmtCstChildren, MethodBlockCstChildren, ModuleCstChildren, ParamListCstChildren, QueryDeclCstChildren,
   HeaderClauseCstChildren, RedirectStepCstChildren, RequiresClauseCstChildren, RespondClauseCstChildren, ResourceDeclCstChildren, ReturnStmtCstChildren,
   RouteDeclCstChildren, RouteFileCstChildren, SqlStmtCstChildren, StatementCstChildren, TypeRefCstChildren,
-  WebhookDeclCstChildren, ForStmtCstChildren, TypeDeclCstChildren, ListItemCstChildren,
+  WebhookDeclCstChildren, ForStmtCstChildren, CollectForCstChildren, YieldStmtCstChildren, TypeDeclCstChildren, ListItemCstChildren,
   VisibleDeclCstChildren, FnDeclCstChildren, FnParamCstChildren, LimitClauseCstChildren,
 } from "./cst.js";
 import type { IToken } from "chevrotain";
@@ -118,6 +118,7 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
       c.diagnostics.push(parseCodes.valuesOnNonEnum.at(c.file, childrenSpan(c, ctx), name.name));
     }
     const ref: TypeRef = { kind: "TypeRef", name, values, nullable: ctx.Question !== undefined, span: childrenSpan(c, ctx) };
+    if ((ctx.Question?.length ?? 0) > 1) ref.absent = true;
     if (ctx.listItem) Object.assign(ref, this.listItem(ctx.listItem[0].children, c));
     return ref;
   }
@@ -269,11 +270,16 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
     if (ctx.returnStmt) return this.returnStmt(ctx.returnStmt[0].children, c);
     if (ctx.sqlStmt) return this.sqlStmt(ctx.sqlStmt[0].children, c);
     if (ctx.forStmt) return this.forStmt(ctx.forStmt[0].children, c);
+    if (ctx.yieldStmt) return this.yieldStmt(ctx.yieldStmt[0].children, c);
     const expr: Expr = this.expression(need(ctx.expression).children, c);
     return { kind: "ExprStmt", expr, span: expr.span };
   }
 
   letStmt(ctx: LetStmtCstChildren, c: BuildContext): Stmt {
+    if (ctx.collect) {
+      const { loop, max } = this.collectFor(ctx.collect[0].children, c);
+      return { kind: "Collect", name: ident(c, need(ctx.name)), loop, max, span: childrenSpan(c, ctx) };
+    }
     const value = this.expression(need(ctx.value).children, c);
     return { kind: "Let", name: ident(c, need(ctx.name)), value, span: childrenSpan(c, ctx) };
   }
@@ -312,6 +318,18 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
     const list = this.expression(need(ctx.list).children, c);
     const body = this.block(need(ctx.body).children, c);
     return { kind: "For", name: ident(c, need(ctx.name)), list, body, span: childrenSpan(c, ctx) };
+  }
+
+  collectFor(ctx: CollectForCstChildren, c: BuildContext): { loop: ForStmt; max: IntLit | null } {
+    const list = this.expression(need(ctx.list).children, c);
+    const body = this.block(need(ctx.body).children, c);
+    const loop: ForStmt = { kind: "For", name: ident(c, need(ctx.name)), list, body, span: childrenSpan(c, ctx) };
+    return { loop, max: ctx.max ? intLit(c, ctx.max[0]) : null };
+  }
+
+  yieldStmt(ctx: YieldStmtCstChildren, c: BuildContext): Stmt {
+    const value = this.expression(need(ctx.value).children, c);
+    return { kind: "Yield", value, span: childrenSpan(c, ctx) };
   }
 
   sqlStmt(ctx: SqlStmtCstChildren, c: BuildContext): Stmt {

@@ -302,7 +302,7 @@ export type TypeRefCstChildren = {
   Comma?: (IToken)[];
   RParen?: IToken[];
   listItem?: ListItemCstNode[];
-  Question?: IToken[];
+  Question?: (IToken)[];
 };
 
 export interface ListItemCstNode extends CstNode {
@@ -515,6 +515,7 @@ export type StatementCstChildren = {
   returnStmt?: ReturnStmtCstNode[];
   sqlStmt?: SqlStmtCstNode[];
   forStmt?: ForStmtCstNode[];
+  yieldStmt?: YieldStmtCstNode[];
   expression?: ExpressionCstNode[];
 };
 
@@ -527,6 +528,32 @@ export type LetStmtCstChildren = {
   Let: IToken[];
   name: IToken[];
   Equals: IToken[];
+  collect?: CollectForCstNode[];
+  value?: ExpressionCstNode[];
+};
+
+export interface CollectForCstNode extends CstNode {
+  name: "collectFor";
+  children: CollectForCstChildren;
+}
+
+export type CollectForCstChildren = {
+  For: IToken[];
+  name: IToken[];
+  In: IToken[];
+  list: ExpressionCstNode[];
+  Max?: IToken[];
+  max?: IToken[];
+  body: BlockCstNode[];
+};
+
+export interface YieldStmtCstNode extends CstNode {
+  name: "yieldStmt";
+  children: YieldStmtCstChildren;
+}
+
+export type YieldStmtCstChildren = {
+  Yield: IToken[];
   value: ExpressionCstNode[];
 };
 
@@ -678,6 +705,8 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   block(children: BlockCstChildren, param?: IN): OUT;
   statement(children: StatementCstChildren, param?: IN): OUT;
   letStmt(children: LetStmtCstChildren, param?: IN): OUT;
+  collectFor(children: CollectForCstChildren, param?: IN): OUT;
+  yieldStmt(children: YieldStmtCstChildren, param?: IN): OUT;
   ifStmt(children: IfStmtCstChildren, param?: IN): OUT;
   failStmt(children: FailStmtCstChildren, param?: IN): OUT;
   returnStmt(children: ReturnStmtCstChildren, param?: IN): OUT;

@@ -11,7 +11,7 @@ import {
   FloatLiteral, Get, If, Index, Key, Minus, Insert, IntLiteral, Invoke, LBrace, LBracket, Let, LParen, MethodName, Module, Name,
   Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Respond, Header, Return, Role, Limit, Per, By, Burst, Route, Unsafe,
   RParen, SoftName, Sql, SqlBody, StringLiteral, True, Unique, Update, Webhook,
-  For, Gt, In, Lt, Max, Type,
+  For, Gt, In, Lt, Max, Type, Yield,
 } from "./tokens.js";
 
 export class SvcParser extends ExpressionParser {
@@ -135,7 +135,11 @@ export class SvcParser extends ExpressionParser {
       this.CONSUME(RParen);
     });
     this.OPTION5(() => this.SUBRULE(this.listItem));
-    this.OPTION4(() => this.CONSUME(Question));
+    // `T?` may be null; `T??` may also be absent, a state of its own (§2.3, Absent arguments).
+    this.OPTION4(() => {
+      this.CONSUME(Question);
+      this.OPTION6(() => this.CONSUME2(Question));
+    });
   });
 
   /**
@@ -333,16 +337,43 @@ export class SvcParser extends ExpressionParser {
         { ALT: () => this.SUBRULE(this.returnStmt) },
         { ALT: () => this.SUBRULE(this.sqlStmt) },
         { ALT: () => this.SUBRULE(this.forStmt) },
+        { ALT: () => this.SUBRULE(this.yieldStmt) },
         { ALT: () => this.SUBRULE(this.expression) },
       ],
-      ERR_MSG: "a statement (let, if, for, fail, return, sql or an expression)",
+      ERR_MSG: "a statement (let, if, for, yield, fail, return, sql or an expression)",
     });
   });
 
+  /** `let x = value`, or `let xs = for … { … yield … }`: a list built by a loop. */
   public letStmt = this.RULE("letStmt", () => {
     this.CONSUME(Let);
     this.CONSUME(SoftName, { LABEL: "name" });
     this.CONSUME(Equals);
+    this.OR([
+      { ALT: () => this.SUBRULE(this.collectFor, { LABEL: "collect" }) },
+      { ALT: () => this.SUBRULE(this.expression, { LABEL: "value" }) },
+    ]);
+  });
+
+  /** `for x in list [max N] { … }` as the value of a `let`: `max` counts only before a number. */
+  public collectFor = this.RULE("collectFor", () => {
+    this.CONSUME(For);
+    this.CONSUME(SoftName, { LABEL: "name" });
+    this.CONSUME(In);
+    this.SUBRULE(this.expression, { LABEL: "list" });
+    this.OPTION({
+      GATE: () => tokenMatcher(this.LA(1), Max) && tokenMatcher(this.LA(2), IntLiteral),
+      DEF: () => {
+        this.CONSUME(Max);
+        this.CONSUME(IntLiteral, { LABEL: "max" });
+      },
+    });
+    this.SUBRULE(this.block, { LABEL: "body" });
+  });
+
+  /** `yield value`: adds an item to the list the nearest collecting `for` builds. */
+  public yieldStmt = this.RULE("yieldStmt", () => {
+    this.CONSUME(Yield);
     this.SUBRULE(this.expression, { LABEL: "value" });
   });
 

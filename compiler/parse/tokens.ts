@@ -50,6 +50,8 @@ export const Not = keyword("not", false);
 // both words; `type`, and `max` in `list<text> max 20`, stay names elsewhere.
 export const For = keyword("for", false);
 export const In = keyword("in", false);
+// Lists built in code (§2.3): `let rows = for i in range(n) max 500 { yield … }`.
+export const Yield = keyword("yield", false);
 
 // Contextual: keywords only where the grammar expects them (a declaration, a route step,
 // `one`, `requires`, `desc`…), and names everywhere else, e.g. a field called `index`.
@@ -94,7 +96,7 @@ const keywords = [
   Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
   Module, Resource, Query, Action, Route, Webhook, Index, Unique, Key, Desc, Asc, One, Requires, Auth,
   Role, Invoke, Fetch, Redirect, Respond, Header,
-  For, In, Type, Max, Private, Public, Fn, Unsafe, Limit, Per, By, Burst,
+  For, In, Yield, Type, Max, Private, Public, Fn, Unsafe, Limit, Per, By, Burst,
 ];
 
 /**

@@ -198,7 +198,6 @@ export const SQLITE_FUNCTIONS: Record<string, FunctionRule> = {
   json_quote: { postgres: "to_jsonb(x) on PostgreSQL" },
   json_type: { postgres: "jsonb_typeof on PostgreSQL" },
   log2: { postgres: "log(2, x) on PostgreSQL" },
-  random: { mysql: "RAND() on MySQL (SQLite's random() is an integer, MySQL's RAND() a fraction)" },
   trunc: { mysql: "TRUNCATE(x, 0) on MySQL" },
 };
 

@@ -9,6 +9,9 @@ import { type Token, closingParen } from "./tokens.js";
 //   ways; a project may write any spelling, and each backend's SQL gets its own. Aggregates
 //   over no rows give `[]`/`{}` everywhere, as SQLite's do (PostgreSQL and MySQL give NULL),
 //   and a subquery's JSON nested into another JSON function stays JSON everywhere.
+// - `random()`: a float in [0, 1) on every backend. SQLite's own is a 64-bit integer, so its
+//   low 53 bits are scaled there (exact in a double); PostgreSQL's random() and MySQL's RAND()
+//   already are.
 // - A column's type annotation, `AS "name: type"`: the annotation is svc's, the database
 //   sees only `"name"`.
 // - Names written without quotes, quoted on PostgreSQL and MySQL as they were declared
@@ -97,6 +100,25 @@ const TIMESTAMP_AS_JSON: [Record<Dialect, string>, Record<Dialect, string>] = [
   },
 ];
 
+/** `random()` per backend: a float in [0, 1), each of 2^53 steps as likely on SQLite. */
+export const RANDOM_SQL: Record<Dialect, string> = {
+  sqlite: "((random() & 9007199254740991) / 9007199254740992.0)",
+  postgres: "random()",
+  mysql: "RAND()",
+};
+
+/** `random()` with no arguments at token `i` (not `schema.random(…)`). */
+export function isRandomCall(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i];
+  return (
+    t.kind === "word" &&
+    t.value.toLowerCase() === "random" &&
+    tokens[i + 1]?.text === "(" &&
+    tokens[i + 2]?.text === ")" &&
+    tokens[i - 1]?.text !== "."
+  );
+}
+
 /** One replacement in the SQL text, per dialect. */
 export interface SqlEdit {
   start: number;
@@ -146,6 +168,10 @@ export function portableEdits(tokens: readonly Token[], values: readonly JsonVal
         const quoted = `"${a.name.replace(/"/g, '""')}"`;
         edits.push({ start: t.start, end: t.end, text: { sqlite: quoted, postgres: quoted, mysql: quoted } });
       }
+      continue;
+    }
+    if (isRandomCall(tokens, i)) {
+      edits.push({ start: t.start, end: tokens[i + 2].end, text: RANDOM_SQL });
       continue;
     }
     const family = t.kind === "word" && tokens[i + 1].text === "(" ? JSON_FUNCTIONS.get(t.value.toLowerCase()) : undefined;

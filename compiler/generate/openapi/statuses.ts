@@ -67,6 +67,9 @@ function reach(model: Model, action: ActionModel, visit: (node: IrStmt | IrExpr)
         case "expr":
           expr(s.expr);
           break;
+        case "yield":
+          expr(s.value);
+          break;
         case "sql":
           s.args.forEach(expr);
           break;

@@ -15,7 +15,8 @@ function argsInterface(name: string, params: ParamModel[], doc: string, names: N
     name,
     isExported: true,
     docs: [doc],
-    properties: params.map((p) => ({ name: p.name, type: p.shape ? shapeTs(p.shape, names) : fieldTs(p) })),
+    // A `T??` argument is left out (undefined) when the call did not give it.
+    properties: params.map((p) => ({ name: p.name, type: p.shape ? shapeTs(p.shape, names) : fieldTs(p), ...(p.absent ? { hasQuestionToken: true } : {}) })),
   };
 }
 
@@ -146,6 +147,7 @@ export function inputFunction(endpoint: QueryModel | ActionModel, names: Names):
     const def = p.default === undefined ? "null" : JSON.stringify(p.default);
     let value: string;
     if (p.required) value = `a.${p.name} === undefined ? rt.arg.missing(${JSON.stringify(p.name)}) : ${conv}`;
+    else if (p.absent) value = `a.${p.name} === undefined ? undefined : rt.arg.isNull(a.${p.name}, ${text}) ? null : ${conv}`;
     else if (p.nullable && p.default === undefined) value = `rt.arg.isNull(a.${p.name}, ${text}) ? null : ${conv}`;
     else if (p.nullable) value = `a.${p.name} === undefined ? ${def} : rt.arg.isNull(a.${p.name}, ${text}) ? null : ${conv}`;
     else value = `a.${p.name} === undefined ? ${def} : ${conv}`;

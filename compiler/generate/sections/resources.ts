@@ -90,6 +90,17 @@ function recordFunction(
       body = `return ${wrap(`await tx.one(${sql}, [${args}])`)};`;
       break;
     }
+    // An update given `T??` values: a field left undefined keeps what the row holds.
+    case "patch": {
+      const fields = owner.fields;
+      parameters = [
+        ...keys,
+        { name: "set", type: `Partial<Pick<${row}, ${fields.map((f) => JSON.stringify(f)).join(" | ")}>>` },
+      ];
+      const args = [...fields.flatMap((f) => [`set.${f} === undefined ? 0 : 1`, jsonOut(`set.${f} ?? null`, f)]), keyArgs].join(", ");
+      body = `return ${wrap(`await tx.one(${sql}, [${args}])`)};`;
+      break;
+    }
     // verify_password's upgrade: the number of rows changed, 0 when the stored hash changed meanwhile.
     case "rehash":
       parameters = [

@@ -29,6 +29,10 @@ export function shapeTs(s: ShapeModel, names: Names): string {
   return nullableTs(ts, s.nullable);
 }
 
+function isAbsent(s: ShapeModel): boolean {
+  return s.kind === "scalar" && s.absent === true;
+}
+
 /** Per record type: `interface NewUser` and `checkNewUser(value, path)`. */
 export function recordTypeSection(model: Model, t: RecordTypeModel, names: Names): Out {
   const out: Out = [`// ---- type ${t.module}.${t.name} ----`];
@@ -38,12 +42,14 @@ export function recordTypeSection(model: Model, t: RecordTypeModel, names: Names
     name: iface,
     isExported: true,
     docs: [t.doc ?? `A \`${t.name}\` of \`${t.module}\`, checked at the edge by \`${names.recordCheck(t.module, t.name)}\`.`],
-    properties: t.members.map((m) => ({ name: m.name, type: shapeTs(m.shape, names) })),
+    properties: t.members.map((m) => ({ name: m.name, type: shapeTs(m.shape, names), ...(isAbsent(m.shape) ? { hasQuestionToken: true } : {}) })),
   });
   const checks = new ShapeChecks(names, `${t.module}.${t.name}`, iface);
   const members = t.members.map((m) => {
     const value = `o.${m.name}`;
     const path = `path + ${JSON.stringify(`.${m.name}`)}`;
+    // `T??`: absent stays absent (undefined), told apart from null.
+    if (isAbsent(m.shape)) return `${m.name}: ${value} === undefined ? undefined : ${checks.value(m.shape, value, path, m.name)},`;
     // Absent and null alike are null for a nullable member without a default.
     if (!m.required && m.default === undefined) return `${m.name}: ${checks.value(m.shape, value, path, m.name)},`;
     const absent = m.required

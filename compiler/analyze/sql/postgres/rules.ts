@@ -36,16 +36,10 @@ export function postgresRules(ctx: RuleContext): void {
           "PostgreSQL rounds a double precision only to a whole number; write round(CAST(x AS NUMERIC), n)",
         ),
       );
-    } else if (call.name === "random") {
+    } else if (call.name === "random" && call.args > 0) {
+      // random() alone is written per backend (portable.ts); PostgreSQL's takes no argument.
       out.push(
-        codes.functionMeaning.at(
-          file,
-          spanOf(ctx, call.at),
-          where,
-          "random()",
-          backend,
-          "SQLite's random() is a 64-bit integer, PostgreSQL's a fraction in [0, 1); make random values in the action",
-        ),
+        codes.functionMeaning.at(file, spanOf(ctx, call.at), where, "random(…)", backend, "write random() with no argument: a float in [0, 1) on every backend"),
       );
     }
   }

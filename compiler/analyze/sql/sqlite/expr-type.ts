@@ -226,6 +226,8 @@ function call(ctx: CheckContext, ts: readonly Token[]): Typed | null {
   const name = ts[0].value.toLowerCase();
   const args = splitTop(ts.slice(2, -1), ts[1].depth + 1, (t) => t.text === ",").filter((a) => a.length > 0);
   if (name === "count") return { value: scalar("int", false) };
+  // svc writes random() as a float in [0, 1) on every backend (portable.ts).
+  if (name === "random" && args.length === 0) return { value: scalar("float", false) };
   const family = JSON_FUNCTIONS.get(name);
   if (family) return { value: scalar("json", false) };
   if (name === "json") return { value: scalar("json", args.length !== 1 || (typeOf(ctx, args[0])?.value?.nullable ?? true)) };
