@@ -28,7 +28,7 @@ export function keyProblems(table: string, declared: TableKey, live: LiveKey): s
     const column = declared.identity ?? live.identity ?? "";
     problems.push(
       numbered === null
-        ? `table ${table}: key ${column} is numbered by the database but declared without \`id(int)\` (a key the caller gives); a key's kind is not changed at start`
+        ? `table ${table}: key ${column} is numbered by the database but not declared \`id(int)\`; a key's kind is not changed at start`
         : `table ${table}: key ${column} is declared \`id(int)\` (numbered by the database) but the database does not number it; a key's kind is not changed at start`,
     );
   }

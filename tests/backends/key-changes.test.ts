@@ -41,7 +41,7 @@ const CASES: [string, string, RegExp | null][] = [
   ["naturalInt", "naturalInt", null],
   ["composite", "composite", null],
   ["ulid", "identity", /table item: column id is .* in the database but declared/],
-  ["identity", "naturalInt", /table item: key id is numbered by the database but declared without `id\(int\)`/],
+  ["identity", "naturalInt", /table item: key id is numbered by the database but not declared `id\(int\)`/],
   ["naturalInt", "identity", /table item: key id is declared `id\(int\)` \(numbered by the database\) but the database does not number it/],
   ["naturalInt", "composite", /table item: its primary key is \(id\) in the database but declared \(id, code\)/],
   ["composite", "otherKey", /table item: its primary key is \(id, code\) in the database but declared \(code\)/],

@@ -140,7 +140,7 @@ describe("constraints read from the DDL", () => {
   test("primary keys, CHECKs and unique indexes, for both dialects", () => {
     for (const dialect of ["postgres", "mysql"] as const) {
       const c = constraintsOf(TABLES, dialect);
-      expect(c.primaryKeys.get("task")).toBe("id");
+      expect(c.primaryKeys.get("task")).toEqual(["id"]);
       expect([...c.checks.keys()]).toEqual(["task.priority", "task.status"]);
       expect(c.uniqueIndexes.get("task_title_key")).toEqual({ table: "task", columns: ["title"] });
       expect(c.uniqueIndexes.get("task_assignee_status_key")).toEqual({
@@ -315,6 +315,28 @@ describe("the schema plan", () => {
       add: [],
       problems: [],
     });
+  });
+
+  test("the live key is compared when read: other columns, or numbered by the database, are refused (docs/language.md §2.1, Keys)", () => {
+    const keyed = (id: { keyPosition: number; numbered?: boolean }, title = 0) =>
+      new Map([
+        [
+          "task",
+          TABLES[0].ddl.postgres!.columns.map((c) => ({
+            name: c.name,
+            type: c.sqlType,
+            nullable: c.nullable,
+            ...(c.name === "id" ? id : { keyPosition: c.name === "title" ? title : 0 }),
+          })),
+        ],
+      ]);
+    expect(planMigration(declared, keyed({ keyPosition: 1 }), same).problems).toEqual([]);
+    expect(planMigration(declared, keyed({ keyPosition: 1 }, 2), same).problems).toEqual([
+      "table task: its primary key is (id, title) in the database but declared (id); a key is not changed at start: copy the rows into a table with the new key by hand",
+    ]);
+    expect(planMigration(declared, keyed({ keyPosition: 1, numbered: true }), same).problems).toEqual([
+      "table task: key id is numbered by the database but not declared `id(int)`; a key's kind is not changed at start",
+    ]);
   });
 
   test("nullable or defaulted columns are added; other differences are refused, naming table and column", () => {

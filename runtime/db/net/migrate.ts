@@ -15,7 +15,7 @@ export interface LiveColumn {
   /** As information_schema reports it (`data_type`), lower-cased. */
   type: string;
   nullable: boolean;
-  /** Its place in the primary key, from 1; 0 or absent when not in it. */
+  /** Its place in the primary key, from 1; 0 when not in it; absent when the key was not read. */
   keyPosition?: number;
   /** The database numbers it (an identity, serial or AUTO_INCREMENT column). */
   numbered?: boolean;
@@ -86,9 +86,12 @@ export function planMigration(
         );
       }
     }
-    const key = columns.filter((c) => (c.keyPosition ?? 0) > 0).sort((a, b) => a.keyPosition! - b.keyPosition!);
-    const liveKey = { columns: key.map((c) => c.name), identity: columns.find((c) => c.numbered)?.name ?? null };
-    plan.problems.push(...keyProblems(table.name, table.ddl, liveKey));
+    // The key is compared when the reader of the live schema reported it (both adapters do).
+    if (columns.some((c) => c.keyPosition !== undefined)) {
+      const key = columns.filter((c) => (c.keyPosition ?? 0) > 0).sort((a, b) => a.keyPosition! - b.keyPosition!);
+      const liveKey = { columns: key.map((c) => c.name), identity: columns.find((c) => c.numbered)?.name ?? null };
+      plan.problems.push(...keyProblems(table.name, table.ddl, liveKey));
+    }
     const declared = new Set(table.ddl.columns.map((c) => c.name.toLowerCase()));
     for (const column of columns) {
       if (!declared.has(column.name.toLowerCase())) {
