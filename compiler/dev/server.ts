@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Answer } from "../../runtime/answer.js";
 import { answerClientError } from "../../runtime/client-errors.js";
+import { ENVELOPE_ERRORS } from "../../runtime/answers/errors.js";
 import { LiveReload } from "./live-reload.js";
 import { injectIntoHtml, overlayHtml, reloadScriptTag } from "./overlay.js";
 import { createLogger, type Logger, type LogSink } from "../../runtime/log.js";
@@ -93,7 +94,7 @@ export class DevServer {
     http.on("checkContinue", (req: IncomingMessage, res: Answer) =>
       dev === null ? notYet(res) : dev.dispatch(req, res, "checkContinue"),
     );
-    http.on("clientError", (err: Error, socket) => answerClientError(err, socket, log, 30_000));
+    http.on("clientError", (err: Error, socket) => answerClientError(err, socket, log, 30_000, ENVELOPE_ERRORS));
     await new Promise<void>((resolve, reject) => {
       http.once("error", reject);
       http.listen(options.port ?? 3000, options.host ?? "127.0.0.1", () => {

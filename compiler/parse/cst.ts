@@ -461,6 +461,9 @@ export interface RespondClauseCstNode extends CstNode {
 export type RespondClauseCstChildren = {
   Respond: IToken[];
   status?: IToken[];
+  mediaKeyword?: IToken[];
+  mediaType?: IToken[];
+  media?: IToken[];
   body?: ExpressionCstNode[];
   headers?: HeaderClauseCstNode[];
 };

@@ -12,4 +12,18 @@ export const answerCodes = {
     (what: string) =>
       `name each entry (\`{ key: ${what}.member, … }\`), or give \`${what}\` alone to answer it as it is`,
   ),
+  badMediaType: d(
+    "SVC7111",
+    "error",
+    "`respond type \"…\"` names something that is not a media type `type/subtype` (with optional `; name=value` parameters).",
+    (written: string) => `"${written}" is not a media type`,
+    () => 'write type/subtype, e.g. type "image/svg+xml" or type "text/calendar; charset=utf-8"; for plain text, HTML and CSV write text, html or csv',
+  ),
+  textBodyNotText: d(
+    "SVC7112",
+    "error",
+    "A `respond text` (html, csv, or a non-JSON `type \"…\"`) answer is given a body that is not text.",
+    (media: string, found: string) => `a \`respond ${media}\` answer's body must be text, found ${found}`,
+    () => "answer a text value (result.field, a literal, input.headers.x, a + join), or answer JSON by leaving the media out",
+  ),
 };
