@@ -124,6 +124,18 @@ describe("answers of any media type", () => {
     expect([bad.status, bad.json]).toEqual([422, shaped(422, 'argument "name" must be a string')]);
   });
 
+  test("an Idempotency-Key replays a text answer whole: status, body and Content-Type", async () => {
+    const headers = { "idempotency-key": "answers-csv-1" };
+    const first = await call(`${server.url}/api/things`, { json: { name: "Once" }, headers });
+    const again = await call(`${server.url}/api/things`, { json: { name: "Once" }, headers });
+    expect([again.status, again.text, again.headers["content-type"], again.headers["idempotent-replayed"]]).toEqual([
+      201,
+      first.text,
+      "text/csv; charset=utf-8",
+      "true",
+    ]);
+  });
+
   test("a one query with no row is a 404 in the error shape, not an empty text", async () => {
     const r = await call(`${server.url}/items/nope/name`);
     expect([r.status, r.json]).toEqual([404, shaped(404, "not found")]);
