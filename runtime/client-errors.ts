@@ -1,14 +1,15 @@
 // Requests Node refuses before any handler runs ('clientError'): malformed framing, headers
 // over MAX_HEADER_BYTES, the read timeout. Node's default answer is a bare status line with
 // no body, and none at all on a kept-alive connection; here every one gets the JSON envelope
-// with `Connection: close` and an X-Request-Id, and a log line.
+// (or svc.toml `[errors]`'s shape, answers/errors.ts) with `Connection: close`, an
+// X-Request-Id and a Date, and a log line.
 
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { requestIdOf } from "./answer.js";
 import { HttpError } from "./errors.js";
-import { sendError } from "./envelope.js";
+import type { ErrorAnswers } from "./answers/errors.js";
 import { isAnswered, lingerSocket, markAnswered } from "./linger.js";
 import { requestIdFrom, type Logger } from "./log.js";
 import { MAX_HEADER_BYTES } from "./timeouts.js";
@@ -44,7 +45,7 @@ export function describeClientError(
 }
 
 /** The 'clientError' listener of the server. */
-export function answerClientError(err: ClientError, socket: Duplex, log: Logger, readTimeoutMs: number): void {
+export function answerClientError(err: ClientError, socket: Duplex, log: Logger, readTimeoutMs: number, errors: ErrorAnswers): void {
   // After a parse error Node reports every later byte as another error.
   if (isAnswered(socket)) return;
   markAnswered(socket);
@@ -61,7 +62,7 @@ export function answerClientError(err: ClientError, socket: Duplex, log: Logger,
   if (res !== undefined && res !== null) {
     log.info("request rejected", { request_id: requestIdOf(res), ...fields });
     if (res.headersSent) socket.destroy();
-    else sendError(res, new HttpError(answer.status, answer.message, { headers: { Connection: "close" } }), log);
+    else errors.send(res, new HttpError(answer.status, answer.message, { headers: { Connection: "close" } }), log, undefined, false);
     return;
   }
   const requestId = requestIdFrom(undefined);
@@ -70,7 +71,7 @@ export function answerClientError(err: ClientError, socket: Duplex, log: Logger,
     socket.destroy();
     return;
   }
-  const head = rawAnswer(answer.status, answer.message, requestId);
+  const head = errors.raw(answer.status, answer.message, requestId);
   const body = "";
   if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
     // The parser is still working on this request: were the rest of its headers to arrive,
@@ -86,25 +87,12 @@ export function answerClientError(err: ClientError, socket: Duplex, log: Logger,
   lingerSocket(socket as Socket);
 }
 
-/** The envelope as bytes, for a socket Node no longer writes responses to. */
-function rawAnswer(status: number, message: string, requestId: string): string {
-  const body = JSON.stringify({ ok: false, error: message });
-  return (
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n` +
-    "Content-Type: application/json; charset=utf-8\r\n" +
-    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-    `X-Request-Id: ${requestId}\r\n` +
-    "Connection: close\r\n\r\n" +
-    body
-  );
-}
-
 /**
  * The 'connect' listener: a CONNECT request (a proxy tunnel) is handed over by Node as a
  * bare socket, and without a listener Node closes it unanswered. This server is no proxy:
  * the client is told so, and the connection closes.
  */
-export function answerConnect(req: IncomingMessage, socket: Duplex, log: Logger): void {
+export function answerConnect(req: IncomingMessage, socket: Duplex, log: Logger, errors: ErrorAnswers): void {
   const requestId = requestIdFrom(req.headers["x-request-id"]);
   const message = "CONNECT is not served: this server is not a proxy";
   log.info("request rejected", { request_id: requestId, method: "CONNECT", status: 400, error: message });
@@ -112,7 +100,7 @@ export function answerConnect(req: IncomingMessage, socket: Duplex, log: Logger)
     socket.destroy();
     return;
   }
-  socket.write(rawAnswer(400, message, requestId));
+  socket.write(errors.raw(400, message, requestId));
   lingerSocket(socket as Socket);
   // Nothing else reads a socket Node has let go of: read and drop what the client still sends.
   socket.resume();

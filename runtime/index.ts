@@ -10,6 +10,7 @@ export type { MainHooks, OpenDatabase, Running, RunningServer } from "./main.js"
 export { main, isEntry } from "./main.js";
 export { HttpError, Fail } from "./errors.js";
 export { headerText } from "./respond.js";
+export { answerHtml, answerText } from "./answers/text.js";
 export * as arg from "./args.js";
 export * as expect from "./expect.js";
 export * as shape from "./shape.js";

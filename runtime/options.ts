@@ -15,6 +15,7 @@ import {
   checkWorkers, parseBool, parseListen, parseSize, parseSwitch, parseWhole,
 } from "./option-values.js";
 import type { ServerOptions } from "./types.js";
+import { checkServerHeader } from "./answers/server-header.js";
 
 export { MAX_TIMEOUT_MS, MAX_WORKERS, parseListen, type ListenAddress } from "./option-values.js";
 
@@ -32,6 +33,7 @@ export const BUILTIN_DEFAULTS: Readonly<ServerOptions> = {
   publicUrl: null,
   trustProxy: false,
   openapi: false,
+  serverHeader: null,
 };
 
 type Key = keyof ServerOptions;
@@ -106,6 +108,12 @@ const FLAGS: Record<string, FlagInfo> = {
     value: "<true|false>",
     help: "believe X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them)",
     toml: "[server] trust_proxy",
+  },
+  "--server-header": {
+    key: "serverHeader",
+    value: "<name>",
+    help: "the Server header every answer carries (e.g. svc); empty for none",
+    toml: "[server] header",
   },
   "--log-level": {
     key: "logLevel",
@@ -199,6 +207,7 @@ function resolve(
     publicUrl: pick(given, defaults, "publicUrl", checkPublicUrl, checkPublicUrl),
     trustProxy: pick(given, defaults, "trustProxy", parseBool, checkBool),
     openapi: pick(given, defaults, "openapi", parseSwitch, checkSwitch),
+    serverHeader: pick(given, defaults, "serverHeader", checkServerHeader, checkServerHeader),
   };
 }
 

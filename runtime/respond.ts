@@ -10,12 +10,14 @@ import type { Logger } from "./log.js";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
-/** What a compiled `respond` returns: `body` is JSON text, null for a 204. */
+/** What a compiled `respond` returns: `body` is JSON text, null for a 204; `type` a text answer's Content-Type (answers/text.ts). */
 export interface ShapedAnswer {
   status: number;
   body: string | null;
   headers: [string, string | null][] | null;
+  type?: string;
 }
+
 
 /** svc.toml `[errors]`, compiled: the body of an error, and what validation 400s become. */
 export interface ErrorShape {
@@ -106,7 +108,7 @@ export function sendShaped(res: ServerResponse, answer: ShapedAnswer): void {
     return;
   }
   const length = Buffer.byteLength(answer.body);
-  res.writeHead(answer.status, { "Content-Type": JSON_TYPE, "Content-Length": length });
+  res.writeHead(answer.status, { "Content-Type": answer.type ?? JSON_TYPE, "Content-Length": length });
   endWithBody(res, answer.body, length);
 }
 

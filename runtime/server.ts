@@ -16,7 +16,7 @@ import { readBody, readRawBody } from "./body.js";
 import { answerClientError, answerConnect } from "./client-errors.js";
 import { createCors } from "./cors.js";
 import { resolveCredentials } from "./credentials.js";
-import { sendData, sendError, sendJson, sendOk } from "./envelope.js";
+import { sendData, sendOk } from "./envelope.js";
 import { HttpError } from "./errors.js";
 import { framingProblem } from "./framing.js";
 import { HEALTH_PATH, healthInfo, sendHealth } from "./health.js";
@@ -25,13 +25,15 @@ import { requestIdFrom, type Logger } from "./log.js";
 import { type LoggedPath, loggedPath } from "./request-line.js";
 import { newArgs, parseQueryString } from "./query-string.js";
 import { mergePathParams } from "./path-params.js";
-import { RequestView, type RespondInput, type ShapedAnswer, sendShaped, sendShapedError, type SiteOptions } from "./respond.js";
+import { RequestView, type RespondInput, type ShapedAnswer, sendShaped, type SiteOptions } from "./respond.js";
 import { type BoundTarget, Router } from "./router.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
 import { callEndpoint, IDEMPOTENCY_HEADER, IdempotencyStore, keptKey, REPLAYED_HEADER } from "./idempotency/index.js";
 import type { CallContext, CallInput, Caller, Database, EndpointSpec, RouteSpec, RouteTarget, ServerOptions, ServerSpec } from "./types.js";
 import { WebhookReply, webhookEndpoints } from "./webhooks/index.js";
-import { App, blockShapesErrors } from "./pages/index.js";
+import { App, blockAnswersEnvelope } from "./pages/index.js";
+import { type ErrorAnswers, errorAnswers } from "./answers/errors.js";
+import { answerClass } from "./answers/server-header.js";
 import { CrossSiteRule, crossSiteRefusal } from "./cross-site.js";
 import { unpolyAssets } from "./unpoly.js";
 import { apiDocs } from "./api-docs.js";
@@ -72,6 +74,8 @@ export interface Handler {
   readonly deadlines: WriteDeadlines;
   /** Stops the write-deadline timer: the handler takes no more requests. */
   close(): void;
+  /** How this server's errors look (svc.toml [errors]), also for requests Node refuses. */
+  readonly errors: ErrorAnswers;
 }
 
 export interface HandlerHooks {
@@ -102,8 +106,10 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const health = healthInfo(spec.version);
   const maxBodySize = options.maxBodySize;
   const errorShape = spec.errors ?? null;
+  // The one writer of error answers: the declared shape or the envelope, decided here.
+  const errors = errorAnswers(errorShape, options.serverHeader);
   const deadlines = new WriteDeadlines(options.writeTimeoutMs, (res) =>
-    onWriteTimeout(res, log, options.writeTimeoutMs),
+    onWriteTimeout(res, log, options.writeTimeoutMs, errors),
   );
   const accepting = hooks.accepting;
   const traceRequests = log.enabled("trace");
@@ -138,8 +144,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
     // At trace, a request that never gets its "request" line (a crash, a kill) still shows.
     if (traceRequests) log.trace("request received", { request_id: requestId, method: req.method, path });
-    // Set once a declared route with `respond` matched: its errors take the app's error shape.
-    let shaped = false;
+    // What the request matched, for the error answer: an envelope target's errors keep the envelope.
+    let matched: BoundTarget | null = null;
     // The path as the log line writes it, when it is one made at start (see Router).
     let logged: LoggedPath | null = null;
     try {
@@ -173,10 +179,11 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
           throw new HttpError(405, "method not allowed", { headers: { Allow: match.allow.join(", ") } });
         } else if (crossSite.refuses(req, method, match.target)) {
           // The one cross-site rule, for every kind of target, before anything it reaches runs.
-          shaped = errorShape !== null && answersShaped(match.target, method, q === -1 ? "" : target.slice(q + 1));
+          matched = match.target;
           throw crossSiteRefusal(method);
         } else if (match.target.kind !== "endpoint") {
           if (app === null) throw new HttpError(404, "not found");
+          matched = match.target;
           if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
           const rawQuery = q === -1 ? "" : target.slice(q + 1);
           // The app resolves the caller itself, for route files and pages only: files need none.
@@ -192,7 +199,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
           const respond = match.target.respond;
           // A token or a session in the answer: no cache may keep it (docs/auth.md), whatever comes of the call.
           if (endpoint.noStore === true) res.setHeader("Cache-Control", "no-store");
-          shaped = respond !== undefined && errorShape !== null;
+          matched = match.target;
           // Only actions take a key (webhooks' deliveries have ids; a query ignores it), and one that handles credentials drops it.
           const key =
             keys !== null && endpoint.kind === "action" && req.headers[IDEMPOTENCY_HEADER] !== undefined && endpoint.rawBody !== true
@@ -248,12 +255,10 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
         }
       }
     } catch (err) {
-      if (!res.headersSent && shaped) {
-        if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
-        sendShapedError(res, err, errorShape!, log, { request_id: requestId, method: req.method, path });
-        lingerIfUnread(req, res);
-      } else if (!res.headersSent) {
-        answerError(res, err, log, requestId, req.method, path, closesAfter(accepting, deadlines, res));
+      if (!res.headersSent) {
+        // Decided here, on the error path only: whether the target answers with the envelope.
+        const envelope = errorShape !== null && matched !== null && answersEnvelope(matched, method, q === -1 ? "" : target.slice(q + 1));
+        answerError(res, err, errors, envelope, log, requestId, req.method, path, closesAfter(accepting, deadlines, res));
         lingerIfUnread(req, res);
       } else if (!res.writableEnded) {
         // Failed halfway through a response: the only honest thing left is to cut it.
@@ -284,6 +289,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     router,
     deadlines,
     close: () => deadlines.stop(),
+    errors,
   };
 }
 
@@ -291,9 +297,11 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
 export function createServer(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger): Server {
   const handler = createHandler(spec, db, options, log, { accepting: () => server.listening });
   // handle never rejects: every error ends in answerError.
-  const server = createHttpServer({ ...httpServerOptions(options.readTimeoutMs), ServerResponse: Answer }, (req, res) => void handler.handle(req, res));
-  server.on("clientError", (err: Error, socket) => answerClientError(err, socket, log, options.readTimeoutMs));
-  server.on("connect", (req: IncomingMessage, socket: Socket) => answerConnect(req, socket, log));
+  // `--server-header`: a response class that sets it, or Answer itself when there is none (answers/server-header.ts).
+  const ServerResponse = answerClass(options.serverHeader);
+  const server = createHttpServer({ ...httpServerOptions(options.readTimeoutMs), ServerResponse }, (req, res) => void handler.handle(req, res));
+  server.on("clientError", (err: Error, socket) => answerClientError(err, socket, log, options.readTimeoutMs, handler.errors));
+  server.on("connect", (req: IncomingMessage, socket: Socket) => answerConnect(req, socket, log, handler.errors));
   server.on("checkContinue", (req: IncomingMessage, res: Answer) => handler.handleContinue(req, res));
   const all = new Set<Socket>();
   const forget = function (this: Socket): void {
@@ -320,25 +328,26 @@ export function connectionsWithoutRequest(server: Server): Socket[] {
 }
 
 /** Past --write-timeout: a 503 if nothing was sent yet, else the connection is cut (a client not reading holds nothing). */
-function onWriteTimeout(res: ServerResponse, log: Logger, timeoutMs: number): void {
+function onWriteTimeout(res: ServerResponse, log: Logger, timeoutMs: number, errors: ErrorAnswers): void {
   log.warn("write timeout", { request_id: requestIdOf(res), write_timeout_ms: timeoutMs });
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  sendJson(
-    res,
-    503,
-    JSON.stringify({ ok: false, error: `the server did not answer within the write timeout (${timeoutMs} ms)` }),
-    CLOSE,
-  );
+  // The server's own error, whatever the target: in the declared shape when there is one.
+  const late = new HttpError(503, `the server did not answer within the write timeout (${timeoutMs} ms)`, { headers: CLOSE });
+  errors.send(res, late, log, { request_id: requestIdOf(res) }, false);
   lingerIfUnread(res.req, res);
 }
 
-/** Whether the target would have answered an error in the app's error shape (`[errors]`). */
-function answersShaped(target: BoundTarget, method: string, rawQuery: string): boolean {
-  if (target.kind === "endpoint") return target.respond !== undefined;
-  return target.kind === "file" && blockShapesErrors(target.file, method, rawQuery);
+/**
+ * Whether the target answers with the envelope, errors included (docs/language.md §3 Error
+ * shape): an endpoint without `respond` (a module endpoint, a route, a webhook), or the
+ * route-file block the request chose when it has none. Everything else takes `[errors]`.
+ */
+function answersEnvelope(target: BoundTarget, method: string, rawQuery: string): boolean {
+  if (target.kind === "endpoint") return target.respond === undefined;
+  return target.kind === "file" && blockAnswersEnvelope(target.file, method, rawQuery);
 }
 
 /** What a module route's `respond` reads of the request. */
@@ -358,6 +367,8 @@ function closesAfter(accepting: () => boolean, deadlines: WriteDeadlines, res: S
 function answerError(
   res: ServerResponse,
   err: unknown,
+  errors: ErrorAnswers,
+  envelope: boolean,
   log: Logger,
   requestId: string,
   method: string | undefined,
@@ -366,7 +377,7 @@ function answerError(
 ): void {
   try {
     if (closing) res.setHeader("Connection", "close");
-    sendError(res, err, log, { request_id: requestId, method, path });
+    errors.send(res, err, log, { request_id: requestId, method, path }, envelope);
   } catch (writeErr) {
     // Writing the envelope itself failed (a broken header, a dead socket): drop the connection.
     log.error("could not answer a request", {

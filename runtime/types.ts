@@ -395,4 +395,6 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** `--openapi`: serve /openapi.json and the API reference at /_svc/docs (runtime/api-docs.ts). */
   openapi?: boolean;
+  /** `--server-header`: the Server header of every answer; null or absent for none (runtime/answers/server-header.ts). */
+  serverHeader?: string | null;
 }

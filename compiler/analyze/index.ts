@@ -338,5 +338,6 @@ function serverDefaults(c: ProjectConfig): ServerDefaults {
   if (c.server.public_url !== undefined) d.publicUrl = c.server.public_url;
   if (c.server.trust_proxy !== undefined) d.trustProxy = c.server.trust_proxy;
   if (c.server.openapi !== undefined) d.openapi = c.server.openapi;
+  if (c.server.header !== undefined) d.serverHeader = c.server.header;
   return d;
 }

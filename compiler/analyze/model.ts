@@ -233,6 +233,16 @@ export interface ResponseModel {
   notFoundOnNull: boolean;
   /** `file:line:col` of the respond clause. */
   source: string;
+  /**
+   * `respond text|html|csv|type "…"` (compiler/analyze/respond-media.ts): the Content-Type, and
+   * whether the body is written as text ("text") or as JSON (a JSON media type); absent for JSON.
+   */
+  media?: {
+    contentType: string;
+    encoding: "text" | "json";
+    /** `respond html`: values that are not literals of the respond are HTML-escaped. */
+    escape?: "html";
+  };
 }
 
 export const SUCCESS_STATUSES = [200, 201, 202, 204] as const;
@@ -370,6 +380,7 @@ export interface ServerDefaults {
   publicUrl?: string;
   trustProxy?: boolean;
   openapi?: boolean;
+  serverHeader?: string;
 }
 
 export interface Model {

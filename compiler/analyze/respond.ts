@@ -6,6 +6,7 @@ import { respondCodes as codes } from "../diagnostics/codes/respond.js";
 import type { RespondClause } from "../parse/ast.js";
 import { type ResponseModel, SUCCESS_STATUSES, type SuccessStatus } from "./model.js";
 import { type RouteExprScope, routeExpr, staticKind } from "./route-expr.js";
+import { checkTextBody, mediaOn204, respondMedia } from "./respond-media.js";
 import { place } from "./shared/context.js";
 
 /** RFC 9110 §5.6.2: a header name is a token. */
@@ -15,7 +16,8 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const SERVER_HEADERS = new Set(["content-type", "content-length", "transfer-encoding", "connection", "keep-alive", "x-request-id"]);
 
 /** Null (after reporting) when anything in the clause is wrong. */
-export function analyzeRespond(clause: RespondClause, scope: RouteExprScope, notFoundOnNull: boolean): ResponseModel | null {
+/** `routeData` where the body without one is a block's route data, else what `result` holds. */
+export function analyzeRespond(clause: RespondClause, scope: RouteExprScope, notFoundOnNull: boolean, routeData = false): ResponseModel | null {
   const { file, r } = scope;
   const before = r.diagnostics.length;
   const written = clause.status?.value ?? 200;
@@ -27,6 +29,14 @@ export function analyzeRespond(clause: RespondClause, scope: RouteExprScope, not
   if (empty && clause.body) r.add(codes.bodyOn204.at(file, clause.body.span));
   const inRespond: RouteExprScope = { ...scope, respond: true };
   const body = clause.body && !empty ? routeExpr(clause.body, inRespond) : null;
+  let media: ResponseModel["media"];
+  if (clause.media !== null && empty) mediaOn204(clause.media, scope);
+  else if (clause.media !== null) {
+    media = respondMedia(clause.media, file, scope) ?? undefined;
+    if (media?.encoding === "text" && (body !== null || clause.body === null)) {
+      checkTextBody(clause.media, body, routeData ? "routeData" : scope.result, clause.body?.span ?? clause.media.span, inRespond);
+    }
+  }
 
   const headers: ResponseModel["headers"] = [];
   const seen = new Set<string>();
@@ -59,5 +69,7 @@ export function analyzeRespond(clause: RespondClause, scope: RouteExprScope, not
     headers.push({ name, value });
   }
   if (r.diagnostics.length > before) return null;
-  return { status, body, empty, headers, notFoundOnNull, source: place(file, clause.span) };
+  const model: ResponseModel = { status, body, empty, headers, notFoundOnNull, source: place(file, clause.span) };
+  if (media !== undefined) model.media = media;
+  return model;
 }

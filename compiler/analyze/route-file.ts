@@ -116,7 +116,7 @@ function analyzeBlock(
   let respond: ResponseModel | null = null;
   if (responds.length > 0) {
     const scope: RouteExprScope = { ...exprScope, result: step && step.type ? step.type : null, records: step?.model.op === "query" };
-    respond = analyzeRespond(responds[0], scope, false);
+    respond = analyzeRespond(responds[0], scope, false, true);
   }
   const limits = blockLimits(b, method, at, step?.model ?? null, scope, file, r);
   if (r.diagnostics.length > before) return null;

@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Answer } from "../../runtime/answer.js";
 import { answerClientError } from "../../runtime/client-errors.js";
+import { ENVELOPE_ERRORS, type ErrorAnswers } from "../../runtime/answers/errors.js";
 import { LiveReload } from "./live-reload.js";
 import { injectIntoHtml, overlayHtml, reloadScriptTag } from "./overlay.js";
 import { createLogger, type Logger, type LogSink } from "../../runtime/log.js";
@@ -52,6 +53,11 @@ export class DevServer {
   readonly url: string;
   readonly port: number;
   private current: Generation | null = null;
+
+  /** How the build being served writes its errors (svc.toml [errors]); the envelope while none serves. */
+  errors(): ErrorAnswers {
+    return this.current?.handler.errors ?? ENVELOPE_ERRORS;
+  }
   private failure: BuildFailure | null = null;
   private db: Database | null = null;
   private nextId = 1;
@@ -93,7 +99,8 @@ export class DevServer {
     http.on("checkContinue", (req: IncomingMessage, res: Answer) =>
       dev === null ? notYet(res) : dev.dispatch(req, res, "checkContinue"),
     );
-    http.on("clientError", (err: Error, socket) => answerClientError(err, socket, log, 30_000));
+    // Node's refusals take the error shape of the build being served ([errors]), the envelope before the first.
+    http.on("clientError", (err: Error, socket) => answerClientError(err, socket, log, 30_000, dev?.errors() ?? ENVELOPE_ERRORS));
     await new Promise<void>((resolve, reject) => {
       http.once("error", reject);
       http.listen(options.port ?? 3000, options.host ?? "127.0.0.1", () => {

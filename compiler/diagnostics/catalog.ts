@@ -2,6 +2,7 @@
 // this list, and a test checks that every code is documented and exercised.
 
 import { analyzeCodes } from "./codes/analyze.js";
+import { answerCodes } from "./codes/answers.js";
 import { appCodes } from "./codes/app.js";
 import { compositionCodes } from "./codes/composition.js";
 import { configCodes } from "./codes/config.js";
@@ -37,7 +38,7 @@ export const catalog: CatalogGroup[] = [
   { title: "jq page loaders", range: "SVC5001–SVC5099", codes: jqCodes },
   { title: "Route files, pages and public/", range: "SVC6001–SVC6099", codes: appCodes },
   { title: "Identity: tokens, sessions, passwords and the caller", range: "SVC7001–SVC7099", codes: { ...identityCodes, ...crossSiteCodes, ...limitCodes } },
-  { title: "Route answers and error shapes", range: "SVC7101–SVC7199", codes: respondCodes },
+  { title: "Route answers and error shapes", range: "SVC7101–SVC7199", codes: { ...respondCodes, ...answerCodes } },
 ];
 
 /** Every definition, sorted by code. */

@@ -407,8 +407,18 @@ export interface RouteDecl extends DeclBase {
 export interface RespondClause {
   kind: "Respond";
   status: IntLit | null;
+  /** `text`, `html`, `csv` or `type "media/type"`; null answers JSON. */
+  media: RespondMedia | null;
   body: Expr | null;
   headers: HeaderClause[];
+  span: Span;
+}
+
+/** What a respond answers besides JSON: a named kind, or any media type (`type "image/svg+xml"`). */
+export interface RespondMedia {
+  kind: "text" | "html" | "csv" | "type";
+  /** The media type as written after `type`; null for a named kind. */
+  type: StringLit | null;
   span: Span;
 }
 

@@ -2,6 +2,7 @@
 // operand)*) and folded to the left here, which makes every operator left-associative.
 
 import type { IToken } from "chevrotain";
+import { answerCodes } from "../diagnostics/codes/answers.js";
 import { parseCodes } from "../diagnostics/codes/parse.js";
 import type {
   BinaryOp, CallArg, Expr, FloatLit, IntLit, ObjectEntry, ObjectExpr, RecordOpExpr, StringLit,
@@ -10,7 +11,7 @@ import { childrenSpan, ident, INCOMPLETE, keepComplete, need, tokenSpan, type Bu
 import type {
   AdditiveCstChildren, AndExprCstChildren, ArrayLiteralCstChildren, CallArgCstChildren, ComparisonCstChildren,
   ExpressionCstChildren, MultiplicativeCstChildren, NameOrCallCstChildren, NotExprCstChildren,
-  ObjectEntryCstChildren, ObjectLiteralCstChildren, ParenExprCstChildren, PostfixCstChildren,
+  ObjectEntryCstChildren, ObjectLiteralCstChildren, ObjectSpreadCstChildren, ParenExprCstChildren, PostfixCstChildren,
   PrimaryCstChildren, RecordKeyCstChildren, RecordOpCstChildren, UnaryCstChildren,
 } from "./cst.js";
 import { parser } from "./parser.js";
@@ -99,6 +100,7 @@ export class ExpressionBuilder extends BaseVisitor {
   }
 
   objectLiteral(ctx: ObjectLiteralCstChildren, c: BuildContext): ObjectExpr {
+    for (const spread of ctx.spreads ?? []) this.objectSpread(spread.children, c);
     const entries = keepComplete(ctx.entries, (n) => this.objectEntry(n.children, c));
     checkCommas(c, entries);
     return { kind: "Object", entries, span: childrenSpan(c, ctx) };
@@ -108,6 +110,17 @@ export class ExpressionBuilder extends BaseVisitor {
     const key = ident(c, need(ctx.key));
     const value = this.expression(need(ctx.value).children, c);
     return { key, value, span: { start: key.span.start, end: value.span.end } };
+  }
+
+  /** `...value`: reported once, and left out of the object (SVC7110). */
+  objectSpread(ctx: ObjectSpreadCstChildren, c: BuildContext): void {
+    const dots = ctx.dots ?? [];
+    const value = ctx.value?.[0];
+    if (dots.length === 0 || value === undefined) return;
+    const start = c.positions.span(dots[0].startOffset, dots[0].startOffset).start;
+    const valueSpan = childrenSpan(c, value.children);
+    const written = c.text.slice(dots[dots.length - 1].endOffset! + 1, valueSpan.end.offset).trim();
+    c.diagnostics.push(answerCodes.objectSpread.at(c.file, { start, end: valueSpan.end }, written));
   }
 
   arrayLiteral(ctx: ArrayLiteralCstChildren, c: BuildContext): Expr {

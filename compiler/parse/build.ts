@@ -6,7 +6,7 @@ import { keyCodes } from "../diagnostics/codes/keys.js";
 import { parseCodes } from "../diagnostics/codes/parse.js";
 import type {
   ActionDecl, Block, DataStep, Decl, Expr, FieldDecl, FnDecl, FnParam, IfStmt, IndexDecl, KeyDecl, MethodBlock, ModuleFile, Param,
-  QueryDecl, RedirectStep, RespondClause, Requires, ResourceDecl, RouteDecl, RouteFile, SqlBody, Stmt, TypeRef, WebhookDecl,
+  QueryDecl, RedirectStep, RespondClause, RespondMedia, Requires, ResourceDecl, RouteDecl, RouteFile, SqlBody, Stmt, TypeRef, WebhookDecl,
   ForStmt, TypeDecl, LimitClause, IntLit,
 } from "./ast.js";
 import { ExpressionBuilder, intLit, stringLit } from "./build-expressions.js";
@@ -237,6 +237,7 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
     return {
       kind: "Respond",
       status: ctx.status && isReal(ctx.status[0]) ? intLit(c, ctx.status[0]) : null,
+      media: respondMedia(ctx, c),
       body: ctx.body ? this.expression(ctx.body[0].children, c) : null,
       headers: keepComplete(ctx.headers, (n) => this.headerClause(n.children, c)),
       span: childrenSpan(c, ctx),
@@ -395,4 +396,16 @@ function sqlBody(c: BuildContext, token: IToken | undefined, fallbackOffset: num
     span: c.positions.span(scan.textStart, scan.textEnd),
     params: scan.params.map((p) => ({ name: p.name, span: c.positions.span(p.offset, p.offset + 1 + p.name.length) })),
   };
+}
+
+/** `text`, `html`, `csv` (a word the grammar only takes there), or `type "media/type"`. */
+function respondMedia(ctx: RespondClauseCstChildren, c: BuildContext): RespondMedia | null {
+  if (ctx.media && isReal(ctx.media[0])) {
+    return { kind: ctx.media[0].image as RespondMedia["kind"], type: null, span: tokenSpan(c, ctx.media[0]) };
+  }
+  if (ctx.mediaKeyword && ctx.mediaType && isReal(ctx.mediaType[0])) {
+    const type = stringLit(c, ctx.mediaType[0]);
+    return { kind: "type", type, span: { start: tokenSpan(c, ctx.mediaKeyword[0]).start, end: type.span.end } };
+  }
+  return null;
 }

@@ -147,6 +147,7 @@ export interface ObjectLiteralCstNode extends CstNode {
 export type ObjectLiteralCstChildren = {
   LBrace: IToken[];
   entries?: ObjectEntryCstNode[];
+  spreads?: ObjectSpreadCstNode[];
   commas?: IToken[];
   RBrace: IToken[];
 };
@@ -159,6 +160,16 @@ export interface ObjectEntryCstNode extends CstNode {
 export type ObjectEntryCstChildren = {
   key: IToken[];
   Colon: IToken[];
+  value: ExpressionCstNode[];
+};
+
+export interface ObjectSpreadCstNode extends CstNode {
+  name: "objectSpread";
+  children: ObjectSpreadCstChildren;
+}
+
+export type ObjectSpreadCstChildren = {
+  dots: (IToken)[];
   value: ExpressionCstNode[];
 };
 
@@ -465,6 +476,9 @@ export interface RespondClauseCstNode extends CstNode {
 export type RespondClauseCstChildren = {
   Respond: IToken[];
   status?: IToken[];
+  mediaKeyword?: IToken[];
+  mediaType?: IToken[];
+  media?: IToken[];
   body?: ExpressionCstNode[];
   headers?: HeaderClauseCstNode[];
 };
@@ -677,6 +691,7 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   parenExpr(children: ParenExprCstChildren, param?: IN): OUT;
   objectLiteral(children: ObjectLiteralCstChildren, param?: IN): OUT;
   objectEntry(children: ObjectEntryCstChildren, param?: IN): OUT;
+  objectSpread(children: ObjectSpreadCstChildren, param?: IN): OUT;
   arrayLiteral(children: ArrayLiteralCstChildren, param?: IN): OUT;
   recordOp(children: RecordOpCstChildren, param?: IN): OUT;
   recordKey(children: RecordKeyCstChildren, param?: IN): OUT;

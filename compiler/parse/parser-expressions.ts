@@ -158,9 +158,12 @@ export class ExpressionParser extends CstParser {
     // Gated on `name :` so that a broken entry ends the loop and recovery skips to the
     // next entry, keeping the ones after it.
     this.MANY({
-      GATE: () => tokenMatcher(this.LA(1), Name) && tokenMatcher(this.LA(2), Colon),
+      GATE: () => (tokenMatcher(this.LA(1), Name) && tokenMatcher(this.LA(2), Colon)) || tokenMatcher(this.LA(1), Dot),
       DEF: () => {
-        this.SUBRULE(this.objectEntry, { LABEL: "entries" });
+        this.OR([
+          { ALT: () => this.SUBRULE(this.objectEntry, { LABEL: "entries" }) },
+          { ALT: () => this.SUBRULE(this.objectSpread, { LABEL: "spreads" }) },
+        ]);
         this.OPTION(() => this.CONSUME(Comma, { LABEL: "commas" }));
       },
     });
@@ -170,6 +173,17 @@ export class ExpressionParser extends CstParser {
   public objectEntry = this.RULE("objectEntry", () => {
     this.CONSUME(Name, { LABEL: "key" });
     this.CONSUME(Colon);
+    this.SUBRULE(this.expression, { LABEL: "value" });
+  });
+
+  /**
+   * `...value` where an entry belongs: not part of the language, parsed whole so that the
+   * builder reports it once (SVC7110) instead of the parser tripping over each dot.
+   */
+  public objectSpread = this.RULE("objectSpread", () => {
+    this.CONSUME(Dot, { LABEL: "dots" });
+    this.OPTION(() => this.CONSUME2(Dot, { LABEL: "dots" }));
+    this.OPTION2(() => this.CONSUME3(Dot, { LABEL: "dots" }));
     this.SUBRULE(this.expression, { LABEL: "value" });
   });
 

@@ -293,13 +293,25 @@ export class SvcParser extends ExpressionParser {
   });
 
   /**
-   * `respond [status] [body] (header "Name" = value)*`, in module routes and route-file
-   * blocks. The body is optional, so it is read only when the next token starts a value
+   * `respond [status] [media] [body] (header "Name" = value)*`, in module routes and route-file
+   * blocks. The media is `text`, `html`, `csv` or `type "media/type"` (JSON when absent).
+   * The body is optional, so it is read only when the next token starts a value
    * and is not what may follow a respond clause (a declaration, a step, `header`).
    */
   public respondClause = this.RULE("respondClause", () => {
     this.CONSUME(Respond);
     this.OPTION(() => this.CONSUME(IntLiteral, { LABEL: "status" }));
+    this.OPTION3({
+      GATE: () => tokenMatcher(this.LA(1), Type) && tokenMatcher(this.LA(2), StringLiteral),
+      DEF: () => {
+        this.CONSUME(Type, { LABEL: "mediaKeyword" });
+        this.CONSUME2(StringLiteral, { LABEL: "mediaType" });
+      },
+    });
+    this.OPTION4({
+      GATE: () => tokenMatcher(this.LA(1), Name) && MEDIA_NAMES.has(this.LA(1).image),
+      DEF: () => this.CONSUME(Name, { LABEL: "media" }),
+    });
     this.OPTION2({
       GATE: () => startsBody(this.LA(1)),
       DEF: () => this.SUBRULE(this.expression, { LABEL: "body" }),
@@ -478,6 +490,9 @@ function startsMember(first: IToken, second: IToken): boolean {
   if (tokenMatcher(second, LParen)) return tokenMatcher(first, Index) || tokenMatcher(first, Unique) || tokenMatcher(first, Key);
   return tokenMatcher(second, Colon) && tokenMatcher(first, Name);
 }
+
+/** `respond text …`: the answers named by a word (docs/language.md §2.4); ordinary names elsewhere. */
+const MEDIA_NAMES: ReadonlySet<string> = new Set(["text", "html", "csv"]);
 
 /** What may follow a respond clause without being its body. */
 const afterRespond = [Header, Redirect, Respond, Limit, Query, Invoke, Fetch, Resource, Action, Route, Webhook, Module, Unsafe];

@@ -2,4 +2,4 @@
 // runtime/pages. Generated code reaches its helpers as `rt.app.*` (call.ts).
 
 export { App, type AppDeps } from "./app.js";
-export { blockShapesErrors } from "./route-request.js";
+export { blockAnswersEnvelope } from "./route-request.js";

@@ -155,15 +155,16 @@ async function runOnce(keys: IdempotencyStore, key: string, call: BlockCall, inp
 }
 
 /**
- * Whether an error before the block runs (the server's cross-site refusal) takes the app's
- * error shape: when the block the request would choose answers a JSON caller with `respond`.
+ * Whether an error before the block runs (the cross-site refusal, a refused credential)
+ * keeps the envelope: when the request chooses a block and that block has no `respond`.
+ * Errors of the file's path itself (405, an unknown handler) take the app's error shape.
  */
-export function blockShapesErrors(file: RouteFileSpec, method: string, rawQuery: string): boolean {
+export function blockAnswersEnvelope(file: RouteFileSpec, method: string, rawQuery: string): boolean {
   try {
     const handler = rawQuery === "" ? undefined : parseQueryString(rawQuery).handler;
-    return chooseBlock(file, method, handler).shaped === true;
+    return chooseBlock(file, method, handler).shaped !== true;
   } catch {
-    // No such block, or a query string it could not choose by: the block never runs.
+    // No such block, or a query string it could not choose by: no block answers, the file's path does.
     return false;
   }
 }

@@ -43,6 +43,7 @@ class ClientBase {
       redirect: "manual",
     });
     const text = await res.text();
+    if (shape.text && res.ok) return text;
     if (shape.shaped && res.ok && text === "") return undefined;
     let answer;
     try {

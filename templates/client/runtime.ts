@@ -37,6 +37,8 @@ interface Shape {
   handler?: string;
   /** Answered without the envelope (`respond`). */
   shaped?: boolean;
+  /** The answer is text of another media type (`respond text`, `html`, `csv`, `type "…"`), returned as a string. */
+  text?: boolean;
   /** Where an error body of a shaped answer holds the message; absent: the envelope's `error`. */
   message?: readonly (string | number)[];
 }
@@ -87,6 +89,7 @@ class ClientBase {
       redirect: "manual",
     });
     const text = await res.text();
+    if (shape.text && res.ok) return text;
     if (shape.shaped && res.ok && text === "") return undefined;
     let answer: unknown;
     try {

@@ -117,6 +117,8 @@ function methodParts(op: ApiOperation, names: Names, message: (string | number)[
     ...(op.handler ? { handler: op.handler } : {}),
     // A route that `respond`s answers without the envelope, its errors in the `[errors]` shape.
     ...(op.answer.envelope ? {} : { shaped: true, ...(message ? { message } : {}) }),
+    // `respond text|html|csv|type "…"`: the answer is that text, handed over as a string.
+    ...(op.answer.text ? { text: true } : {}),
   };
   const call = `this.call(${JSON.stringify(op.method)}, ${JSON.stringify(op.path)}, ${args.length ? "args" : "{}"}, ${literal(shape, 6)}, call)`;
   return { doc, params, call };

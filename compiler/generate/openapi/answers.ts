@@ -14,6 +14,10 @@ export interface Answer {
   envelope: boolean;
   /** Response headers a `respond` sets. */
   headers: string[];
+  /** The Content-Type of a `respond text|html|csv|type "…"`; absent for JSON. */
+  mediaType?: string;
+  /** The body is that media type's text, not JSON (the generated client hands it over as a string). */
+  text?: true;
 }
 
 /** The rows of a query as JSON: a list, or one row or null. */
@@ -75,6 +79,13 @@ interface Scope {
 }
 
 function shaped(model: Model, names: Names, r: ResponseModel, scope: Scope): Answer {
+  if (r.media !== undefined && !r.empty) {
+    // A text answer is a string in its media type; a JSON media type keeps the value's schema.
+    const schema = r.media.encoding === "text" ? { type: "string" } : r.body === null ? scope.data : exprSchema(model, names, r.body, scope);
+    const answer: Answer = { status: r.status, schema, envelope: false, headers: r.headers.map((h) => h.name), mediaType: r.media.contentType };
+    if (r.media.encoding === "text") answer.text = true;
+    return answer;
+  }
   const schema = r.empty ? null : r.body === null ? scope.data : exprSchema(model, names, r.body, scope);
   return { status: r.status, schema, envelope: false, headers: r.headers.map((h) => h.name) };
 }

@@ -250,7 +250,8 @@ function successResponses(group: ApiOperation[]): Schema {
   const out: Schema = {};
   for (const status of [...new Set(group.map((g) => g.answer.status))].sort((x, y) => x - y)) {
     const answers = group.filter((g) => g.answer.status === status).map((g) => g.answer);
-    const bodies = distinct(answers.flatMap((a) => (a.schema === null ? [] : [a.envelope ? envelope(a.schema) : a.schema])));
+    const typed = (a: (typeof answers)[number]): Schema[] => (a.schema === null ? [] : [a.envelope ? envelope(a.schema) : a.schema]);
+    const bodies = distinct(answers.flatMap(typed));
     const shaped = answers.every((a) => !a.envelope);
     const r: Schema = {
       description: bodies.length === 0 ? "Done: no body." : shaped ? "The operation's answer, as its `respond` shapes it." : answers.every((a) => a.envelope) ? "The operation's answer in the envelope." : "The answer of the chosen block: in the envelope, or as its `respond` shapes it.",
@@ -261,7 +262,15 @@ function successResponses(group: ApiOperation[]): Schema {
       for (const h of names) headers[h] = { schema: { type: "string" } };
       r.headers = headers;
     }
-    if (bodies.length) r.content = { "application/json": { schema: bodies.length === 1 ? bodies[0] : { anyOf: bodies } } };
+    if (bodies.length) {
+      // One entry per media type the answers take (JSON unless a respond names another).
+      const content: Schema = {};
+      for (const media of [...new Set(answers.filter((a) => a.schema !== null).map((a) => a.mediaType ?? "application/json"))]) {
+        const these = distinct(answers.filter((a) => (a.mediaType ?? "application/json") === media).flatMap(typed));
+        content[media] = { schema: these.length === 1 ? these[0] : { anyOf: these } };
+      }
+      r.content = content;
+    }
     out[String(status)] = r;
   }
   return out;

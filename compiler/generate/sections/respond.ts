@@ -50,16 +50,27 @@ export function respondSection(model: Model, names: Names): Out {
  * names none: the route's result (module routes) or its route data (route files).
  */
 export function answerLiteral(respond: ResponseModel, whole: string): string {
+  const source = respond.body === null ? whole : valueExpr(respond.body);
   const body = respond.empty
     ? "null"
-    : respond.body === null
-      ? `JSON.stringify(${whole}) ?? "null"`
-      : `JSON.stringify(${valueExpr(respond.body)}) ?? "null"`;
+    : respond.media?.escape === "html"
+      ? respond.body === null ? `rt.answerHtml(${whole})` : htmlExpr(respond.body)
+      : respond.media?.encoding === "text"
+      ? `rt.answerText(${source})`
+      : `JSON.stringify(${source}) ?? "null"`;
+  const type = respond.media === undefined ? "" : `, type: ${JSON.stringify(respond.media.contentType)}`;
   const headers =
     respond.headers.length === 0
       ? "null"
       : `[${respond.headers.map((h) => `[${JSON.stringify(h.name)}, rt.headerText(${valueExpr(h.value)})]`).join(", ")}]`;
-  return `{ status: ${respond.status}, body: ${body}, headers: ${headers} }`;
+  return `{ status: ${respond.status}, body: ${body}, headers: ${headers}${type} }`;
+}
+
+/** A `respond html` body: its own literals as markup, every other value escaped (runtime/answers/text.ts). */
+function htmlExpr(v: RouteExprModel): string {
+  if (v.kind === "literal" && typeof v.value === "string") return literal(v.value);
+  if (v.kind === "concat") return v.parts.map(htmlExpr).join(" + ");
+  return `rt.answerHtml(${valueExpr(v)})`;
 }
 
 /** Does a route value read any of these kinds of value (`result`, the request, the caller)? */

@@ -43,6 +43,12 @@ export const publicUrl: StringCheck = (value) => {
   return null;
 };
 
+/** `[server] header`: a Server header value (RFC 9110 §10.2.4), as the server's --server-header checks it. */
+export const serverHeader: StringCheck = (value) =>
+  value.length <= 128 && /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value)
+    ? null
+    : { expected: "a product name of visible ASCII, at most 128 characters", hint: 'e.g. header = "svc" or "svc/1.0"' };
+
 export const httpUrl: StringCheck = (value) => {
   const url = parseUrl(value);
   return url && (url.protocol === "http:" || url.protocol === "https:")
@@ -129,6 +135,7 @@ export const SERVER_FIELDS = {
   public_url: text(publicUrl),
   trust_proxy: boolean(),
   openapi: boolean(),
+  header: text(serverHeader),
 };
 
 /** The whole file. */

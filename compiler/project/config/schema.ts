@@ -32,6 +32,8 @@ export interface ServerConfig {
   trust_proxy?: boolean;
   /** Serve /openapi.json and the API reference at /_svc/docs (docs/openapi.md). */
   openapi?: boolean;
+  /** The Server header every answer carries (docs/operations.md); none when absent. */
+  header?: string;
 }
 
 /** `[errors]`: how the error bodies of routes that shape their answer look. */

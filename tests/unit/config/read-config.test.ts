@@ -104,6 +104,17 @@ describe("readConfig: accepted input", () => {
     expect(only('[server]\ntrust_proxy = "true"\n').hint).toBe("write it without quotes: true");
   });
 
+  test("[server] header: a product name, never a line break or a long or non-ASCII value", () => {
+    expect(readConfig("svc.toml", '[server]\nheader = "svc/0.1 (linux)"\n').diagnostics).toEqual([]);
+    expect(readConfig("svc.toml", '[server]\nheader = "svc"\n').config.server.header).toBe("svc");
+    for (const bad of ['"svc\\r\\nX-Evil: 1"', '" svc"', '"zoë"', `"${"x".repeat(129)}"`]) {
+      expect(only(`[server]\nheader = ${bad}\n`).message).toMatch(/a product name of visible ASCII/);
+    }
+    expect(only("[server]\nheader = 1\n").code).toBe("SVC4003");
+    expect(only('[server]\nheader = ""\n').message).toMatch(/non-empty string/);
+    expect(only('[server]\nheader = "svc\\nX-Evil: 1"\n').message).toMatch(/product name/);
+  });
+
   test("an empty file gives the defaults", () => {
     const { config, diagnostics } = readConfig("svc.toml", "# nothing yet\n");
     expect(diagnostics).toEqual([]);

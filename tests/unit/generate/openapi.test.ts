@@ -367,3 +367,20 @@ describe("openapi.json's servers", () => {
     }
   });
 });
+
+describe("answers of other media types (fixtures/respond-media)", () => {
+  test("are listed under their media type as strings, a +json type with its schema; the client returns the text", async () => {
+    const { openapi, client } = await outputs(fixture("respond-media"));
+    expect(await validate(openapi)).toEqual({ valid: true, errors: undefined });
+    const all = ops(openapi);
+    expect(all.get("GET /plaintext").responses["200"].content).toEqual({ "text/plain; charset=utf-8": { schema: { type: "string" } } });
+    expect(all.get("GET /items/{id}/page").responses["200"].content).toEqual({ "text/html; charset=utf-8": { schema: { type: "string" } } });
+    expect(all.get("GET /items/{id}/svg").responses["200"].content).toEqual({ "image/svg+xml": { schema: { type: "string" } } });
+    const problem = all.get("GET /items/{id}/problem").responses["200"].content;
+    expect(Object.keys(problem)).toEqual(["application/problem+json"]);
+    expect(problem["application/problem+json"].schema.properties.title).toEqual({ type: "string" });
+    // The generated client hands a text answer over as a string, and parses the +json one.
+    expect(client).toMatch(/"GET",\s*"\/plaintext",[\s\S]*?text: true/);
+    expect(client).not.toMatch(/"\/items\/\{id\}\/problem",[^)]*text: true/);
+  });
+});

@@ -161,3 +161,21 @@ describe("hostile input never throws and never hangs", () => {
     expect(diagnostics.at(-1)?.message).toBe(`too many syntax errors; only the first ${diagnostics.length - 1} are listed`);
   });
 });
+
+describe("an object spread is one error (SVC7110), not a cascade of syntax errors", () => {
+  test("in a module route's respond: one diagnostic, and the next declaration still parses", () => {
+    const { ast, diagnostics } = parseModule("m.svc", 'module m\nroute GET "/x" => q respond { ...result }\nroute GET "/y" => q\n');
+    expect(diagnostics.map((d) => [d.code, d.span?.start.line, d.span?.start.column, d.span?.end.column])).toEqual([["SVC7110", 2, 31, 40]]);
+    expect(diagnostics[0].message).toBe("`...result` (spreading a value into an object) is not part of svc");
+    expect(diagnostics[0].hint).toMatch(/result\.member/);
+    expect(ast.decls.map((d) => d.kind)).toEqual(["Route", "Route"]);
+  });
+
+  test("in a route-file block, between entries, and with two dots: the entries around it are kept", () => {
+    const { ast, diagnostics } = parseRouteFile("app/x/route.svc", "GET {\n  respond { a: 1, ...records, b: 2 }\n}\nPOST { respond { ..result.x } }\n");
+    expect(diagnostics.map((d) => [d.code, d.span?.start.line])).toEqual([["SVC7110", 2], ["SVC7110", 4]]);
+    expect(diagnostics[1].message).toMatch(/^`\.\.\.result\.x`/);
+    const respond = ast.blocks[0].steps[0];
+    expect(respond.kind === "Respond" && respond.body?.kind === "Object" ? respond.body.entries.map((e) => e.key.name) : null).toEqual(["a", "b"]);
+  });
+});

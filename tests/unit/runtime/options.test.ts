@@ -39,6 +39,7 @@ describe("server options: defaults and precedence", () => {
       publicUrl: null,
       trustProxy: false,
       openapi: false,
+      serverHeader: null,
     });
     expect(options([])).toEqual(BUILTIN_DEFAULTS);
   });
@@ -145,6 +146,18 @@ describe("server options: bad values name the flag", () => {
     expect(startupError(["--public-url", "https://a.example?x=1"])).toContain("is not a public URL");
     expect(startupError(["--trust-proxy", "yes"])).toBe('--trust-proxy: "yes" is not true or false');
     expect(startupError([], {}, { trustProxy: "true" as never })).toContain("svc.toml [server] trust_proxy");
+  });
+
+  test("--server-header: none by default, svc.toml's value, a flag wins (empty for none), hostile values refused", () => {
+    expect(options([]).serverHeader).toBeNull();
+    expect(options([], {}, { serverHeader: "svc" }).serverHeader).toBe("svc");
+    expect(options(["--server-header", "svc/1.0 (linux)"], {}, { serverHeader: "svc" }).serverHeader).toBe("svc/1.0 (linux)");
+    expect(options(["--server-header="], {}, { serverHeader: "svc" }).serverHeader).toBeNull();
+    expect(startupError(["--server-header", "svc\r\nSet-Cookie: a=b"])).toContain("--server-header must be a product name");
+    expect(startupError(["--server-header", " svc"])).toContain("--server-header");
+    expect(startupError(["--server-header", "é"])).toContain("--server-header");
+    expect(startupError(["--server-header", "x".repeat(129)])).toContain("--server-header");
+    expect(startupError([], {}, { serverHeader: "a\nb" })).toContain("svc.toml [server] header");
   });
 
   test("a bad SVC_LISTEN names the variable", () => {
