@@ -1,5 +1,8 @@
 // Tests are compiled by `tsc` first (npm test does both) and jest runs the JavaScript:
 // no transform step, native ESM (node --experimental-vm-modules).
+//
+// Each run starts by emptying the build cache the suites share (tests/support/build-cache.ts)
+// and ends with the ten slowest suites (tests/support/slowest-reporter.ts).
 export default {
   testEnvironment: "node",
   roots: ["<rootDir>/build/tests"],
@@ -7,4 +10,6 @@ export default {
   transform: {},
   testTimeout: 60000,
   maxWorkers: 2,
+  globalSetup: "<rootDir>/build/tests/support/global-setup.js",
+  reporters: ["default", "<rootDir>/build/tests/support/slowest-reporter.js"],
 };

@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DiscoverTarget } from "../../compiler/project/discover.js";
-import { build, formatDiagnostics, writeOutputFiles } from "../../compiler/index.js";
+import { writeOutputFiles } from "../../compiler/index.js";
+import { buildFiles } from "./build-cache.js";
 import { repoRoot } from "./paths.js";
 
 /**
@@ -10,10 +11,9 @@ import { repoRoot } from "./paths.js";
  * generated `import "svc/runtime"` resolves to this checkout) and return that folder.
  */
 export async function buildTo(target: DiscoverTarget): Promise<string> {
-  const result = await build(target, { runtimeImport: "svc/runtime" });
-  if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
+  const files = await buildFiles(target, { runtimeImport: "svc/runtime" });
   const dir = tmpDir("srv-");
-  writeOutputFiles(dir, result.files);
+  writeOutputFiles(dir, files);
   return dir;
 }
 
