@@ -40,6 +40,14 @@ export interface TestServer {
 export const EXAMPLE_ENV: NodeJS.ProcessEnv = { GITHUB_WEBHOOK_SECRET: "dev-secret" };
 
 /**
+ * For a server whose suite is not about what a password hash costs (sessions, revocation,
+ * keys, many sign-ups): new hashes at N = 2^10, a few milliseconds each instead of a second
+ * of a core (docs/auth.md, "Password cost in tests"). The throttle on SQLite, the hashing
+ * and upgrade tests keep the full cost.
+ */
+export const CHEAP_PASSWORDS: NodeJS.ProcessEnv = { SVC_PASSWORD_COST: "10" };
+
+/**
  * Test servers run one process unless a test asks for workers: forking a worker per core
  * for every suite would only load this 2-core machine.
  */
