@@ -7,8 +7,7 @@ import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { DiscoverTarget } from "../../compiler/project/discover.js";
-import { writeOutputFiles } from "../../compiler/index.js";
-import { buildFiles } from "../support/build-cache.js";
+import { buildFiles, writeFiles } from "../support/build-cache.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, tmpDir } from "../support/server.js";
@@ -22,7 +21,7 @@ export const exampleDir = join(repoRoot, "examples", "task_tracker");
 export async function buildServer(target: DiscoverTarget = { mode: "project", dir: exampleDir }): Promise<string> {
   const files = await buildFiles(target, { runtimeImport: runtimeUrl });
   const dir = tmpDir("ops-");
-  writeOutputFiles(dir, files);
+  writeFiles(dir, files);
   return dir;
 }
 

@@ -4,8 +4,7 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeOutputFiles } from "../../compiler/index.js";
-import { buildFiles } from "../support/build-cache.js";
+import { buildFiles, writeFiles } from "../support/build-cache.js";
 import { type TestServer, startServer, tmpDir } from "../support/server.js";
 
 export const runtimeUrl = new URL("../../runtime/index.js", import.meta.url).href;
@@ -14,7 +13,7 @@ export const runtimeUrl = new URL("../../runtime/index.js", import.meta.url).hre
 export async function buildProject(dir: string): Promise<string> {
   const files = await buildFiles({ mode: "project", dir }, { runtimeImport: runtimeUrl });
   const out = tmpDir("pages-");
-  writeOutputFiles(out, files);
+  writeFiles(out, files);
   return out;
 }
 

@@ -9,12 +9,15 @@
 // The cache lives for one jest run: tests/support/global-setup.ts empties it at the start,
 // so a compiler changed (and recompiled) between runs is never served a stale build.
 // Builds that fail are not kept: the caller reports the diagnostics as before.
+//
+// The compiler itself is imported only when a build is not in the cache: loading it (ts-morph,
+// prettier, TypeScript) costs more than a second of a core in every suite that does.
 
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { DiscoverTarget } from "../../compiler/project/discover.js";
-import { type BuildOptions, type OutputFile, build, formatDiagnostics } from "../../compiler/index.js";
+import type { BuildOptions, OutputFile } from "../../compiler/index.js";
 import { testCacheDir } from "./paths.js";
 
 interface Stored {
@@ -31,10 +34,20 @@ export async function buildFiles(target: DiscoverTarget, options: BuildOptions):
   const file = cacheFile(target, options);
   const hit = read(file);
   if (hit !== null) return hit;
+  const { build, formatDiagnostics } = await import("../../compiler/index.js");
   const result = await build(target, options);
   if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
   write(file, result.files);
   return result.files;
+}
+
+/** Writes a build's files below `dir`, as the compiler's writeOutputFiles does, without loading the compiler. */
+export function writeFiles(dir: string, files: readonly OutputFile[]): void {
+  for (const f of files) {
+    const path = join(dir, f.path);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, f.contents);
+  }
 }
 
 /** Where a build of these inputs is kept (it may not exist yet). */

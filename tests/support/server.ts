@@ -2,8 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DiscoverTarget } from "../../compiler/project/discover.js";
-import { writeOutputFiles } from "../../compiler/index.js";
-import { buildFiles } from "./build-cache.js";
+import { buildFiles, writeFiles } from "./build-cache.js";
 import { repoRoot } from "./paths.js";
 
 /**
@@ -13,7 +12,7 @@ import { repoRoot } from "./paths.js";
 export async function buildTo(target: DiscoverTarget): Promise<string> {
   const files = await buildFiles(target, { runtimeImport: "svc/runtime" });
   const dir = tmpDir("srv-");
-  writeOutputFiles(dir, files);
+  writeFiles(dir, files);
   return dir;
 }
 

@@ -6,8 +6,7 @@ import { createHmac } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DiscoverTarget } from "../../compiler/project/discover.js";
-import { writeOutputFiles } from "../../compiler/index.js";
-import { buildFiles } from "../support/build-cache.js";
+import { buildFiles, writeFiles } from "../support/build-cache.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, startServer, tmpDir } from "../support/server.js";
 
@@ -39,7 +38,7 @@ export const HOOKS_ENV: NodeJS.ProcessEnv = {
 export async function buildServer(target: DiscoverTarget = { mode: "project", dir: hooksProject }): Promise<string> {
   const files = await buildFiles(target, { runtimeImport: runtimeUrl });
   const dir = tmpDir("hooks-");
-  writeOutputFiles(dir, files);
+  writeFiles(dir, files);
   return dir;
 }
 
