@@ -4,6 +4,7 @@
 
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { applyPasswordCost } from "./auth/password-cost.js";
 import { StartupError } from "./errors.js";
 import type { Logger } from "./log.js";
 import { parseListen } from "./options.js";
@@ -35,6 +36,8 @@ export interface RunningServer extends Running {
 
 export interface ServeSettings {
   openDatabase?: OpenDatabase;
+  /** Where SVC_PASSWORD_COST is read (auth/password-cost.ts); default process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Replaces SHUTDOWN_GRACE_MS (tests). */
   shutdownGraceMs?: number;
   /** A cluster worker says "listening" at debug: the primary says it once for all. */
@@ -48,6 +51,7 @@ export async function serve(
   log: Logger,
   settings: ServeSettings = {},
 ): Promise<RunningServer> {
+  applyPasswordCost(settings.env ?? process.env, log);
   const db = await openChecked(spec, options, settings.openDatabase);
   let server: Server;
   let port: number;

@@ -5,6 +5,7 @@
 // scrypt (Password Storage Cheat Sheet): 128 MiB and about a second of one core on a
 // loaded small machine, some 0.3 s on an idle one.
 //
+// SVC_PASSWORD_COST lowers (or raises) N for new hashes, for test runs (password-cost.ts).
 // Verifying parses the stored parameters, so a later change of the cost keeps old hashes
 // valid; `verifyPassword` says when a hash that matched is weaker than the current setting,
 // and the generated code writes a new one back (runtime/auth/password-work.ts). A missing
@@ -18,15 +19,17 @@
 import { availableParallelism } from "node:os";
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
-const LOG_N = 17;
+/** log2 of scrypt's N for new hashes: 17 unless SVC_PASSWORD_COST says otherwise (password-cost.ts). */
+export const DEFAULT_LOG_N = 17;
+let LOG_N = DEFAULT_LOG_N;
 const R = 8;
 const P = 1;
 const SALT_BYTES = 16;
 const HASH_BYTES = 32;
 /** scrypt needs 128·N·r bytes and refuses anything above `maxmem`: allow twice that. */
-const MAX_MEM = 256 * N_of(LOG_N) * R;
+const MAX_MEM = 256 * N_of(DEFAULT_LOG_N) * R;
 /** Parameters a stored hash may carry: enough range for stronger settings, not a denial of service. */
-const MAX_LOG_N = 20;
+export const MAX_LOG_N = 20;
 
 /**
  * Hashes running at once in one process: one core is left to the event loop, and at most
@@ -34,8 +37,17 @@ const MAX_LOG_N = 20;
  */
 export const HASH_CONCURRENCY = Math.max(1, Math.min(2, availableParallelism() - 1));
 
-/** The parameters new hashes get; a stored hash below them is upgraded on its next successful verify. */
-export const CURRENT = { logN: LOG_N, r: R, p: P } as const;
+/** log2 of N for new hashes; a stored hash below it is upgraded on its next successful verify. */
+export function passwordCost(): number {
+  return LOG_N;
+}
+
+/** Sets log2 of N for new hashes (password-cost.ts checks the value first). */
+export function setPasswordCost(logN: number): void {
+  LOG_N = logN;
+  // The unknown user's stand-in hash costs what a new hash costs.
+  dummy = null;
+}
 
 const PHC = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 

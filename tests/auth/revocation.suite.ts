@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { decodeJwt } from "jose";
 import { call, type Answer } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
-import { buildTo, removeDir, startServer, tmpDir, type TestServer } from "../support/server.js";
+import { CHEAP_PASSWORDS, buildTo, removeDir, startServer, tmpDir, type TestServer } from "../support/server.js";
 import { SECRET, hs256, post } from "./support.js";
 
 /** The database a suite runs on, as the servers and the test itself reach it. */
@@ -24,8 +24,10 @@ export interface SuiteStore {
 
 /** How long another process may go on accepting a revoked token: REFRESH_MS and a margin for a loaded machine. */
 const STALE_MS = 2_000;
-// Long enough that the other tests' sessions, a few password hashes apart on a loaded machine, stay alive.
-const IDLE_S = 10;
+// Long enough that the other tests' sessions stay alive between their requests on a loaded
+// machine: the servers hash at N = 2^10 (CHEAP_PASSWORDS), so a sign-in takes milliseconds,
+// not the seconds of a full-cost hash that made this 10 s; the idle test sleeps 2.5 × this.
+const IDLE_S = 6;
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
 /** examples/accounts with a short idle timeout, built. */
@@ -81,8 +83,8 @@ export function revocationSuite(name: string, open: () => Promise<SuiteStore>): 
       store = await open();
       built = await buildAccounts();
       // One after the other: both bring the schema up at start.
-      a = await startServer(built.out, store.args, { JWT_SECRET: SECRET });
-      b = await startServer(built.out, store.args, { JWT_SECRET: SECRET });
+      a = await startServer(built.out, store.args, { JWT_SECRET: SECRET, ...CHEAP_PASSWORDS });
+      b = await startServer(built.out, store.args, { JWT_SECRET: SECRET, ...CHEAP_PASSWORDS });
     });
 
     afterAll(async () => {
@@ -219,7 +221,7 @@ export function revocationSuite(name: string, open: () => Promise<SuiteStore>): 
         `INSERT INTO svc_revocations (id, subject, not_before, expires_at) VALUES ('${"e".repeat(64)}', 'gone', ${now - 120_000}, ${now - 60_000}), ('${"f".repeat(64)}', 'kept', ${now}, ${now + 3_600_000})`,
       );
       // A process sweeps at its first look at each table, then at most once a minute: a new one.
-      const c = await startServer(built.out, store.args, { JWT_SECRET: SECRET });
+      const c = await startServer(built.out, store.args, { JWT_SECRET: SECRET, ...CHEAP_PASSWORDS });
       extra.push(c);
       await signUp("sweep@example.com");
       const token = await signIn(c, "sweep@example.com");

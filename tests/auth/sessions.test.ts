@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import Database from "better-sqlite3";
 import { call } from "../support/http.js";
-import { startServer, type TestServer } from "../support/server.js";
+import { CHEAP_PASSWORDS, startServer, type TestServer } from "../support/server.js";
 import { type Accounts, SECRET, post, rawRequest, startAccounts } from "./support.js";
 
 let accounts: Accounts;
@@ -27,7 +27,8 @@ async function signIn(headers: Record<string, string> = {}): Promise<{ setCookie
 const me = (value: string) => post(accounts.server, "/api/accounts:me", {}, { cookie: `svc_session=${value}` });
 
 beforeAll(async () => {
-  accounts = await startAccounts();
+  // Sessions, not what a hash costs: hashes at N = 2^10 (tests/README.md).
+  accounts = await startAccounts(CHEAP_PASSWORDS);
   url = accounts.server.url;
   expect((await post(accounts.server, "/api/users", { email: "sam@example.com", name: "Sam", password: "sesame-open" })).status).toBe(200);
 });
@@ -209,7 +210,7 @@ describe("behind a proxy that sends Host: 127.0.0.1", () => {
   const SECURE = /^__Host-svc_session=([A-Za-z0-9_-]{43}); Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax; Secure$/;
 
   test("with a https public_url the cookie is Secure and __Host-, and only that name is read back", async () => {
-    const server = await startServer(accounts.dir, ["--db", join(accounts.dir, "accounts.db"), "--public-url", "https://accounts.example"], { JWT_SECRET: SECRET });
+    const server = await startServer(accounts.dir, ["--db", join(accounts.dir, "accounts.db"), "--public-url", "https://accounts.example"], { JWT_SECRET: SECRET, ...CHEAP_PASSWORDS });
     try {
       const cookie = /Set-Cookie: (.*)\r\n/i.exec(await viaProxy(server, ""))![1];
       expect(cookie).toMatch(SECURE);
@@ -222,7 +223,7 @@ describe("behind a proxy that sends Host: 127.0.0.1", () => {
   });
 
   test("with trust_proxy the forwarded host decides; without it a forged X-Forwarded-Host changes nothing", async () => {
-    const server = await startServer(accounts.dir, ["--db", join(accounts.dir, "accounts.db"), "--trust-proxy", "true"], { JWT_SECRET: SECRET });
+    const server = await startServer(accounts.dir, ["--db", join(accounts.dir, "accounts.db"), "--trust-proxy", "true"], { JWT_SECRET: SECRET, ...CHEAP_PASSWORDS });
     try {
       const cookie = /Set-Cookie: (.*)\r\n/i.exec(await viaProxy(server, "X-Forwarded-Host: accounts.example\r\n"))![1];
       expect(cookie).toMatch(SECURE);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { SECRET } from "../auth/support.js";
 import { type Answer, call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
-import { type TestServer, removeDir, startServer } from "../support/server.js";
+import { CHEAP_PASSWORDS, type TestServer, removeDir, startServer } from "../support/server.js";
 import { buildServer } from "./support/build.js";
 import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
 
@@ -71,7 +71,7 @@ async function setUp(backend: Backend): Promise<Setup> {
     db = ns.url;
     read = (sql) => ns.admin(sql);
   }
-  const server = await startServer(dir, ["--backend", backend, "--db", db], { JWT_SECRET: SECRET });
+  const server = await startServer(dir, ["--backend", backend, "--db", db], { JWT_SECRET: SECRET, ...CHEAP_PASSWORDS });
   servers.push(server);
   return {
     server,

@@ -4,17 +4,16 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { build, formatDiagnostics, writeOutputFiles } from "../../compiler/index.js";
+import { buildFiles, writeFiles } from "../support/build-cache.js";
 import { type TestServer, startServer, tmpDir } from "../support/server.js";
 
 export const runtimeUrl = new URL("../../runtime/index.js", import.meta.url).href;
 
 /** Builds the project at `dir` into a fresh folder and returns it. */
 export async function buildProject(dir: string): Promise<string> {
-  const result = await build({ mode: "project", dir }, { runtimeImport: runtimeUrl });
-  if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
+  const files = await buildFiles({ mode: "project", dir }, { runtimeImport: runtimeUrl });
   const out = tmpDir("pages-");
-  writeOutputFiles(out, result.files);
+  writeFiles(out, files);
   return out;
 }
 

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DiscoverTarget } from "../../compiler/project/discover.js";
-import { build, formatDiagnostics, writeOutputFiles } from "../../compiler/index.js";
+import { buildFiles, writeFiles } from "./build-cache.js";
 import { repoRoot } from "./paths.js";
 
 /**
@@ -10,10 +10,9 @@ import { repoRoot } from "./paths.js";
  * generated `import "svc/runtime"` resolves to this checkout) and return that folder.
  */
 export async function buildTo(target: DiscoverTarget): Promise<string> {
-  const result = await build(target, { runtimeImport: "svc/runtime" });
-  if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
+  const files = await buildFiles(target, { runtimeImport: "svc/runtime" });
   const dir = tmpDir("srv-");
-  writeOutputFiles(dir, result.files);
+  writeFiles(dir, files);
   return dir;
 }
 
@@ -38,6 +37,14 @@ export interface TestServer {
  * "Webhooks"): a server built from the example does not start without it.
  */
 export const EXAMPLE_ENV: NodeJS.ProcessEnv = { GITHUB_WEBHOOK_SECRET: "dev-secret" };
+
+/**
+ * For a server whose suite is not about what a password hash costs (sessions, revocation,
+ * keys, many sign-ups): new hashes at N = 2^10, a few milliseconds each instead of a second
+ * of a core (docs/auth.md, "Password cost in tests"). The throttle on SQLite, the hashing
+ * and upgrade tests keep the full cost.
+ */
+export const CHEAP_PASSWORDS: NodeJS.ProcessEnv = { SVC_PASSWORD_COST: "10" };
 
 /**
  * Test servers run one process unless a test asks for workers: forking a worker per core

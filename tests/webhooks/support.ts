@@ -6,7 +6,7 @@ import { createHmac } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DiscoverTarget } from "../../compiler/project/discover.js";
-import { build, formatDiagnostics, writeOutputFiles } from "../../compiler/index.js";
+import { buildFiles, writeFiles } from "../support/build-cache.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, startServer, tmpDir } from "../support/server.js";
 
@@ -36,10 +36,9 @@ export const HOOKS_ENV: NodeJS.ProcessEnv = {
 
 /** Builds `target` into a fresh folder under build/tmp and returns it. */
 export async function buildServer(target: DiscoverTarget = { mode: "project", dir: hooksProject }): Promise<string> {
-  const result = await build(target, { runtimeImport: runtimeUrl });
-  if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
+  const files = await buildFiles(target, { runtimeImport: runtimeUrl });
   const dir = tmpDir("hooks-");
-  writeOutputFiles(dir, result.files);
+  writeFiles(dir, files);
   return dir;
 }
 

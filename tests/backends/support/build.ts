@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DiscoverTarget } from "../../../compiler/project/discover.js";
-import { build, formatDiagnostics, writeOutputFiles } from "../../../compiler/index.js";
+import { buildFiles, writeFiles } from "../../support/build-cache.js";
 
 /**
  * The folder this test run was compiled into (`build/` for `npm test`, or a helper's own
@@ -16,8 +16,6 @@ export async function buildServer(target: DiscoverTarget, prefix = "be-"): Promi
   const base = join(outDir, "tmp");
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, prefix));
-  const result = await build(target, { runtimeImport: "../../runtime/index.js" });
-  if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
-  writeOutputFiles(dir, result.files);
+  writeFiles(dir, await buildFiles(target, { runtimeImport: "../../runtime/index.js" }));
   return dir;
 }
