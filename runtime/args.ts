@@ -12,6 +12,9 @@ import { JsonProblem, parseClientJson } from "./safe-json.js";
 import { parseTimestamp } from "./timestamp.js";
 import type { CallInput } from "./types.js";
 
+/** `file` (runtime/uploads): an uploaded part, never a value of the body's text or JSON. */
+export { fileArg as file } from "./uploads/file.js";
+
 export type ArgCheck<T> = (value: unknown, name: string, asText: boolean) => T;
 
 const MAX_ID_LENGTH = 64;

@@ -42,6 +42,8 @@ export function scalarSchema(type: ScalarType | "unknown", enumValues: readonly 
         return { type: "boolean" };
       case "enum":
         return { type: "string", enum: [...enumValues] };
+      case "file":
+        return { type: "object", description: "a stored file: name, type, size, sha256" };
       case "json":
       case "unknown":
         return {};
