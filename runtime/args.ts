@@ -11,8 +11,6 @@ import { HttpError, ValidationError } from "./errors.js";
 import { JsonProblem, parseClientJson } from "./safe-json.js";
 import { parseTimestamp } from "./timestamp.js";
 import type { CallInput } from "./types.js";
-
-/** `file` (runtime/uploads): an uploaded part, never a value of the body's text or JSON. */
 export { fileArg as file } from "./uploads/file.js";
 
 export type ArgCheck<T> = (value: unknown, name: string, asText: boolean) => T;

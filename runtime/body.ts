@@ -11,19 +11,13 @@ import { isJsonMedia, mediaType, parameterValues } from "./media-type.js";
 import { newArgs, parseUrlEncoded } from "./query-string.js";
 import { JsonProblem, MAX_JSON_DEPTH, parseClientJson } from "./safe-json.js";
 import type { CallInput } from "./types.js";
-import type { Uploads } from "./uploads/index.js";
+import { type FileParts, isMultipart } from "./uploads/parts.js";
 
 const CLOSE = { Connection: "close" } as const;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 type BodyKind = "json" | "form" | "multipart";
 const EXPECTED = "send application/json, application/x-www-form-urlencoded or multipart/form-data";
-
-/** Where a multipart body's file parts go, for something that takes files (runtime/uploads). */
-export interface FileParts {
-  uploads: Uploads;
-  accepts: ReadonlySet<string>;
-}
 
 /** Reads and parses the request body. Throws HttpError 400/413/415 for a body it refuses. */
 export async function readBody(req: IncomingMessage, maxBodySize: number, files?: FileParts | null): Promise<CallInput> {
@@ -53,11 +47,6 @@ export async function readRawBody(req: IncomingMessage, maxBodySize: number): Pr
   if (!hasBody) return Buffer.alloc(0);
   if (length !== undefined && Number(length) > maxBodySize) throw tooLarge(maxBodySize);
   return readRaw(req, maxBodySize);
-}
-
-export function isMultipart(req: IncomingMessage): boolean {
-  const header = req.headers["content-type"];
-  return header !== undefined && mediaType(header) === "multipart/form-data";
 }
 
 /** The media type decides the parser; anything else with a body is a 415 (docs/language.md §3). */

@@ -96,12 +96,4 @@ export function textListOrNull(value: unknown, path: string): string[] | null {
 }
 
 
-/** A file is never a json value: only a file part of the request is one (runtime/uploads). */
-export function file(value: unknown, path: string): never {
-  throw bad(path, "a file uploaded with the request, not a value from json");
-}
-
-export function fileOrNull(value: unknown, path: string): null {
-  if (value === null || value === undefined) return null;
-  return file(value, path);
-}
+export { expectFile as file, expectFileOrNull as fileOrNull } from "./uploads/file.js";

@@ -5,7 +5,8 @@
 // again with `error` set, which is also what Unpoly needs to show the failure in the form.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type FileParts, readBody } from "../body.js";
+import { readBody } from "../body.js";
+import type { FileParts } from "../uploads/parts.js";
 import { sendOk } from "../envelope.js";
 import { lingerIfUnread } from "../linger.js";
 import { RequestView, type ShapedAnswer, sendShaped, sendShapedError } from "../respond.js";

@@ -79,3 +79,13 @@ export function asFileValue(value: unknown): FileValue | null {
   if (typeof v.size !== "number" || !Number.isSafeInteger(v.size) || v.size < 0) return null;
   return { name: cleanFileName(typeof v.name === "string" ? v.name : ""), type: cleanMediaType(typeof v.type === "string" ? v.type : ""), size: v.size, sha256: v.sha256 };
 }
+
+/** A json member meeting a `file` slot (runtime/expect.ts): a file is never a json value, only a part of the request. */
+export function expectFile(_value: unknown, path: string): never {
+  throw new ValidationError(`${path} must be a file uploaded with the request, not a value from json`);
+}
+
+export function expectFileOrNull(value: unknown, path: string): null {
+  if (value === null || value === undefined) return null;
+  return expectFile(value, path);
+}
