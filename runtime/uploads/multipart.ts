@@ -147,19 +147,22 @@ function receive(req: IncomingMessage, limits: UploadLimits, accepts: ReadonlySe
       writing.push(
         (async () => {
           await new Promise<void>((done, broke) => {
-            out.on("error", broke);
-            out.on("finish", done);
+            let error: unknown = null;
+            out.on("error", (e) => (error ??= e));
             stream.on("error", (e) => {
+              error ??= e;
               out.destroy();
-              broke(e);
             });
             stream.on("close", () => {
               // Destroyed by `fail`: the part never ends.
               if (!stream.readableEnded) {
+                error ??= new Error("part cut");
                 out.destroy();
-                broke(new Error("part cut"));
               }
             });
+            // Settled once the file is closed, never before: a file still being opened when
+            // the part was cut would otherwise appear after `fail` removed it.
+            out.on("close", () => (error === null && out.writableFinished ? done() : broke(error ?? new Error("not written"))));
             stream.pipe(out);
           });
           streams.delete(stream);

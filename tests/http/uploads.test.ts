@@ -5,9 +5,10 @@
 // malformed bodies are attacked, each answering a 4xx and leaving no file behind.
 
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { FormData, request } from "undici";
 import { call } from "../support/http.js";
@@ -334,5 +335,32 @@ describe("route files", () => {
     expect([page.statusCode, page.headers.location]).toEqual([303, "/docs"]);
     const list = await call(`${server.url}/api/files:list_docs`);
     expect(list.json.data.map((d: any) => d.attachment.name)).toEqual(expect.arrayContaining(["block.txt", "form.txt"]));
+  });
+});
+
+describe("openapi.json and the generated client", () => {
+  test("openapi.json says multipart for a file argument and octet-stream for a file answer, and is valid", async () => {
+    const { Validator } = await import("@seriousme/openapi-schema-validator");
+    const doc = JSON.parse(readFileSync(join(dir, "openapi.json"), "utf8"));
+    const result = await new Validator().validate(doc);
+    expect({ valid: result.valid, errors: result.errors }).toEqual({ valid: true, errors: undefined });
+    expect(Object.keys(doc.paths["/docs"].post.requestBody.content)).toEqual(["multipart/form-data"]);
+    expect(doc.paths["/docs"].post.requestBody.content["multipart/form-data"].schema.properties.attachment).toMatchObject({
+      type: "string",
+      contentMediaType: "application/octet-stream",
+    });
+    const answers = doc.paths["/docs/{id}/file"].get.responses;
+    expect(Object.keys(answers["200"].content)).toEqual(["application/octet-stream"]);
+    expect(answers["304"]).toBeDefined();
+  });
+
+  test("the client sends a Blob as a multipart part and gets a file answer as a Blob", async () => {
+    const mod = await import(pathToFileURL(join(dir, "client.js")).href);
+    const api = new mod.Client({ baseUrl: server.url, fetch });
+    const sent = await api.postDocs({ title: "From the client", attachment: new File(["client bytes"], "c.txt", { type: "text/plain" }) });
+    expect(sent).toMatchObject({ name: "c.txt", size: 12, type: "text/plain" });
+    const blob: Blob = await api.getDocsIdFile({ id: sent.id });
+    expect([blob.type, await blob.text()]).toEqual(["text/plain;charset=utf-8", "client bytes"]);
+    await expect(api.getDocsIdThumb({ id: sent.id })).rejects.toMatchObject({ status: 404, message: "not found" });
   });
 });

@@ -116,7 +116,8 @@ function methodParts(op: ApiOperation, names: Names, message: (string | number)[
     json: [...op.queryParams].filter((p) => p.json).map((p) => p.name),
     ...(op.handler ? { handler: op.handler } : {}),
     // A route that `respond`s answers without the envelope, its errors in the `[errors]` shape.
-    ...(op.answer.envelope ? {} : { shaped: true, ...(message ? { message } : {}) }),
+    // An action that returns a `file` answers its bytes: the method resolves to a Blob.
+    ...(op.answer.file ? { file: true } : op.answer.envelope ? {} : { shaped: true, ...(message ? { message } : {}) }),
   };
   const call = `this.call(${JSON.stringify(op.method)}, ${JSON.stringify(op.path)}, ${args.length ? "args" : "{}"}, ${literal(shape, 6)}, call)`;
   return { doc, params, call };
