@@ -11,6 +11,7 @@ import { HttpError, ValidationError } from "./errors.js";
 import { JsonProblem, parseClientJson } from "./safe-json.js";
 import { parseTimestamp } from "./timestamp.js";
 import type { CallInput } from "./types.js";
+export { fileArg as file } from "./uploads/file.js";
 
 export type ArgCheck<T> = (value: unknown, name: string, asText: boolean) => T;
 

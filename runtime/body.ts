@@ -11,6 +11,7 @@ import { isJsonMedia, mediaType, parameterValues } from "./media-type.js";
 import { newArgs, parseUrlEncoded } from "./query-string.js";
 import { JsonProblem, MAX_JSON_DEPTH, parseClientJson } from "./safe-json.js";
 import type { CallInput } from "./types.js";
+import { type FileParts, isMultipart } from "./uploads/parts.js";
 
 const CLOSE = { Connection: "close" } as const;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -19,7 +20,9 @@ type BodyKind = "json" | "form" | "multipart";
 const EXPECTED = "send application/json, application/x-www-form-urlencoded or multipart/form-data";
 
 /** Reads and parses the request body. Throws HttpError 400/413/415 for a body it refuses. */
-export async function readBody(req: IncomingMessage, maxBodySize: number): Promise<CallInput> {
+export async function readBody(req: IncomingMessage, maxBodySize: number, files?: FileParts | null): Promise<CallInput> {
+  // Streamed, within `[uploads]`'s limits rather than --max-body-size.
+  if (files != null && isMultipart(req)) return { args: await files.uploads.read(req, files.accepts), text: true };
   const length = req.headers["content-length"];
   const hasBody = length !== undefined ? length !== "0" : req.headers["transfer-encoding"] !== undefined;
   if (!hasBody) return { args: newArgs(), text: false };

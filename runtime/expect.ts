@@ -95,3 +95,5 @@ export function textListOrNull(value: unknown, path: string): string[] | null {
   return value as string[];
 }
 
+
+export { expectFile as file, expectFileOrNull as fileOrNull } from "./uploads/file.js";

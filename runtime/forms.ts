@@ -1,6 +1,7 @@
 // multipart/form-data bodies (RFC 7578), as browsers send forms with
-// `enctype="multipart/form-data"` and as `fetch(new FormData(form))` does. Fields only:
-// every argument is text, so a file part is refused (400) rather than dropped. The rules
+// `enctype="multipart/form-data"` and as `fetch(new FormData(form))` does, to something
+// that takes no `file`: a file part is refused (415) rather than dropped (runtime/uploads
+// streams the bodies of those that do). The rules
 // match urlencoded bodies (query-string.ts): one value per name, no `a[]` list keys.
 
 import { HttpError } from "./errors.js";
@@ -52,7 +53,7 @@ function addField(out: Record<string, string>, headers: string, value: Buffer): 
   const name = param(disposition, "name");
   if (name === null) throw bad("has a part without a name");
   if (param(disposition, "filename") !== null) {
-    throw new HttpError(400, `argument "${name}" is a file upload; only text fields are accepted`);
+    throw new HttpError(415, `argument "${name}" is a file upload, and no file is taken there`, { headers: { Connection: "close" } });
   }
   const bracket = name.indexOf("[");
   if (bracket !== -1) {

@@ -5,6 +5,7 @@
 
 export type * from "./types.js";
 export type * from "./pages/types.js";
+export type { FileValue, UploadsSpec } from "./uploads/index.js";
 export type { ArgCheck } from "./args.js";
 export type { MainHooks, OpenDatabase, Running, RunningServer } from "./main.js";
 export { main, isEntry } from "./main.js";
@@ -27,3 +28,4 @@ export { authorize, issueToken, startSession, endSession, revoke, hashPassword, 
 export * as app from "./pages/call.js";
 export { verifyPasswordThrottled } from "./limits/index.js";
 export * as jq from "./jq/index.js";
+export * as uploads from "./uploads/index.js";

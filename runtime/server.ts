@@ -13,6 +13,8 @@ import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import { Identity } from "./auth/index.js";
 import { readBody, readRawBody } from "./body.js";
+import { isMultipart } from "./uploads/parts.js";
+import { Uploads } from "./uploads/index.js";
 import { answerClientError, answerConnect } from "./client-errors.js";
 import { createCors } from "./cors.js";
 import { resolveCredentials } from "./credentials.js";
@@ -105,6 +107,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const router = new Router(own.length === 0 ? spec.routes : [...spec.routes, ...own], (target) => bindWebhook(target, webhooks));
   const health = healthInfo(spec.version);
   const maxBodySize = options.maxBodySize;
+  // `file` arguments and answers (runtime/uploads); null when nothing takes or stores a file.
+  const uploads = spec.uploads === undefined ? null : new Uploads(spec.uploads, db);
   const errorShape = spec.errors ?? null;
   // The one writer of error answers: the declared shape or the envelope, decided here.
   const errors = errorAnswers(errorShape, options.serverHeader);
@@ -121,7 +125,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const app =
     spec.app === undefined || unpoly === null
       ? null
-      : new App(spec.app, router, unpoly, { db, log, maxBodySize, keys, site, errors: errorShape });
+      : new App(spec.app, router, unpoly, { db, log, maxBodySize, keys, site, errors: errorShape, uploads });
   // A preflight allows every method something here answers (docs/language.md §3).
   const cors = createCors(options.corsOrigin, routedMethods(router));
   // Requests from other sites may not change anything, unless CORS names their origin (cross-site.ts).
@@ -209,7 +213,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
             endpoint.rawBody === true
               ? { args: newArgs(), text: false, raw: await readRawBody(req, maxBodySize) }
               : method === "POST" || method === "PUT" || method === "PATCH"
-              ? await readBody(req, maxBodySize)
+              ? await readBody(req, maxBodySize, uploads !== null && endpoint.files !== undefined ? { uploads, accepts: endpoint.files } : null)
               : { args: q === -1 ? newArgs() : parseQueryString(target.slice(q + 1)), text: true };
           // Answered meanwhile (the read or write timeout): the endpoint must not run.
           if (res.headersSent) throw new HttpError(res.statusCode, "already answered");
@@ -247,6 +251,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
               if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
               if (written !== undefined) sendDatabaseJson(res, result as string);
               else if (result instanceof WebhookReply) result.send(res);
+              else if (endpoint.answersFile === true && uploads !== null) await uploads.send(req, res, result);
               else if (respond !== undefined) sendShaped(res, respond(result, respondInput(match.params, req, site)));
               else if (endpoint.json !== undefined) sendAnswerJson(res, endpoint.json(result));
               else sendOk(res, result);
@@ -283,7 +288,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
       // `Expect: 100-continue` (RFC 9110 §10.1.1): a body over the limit is refused before the
       // client sends it; otherwise Node's default, "100 Continue" then the request.
       const length = Number(req.headers["content-length"]);
-      if (!(length > maxBodySize)) res.writeContinue();
+      if (!(length > (uploads !== null && isMultipart(req) ? uploads.maxRequestSize : maxBodySize))) res.writeContinue();
       void handle(req, res);
     },
     router,

@@ -7,6 +7,7 @@ import type { AppSpec, PageSpec, RouteFileSpec } from "./pages/types.js";
 import type { ErrorShape, RespondInput, ShapedAnswer } from "./respond.js";
 import type { Limiter, LimitsSpec, PasswordOutcome, RateLimitSpec } from "./limits/index.js";
 import type { TableKey } from "./keys/types.js";
+import type { SpecUploads, TakesFiles } from "./uploads/types.js";
 
 export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "./respond.js";
 
@@ -182,7 +183,7 @@ export interface IdentityService {
 }
 
 /** One callable thing: an action (runs in a transaction) or a query (reads). */
-export interface EndpointSpec {
+export interface EndpointSpec extends TakesFiles {
   kind: "action" | "query";
   /** `task_tracker.create_task` */
   name: string;
@@ -245,7 +246,7 @@ export interface RouteSpec {
   target: RouteTarget;
 }
 
-export interface ServerSpec {
+export interface ServerSpec extends SpecUploads {
   name: string;
   version: string;
   tables: TableSpec[];

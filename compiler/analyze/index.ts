@@ -38,6 +38,7 @@ import { analyzeWebhook, checkWebhookHandlers } from "./webhook.js";
 import { warnUntypedAnswers } from "./untyped-answers.js";
 import { DELIVERIES_TABLE, deliveryStore } from "./webhook-store.js";
 import { IDEMPOTENCY_TABLE, idempotencyStore } from "./idempotency-store.js";
+import { UPLOADS_TABLE, uploadsModel } from "./uploads.js";
 import { LIMITS_TABLE, limitsModel } from "./limits.js";
 import { type AnalyzeSteps, directSteps } from "./steps.js";
 import { assignTextArgs } from "./text-args.js";
@@ -232,6 +233,12 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
     model.limits = limits;
     const reservedLimits = resourceDecls.get(LIMITS_TABLE);
     if (reservedLimits) r.add(webhookCodes.reservedTable.at(reservedLimits.file, reservedLimits.span, LIMITS_TABLE, "rate-limit counters"));
+  }
+  const uploads = uploadsModel(input.config, actions, resources);
+  if (uploads !== null) {
+    model.uploads = uploads;
+    const reservedUploads = resourceDecls.get(UPLOADS_TABLE);
+    if (uploads.store === "database" && reservedUploads) r.add(webhookCodes.reservedTable.at(reservedUploads.file, reservedUploads.span, UPLOADS_TABLE, "uploaded files"));
   }
   const errors = input.config.errors;
   if (errors.body !== undefined || errors.validation_status !== undefined) {

@@ -27,6 +27,7 @@ export function fieldType(m: Known, t: ValueType, property: string): ValueType |
       return f ? f.type : "unknown-field";
     }
     case "scalar":
+      if (t.type === "file") return fileMember(property, t.nullable);
       return t.type === "json" ? UNKNOWN : "unknown-field";
     case "caller":
       if (property === "id") return scalar("text");
@@ -54,4 +55,11 @@ export function fieldNames(m: Known, t: ValueType): string[] {
   if (t.kind === "object") return t.fields.map((f) => f.name);
   if (t.kind === "caller") return ["id", "roles", "claims"];
   return [];
+}
+
+/** The members of a `file` value (docs/language.md §2.7): what the server knows of an upload. */
+function fileMember(property: string, nullable: boolean): ValueType | "unknown-field" {
+  if (property === "name" || property === "type" || property === "sha256") return scalar("text", nullable);
+  if (property === "size") return scalar("int", nullable);
+  return "unknown-field";
 }

@@ -5,6 +5,7 @@ import type { Position, Span } from "../parse/ast.js";
 import type { ActionModel, FnModel, PreparedSql, StatementModel } from "./action-model.js";
 import type { AppModel, RouteExprModel } from "./app-model.js";
 import type { LimitModel, ThrottleModel } from "./limits.js";
+import type { UploadsModel } from "./uploads.js";
 
 export type * from "./app-model.js";
 export type * from "./action-model.js";
@@ -12,7 +13,7 @@ export type * from "./action-model.js";
 export type Backend = "sqlite" | "postgres" | "mysql" | "tidb";
 export type Dialect = "sqlite" | "postgres" | "mysql";
 
-export type ScalarType = "id" | "text" | "int" | "float" | "bool" | "timestamp" | "json" | "enum";
+export type ScalarType = "id" | "text" | "int" | "float" | "bool" | "timestamp" | "json" | "enum" | "file";
 
 /** A literal value as it appears in a default. */
 export type Literal = string | number | boolean | null;
@@ -416,4 +417,6 @@ export interface Model {
   errorShape?: ErrorShapeModel;
   /** Present when something is limited or a password is verified: the server keeps rate counters (§2.6). */
   limits?: { throttle: ThrottleModel | null };
+  /** svc.toml `[uploads]` with its defaults: present when an action takes a `file` or a resource stores one (§2.7). */
+  uploads?: UploadsModel;
 }

@@ -4,6 +4,7 @@ import type { QueryModel, ResourceModel } from "./model.js";
 import { checkPasswordSql } from "./passwords.js";
 import { type TypeTable, describeShape } from "./record-types.js";
 import { analyzeParams } from "./params.js";
+import { uploadCodes } from "../diagnostics/codes/uploads.js";
 import type { Reporter } from "./shared/context.js";
 import type { SqlChecker } from "./sql/dialect.js";
 import { SQL_LIST_ITEMS, bindParams, listItems } from "./sql/params.js";
@@ -27,6 +28,10 @@ export function analyzeQuery(
     if (s && (s.kind === "record" || (s.kind === "list" && (s.item.kind !== "scalar" || !SQL_LIST_ITEMS.includes(s.item.type))))) {
       const at = decl.params.find((x) => x.name.name === p.name)!;
       r.add(listCodes.notASingleValue.at(file, at.type.span, `query parameter \`${p.name}\``, describeShape(s)));
+    }
+    if (p.type === "file") {
+      const at = decl.params.find((x) => x.name.name === p.name)!;
+      r.add(uploadCodes.fileQueryParam.at(file, at.type.span, p.name));
     }
   }
   checkPasswordSql(decl.sql, resources, file, r);

@@ -1,6 +1,7 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { listCodes } from "../diagnostics/codes/lists.js";
 import { expressionCodes } from "../diagnostics/codes/expressions.js";
+import { uploadCodes } from "../diagnostics/codes/uploads.js";
 import type { Decl, TypeDecl, TypeRef } from "../parse/ast.js";
 import type { RecordTypeModel, ShapeModel, ValueType } from "./model.js";
 import { RESERVED } from "./params.js";
@@ -143,6 +144,10 @@ export function resolveShape(t: TypeRef, file: string, r: Reporter, types: TypeT
     return null;
   }
   const s = resolveType(t, file, r);
+  if (s?.type === "file") {
+    r.add(uploadCodes.fileInShape.at(file, t.name.span, "a list item or a record member"));
+    return null;
+  }
   return s ? { kind: "scalar", type: s.type, enumValues: s.enumValues, nullable: t.nullable } : null;
 }
 

@@ -292,6 +292,9 @@ function typeProblem(v: RouteExprModel, p: ParamModel): string | null {
   switch (p.type) {
     case "json":
       return null;
+    case "file":
+      // Only a file part of the request is a file: input.body.<name> of a multipart body.
+      return found;
     case "text":
     case "id":
     case "timestamp":

@@ -18,6 +18,7 @@ import { openapiCodes } from "./codes/openapi.js";
 import { parseCodes } from "./codes/parse.js";
 import { respondCodes } from "./codes/respond.js";
 import { sqlCodes } from "./codes/sql.js";
+import { uploadCodes } from "./codes/uploads.js";
 import { webhookCodes } from "./codes/webhooks.js";
 import type { DiagnosticDef } from "./diagnostic.js";
 
@@ -36,7 +37,7 @@ export const catalog: CatalogGroup[] = [
   { title: "SQL for the chosen backend", range: "SVC3101–SVC3199", codes: dialectCodes },
   { title: "Project and svc.toml", range: "SVC4001–SVC4099", codes: configCodes },
   { title: "jq page loaders", range: "SVC5001–SVC5099", codes: jqCodes },
-  { title: "Route files, pages and public/", range: "SVC6001–SVC6099", codes: appCodes },
+  { title: "Route files, pages and public/", range: "SVC6001–SVC6099", codes: { ...appCodes, ...uploadCodes } },
   { title: "Identity: tokens, sessions, passwords and the caller", range: "SVC7001–SVC7099", codes: { ...identityCodes, ...crossSiteCodes, ...limitCodes } },
   { title: "Route answers and error shapes", range: "SVC7101–SVC7199", codes: { ...respondCodes, ...answerCodes } },
 ];

@@ -13,6 +13,8 @@ export function scalarTs(type: ScalarType | "unknown", enumValues: readonly stri
       return "number";
     case "bool":
       return "boolean";
+    case "file":
+      return "rt.FileValue";
     case "json":
     case "unknown":
       return "unknown";

@@ -68,6 +68,7 @@ export function readConfig(file: string, text: string): ConfigResult {
   Object.assign(config.auth, read.auth);
   Object.assign(config.deploy, read.deploy);
   Object.assign(config.errors, read.errors);
+  Object.assign(config.uploads, read.uploads);
 
   const declared = isTable(raw.credentials) ? Object.keys(raw.credentials) : [];
   checkCredentialRef(ctx, ["auth", "bearer"], config.auth.bearer, declared);

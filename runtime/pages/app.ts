@@ -21,11 +21,14 @@ import { type CompiledPage, compilePage, type Renderer } from "./render.js";
 import { serveRouteFile } from "./route-request.js";
 import { parseTemplate } from "./templates.js";
 import type { AppSpec, PageSpec } from "./types.js";
+import type { Uploads } from "../uploads/index.js";
 
 export interface AppDeps {
   db: Database;
   log: Logger;
   maxBodySize: number;
+  /** `file` arguments of blocks' actions (runtime/uploads); null when nothing takes a file. */
+  uploads?: Uploads | null;
   /** Where answers to route-file posts with an Idempotency-Key are kept; null when no action is called over HTTP. */
   keys?: IdempotencyStore | null;
   site: SiteOptions;

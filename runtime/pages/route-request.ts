@@ -6,6 +6,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody } from "../body.js";
+import type { FileParts } from "../uploads/parts.js";
 import { sendOk } from "../envelope.js";
 import { lingerIfUnread } from "../linger.js";
 import { RequestView, type ShapedAnswer, sendShaped, sendShapedError } from "../respond.js";
@@ -90,7 +91,9 @@ interface BlockCall {
 }
 
 async function readInput(call: BlockCall, query: Record<string, string>, params: Record<string, string>, form: boolean): Promise<RouteInput> {
-  const body = call.method === "GET" ? newArgs() : await readRouteBody(call.req, call.pages.maxBodySize);
+  const uploads = call.deps.uploads ?? null;
+  const files = uploads !== null && call.block.files !== undefined ? { uploads, accepts: call.block.files } : null;
+  const body = call.method === "GET" ? newArgs() : await readRouteBody(call.req, call.pages.maxBodySize, files);
   // Answered meanwhile (the read or write timeout): the block must not run.
   if (call.res.headersSent) throw new HttpError(call.res.statusCode, "already answered");
   return { query, body, params, form, view: new RequestView(call.req, call.deps.site) };
@@ -190,8 +193,8 @@ function chooseBlock(file: RouteFileSpec, method: string, handler: string | unde
 }
 
 /** The body as argument values, on a record without Object.prototype (`input.body.constructor` is just a name). */
-async function readRouteBody(req: IncomingMessage, maxBodySize: number): Promise<Record<string, unknown>> {
-  const input = await readBody(req, maxBodySize);
+async function readRouteBody(req: IncomingMessage, maxBodySize: number, files: FileParts | null): Promise<Record<string, unknown>> {
+  const input = await readBody(req, maxBodySize, files);
   if (input.text) return input.args;
   const body = newArgs() as Record<string, unknown>;
   for (const name of Object.keys(input.args)) body[name] = input.args[name];

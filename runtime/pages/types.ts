@@ -5,6 +5,7 @@
 import type { RequestView, ShapedAnswer } from "../respond.js";
 import type { CallContext, Database, HttpMethod, Requirement } from "../types.js";
 import type { RateLimitSpec } from "../limits/types.js";
+import type { TakesFiles } from "../uploads/types.js";
 
 /** What a route-file block sees of the request (`input.query.x`, `input.body.x`, `input.params.x`). */
 export interface RouteInput {
@@ -29,7 +30,7 @@ export interface RouteOutcome {
 
 export type RouteBlockRun = (db: Database, input: RouteInput, ctx: CallContext) => Promise<RouteOutcome>;
 
-export interface RouteBlockSpec {
+export interface RouteBlockSpec extends TakesFiles {
   method: HttpMethod;
   /** Null for the method's default block; else the name `?handler=` chooses. */
   handler: string | null;

@@ -7,6 +7,12 @@ export class ApiError extends Error {
     this.status = status;
   }
 }
+/** A Blob or File, from any realm (a page's, a worker's, Node's): what fetch sends as a file part. */
+function isBlob(value) {
+  const v = value;
+  return typeof v?.arrayBuffer === "function" && typeof v.size === "number";
+}
+
 class ClientBase {
   options;
   constructor(options) {
@@ -30,8 +36,18 @@ class ClientBase {
     if (shape.body !== null) {
       const sent = {};
       for (const name of shape.body) if (args[name] !== undefined) sent[name] = args[name];
-      body = JSON.stringify(sent);
-      headers["Content-Type"] = "application/json";
+      if (Object.values(sent).some(isBlob)) {
+        // A file argument goes as a part of a multipart body; fetch writes its Content-Type.
+        const form = new FormData();
+        for (const [name, value] of Object.entries(sent)) {
+          if (isBlob(value)) form.append(name, value, typeof value.name === "string" ? value.name : name);
+          else if (value !== null) form.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
+        }
+        body = form;
+      } else {
+        body = JSON.stringify(sent);
+        headers["Content-Type"] = "application/json";
+      }
     }
     const query = search.toString();
     const url = this.options.baseUrl.replace(/\/+$/, "") + path + (query === "" ? "" : `?${query}`);
@@ -42,6 +58,7 @@ class ClientBase {
       signal: call.signal,
       redirect: "manual",
     });
+    if (shape.file && res.ok) return res.blob();
     const text = await res.text();
     if (shape.text && res.ok) return text;
     if (shape.shaped && res.ok && text === "") return undefined;

@@ -41,6 +41,14 @@ interface Shape {
   text?: boolean;
   /** Where an error body of a shaped answer holds the message; absent: the envelope's `error`. */
   message?: readonly (string | number)[];
+  /** The answer is a stored file: its bytes, as a Blob (errors keep the envelope). */
+  file?: boolean;
+}
+
+/** A Blob or File, from any realm (a page's, a worker's, Node's): what fetch sends as a file part. */
+function isBlob(value: unknown): value is Blob {
+  const v = value as Blob | null | undefined;
+  return typeof v?.arrayBuffer === "function" && typeof v.size === "number";
 }
 
 class ClientBase {
@@ -72,12 +80,22 @@ class ClientBase {
     if (this.options.token !== undefined)
       headers.Authorization = `${this.options.scheme ?? "Bearer"} ${this.options.token}`;
     if (call.idempotencyKey !== undefined) headers["Idempotency-Key"] = call.idempotencyKey;
-    let body: string | undefined;
+    let body: string | FormData | undefined;
     if (shape.body !== null) {
       const sent: Record<string, unknown> = {};
       for (const name of shape.body) if (args[name] !== undefined) sent[name] = args[name];
-      body = JSON.stringify(sent);
-      headers["Content-Type"] = "application/json";
+      if (Object.values(sent).some(isBlob)) {
+        // A file argument goes as a part of a multipart body; fetch writes its Content-Type.
+        const form = new FormData();
+        for (const [name, value] of Object.entries(sent)) {
+          if (isBlob(value)) form.append(name, value, typeof (value as File).name === "string" ? (value as File).name : name);
+          else if (value !== null) form.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
+        }
+        body = form;
+      } else {
+        body = JSON.stringify(sent);
+        headers["Content-Type"] = "application/json";
+      }
     }
     const query = search.toString();
     const url = this.options.baseUrl.replace(/\/+$/, "") + path + (query === "" ? "" : `?${query}`);
@@ -88,6 +106,7 @@ class ClientBase {
       signal: call.signal,
       redirect: "manual",
     });
+    if (shape.file && res.ok) return res.blob();
     const text = await res.text();
     if (shape.text && res.ok) return text;
     if (shape.shaped && res.ok && text === "") return undefined;

@@ -103,7 +103,7 @@ describe("POST /api/task_tracker", () => {
     expect(r.json.data.result.title).toBe("script with a form body");
   });
 
-  test("a file field in a multipart form is refused by name", async () => {
+  test("a file field in a multipart form to a block that takes no file is a 415 naming it", async () => {
     const boundary = "b0undary";
     const body = Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="title"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`,
@@ -113,8 +113,8 @@ describe("POST /api/task_tracker", () => {
       body,
       headers: { "content-type": `multipart/form-data; boundary=${boundary}`, accept: "application/json", origin: server.url },
     });
-    expect(r.status).toBe(400);
-    expect(r.json.error).toBe('argument "title" is a file upload; only text fields are accepted');
+    expect(r.status).toBe(415);
+    expect(r.json.error).toBe('argument "title" is a file upload, and no file is taken there');
   });
 });
 

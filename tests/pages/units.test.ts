@@ -112,7 +112,6 @@ describe("multipart/form-data", () => {
   test.each([
     ["no boundary", Buffer.from("x"), "multipart/form-data", "multipart form body has no boundary in its Content-Type"],
     ["unterminated", Buffer.from(part("a", "1")), type, "multipart form body is not closed by its final boundary"],
-    ["a file", Buffer.from(`${part("f", "data", '; filename="a.txt"')}--XyZ--`), type, 'argument "f" is a file upload; only text fields are accepted'],
     ["a repeated name", Buffer.from(`${part("a", "1")}${part("a", "2")}--XyZ--`), type, 'argument "a" given more than once in the form body'],
     ["a list key", Buffer.from(`${part("a[]", "1")}--XyZ--`), type, 'argument "a" given as a list or object in the form body; pass one value'],
     ["bad UTF-8", Buffer.concat([Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n'), Buffer.from([0xff]), Buffer.from("\r\n--XyZ--")]), type, 'form body field "a" is not valid UTF-8'],
@@ -126,6 +125,18 @@ describe("multipart/form-data", () => {
     expect(thrown).toBeInstanceOf(HttpError);
     expect((thrown as HttpError).status).toBe(400);
     expect((thrown as HttpError).message).toBe(message);
+  });
+
+  test("a file part, where no `file` argument takes it, is a 415 naming it", () => {
+    let thrown: unknown;
+    try {
+      parseMultipart(Buffer.from(`${part("f", "data", '; filename="a.txt"')}--XyZ--`), type);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(HttpError);
+    expect((thrown as HttpError).status).toBe(415);
+    expect((thrown as HttpError).message).toBe('argument "f" is a file upload, and no file is taken there');
   });
 });
 

@@ -1,6 +1,6 @@
 import type { ScalarType, ValueType } from "../model.js";
 
-export const SCALAR_TYPES: readonly ScalarType[] = ["id", "text", "int", "float", "bool", "timestamp", "json", "enum"];
+export const SCALAR_TYPES: readonly ScalarType[] = ["id", "text", "int", "float", "bool", "timestamp", "json", "enum", "file"];
 
 export function scalar(type: ScalarType, nullable = false, enumValues: string[] = []): ValueType {
   return { kind: "scalar", type, enumValues, nullable };

@@ -44,6 +44,7 @@ const COMPATIBLE: Record<ScalarType, readonly LiveType[]> = {
   bool: ["bool", "int"],
   timestamp: ["timestamp"],
   json: ["json", "text"],
+  file: ["json", "text"],
 };
 
 export function compatible(declared: ScalarType | "unknown", live: LiveType): boolean {

@@ -116,7 +116,8 @@ function methodParts(op: ApiOperation, names: Names, message: (string | number)[
     json: [...op.queryParams].filter((p) => p.json).map((p) => p.name),
     ...(op.handler ? { handler: op.handler } : {}),
     // A route that `respond`s answers without the envelope, its errors in the `[errors]` shape.
-    ...(op.answer.envelope ? {} : { shaped: true, ...(message ? { message } : {}) }),
+    // An action that returns a `file` answers its bytes: the method resolves to a Blob.
+    ...(op.answer.file ? { file: true } : op.answer.envelope ? {} : { shaped: true, ...(message ? { message } : {}) }),
     // `respond text|html|csv|type "…"`: the answer is that text, handed over as a string.
     ...(op.answer.text ? { text: true } : {}),
   };

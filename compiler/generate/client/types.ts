@@ -12,7 +12,8 @@ export function schemaTs(s: Schema): string {
   if (Array.isArray(s.type)) return union((s.type as string[]).map((t) => schemaTs({ ...s, type: t })));
   switch (s.type) {
     case "string":
-      return "string";
+      // A file's bytes (docs/language.md §2.7): a Blob (or File) sent in a multipart body, or answered.
+      return typeof s.contentMediaType === "string" ? "Blob" : "string";
     case "integer":
     case "number":
       return "number";

@@ -4,7 +4,8 @@
 
 import type { Model, QueryModel, ResponseModel, RouteBlockModel, RouteExprModel, RouteModel, TargetRef, ValueType } from "../../analyze/model.js";
 import type { Names } from "../names.js";
-import { ANY, CALLER_SCHEMA, orNull, ref, type Schema, valueSchema } from "./schema.js";
+import { ANY, CALLER_SCHEMA, FILE_ANSWER, orNull, ref, type Schema, valueSchema } from "./schema.js";
+import { answersFile } from "../../analyze/uploads.js";
 
 export interface Answer {
   status: number;
@@ -18,6 +19,15 @@ export interface Answer {
   mediaType?: string;
   /** The body is that media type's text, not JSON (the generated client hands it over as a string). */
   text?: true;
+  /** The answer is a stored file's bytes, not JSON (an action that returns a `file`, docs/language.md §2.7). */
+  file?: true;
+}
+
+/** An action that returns a `file` answers the file: its bytes, ETag and Content-Disposition. */
+function fileAnswer(model: Model, t: TargetRef): Answer | null {
+  if (t.kind !== "action") return null;
+  const a = model.actions.find((x) => x.module === t.module && x.name === t.name);
+  return a !== undefined && answersFile(a) ? { status: 200, schema: FILE_ANSWER, envelope: false, headers: ["ETag", "Content-Disposition"], file: true } : null;
 }
 
 /** The rows of a query as JSON: a list, or one row or null. */
@@ -38,12 +48,14 @@ export function targetSchema(model: Model, names: Names, t: TargetRef): Schema {
 
 /** `/api/<module>:<name>`: the endpoint's result in the envelope. */
 export function endpointAnswer(model: Model, names: Names, t: TargetRef): Answer {
+  const file = fileAnswer(model, t);
+  if (file !== null) return file;
   return { status: 200, schema: targetSchema(model, names, t), envelope: true, headers: [] };
 }
 
 /** A module `route`: the target's envelope, or what its `respond` shapes. */
 export function routeAnswer(model: Model, names: Names, route: RouteModel): Answer {
-  if (!route.respond) return endpointAnswer(model, names, route.target);
+  if (!route.respond || fileAnswer(model, route.target) !== null) return endpointAnswer(model, names, route.target);
   let result = targetType(model, route.target);
   // A route to a `one` query answers 404 for no row, so its result is never null.
   if (route.respond.notFoundOnNull) result = nonNull(result);

@@ -6,7 +6,7 @@
 import type { Model, ResourceModel } from "../../analyze/model.js";
 import { Names } from "../names.js";
 import { type ApiOperation, type ApiParam, operations } from "./operations.js";
-import { CALLER_SCHEMA, callerSchemaName, errorSchemaName, fieldSchema, ref, refName, type Schema, shapeSchema, valueSchema } from "./schema.js";
+import { CALLER_SCHEMA, callerSchemaName, errorSchemaName, fieldSchema, isFileSchema, ref, refName, type Schema, shapeSchema, valueSchema } from "./schema.js";
 import { STATUS_TEXT } from "./statuses.js";
 import { securityRequirements, securitySchemes } from "./security.js";
 
@@ -179,7 +179,10 @@ function operationObject(model: Model, names: Names, group: ApiOperation[]): Sch
     const schema = bodies.length === 1 ? bodies[0] : { anyOf: bodies };
     o.requestBody = {
       required: group.some((g) => g.body?.some((p) => p.required)),
-      content: { "application/json": { schema }, "application/x-www-form-urlencoded": { schema } },
+      // A `file` argument is one part of a multipart body, which is then the only way to send it.
+      content: bodies.some((b) => Object.values((b.properties as Record<string, Schema>) ?? {}).some(isFileSchema))
+        ? { "multipart/form-data": { schema } }
+        : { "application/json": { schema }, "application/x-www-form-urlencoded": { schema } },
     };
   }
 
@@ -262,7 +265,11 @@ function successResponses(group: ApiOperation[]): Schema {
       for (const h of names) headers[h] = { schema: { type: "string" } };
       r.headers = headers;
     }
-    if (bodies.length) {
+    if (answers.every((a) => a.file === true)) {
+      r.description = "The stored file: its bytes with its media type (application/octet-stream for types a browser would run), a strong ETag and a Content-Disposition.";
+      r.content = { "application/octet-stream": { schema: bodies[0] } };
+      out["304"] = { description: "Not Modified: If-None-Match named the file's ETag." };
+    } else if (bodies.length) {
       // One entry per media type the answers take (JSON unless a respond names another).
       const content: Schema = {};
       for (const media of [...new Set(answers.filter((a) => a.schema !== null).map((a) => a.mediaType ?? "application/json"))]) {

@@ -42,6 +42,8 @@ export function scalarSchema(type: ScalarType | "unknown", enumValues: readonly 
         return { type: "boolean" };
       case "enum":
         return { type: "string", enum: [...enumValues] };
+      case "file":
+        return { type: "object", description: "a stored file: name, type, size, sha256" };
       case "json":
       case "unknown":
         return {};
@@ -69,7 +71,19 @@ export function fieldSchema(f: FieldModel | ColumnModel | ParamModel): Schema {
 }
 
 /** An argument: its shape when it is a list or a record, else its scalar type. */
+/** A `file` argument: one part of a multipart/form-data body (docs/language.md §2.7). */
+export const FILE_UPLOAD: Schema = { type: "string", contentMediaType: "application/octet-stream", description: "a file: one part of a multipart/form-data body" };
+
+/** What an action that returns a `file` answers: the stored bytes, with their own Content-Type. */
+export const FILE_ANSWER: Schema = { type: "string", contentMediaType: "application/octet-stream", description: "the stored file's bytes, served with its media type" };
+
+/** Whether a schema is a file's bytes: the body is then multipart, or the answer not JSON. */
+export function isFileSchema(s: Schema): boolean {
+  return typeof s.contentMediaType === "string";
+}
+
 export function paramSchema(p: ParamModel, names: Names): Schema {
+  if (p.type === "file") return p.nullable ? { ...FILE_UPLOAD, type: ["string", "null"] } : FILE_UPLOAD;
   const s = p.shape ? shapeSchema(p.shape, names) : scalarSchema(p.type, p.enumValues, p.nullable);
   return p.default === undefined || p.default === null ? s : { ...s, default: p.default };
 }

@@ -13,6 +13,7 @@ import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { blockFunctionName } from "./route-files.js";
 import { limitsField } from "./limits.js";
+import { fileParams } from "../../analyze/uploads.js";
 
 type Out = (string | StatementStructures)[];
 
@@ -40,7 +41,7 @@ export function pageSection(model: Model, names: Names): Out {
   if (!app) return [];
   const out: Out = [];
   if (app.routeFiles.length > 0) out.push("// ---- route files ----");
-  for (const file of app.routeFiles) out.push(routeFileConst(file, names));
+  for (const file of app.routeFiles) out.push(routeFileConst(file, names, model));
   if (app.pages.length > 0) out.push("// ---- pages ----");
   for (const page of app.pages) out.push(pageConst(page, app.routeFiles, names));
 
@@ -59,12 +60,22 @@ export function pageSection(model: Model, names: Names): Out {
   return out;
 }
 
-function routeFileConst(file: RouteFileModel, names: Names): StatementStructures {
+/** `, files: new Set([…])`: the body fields a block passes to its action's `file` arguments (runtime/uploads). */
+function blockFiles(b: RouteFileModel["blocks"][number], model: Model): string {
+  if (b.step?.op !== "invoke") return "";
+  const target = b.step.target;
+  const action = model.actions.find((a) => a.module === target.module && a.name === target.name);
+  const takes = new Set(action === undefined ? [] : fileParams(action));
+  const fields = b.step.args.flatMap((a) => (takes.has(a.name) && a.value.kind === "input" && a.value.from === "body" ? [a.value.name] : []));
+  return fields.length === 0 ? "" : `, files: new Set(${literal(fields)})`;
+}
+
+function routeFileConst(file: RouteFileModel, names: Names, model: Model): StatementStructures {
   const blocks = file.blocks.map((b) => {
     const requires = b.step?.op === "invoke" ? b.step.requires : null;
     const noStore = b.step?.op === "invoke" && b.step.issuesCredentials === true;
     const credentials = b.step?.op === "invoke" && b.step.credentials === true;
-    const extra = `${requires === null ? "" : `, requires: ${literal(requires)}`}${credentials ? ", credentials: true" : ""}${b.respond ? ", shaped: true" : ""}${noStore ? ", noStore: true" : ""}${limitsField(b.limits)}`;
+    const extra = `${requires === null ? "" : `, requires: ${literal(requires)}`}${credentials ? ", credentials: true" : ""}${b.respond ? ", shaped: true" : ""}${noStore ? ", noStore: true" : ""}${limitsField(b.limits)}${blockFiles(b, model)}`;
     return `{ method: ${JSON.stringify(b.method)}, handler: ${literal(b.handler)}, run: ${blockFunctionName(names, file, b)}${extra} }`;
   });
   return {

@@ -69,7 +69,7 @@ function recordFunction(
   const sql = names.statement(s.name);
   const wrap = (call: string) => (decode ? `${decode}(${call})` : `${call} as ${row} | null`);
   const jsonOut = (expr: string, field: string) =>
-    r.fields.find((f) => f.name === field)?.type === "json" ? `rt.toJson(${expr})` : expr;
+    ["json", "file"].includes(r.fields.find((f) => f.name === field)?.type ?? "") ? `rt.toJson(${expr})` : expr;
   let parameters: { name: string; type: string }[];
   let returnType = `Promise<${row} | null>`;
   let body: string;

@@ -11,6 +11,7 @@ import { respondFunctionName } from "./respond.js";
 import { authorizeCall, securitySpecFields, webhookHandlers, webhookStatements, webhookTables } from "./webhooks.js";
 import { limitsField, limitsSpecFields } from "./limits.js";
 import type { LimitModel } from "../../analyze/limits.js";
+import { answersFile, fileParams } from "../../analyze/uploads.js";
 
 type Out = (string | StatementStructures)[];
 
@@ -48,9 +49,15 @@ export function endpointSection(model: Model, names: Names): Out {
           : `(db, input, ctx) => {\n${guard}return ${fn}(db, ${input}(input)${passCtx});\n}`
         : `(db, input${takesCtx ? ", ctx" : ""}) => {\n${guard}const args = ${input}(input);\nreturn ${transaction(a, `(tx) => ${fn}(tx, args${passCtx})`)};\n}`;
     if (!a.transaction) out.push("// At most one statement and no `fail` after it: atomic on its own, without BEGIN/COMMIT.");
-    out.push(endpointConst(a.module, a.name, "action", run, names, a.requires, answers.byTarget.get(`${a.module}.${a.name}`), undefined, a.issuesCredentials === true, a.credentials === true, a.limits));
+    out.push(endpointConst(a.module, a.name, "action", run, names, a.requires, answers.byTarget.get(`${a.module}.${a.name}`), undefined, a.issuesCredentials === true, a.credentials === true, a.limits, uploadFields(a)));
   }
   return out;
+}
+
+/** `files` (its `file` arguments) and `answersFile` of an action's endpoint (runtime/uploads). */
+function uploadFields(a: ActionModel): string {
+  const files = fileParams(a);
+  return (files.length === 0 ? "" : `, files: new Set(${literal(files)})`) + (answersFile(a) ? ", answersFile: true" : "");
 }
 
 /**
@@ -92,6 +99,7 @@ function endpointConst(
   noStore = false,
   credentials = false,
   limits?: readonly LimitModel[],
+  files = "",
 ): StatementStructures {
   // `requires` is also named outside `run`: an Idempotency-Key replay is authorized before it skips `run`.
   const extra =
@@ -101,6 +109,7 @@ function endpointConst(
     // Never recorded under an Idempotency-Key (runtime/server.ts drops its key).
     (credentials ? ", credentials: true" : "") +
     limitsField(limits) +
+    files +
     (json === undefined ? "" : `, json: ${json}`) +
     (answer === undefined ? "" : `,\n// SQLite writes the answer's JSON itself (docs/language.md, "Generated code").\nanswer: ${answer}`);
   return {
@@ -154,11 +163,12 @@ export function specSection(model: Model, names: Names): Out {
     ...webhookStatements(model, names),
     ...idempotencyStatements(model, names),
     ...identityStatements(model, names),
+    ...(model.uploads?.store === "database" ? ["rt.uploads.PUT_UPLOAD", "rt.uploads.GET_UPLOAD"] : []),
   ];
   const spec = [
     `name: ${JSON.stringify(model.name)}`,
     `version: ${JSON.stringify(model.version)}`,
-    `tables: [${[...model.resources.map((r) => names.table(r.name)), ...webhookTables(model, names), ...idempotencyTables(model, names), ...identityTables(model, names)].join(", ")}]`,
+    `tables: [${[...model.resources.map((r) => names.table(r.name)), ...webhookTables(model, names), ...idempotencyTables(model, names), ...identityTables(model, names), ...(model.uploads?.store === "database" ? ["rt.uploads.UPLOADS_TABLE"] : [])].join(", ")}]`,
     `statements: [${statements.join(", ")}]`,
     `routes: [\n${routes.join(",\n")}\n]`,
     `defaults: ${literal(model.defaults)}`,
@@ -166,6 +176,8 @@ export function specSection(model: Model, names: Names): Out {
     ...idempotencySpecFields(model, names),
     ...limitsSpecFields(model),
     ...(model.errorShape ? ["errors: errorShape"] : []),
+    // svc.toml [uploads], defaults filled in (docs/operations.md, Uploads).
+    ...(model.uploads ? [`uploads: ${literal(model.uploads)}`] : []),
     ...(model.app ? [`app: ${appSpecName(model, names)}`] : []),
   ];
   return [

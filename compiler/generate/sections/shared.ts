@@ -82,7 +82,7 @@ export function decoderFor(
   rowType: string,
   name: string,
 ): { name: string; structure: StatementStructures } | null {
-  const conv = columns.filter((c) => c.type === "bool" || c.type === "json");
+  const conv = columns.filter((c) => c.type === "bool" || c.type === "json" || c.type === "file");
   if (conv.length === 0) return null;
   const lines = conv.map((c) => `row.${c.name} = rt.${c.type === "bool" ? "toBool" : "fromJson"}(row.${c.name});`);
   return {

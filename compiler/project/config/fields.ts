@@ -149,4 +149,12 @@ export const svcToml = table({
   auth: authTable,
   deploy: table({ url: text(httpUrl), token: credentialRef('token = { credential = "deploy_token" }') }),
   errors: table({ body: jsonValue(), validation_status: integer(400, 499) }),
+  // File uploads (docs/operations.md, Uploads): where the bytes go and how many may come.
+  uploads: table({
+    store: oneOf(["disk", "database"] as const),
+    dir: text(),
+    max_file_size: integer(1, Number.MAX_SAFE_INTEGER),
+    max_files: integer(1, 1000),
+    max_request_size: integer(1, Number.MAX_SAFE_INTEGER),
+  }),
 });

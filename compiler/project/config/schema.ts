@@ -56,6 +56,8 @@ export interface ProjectConfig {
   auth: AuthConfig;
   deploy: { url?: string; token?: CredentialRef };
   errors: ErrorsConfig;
+  /** `[uploads]`: defaults in compiler/analyze/uploads.ts. */
+  uploads: { store?: "disk" | "database"; dir?: string; max_file_size?: number; max_files?: number; max_request_size?: number };
 }
 
 /** The type a JWT claim is checked against and `auth.claims.<name>` has. */
@@ -112,5 +114,6 @@ export function defaultConfig(): ProjectConfig {
     auth: {},
     deploy: {},
     errors: {},
+    uploads: {},
   };
 }

@@ -4,8 +4,8 @@
 // check is the last line that keeps an object or an array from a request out of a driver
 // (mysql2 would turn an object into JSON, a bug's data would reach the table unnoticed).
 
-/** A value the adapters bind: text, a finite number, a boolean, a bigint or SQL NULL. */
-export type Scalar = string | number | boolean | bigint | null;
+/** A value the adapters bind: text, a finite number, a boolean, a bigint, bytes (an upload's, runtime/uploads) or SQL NULL. */
+export type Scalar = string | number | boolean | bigint | Buffer | null;
 
 /** Thrown for arguments the generated code should never pass; the server answers 500 and logs it. */
 export class BindError extends TypeError {
@@ -41,6 +41,7 @@ export function bindSlots(name: string, slots: readonly number[], args: readonly
         );
       default:
         if (value === null) values[i] = null;
+        else if (Buffer.isBuffer(value)) values[i] = value;
         else
           throw new BindError(
             `statement ${name}: argument ${index} is ${describe(value)}; only text, numbers, booleans and null are bound`,

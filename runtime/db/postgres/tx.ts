@@ -75,10 +75,10 @@ export class PostgresTx implements Executor {
 export const PREPARED = { prepare: true } as const;
 
 /** postgres.js types its parameters by what it can serialize; a bigint goes as its decimal text. */
-export function pgValues(values: Scalar[]): (string | number | boolean | null)[] {
+export function pgValues(values: Scalar[]): (string | number | boolean | Buffer | null)[] {
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (typeof v === "bigint") values[i] = v.toString();
   }
-  return values as (string | number | boolean | null)[];
+  return values as (string | number | boolean | Buffer | null)[];
 }

@@ -57,6 +57,13 @@ token = { credential = "deploy_token" }
 [errors]
 body = { errors = { body = ["{message}"], status = "{status}" } }
 validation_status = 422
+
+[uploads]
+store = "database"
+dir = "var/uploads"
+max_file_size = 2097152
+max_files = 4
+max_request_size = 8388608
 `;
 
 describe("readConfig: accepted input", () => {
@@ -88,6 +95,7 @@ describe("readConfig: accepted input", () => {
       auth: { bearer: { credential: "api_tokens" } },
       deploy: { url: "https://deploy.example.com/v1/upload", token: { credential: "deploy_token" } },
       errors: { body: { errors: { body: ["{message}"], status: "{status}" } }, validation_status: 422 },
+      uploads: { store: "database", dir: "var/uploads", max_file_size: 2097152, max_files: 4, max_request_size: 8388608 },
     });
     expect(typeof config.server.workers).toBe("number");
   });
@@ -231,6 +239,7 @@ describe("readConfig: each kind of bad input, at its line and column", () => {
       "SVC4005 3:17",
       "SVC4005 4:20",
     ]);
+    expect(found("[uploads]\nmax_files = 0\nmax_file_size = 0\nmax_request_size = -1\n")).toEqual(["SVC4005 2:13", "SVC4005 3:17", "SVC4005 4:20"]);
   });
 
   test("a switch takes a boolean", () => {
@@ -248,6 +257,11 @@ describe("readConfig: each kind of bad input, at its line and column", () => {
       span: { start: { line: 2, column: 11 } },
     });
     expect(only('[database]\nbackend = "postgre"\n').hint).toBe("did you mean `postgres`?");
+    expect(only('[uploads]\nstore = "s3"\n')).toMatchObject({
+      code: "SVC4004",
+      message: "uploads.store must be one of disk, database; found `s3`",
+      span: { start: { line: 2, column: 9 } },
+    });
   });
 
   test("strings that do not have the form their key needs", () => {

@@ -166,7 +166,7 @@ describe("multipart/form-data bodies (docs/language.md §3: a form is urlencoded
     });
   });
 
-  test("a field given twice, a file part and a missing boundary are 400s naming the problem", async () => {
+  test("a field given twice and a missing boundary are 400s, a file part where no file is taken a 415, naming the problem", async () => {
     const type = "multipart/form-data; boundary=----svcBoundary7";
     const twice = await post(form([["a", "1"], ["a", "2"]]), type);
     expect(twice.status).toBe(400);
@@ -175,8 +175,8 @@ describe("multipart/form-data bodies (docs/language.md §3: a form is urlencoded
       '--b\r\nContent-Disposition: form-data; name="doc"; filename="x.txt"\r\n\r\nhi\r\n--b--\r\n',
     );
     const upload = await post(file, "multipart/form-data; boundary=b");
-    expect(upload.status).toBe(400);
-    expect(upload.json.error).toBe('argument "doc" is a file upload; only text fields are accepted');
+    expect(upload.status).toBe(415);
+    expect(upload.json.error).toBe('argument "doc" is a file upload, and no file is taken there');
     const unbounded = await post(form([["a", "1"]]), "multipart/form-data");
     expect(unbounded.status).toBe(400);
     expect(unbounded.json.error).toBe("multipart form body has no boundary in its Content-Type");

@@ -17,10 +17,12 @@ const TYPES: Record<FieldModel["type"], [declared: string, reported: string]> = 
   bool: ["BOOLEAN", "tinyint"],
   timestamp: ["DATETIME(3)", "datetime"],
   json: ["JSON", "json"],
+  // A file's metadata (name, type, size, sha256) as JSON; its bytes are in the upload store.
+  file: ["JSON", "json"],
   enum: ["VARCHAR(255)", "varchar"],
 };
 
-const PREFIXED: ReadonlySet<FieldModel["type"]> = new Set(["text", "json"]);
+const PREFIXED: ReadonlySet<FieldModel["type"]> = new Set(["text", "json", "file"]);
 
 const quoteIdent = (name: string) => `\`${name.replace(/`/g, "``")}\``;
 

@@ -12,6 +12,7 @@ const TYPES: Record<FieldModel["type"], [declared: string, reported: string]> = 
   bool: ["boolean", "boolean"],
   timestamp: ["timestamptz", "timestamp with time zone"],
   json: ["jsonb", "jsonb"],
+  file: ["jsonb", "jsonb"],
   enum: ["text", "text"],
 };
 

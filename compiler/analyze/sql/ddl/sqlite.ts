@@ -13,6 +13,7 @@ const TYPES: Record<FieldModel["type"], string> = {
   bool: "INTEGER",
   timestamp: "TEXT",
   json: "TEXT",
+  file: "TEXT",
   enum: "TEXT",
 };
 
@@ -30,7 +31,7 @@ export const sqliteRules: Rules = {
   wrapDefault: (_field, literal) => literal,
   extraChecks(field, column) {
     if (field.type === "bool") return [`${column} IN (0, 1)`];
-    if (field.type === "json") return [`json_valid(${column})`];
+    if (field.type === "json" || field.type === "file") return [`json_valid(${column})`];
     return [];
   },
   indexColumn: (_field, name, desc) => `${quoteIdent(name)}${desc ? " DESC" : ""}`,

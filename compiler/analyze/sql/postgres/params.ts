@@ -15,6 +15,7 @@ export const POSTGRES_TYPES: Record<ScalarType, string> = {
   bool: "boolean",
   timestamp: "timestamptz",
   json: "jsonb",
+  file: "jsonb",
 };
 
 /** `$N` for the parameter at `index` (0-based), cast to its declared type when known. */
