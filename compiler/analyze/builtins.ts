@@ -43,7 +43,7 @@ export const BUILTINS: Record<BuiltinName, Builtin> = {
   min: { arity: [2, 8], args: ["number", "number", "number", "number", "number", "number", "number", "number"] },
   max: { arity: [2, 8], args: ["number", "number", "number", "number", "number", "number", "number", "number"] },
   range: { arity: [1, 2], args: ["int", "int"] },
-  // has(x): typed in three-state.ts, where `T??` members are.
+  // has(x): typed in absent.ts, with the rest of `T??`.
   has: { arity: [1, 1] },
   verify_password: { arity: [2, 2] },
   issue_token: { arity: [1, 2] },

@@ -9,7 +9,8 @@ import { compositionCodes } from "../diagnostics/codes/composition.js";
 import { callAction, callFn } from "./calls.js";
 import { shapeType } from "./record-types.js";
 import { fieldNames, fieldType, passwordField } from "./member-types.js";
-import { isAbsentRef, recordOp } from "./record-ops.js";
+import { recordOp } from "./record-ops.js";
+import { hasCall } from "./absent.js";
 import { expressionCodes } from "../diagnostics/codes/expressions.js";
 import type { ModuleScope, Scope } from "./scope.js";
 import { closest } from "../diagnostics/did-you-mean.js";
@@ -306,7 +307,10 @@ export class ExprAnalyzer {
       }
       if (builtin === "revoke" && !this.m.identity.revoke) this.report(identityCodes.revokeWithoutStore.at(this.m.file, e.callee.span));
     }
-    if (builtin === "has") return this.has(e, scope);
+    if (builtin === "has") {
+      const arg = e.args[0] ? this.expr(e.args[0].value, scope) : null;
+      return hasCall(arg, { file: this.m.file, span: e.args[0]?.span ?? e.span }, (d) => this.report(d));
+    }
     let rehash: Rehash | undefined;
     const args = e.args.map((a, i) => {
       if (builtin !== "verify_password" || i !== 0) return this.expr(a.value, scope);
@@ -342,16 +346,6 @@ export class ExprAnalyzer {
       return { kind: "builtin", name: builtin, args: [...checkedArgs, ...extra], type, throttled: true, ...(rehash ? { rehash } : {}) };
     }
     return rehash ? { kind: "builtin", name: builtin, args: checkedArgs, rehash, type } : { kind: "builtin", name: builtin, args: checkedArgs, type };
-  }
-
-  /** `has(x)`: whether the call gave `x`, an argument or record member declared `T??`. */
-  private has(e: CallExpr, scope: Scope): IrExpr {
-    const arg = e.args[0] ? this.expr(e.args[0].value, scope) : null;
-    if (arg !== null && !isAbsentRef(arg)) {
-      const named = arg.kind === "param" || arg.kind === "local" ? arg.name : arg.kind === "member" ? arg.property : null;
-      this.report(expressionCodes.hasArgument.at(this.m.file, e.args[0].span, named === null ? describe(arg.type) : `\`${named}\` (${describe(arg.type)})`));
-    }
-    return { kind: "builtin", name: "has", args: arg === null ? [] : [arg], type: BOOL };
   }
 
   /** Builtins are null-safe, so a json member may be null; anything else of the wrong type is a 400. */

@@ -12,7 +12,7 @@ import { identityKey, recordStatement, recordStatementName } from "./record-sql.
 import type { ModuleScope, Scope } from "./scope.js";
 import { UNKNOWN, isNullable, scalar } from "./shared/types.js";
 import { expressionCodes } from "../diagnostics/codes/expressions.js";
-import { forEachChild } from "./transaction.js";
+import { absentInside, isAbsentRef } from "./absent.js";
 
 /**
  * `get`, `insert`, `update` or `delete` of a resource: typed, its writes checked against the
@@ -138,23 +138,6 @@ function fieldWrites(x: ExprAnalyzer, m: ModuleScope, r: ResourceModel, entries:
     out.push({ field: field.name, value: written, check });
   }
   return out;
-}
-
-/** A `T??` parameter or member read as it is: absent stays absent. */
-export function isAbsentRef(e: IrExpr): boolean {
-  return (e.kind === "param" || e.kind === "member") && e.absent === true;
-}
-
-/** The name of a `T??` value read inside a larger expression (where absent reads as null); null when there is none. */
-function absentInside(e: IrExpr): string | null {
-  if (isAbsentRef(e)) return e.kind === "param" ? e.name : e.kind === "member" ? e.property : null;
-  // has(x) asks about absence itself: no null is written for it.
-  if (e.kind === "builtin" && e.name === "has") return null;
-  let found: string | null = null;
-  forEachChild(e, (c) => {
-    found ??= absentInside(c);
-  });
-  return found;
 }
 
 function sortWrites(ws: RecordWrite[]): RecordWrite[] {

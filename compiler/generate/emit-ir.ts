@@ -1,7 +1,7 @@
 import type { IrExpr, IrStmt, Model, RecordWrite, Rehash } from "../analyze/model.js";
 import { RUNTIME_NAMES, VALUE_BUILTINS } from "../analyze/builtins.js";
 import { isNullable } from "../analyze/shared/types.js";
-import { isAbsentRef } from "../analyze/record-ops.js";
+import { isAbsentRef } from "../analyze/absent.js";
 import { local, type Names } from "./names.js";
 import { valueTs } from "./ts-types.js";
 
