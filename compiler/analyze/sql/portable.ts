@@ -1,6 +1,7 @@
 import type { Dialect, ScalarType } from "../model.js";
 import type { JsonValueFix } from "./dialect.js";
 import { type DeclaredTable, nameEdits } from "./identifiers.js";
+import { nullOrderEdits } from "./null-order.js";
 import { KEYWORDS } from "./refs.js";
 import { type Token, closingParen } from "./tokens.js";
 
@@ -13,6 +14,7 @@ import { type Token, closingParen } from "./tokens.js";
 //   sees only `"name"`.
 // - Names written without quotes, quoted on PostgreSQL and MySQL as they were declared
 //   (identifiers.ts).
+// - Where NULL sorts in ORDER BY: written out on PostgreSQL where it differs (null-order.ts).
 
 export interface JsonFamily {
   /** Which arguments are values: an object's every second, an array's all, an aggregate's one. */
@@ -130,14 +132,19 @@ export function parseAnnotation(t: Token | undefined): Annotation | null {
  * `tables`: the project's resources, whose names are quoted where the SQL names them.
  */
 export function portableEdits(tokens: readonly Token[], values: readonly JsonValueFix[] = [], tables: readonly DeclaredTable[] = []): SqlEdit[] {
-  const edits: SqlEdit[] = [...nameEdits(tokens, tables)];
+  const edits: SqlEdit[] = [...nameEdits(tokens, tables), ...nullOrderEdits(tokens, tables)];
   for (const v of values) {
+    if (v.type === "intDivision") {
+      edits.push({ start: v.start, end: v.end, text: { sqlite: "/", postgres: "/", mysql: "DIV" } });
+      continue;
+    }
     const [open, close] = v.type === "bool" ? BOOL_AS_JSON : TIMESTAMP_AS_JSON;
     edits.push({ start: v.start, end: v.start, text: open });
     edits.push({ start: v.end, end: v.end, text: close });
   }
-  const fixedAt = new Set(values.map((v) => v.start));
-  const fixedEnd = new Set(values.map((v) => v.end));
+  const wrapped = values.filter((v) => v.type !== "intDivision");
+  const fixedAt = new Set(wrapped.map((v) => v.start));
+  const fixedEnd = new Set(wrapped.map((v) => v.end));
   for (let i = 0; i + 1 < tokens.length; i++) {
     const t = tokens[i];
     if (t.kind === "quoted") {
