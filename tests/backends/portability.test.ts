@@ -4,9 +4,14 @@
 // transcript, byte for byte once ids are renamed. It extends same-json.test.ts (types, JSON
 // builders, errors) and names.test.ts (`user`, `rank`, camelCase) with joins, aggregates,
 // grouping, paging, lists, NULL order, text comparison, CASE, booleans, times, subqueries,
-// CTEs, UNION, window functions, division, and names that are keywords elsewhere.
+// CTEs, UNION, window functions, division, and names that are keywords elsewhere. What SQL
+// cannot say alike everywhere is refused (or warned of) at build time for the backend the
+// project declares: the last block builds such a project per construct and asserts the code.
 
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { build } from "../../compiler/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { repoRoot } from "../support/paths.js";
 import { removeDir } from "../support/server.js";
@@ -119,4 +124,46 @@ describe("the portability corpus answers alike on every backend", () => {
       expect(differing).toEqual([]);
     });
   }
+});
+
+/** The codes a build of one query reports when svc.toml declares `backend`. */
+async function codes(backend: "postgres" | "mysql", sql: string): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), "svc-portability-"));
+  try {
+    mkdirSync(join(dir, "modules", "refused"), { recursive: true });
+    writeFileSync(join(dir, "svc.toml"), `[project]\nname = "refused"\nversion = "0.1.0"\n\n[database]\nbackend = "${backend}"\n\n[modules]\ndirs = ["modules/*"]\n`);
+    writeFileSync(
+      join(dir, "modules", "refused", "refused.svc"),
+      `module refused\n\nresource item {\n  id: id\n  name: text\n  note: text?\n  qty: int = 0\n  active: bool = false\n  at: timestamp = now()\n}\n\nquery q() {\n  ${sql}\n}\n`,
+    );
+    const result = await build({ mode: "project", dir }, { pretty: false });
+    return [...new Set(result.diagnostics.filter((d) => d.code.startsWith("SVC31")).map((d) => `${d.severity} ${d.code}`))];
+  } finally {
+    removeDir(dir);
+  }
+}
+
+describe("what does not port is refused at build, with the fix in the hint", () => {
+  test.each<["postgres" | "mysql", string, string[]]>([
+    // SQLite's case-insensitive LIKE: the portable spelling is lower(x) LIKE lower(@p), as the corpus writes it.
+    ["postgres", "SELECT name FROM item WHERE name LIKE 'a%'", ["warning SVC3111"]],
+    ["mysql", "SELECT name FROM item WHERE name LIKE 'a%'", ["warning SVC3111"]],
+    ["postgres", "SELECT ifnull(note, '') AS n FROM item", ["error SVC3101"]],
+    ["postgres", "SELECT name FROM item WHERE name == 'a'", ["error SVC3102"]],
+    ["mysql", "SELECT CAST(qty AS INTEGER) AS n FROM item", ["error SVC3109"]],
+    ["mysql", "SELECT name FROM item ORDER BY note NULLS LAST", ["error SVC3108"]],
+    ["postgres", "SELECT name FROM item WHERE active = 1", ["error SVC3112"]],
+    ["postgres", "SELECT name FROM item LIMIT 1, 2", ["error SVC3105"]],
+    ["mysql", "SELECT name FROM item WHERE at > date('now')", ["error SVC3114"]],
+    ["postgres", "SELECT strftime('%Y', at) AS y FROM item", ["error SVC3101"]],
+    ["mysql", "SELECT max(qty, 1) AS m FROM item", ["error SVC3113"]],
+  ])("%s: %s", async (backend, sql, expected) => {
+    expect(await codes(backend, sql)).toEqual(expected);
+  });
+
+  test("the corpus spellings build without errors on both backends (LIKE keeps its warning, which cannot see lower() on both sides)", async () => {
+    for (const backend of ["postgres", "mysql"] as const) {
+      expect(await codes(backend, "SELECT name, qty / 2 AS half FROM item WHERE lower(name) LIKE lower('A%') ORDER BY note, name")).toEqual(["warning SVC3111"]);
+    }
+  });
 });
