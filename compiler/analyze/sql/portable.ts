@@ -15,6 +15,7 @@ import { type Token, closingParen } from "./tokens.js";
 // - Names written without quotes, quoted on PostgreSQL and MySQL as they were declared
 //   (identifiers.ts).
 // - Where NULL sorts in ORDER BY: written out on PostgreSQL where it differs (null-order.ts).
+// - length(): characters everywhere (MySQL's LENGTH counts bytes, so it gets CHAR_LENGTH).
 
 export interface JsonFamily {
   /** Which arguments are values: an object's every second, an array's all, an aggregate's one. */
@@ -153,6 +154,11 @@ export function portableEdits(tokens: readonly Token[], values: readonly JsonVal
         const quoted = `"${a.name.replace(/"/g, '""')}"`;
         edits.push({ start: t.start, end: t.end, text: { sqlite: quoted, postgres: quoted, mysql: quoted } });
       }
+      continue;
+    }
+    // MySQL's LENGTH counts bytes; SQLite's and PostgreSQL's count characters, as CHAR_LENGTH does.
+    if (t.kind === "word" && t.value === "LENGTH" && tokens[i + 1].text === "(" && tokens[i - 1]?.text !== ".") {
+      edits.push({ start: t.start, end: t.end, text: { sqlite: t.text, postgres: t.text, mysql: "CHAR_LENGTH" } });
       continue;
     }
     const family = t.kind === "word" && tokens[i + 1].text === "(" ? JSON_FUNCTIONS.get(t.value.toLowerCase()) : undefined;

@@ -63,3 +63,11 @@ describe("`/` of two ints on MySQL", () => {
     expect(d.sqlite.text).toContain("SELECT qty / 2 AS half");
   });
 });
+
+describe("length() on MySQL", () => {
+  test("counts characters: CHAR_LENGTH", () => {
+    const d = dialects("SELECT length(name) AS n FROM item");
+    expect(d.mysql.text).toBe("SELECT CHAR_LENGTH(name) AS n FROM item");
+    expect(d.postgres.text).toBe("SELECT length(name) AS n FROM item");
+  });
+});
