@@ -20,7 +20,9 @@ const sale: ResourceShape = { ...item, name: "sale", fields: [field("id", "id"),
 /** The SQL per dialect as a query of these resources is written, the checker's findings included. */
 function dialects(sql: string) {
   const body = sqlBody(sql);
-  const checked = createSqliteChecker([item, sale]).check({ file: "m.svc", body, params: [], kind: "query", name: "q" });
+  const checker = createSqliteChecker([item, sale]);
+  const checked = checker.check({ file: "m.svc", body, params: [], kind: "query", name: "q" });
+  checker.dispose();
   expect(checked.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   return bindParams(body, undefined, undefined, checked.jsonValues, [item, sale]).dialects;
 }
