@@ -189,7 +189,7 @@ export interface SqlModel {
    * Booleans and timestamps inside JSON built by the SQL, which the dialects' texts write
    * as svc's JSON (offsets in `source`, as SqlSourceRef's `params` are); absent when none.
    */
-  jsonValues?: { start: number; end: number; type: "bool" | "timestamp" }[];
+  jsonValues?: { start: number; end: number; type: "bool" | "timestamp" | "intDivision" }[];
 }
 
 export interface QueryModel {

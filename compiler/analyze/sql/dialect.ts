@@ -25,8 +25,9 @@ export interface OffsetRange {
 }
 
 /** A value inside JSON built by SQL that each backend's SQL writes as svc's JSON. */
+/** A value svc writes per backend: a bool or timestamp inside JSON, or a `/` of two ints (MySQL's DIV). */
 export interface JsonValueFix extends OffsetRange {
-  type: "bool" | "timestamp";
+  type: "bool" | "timestamp" | "intDivision";
 }
 
 export interface SqlCheckResult {

@@ -23,7 +23,8 @@ import type { Token } from "./tokens.js";
 /** What a name may be declared as: a resource's table and its fields. */
 export interface DeclaredTable {
   name: string;
-  fields: readonly { name: string }[];
+  /** `nullable` false: declared NOT NULL (null-order.ts leaves such a sort key as written). */
+  fields: readonly { name: string; nullable?: boolean }[];
 }
 
 /** One replacement of a name by its spelling per backend (the same shape as portable.ts's edits). */
@@ -46,7 +47,7 @@ export function nameEdits(tokens: readonly Token[], tables: readonly DeclaredTab
   }
   const edits: NameEdit[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    if (!isNameWord(tokens, i)) continue;
+    if (!isNameWord(tokens, i, declared)) continue;
     const t = tokens[i];
     const key = t.text.toLowerCase();
     // An alias's own definition keeps its spelling; anywhere else a declared name wins,
@@ -75,10 +76,15 @@ function declaredNames(tokens: readonly Token[], tables: readonly DeclaredTable[
   return out;
 }
 
-/** An unquoted word in a place where SQLite reads a name: not a keyword, not a function's name. */
-function isNameWord(tokens: readonly Token[], i: number): boolean {
+/**
+ * An unquoted word in a place where SQLite reads a name: not a keyword, not a function's name.
+ * `declared`: the statement's declared names; one of them that is a SQLite keyword SQLite also
+ * takes as a name, and that a query never uses as a keyword (`key`), is a name.
+ */
+function isNameWord(tokens: readonly Token[], i: number, declared?: ReadonlyMap<string, string>): boolean {
   const t = tokens[i];
-  if (t === undefined || t.kind !== "word" || SQLITE_KEYWORDS.has(t.value)) return false;
+  if (t === undefined || t.kind !== "word") return false;
+  if (SQLITE_KEYWORDS.has(t.value) && !(NAME_KEYWORDS.has(t.value) && declared?.has(t.text.toLowerCase()))) return false;
   // `count(…)` is a function; `INSERT INTO task (…)` names a table before its columns.
   if (tokens[i + 1]?.text === "(") return tokens[i - 1]?.value === "INTO";
   return true;
@@ -93,6 +99,16 @@ function insideCast(tokens: readonly Token[], i: number): boolean {
   }
   return false;
 }
+
+// SQLite keywords its grammar also takes as names (parse.y's `%fallback ID`) and that no
+// query, record operation or `sql { }` statement uses as a keyword: DDL and session words.
+const NAME_KEYWORDS: ReadonlySet<string> = new Set(
+  (
+    "ACTION ANALYZE ATTACH CASCADE COLUMN DATABASE DEFERRED DETACH EACH EXCLUSIVE EXPLAIN GENERATED " +
+    "IMMEDIATE INITIALLY INSTEAD KEY PLAN PRAGMA QUERY REINDEX RELEASE RENAME RESTRICT SAVEPOINT TEMP " +
+    "TRIGGER VACUUM VIEW VIRTUAL"
+  ).split(" "),
+);
 
 // https://sqlite.org/lang_keywords.html: SQLite reads these as keywords where it can, so a
 // bare one is never taken for a name here.

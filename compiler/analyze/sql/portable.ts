@@ -1,6 +1,7 @@
 import type { Dialect, ScalarType } from "../model.js";
 import type { JsonValueFix } from "./dialect.js";
 import { type DeclaredTable, nameEdits } from "./identifiers.js";
+import { nullOrderEdits } from "./null-order.js";
 import { KEYWORDS } from "./refs.js";
 import { type Token, closingParen } from "./tokens.js";
 
@@ -16,6 +17,8 @@ import { type Token, closingParen } from "./tokens.js";
 //   sees only `"name"`.
 // - Names written without quotes, quoted on PostgreSQL and MySQL as they were declared
 //   (identifiers.ts).
+// - Where NULL sorts in ORDER BY: written out on PostgreSQL where it differs (null-order.ts).
+// - length(): characters everywhere (MySQL's LENGTH counts bytes, so it gets CHAR_LENGTH).
 
 export interface JsonFamily {
   /** Which arguments are values: an object's every second, an array's all, an aggregate's one. */
@@ -152,14 +155,19 @@ export function parseAnnotation(t: Token | undefined): Annotation | null {
  * `tables`: the project's resources, whose names are quoted where the SQL names them.
  */
 export function portableEdits(tokens: readonly Token[], values: readonly JsonValueFix[] = [], tables: readonly DeclaredTable[] = []): SqlEdit[] {
-  const edits: SqlEdit[] = [...nameEdits(tokens, tables)];
+  const edits: SqlEdit[] = [...nameEdits(tokens, tables), ...nullOrderEdits(tokens, tables)];
   for (const v of values) {
+    if (v.type === "intDivision") {
+      edits.push({ start: v.start, end: v.end, text: { sqlite: "/", postgres: "/", mysql: "DIV" } });
+      continue;
+    }
     const [open, close] = v.type === "bool" ? BOOL_AS_JSON : TIMESTAMP_AS_JSON;
     edits.push({ start: v.start, end: v.start, text: open });
     edits.push({ start: v.end, end: v.end, text: close });
   }
-  const fixedAt = new Set(values.map((v) => v.start));
-  const fixedEnd = new Set(values.map((v) => v.end));
+  const wrapped = values.filter((v) => v.type !== "intDivision");
+  const fixedAt = new Set(wrapped.map((v) => v.start));
+  const fixedEnd = new Set(wrapped.map((v) => v.end));
   for (let i = 0; i + 1 < tokens.length; i++) {
     const t = tokens[i];
     if (t.kind === "quoted") {
@@ -172,6 +180,11 @@ export function portableEdits(tokens: readonly Token[], values: readonly JsonVal
     }
     if (isRandomCall(tokens, i)) {
       edits.push({ start: t.start, end: tokens[i + 2].end, text: RANDOM_SQL });
+      continue;
+    }
+    // MySQL's LENGTH counts bytes; SQLite's and PostgreSQL's count characters, as CHAR_LENGTH does.
+    if (t.kind === "word" && t.value === "LENGTH" && tokens[i + 1].text === "(" && tokens[i - 1]?.text !== ".") {
+      edits.push({ start: t.start, end: t.end, text: { sqlite: t.text, postgres: t.text, mysql: "CHAR_LENGTH" } });
       continue;
     }
     const family = t.kind === "word" && tokens[i + 1].text === "(" ? JSON_FUNCTIONS.get(t.value.toLowerCase()) : undefined;

@@ -48,7 +48,11 @@ export function serversPerBackend(dir: () => string, sqliteFile: string, namespa
     async serve(backend: Backend): Promise<string> {
       const ns = backend === "sqlite" ? undefined : await createNamespace(backend, namespace);
       const db = ns === undefined ? join(dir(), sqliteFile) : ns.url;
-      const server = await startServer(dir(), ["--db", db, "--workers", "1"]);
+      // A server that does not start still leaves no namespace (nor its connection) behind.
+      const server = await startServer(dir(), ["--db", db, "--workers", "1"]).catch(async (error: Error) => {
+        await ns?.drop();
+        throw error;
+      });
       started.push({ server, ns });
       return server.url;
     },

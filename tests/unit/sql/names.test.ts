@@ -7,7 +7,7 @@ import { bindParams } from "../../../compiler/analyze/sql/params.js";
 import { sqlBody } from "./fixtures.js";
 
 const tables = [
-  { name: "user", fields: [{ name: "id" }, { name: "name" }, { name: "rank" }, { name: "randomNumber" }, { name: "created_at" }] },
+  { name: "user", fields: [{ name: "id" }, { name: "name" }, { name: "rank", nullable: false }, { name: "randomNumber" }, { name: "created_at" }] },
   { name: "task", fields: [{ name: "id" }, { name: "title" }, { name: "status" }] },
 ];
 const dialects = (sql: string) => bindParams(sqlBody(sql), undefined, undefined, [], tables).dialects;
@@ -28,7 +28,8 @@ describe("names of the project, quoted where a backend would read them otherwise
 
   test("camelCase columns and aliases keep their case on PostgreSQL, references to an alias too", () => {
     const d = dialects("SELECT randomNumber, created_at AS createdAt FROM user ORDER BY createdAt");
-    expect(d.postgres.text).toBe('SELECT "randomNumber", created_at AS "createdAt" FROM "user" ORDER BY "createdAt"');
+    // An alias's nullability is not known: PostgreSQL is told where NULL sorts (null-order.ts).
+    expect(d.postgres.text).toBe('SELECT "randomNumber", created_at AS "createdAt" FROM "user" ORDER BY "createdAt" NULLS FIRST');
     // MySQL keeps an alias as written and finds columns whatever their case.
     expect(d.mysql.text).toBe("SELECT randomNumber, created_at AS createdAt FROM user ORDER BY createdAt");
   });
@@ -41,7 +42,7 @@ describe("names of the project, quoted where a backend would read them otherwise
 
   test("an alias in another case than where it is given is spelled as given", () => {
     const d = dialects("SELECT count(*) AS openCount FROM task ORDER BY OPENCOUNT");
-    expect(d.postgres.text).toBe('SELECT count(*) AS "openCount" FROM task ORDER BY "openCount"');
+    expect(d.postgres.text).toBe('SELECT count(*) AS "openCount" FROM task ORDER BY "openCount" NULLS FIRST');
     expect(d.mysql.text).toBe('SELECT count(*) AS openCount FROM task ORDER BY "openCount"');
   });
 

@@ -22,7 +22,8 @@ describe("bindParams", () => {
   test("postgres uses $N with the same numbering", () => {
     const { postgres } = bindParams(listTasks).dialects;
     expect(postgres.text).toBe(
-      "SELECT * FROM task\n  WHERE ($1 IS NULL OR status = $1)\n  ORDER BY created_at DESC, id DESC\n  LIMIT $2 OFFSET $3",
+      // Without the resources, nothing is known NOT NULL: PostgreSQL is told where NULL sorts.
+      "SELECT * FROM task\n  WHERE ($1 IS NULL OR status = $1)\n  ORDER BY created_at DESC NULLS LAST, id DESC NULLS LAST\n  LIMIT $2 OFFSET $3",
     );
     expect(postgres.slots).toEqual([0, 1, 2]);
   });

@@ -12,6 +12,7 @@ import { closest } from "../../../diagnostics/did-you-mean.js";
 import { tokenize } from "../tokens.js";
 import { resultColumns } from "./columns.js";
 import { jsonValueFixes } from "./json-args.js";
+import { intDivisions } from "./divisions.js";
 import { errorMessage, makeContext, prepareError } from "./context.js";
 import { prepareDiagnostic } from "./errors.js";
 import { planWarnings } from "./plan.js";
@@ -117,5 +118,5 @@ function check(db: BetterSqlite3.Database, resources: readonly ResourceShape[], 
     diagnostics.push(sqlCodes.duplicateColumn.at(file, body.span, where, name));
   }
   if (!hasErrors(diagnostics)) diagnostics.push(...planWarnings(ctx, sql, bound.dialects.sqlite.slots.length));
-  return { ...shape, readonly, jsonValues: jsonValueFixes(ctx), diagnostics };
+  return { ...shape, readonly, jsonValues: [...jsonValueFixes(ctx), ...intDivisions(ctx)], diagnostics };
 }

@@ -18,7 +18,8 @@ export interface ExprType {
 
 const COMPARISONS = new Set(["=", "==", "!=", "<>", "<", ">", "<=", ">="]);
 const PREDICATE_WORDS = new Set(["IS", "IN", "LIKE", "GLOB", "BETWEEN", "ISNULL", "NOTNULL", "REGEXP", "MATCH"]);
-const ARITHMETIC = new Set(["+", "-", "*"]);
+// `/` of ints is an int: SQLite and PostgreSQL truncate, and MySQL gets DIV (divisions.ts).
+const ARITHMETIC = new Set(["+", "-", "*", "/"]);
 const TEXT_FUNCTIONS = new Set(["lower", "upper", "trim", "ltrim", "rtrim", "substr", "substring", "replace"]);
 const CASTS: Record<string, ScalarType> = {
   INTEGER: "int",
