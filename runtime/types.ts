@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppSpec, PageSpec, RouteFileSpec } from "./pages/types.js";
 import type { ErrorShape, RespondInput, ShapedAnswer } from "./respond.js";
 import type { Limiter, LimitsSpec, PasswordOutcome, RateLimitSpec } from "./limits/index.js";
+import type { Isolation, TransactionOptions } from "./db/transaction-options.js";
 
 export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "./respond.js";
 
@@ -69,6 +70,8 @@ export interface TableDdl {
 export interface TableSpec {
   name: string;
   ddl: Partial<Record<Dialect, TableDdl>>;
+  /** `unique (…) fail …` of the resource: what a violation of each such index answers instead of svc's 409. */
+  uniqueAnswers?: { columns: string[]; status: number; message: string }[];
 }
 
 export type Row = Record<string, unknown>;
@@ -90,9 +93,7 @@ export interface Executor {
   run(stmt: StatementSpec, args: readonly unknown[]): Promise<number>;
 }
 
-export interface TransactionOptions {
-  startedAt?: number;
-}
+export type { Isolation, TransactionOptions } from "./db/transaction-options.js";
 
 export interface Database extends Executor {
   readonly dialect: Dialect;
@@ -369,6 +370,7 @@ export interface WebhookSpec {
   deliveries: StatementSpec;
   /** Runs the handler action inside the delivery's transaction. */
   handler(tx: Executor, input: CallInput): Promise<unknown>;
+  isolation?: Isolation; // the handler's `transaction` clause, when not serializable
 }
 
 export type LogLevel = "error" | "warn" | "info" | "debug" | "trace";

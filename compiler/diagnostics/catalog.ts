@@ -15,6 +15,7 @@ import { openapiCodes } from "./codes/openapi.js";
 import { parseCodes } from "./codes/parse.js";
 import { respondCodes } from "./codes/respond.js";
 import { sqlCodes } from "./codes/sql.js";
+import { transactionCodes } from "./codes/transactions.js";
 import { webhookCodes } from "./codes/webhooks.js";
 import type { DiagnosticDef } from "./diagnostic.js";
 
@@ -27,6 +28,7 @@ export interface CatalogGroup {
 export const catalog: CatalogGroup[] = [
   { title: "Syntax", range: "SVC1001–SVC1099", codes: parseCodes },
   { title: "Declarations, names and types", range: "SVC2001–SVC2099", codes: { ...analyzeCodes, ...webhookCodes, ...listCodes, ...compositionCodes, ...openapiCodes } },
+  { title: "Transactions and unique indexes", range: "SVC2140–SVC2149", codes: transactionCodes },
   { title: "SQL", range: "SVC3001–SVC3099", codes: sqlCodes },
   { title: "SQL for the chosen backend", range: "SVC3101–SVC3199", codes: dialectCodes },
   { title: "Project and svc.toml", range: "SVC4001–SVC4099", codes: configCodes },
