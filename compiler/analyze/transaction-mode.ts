@@ -232,7 +232,7 @@ class FailFlow {
   private expr(e: IrExpr, st: { wrote: string | null; problem: Problem | null }): void {
     forEachChild(e, (child) => this.expr(child, st));
     if (st.problem !== null) return;
-    if (e.kind === "fn" && e.mayFail && st.wrote !== null) st.problem = { fail: `fn \`${e.fn}\`, which may fail,`, write: st.wrote };
+    if (e.kind === "fn" && e.mayFail && st.wrote !== null) st.problem = { fail: `fn \`${fnName(e.fn)}\`, which may fail,`, write: st.wrote };
     else if (e.kind === "action") {
       const callee = this.actions.get(e.action);
       if (callee === undefined) return;
@@ -243,4 +243,9 @@ class FailFlow {
     } else if (e.kind === "record" && e.op !== "get") st.wrote ??= `${e.op} ${e.resource}`;
     else if (e.kind === "builtin" && SESSION_WRITES.has(e.name)) st.wrote ??= `${e.name}()`;
   }
+}
+
+/** `bank.positive#1`, a fn's typed instance, as its declaration names it: `positive`. */
+function fnName(instance: string): string {
+  return instance.replace(/#\d+$/, "").replace(/^.*\./, "");
 }
