@@ -8,6 +8,7 @@ import type { ErrorShape, RespondInput, ShapedAnswer } from "./respond.js";
 import type { Limiter, LimitsSpec, PasswordOutcome, RateLimitSpec } from "./limits/index.js";
 import type { TableKey } from "./keys/types.js";
 import type { SpecUploads, TakesFiles } from "./uploads/types.js";
+import type { Isolation, TransactionOptions } from "./db/transaction-options.js";
 
 export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "./respond.js";
 
@@ -71,6 +72,8 @@ export interface TableDdl extends TableKey {
 export interface TableSpec {
   name: string;
   ddl: Partial<Record<Dialect, TableDdl>>;
+  /** `unique (…) fail …` of the resource: what a violation of each such index answers instead of svc's 409. */
+  uniqueAnswers?: { columns: string[]; status: number; message: string }[];
 }
 
 export type Row = Record<string, unknown>;
@@ -92,9 +95,7 @@ export interface Executor {
   run(stmt: StatementSpec, args: readonly unknown[]): Promise<number>;
 }
 
-export interface TransactionOptions {
-  startedAt?: number;
-}
+export type { Isolation, TransactionOptions } from "./db/transaction-options.js";
 
 export interface Database extends Executor {
   readonly dialect: Dialect;
@@ -371,6 +372,7 @@ export interface WebhookSpec {
   deliveries: StatementSpec;
   /** Runs the handler action inside the delivery's transaction. */
   handler(tx: Executor, input: CallInput): Promise<unknown>;
+  isolation?: Isolation; // the handler's `transaction` clause, when not serializable
 }
 
 export type LogLevel = "error" | "warn" | "info" | "debug" | "trace";

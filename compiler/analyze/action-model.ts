@@ -141,6 +141,9 @@ export interface StatementModel extends PreparedSql {
   at: SourceRef | SqlSourceRef;
 }
 
+/** An isolation an action may ask for; `serializable` is the default and never written into the model. */
+export type Isolation = "repeatable read" | "read committed";
+
 export interface ActionModel {
   module: string;
   name: string;
@@ -159,6 +162,13 @@ export interface ActionModel {
    * statement that would have to undo it. One statement alone is atomic without one.
    */
   transaction: boolean;
+  /**
+   * `transaction repeatable read` or `transaction read committed` (§2.3, Transactions): the
+   * isolation its transaction runs at; absent for the default, serializable.
+   */
+  isolation?: Isolation;
+  /** `transaction none`: each statement commits on its own (`transaction` is then false). */
+  autocommit?: true;
   returns: ValueType;
   /**
    * The action hashes or verifies a password, itself or through an action it calls: its

@@ -16,6 +16,7 @@ import { bindParams } from "./sql/params.js";
 import { sqlTextRef } from "./sql/span.js";
 import { needsTransaction } from "./transaction.js";
 import { analyzeLimits } from "./limits.js";
+import { declaredTransaction } from "./transaction-mode.js";
 
 const FAIL_STATUSES = [400, 401, 403, 404, 409, 422];
 
@@ -45,6 +46,11 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope): ActionModel {
     transaction: needsTransaction(body),
     returns: lowering.returnType(),
   };
+  const declared = declaredTransaction(decl, m.file, m.reporter);
+  if (declared?.mode === "none") {
+    model.transaction = false;
+    model.autocommit = true;
+  } else if (declared?.mode === "repeatable read" || declared?.mode === "read committed") model.isolation = declared.mode;
   if (decl.visibility?.name === "private") model.private = true;
   if (lowering.usesContext) model.context = true;
   if (lowering.issuesCredentials) model.issuesCredentials = true;

@@ -6,6 +6,7 @@ import { sqlCodes } from "../diagnostics/codes/sql.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Decl, ModuleFile, Span } from "../parse/ast.js";
 import { analyzeAction } from "./action.js";
+import { checkModuleTransactions } from "./transaction-check.js";
 import { ActionTable } from "./action-table.js";
 import { FnTable } from "./fn.js";
 import { warnSensitiveEndpoints } from "./visibility.js";
@@ -174,6 +175,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
           }
         }
       }
+      checkModuleTransactions(m, moduleActions, statements, webhooks, r);
       warnSensitiveEndpoints(m.name, m.decls, moduleQueries, moduleActions, webhooks, resourceMap, r);
       // An answer left untyped by an error is that error's consequence, not a gap to warn about.
       if (!r.diagnostics.some((d) => d.severity === "error")) {

@@ -51,6 +51,8 @@ export interface IndexModel {
   name: string;
   unique: boolean;
   columns: { name: string; desc: boolean }[];
+  /** `unique (…) fail 422 "…"`: what a violation of this index answers (§2.1); absent for svc's 409. */
+  fail?: { status: number; message: string };
 }
 
 /** Where a declaration or a statement is written: for messages that point back into the source. */

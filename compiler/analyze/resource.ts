@@ -3,7 +3,8 @@ import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
 import { keyCodes } from "../diagnostics/codes/keys.js";
 import { listCodes } from "../diagnostics/codes/lists.js";
-import type { Expr, FieldDecl, ResourceDecl, TypeRef } from "../parse/ast.js";
+import { transactionCodes } from "../diagnostics/codes/transactions.js";
+import type { Expr, FieldDecl, IndexDecl, ResourceDecl, TypeRef } from "../parse/ast.js";
 import type { DefaultLiteral, DefaultValue, FieldModel, IndexModel, JsonValue, KeyGeneration, ResourceModel, ScalarType } from "./model.js";
 import type { Reporter } from "./shared/context.js";
 import { closest } from "../diagnostics/did-you-mean.js";
@@ -39,7 +40,12 @@ export function analyzeResource(module: string, decl: ResourceDecl, file: string
     if (!ok) continue;
     const columns = idx.columns.map((c) => ({ name: c.name.name, desc: c.desc }));
     const suffix = idx.unique ? "key" : "idx";
-    indexes.push({ name: [decl.name.name, ...columns.map((c) => c.name), suffix].join("_"), unique: idx.unique, columns });
+    const index: IndexModel = { name: [decl.name.name, ...columns.map((c) => c.name), suffix].join("_"), unique: idx.unique, columns };
+    if (idx.fail) {
+      const fail = uniqueFail(idx, decl.name.name, file, r);
+      if (fail) index.fail = fail;
+    }
+    indexes.push(index);
   }
 
   return {
@@ -51,6 +57,27 @@ export function analyzeResource(module: string, decl: ResourceDecl, file: string
     fields,
     indexes,
   };
+}
+
+/**
+ * `unique (username) fail 422 "username has already been taken"`: a violation answers as the
+ * app's own `fail` would (docs/language.md §2.1). The status defaults to 409 and the message to
+ * svc's (`user.username already exists`).
+ */
+function uniqueFail(idx: IndexDecl, resource: string, file: string, r: Reporter): IndexModel["fail"] | null {
+  const fail = idx.fail!;
+  if (!idx.unique) {
+    r.add(transactionCodes.uniqueFailOnIndex.at(file, fail.span));
+    return null;
+  }
+  const status = fail.status === null ? 409 : fail.status.value;
+  if (![400, 409, 422].includes(status)) {
+    r.add(transactionCodes.uniqueFailStatus.at(file, fail.status?.span ?? fail.span, status));
+    return null;
+  }
+  const names = idx.columns.map((c) => c.name.name);
+  const message = fail.message?.value ?? (names.length === 1 ? `${resource}.${names[0]} already exists` : `${resource} (${names.join(", ")}) already exists`);
+  return { status, message };
 }
 
 function analyzeField(f: FieldDecl, file: string, r: Reporter): FieldModel | null {

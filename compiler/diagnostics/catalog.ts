@@ -19,6 +19,7 @@ import { parseCodes } from "./codes/parse.js";
 import { respondCodes } from "./codes/respond.js";
 import { sqlCodes } from "./codes/sql.js";
 import { uploadCodes } from "./codes/uploads.js";
+import { transactionCodes } from "./codes/transactions.js";
 import { webhookCodes } from "./codes/webhooks.js";
 import type { DiagnosticDef } from "./diagnostic.js";
 
@@ -33,6 +34,7 @@ export const catalog: CatalogGroup[] = [
   { title: "Declarations, names and types", range: "SVC2001–SVC2099", codes: { ...analyzeCodes, ...webhookCodes, ...listCodes, ...compositionCodes, ...openapiCodes } },
   { title: "Primary keys", range: "SVC2101–SVC2119", codes: keyCodes },
   { title: "Expressions: lists built in code, values made in code, absent arguments", range: "SVC2120–SVC2139", codes: expressionCodes },
+  { title: "Transactions and unique indexes", range: "SVC2140–SVC2149", codes: transactionCodes },
   { title: "SQL", range: "SVC3001–SVC3099", codes: sqlCodes },
   { title: "SQL for the chosen backend", range: "SVC3101–SVC3199", codes: dialectCodes },
   { title: "Project and svc.toml", range: "SVC4001–SVC4099", codes: configCodes },

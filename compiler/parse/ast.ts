@@ -78,6 +78,8 @@ export interface IndexDecl {
   kind: "Index";
   unique: boolean;
   columns: IndexColumn[];
+  /** `unique (…) fail 422 "…"`: what a violation answers; absent when not written. */
+  fail?: { status: IntLit | null; message: StringLit | null; span: Span };
   span: Span;
 }
 
@@ -156,7 +158,16 @@ export interface ActionDecl extends DeclBase, Visibility {
   requires: Requires | null;
   /** `limit …` clauses, before or after `requires`, in source order; absent when none. */
   limits?: LimitClause[];
+  /** `transaction read committed` and the like, as written (the analyzer checks the words); absent when not written. */
+  transaction?: TransactionClause[];
   body: Block;
+}
+
+/** `transaction <words>`: an action's isolation, or `none` (docs/language.md §2.3, Transactions). */
+export interface TransactionClause {
+  kind: "Transaction";
+  words: Ident[];
+  span: Span;
 }
 
 /**

@@ -7,7 +7,7 @@ import { parseCodes } from "../diagnostics/codes/parse.js";
 import type {
   ActionDecl, Block, DataStep, Decl, Expr, FieldDecl, FnDecl, FnParam, IfStmt, IndexDecl, KeyDecl, MethodBlock, ModuleFile, Param,
   QueryDecl, RedirectStep, RespondClause, RespondMedia, Requires, ResourceDecl, RouteDecl, RouteFile, SqlBody, Stmt, TypeRef, WebhookDecl,
-  ForStmt, TypeDecl, LimitClause, IntLit,
+  ForStmt, TypeDecl, LimitClause, IntLit, TransactionClause,
 } from "./ast.js";
 import { ExpressionBuilder, intLit, stringLit } from "./build-expressions.js";
 import { childrenSpan, ident, INCOMPLETE, isReal, keepComplete, need, tokenSpan, type BuildContext } from "./build-support.js";
@@ -18,7 +18,7 @@ import type {
   HeaderClauseCstChildren, RedirectStepCstChildren, RequiresClauseCstChildren, RespondClauseCstChildren, ResourceDeclCstChildren, ReturnStmtCstChildren,
   RouteDeclCstChildren, RouteFileCstChildren, SqlStmtCstChildren, StatementCstChildren, TypeRefCstChildren,
   WebhookDeclCstChildren, ForStmtCstChildren, CollectForCstChildren, YieldStmtCstChildren, TypeDeclCstChildren, ListItemCstChildren,
-  VisibleDeclCstChildren, FnDeclCstChildren, FnParamCstChildren, LimitClauseCstChildren,
+  VisibleDeclCstChildren, FnDeclCstChildren, FnParamCstChildren, LimitClauseCstChildren, TransactionClauseCstChildren,
 } from "./cst.js";
 import type { IToken } from "chevrotain";
 import type { SqlScan } from "./sql-scan.js";
@@ -87,7 +87,14 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
 
   indexDecl(ctx: IndexDeclCstChildren, c: BuildContext): IndexDecl {
     const columns = keepComplete(ctx.columns, (n) => this.indexColumn(n.children, c));
-    return { kind: "Index", unique: ctx.Unique !== undefined, columns, span: childrenSpan(c, ctx) };
+    const index: IndexDecl = { kind: "Index", unique: ctx.Unique !== undefined, columns, span: childrenSpan(c, ctx) };
+    if (ctx.Fail) {
+      const status = ctx.status && isReal(ctx.status[0]) ? intLit(c, ctx.status[0]) : null;
+      const message = ctx.message && isReal(ctx.message[0]) ? stringLit(c, ctx.message[0]) : null;
+      const last = message?.span ?? status?.span ?? tokenSpan(c, ctx.Fail[0]);
+      index.fail = { status, message, span: { start: tokenSpan(c, ctx.Fail[0]).start, end: last.end } };
+    }
+    return index;
   }
 
   keyDecl(ctx: KeyDeclCstChildren, c: BuildContext): KeyDecl {
@@ -162,9 +169,15 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
       params: ctx.paramList ? this.paramList(ctx.paramList[0].children, c) : [],
       requires: ctx.requiresClause ? this.requiresClause(ctx.requiresClause[0].children, c) : null,
       ...(ctx.limits ? { limits: keepComplete(ctx.limits, (n) => this.limitClause(n.children, c)) } : {}),
+      ...(ctx.transaction ? { transaction: keepComplete(ctx.transaction, (n) => this.transactionClause(n.children, c)) } : {}),
       body,
       span,
     };
+  }
+
+  transactionClause(ctx: TransactionClauseCstChildren, c: BuildContext): TransactionClause {
+    if (!ctx.words) throw INCOMPLETE;
+    return { kind: "Transaction", words: ctx.words.map((w) => ident(c, w)), span: childrenSpan(c, ctx) };
   }
 
   visibleDecl(ctx: VisibleDeclCstChildren, c: BuildContext): QueryDecl | ActionDecl {

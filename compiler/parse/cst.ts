@@ -262,6 +262,9 @@ export type IndexDeclCstChildren = {
   columns: (IndexColumnCstNode)[];
   Comma?: (IToken)[];
   RParen: IToken[];
+  Fail?: IToken[];
+  status?: IToken[];
+  message?: IToken[];
 };
 
 export interface KeyDeclCstNode extends CstNode {
@@ -378,8 +381,19 @@ export type ActionDeclCstChildren = {
   Name: IToken[];
   paramList: ParamListCstNode[];
   limits?: (LimitClauseCstNode)[];
+  transaction?: (TransactionClauseCstNode)[];
   requiresClause?: RequiresClauseCstNode[];
   block: BlockCstNode[];
+};
+
+export interface TransactionClauseCstNode extends CstNode {
+  name: "transactionClause";
+  children: TransactionClauseCstChildren;
+}
+
+export type TransactionClauseCstChildren = {
+  Transaction: IToken[];
+  words: IToken[];
 };
 
 export interface LimitClauseCstNode extends CstNode {
@@ -708,6 +722,7 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   paramList(children: ParamListCstChildren, param?: IN): OUT;
   queryDecl(children: QueryDeclCstChildren, param?: IN): OUT;
   actionDecl(children: ActionDeclCstChildren, param?: IN): OUT;
+  transactionClause(children: TransactionClauseCstChildren, param?: IN): OUT;
   limitClause(children: LimitClauseCstChildren, param?: IN): OUT;
   visibleDecl(children: VisibleDeclCstChildren, param?: IN): OUT;
   fnDecl(children: FnDeclCstChildren, param?: IN): OUT;

@@ -9,7 +9,7 @@ import { ExpressionParser } from "./parser-expressions.js";
 import {
   Action, allTokens, Arrow, Fn, Private, Public, Asc, Auth, Colon, Comma, Delete, Desc, Dot, Else, Equals, Fail, False, Fetch,
   FloatLiteral, Get, If, Index, Key, Minus, Insert, IntLiteral, Invoke, LBrace, LBracket, Let, LParen, MethodName, Module, Name,
-  Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Respond, Header, Return, Role, Limit, Per, By, Burst, Route, Unsafe,
+  Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Respond, Header, Return, Role, Limit, Per, By, Burst, Route, Unsafe, Transaction,
   RParen, SoftName, Sql, SqlBody, StringLiteral, True, Unique, Update, Webhook,
   For, Gt, In, Lt, Max, Type, Yield,
 } from "./tokens.js";
@@ -87,6 +87,12 @@ export class SvcParser extends ExpressionParser {
     });
     this.OPTION(() => this.CONSUME2(Comma));
     this.CONSUME(RParen);
+    // `unique (username) fail 422 "username has already been taken"`: what a violation answers.
+    this.OPTION2(() => {
+      this.CONSUME(Fail);
+      this.OPTION3(() => this.CONSUME(IntLiteral, { LABEL: "status" }));
+      this.OPTION4(() => this.CONSUME(StringLiteral, { LABEL: "message" }));
+    });
   });
 
   /** `key (follower, followee)`: the primary key, of one field or several. */
@@ -200,9 +206,24 @@ export class SvcParser extends ExpressionParser {
     this.CONSUME(Name);
     this.SUBRULE(this.paramList);
     this.MANY(() => this.SUBRULE(this.limitClause, { LABEL: "limits" }));
+    this.OPTION2(() => this.SUBRULE(this.transactionClause, { LABEL: "transaction" }));
     this.OPTION(() => this.SUBRULE(this.requiresClause));
     this.MANY2(() => this.SUBRULE2(this.limitClause, { LABEL: "limits" }));
+    this.OPTION3(() => this.SUBRULE2(this.transactionClause, { LABEL: "transaction" }));
     this.SUBRULE(this.block);
+  });
+
+  /**
+   * `transaction serializable | repeatable read | read committed | none [partial]`
+   * (docs/language.md §2.3, Transactions): the words are names, checked by the analyzer;
+   * `requires` and `limit`, which may follow, end them.
+   */
+  public transactionClause = this.RULE("transactionClause", () => {
+    this.CONSUME(Transaction);
+    this.AT_LEAST_ONE({
+      GATE: () => !tokenMatcher(this.LA(1), Requires) && !tokenMatcher(this.LA(1), Limit) && !tokenMatcher(this.LA(1), Transaction),
+      DEF: () => this.CONSUME(Name, { LABEL: "words" }),
+    });
   });
 
   /**

@@ -92,11 +92,14 @@ export const Per = keyword("per", true);
 export const By = keyword("by", true);
 export const Burst = keyword("burst", true);
 
+// An action's transaction (docs/language.md §2.3, Transactions): `transaction read committed`, `transaction none`.
+export const Transaction = keyword("transaction", true);
+
 const keywords = [
   Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
   Module, Resource, Query, Action, Route, Webhook, Index, Unique, Key, Desc, Asc, One, Requires, Auth,
   Role, Invoke, Fetch, Redirect, Respond, Header,
-  For, In, Yield, Type, Max, Private, Public, Fn, Unsafe, Limit, Per, By, Burst,
+  For, In, Yield, Type, Max, Private, Public, Fn, Unsafe, Limit, Per, By, Burst, Transaction,
 ];
 
 /**

@@ -15,7 +15,7 @@
 // one attempt 2 writes. Outside `passwordTransaction` (an action with one statement, which
 // runs on the database directly) nothing is held and the calls hash in place.
 
-import type { Awaitable, CallContext, Database, Executor, Row, StatementSpec } from "../types.js";
+import type { Awaitable, CallContext, Database, Executor, Isolation, Row, StatementSpec } from "../types.js";
 import { checkPassword, hashPassword as hash } from "./password.js";
 
 /** Writes `next` where the row still holds `old`; the generated code binds the row's key. */
@@ -80,14 +80,19 @@ class PasswordTx implements Executor {
  * that has no result yet rolls the attempt back, is worked out with nothing held, and the
  * action runs again (see the top of this file).
  */
-export async function passwordTransaction<T>(db: Database, fn: (tx: Executor) => Awaitable<T>, ctx?: CallContext): Promise<T> {
+export async function passwordTransaction<T>(
+  db: Database,
+  fn: (tx: Executor) => Awaitable<T>,
+  ctx?: CallContext,
+  isolation?: Isolation,
+): Promise<T> {
   // Inside a transaction already open (the idempotency store's, bound.ts) an attempt cannot be
   // rolled back alone: hash in place. An action that hashes handles credentials and is never
   // run there from HTTP (server.ts drops its key); this holds if one ever is.
   if (db.nested === true) return db.transaction(fn);
   const work = new PasswordWork();
   // Every attempt keeps the first one's deadline: past it the client has its 503, which must mean "not written".
-  const options = { startedAt: Date.now() };
+  const options = isolation === undefined ? { startedAt: Date.now() } : { startedAt: Date.now(), isolation };
   // A rolled-back attempt's cookies (start_session before a verify) must not reach the answer.
   const cookies = ctx?.cookies?.length ?? 0;
   for (;;) {

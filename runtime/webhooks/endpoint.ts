@@ -68,7 +68,7 @@ function webhookEndpoint(spec: WebhookSpec, verifier: Verifier, key: Buffer, log
       const result = await db.transaction(async (tx) => {
         if (delivery !== null && !(await recordDelivery(tx, spec.deliveries, spec.name, delivery))) return DUPLICATE;
         return spec.handler(tx, call);
-      });
+      }, spec.isolation === undefined ? undefined : { isolation: spec.isolation });
       if (result === DUPLICATE) {
         log.info("webhook delivery already handled", { request_id: ctx.requestId, webhook: spec.name, delivery });
         return null;

@@ -42,6 +42,23 @@ for (const backend of ["postgres", "mysql"] as NetBackend[]) {
       expect(run.assertions).toEqual({ total: 311, failed: 0 });
     });
 
+    // issue 31 part 3b: registrations race past register's "taken" check; whichever way the
+    // loser is stopped (its check run again after a serialization failure or deadlock, or the
+    // unique index, declared `fail 422`), it gets Conduit's 422, never a 409 or a 5xx.
+    test("four registrations of one username at once: one 201, three of Conduit's 422", async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          call(`${conduit.server.url}/api/users`, {
+            json: { user: { username: "racer", email: `racer${i}@example.com`, password: "password1" } },
+          }),
+        ),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 422, 422, 422]);
+      for (const a of answers.filter((x) => x.status === 422)) {
+        expect(a.json).toEqual({ errors: { body: ["username has already been taken"] } });
+      }
+    });
+
     test("answers are the same JSON as on SQLite: author an object, true/false, tags a sorted list, counts numbers", async () => {
       const api = (path: string, token?: string, json?: unknown, method?: string) =>
         call(`${conduit.server.url}/api${path}`, { method, json, headers: token ? { authorization: `Token ${token}` } : {} });

@@ -9,6 +9,7 @@ import { BindError, bindSlots } from "../../runtime/db/net/args.js";
 import { constraintsOf } from "../../runtime/db/net/constraints.js";
 import { planMigration } from "../../runtime/db/net/migrate.js";
 import { parseNetUrl } from "../../runtime/db/net/url.js";
+import { deadlines } from "../../runtime/db/postgres/index.js";
 import { isRetryablePostgres, mapPostgresError } from "../../runtime/db/postgres/errors.js";
 import { isoFromPostgres } from "../../runtime/db/postgres/types.js";
 import { backoffMs, withRetries } from "../../runtime/db/retry.js";
@@ -49,7 +50,7 @@ describe("--db URLs", () => {
       password: "p@ss",
       database: "tasks",
       schema: "tenant_1",
-      settings: { poolSize: 4, connectTimeoutMs: 750, acquireTimeoutMs: 250, requestTimeoutMs: 10_000 },
+      settings: { poolSize: 4, connectTimeoutMs: 750, acquireTimeoutMs: 250, queueLimit: 4096, requestTimeoutMs: 10_000 },
     });
     expect(t.driverUrl).toBe("postgres://app:p%40ss@db.internal:6432/tasks?sslmode=require");
   });
@@ -59,8 +60,22 @@ describe("--db URLs", () => {
       poolSize: 10,
       connectTimeoutMs: 5000,
       acquireTimeoutMs: 1000,
+      queueLimit: 4096,
       requestTimeoutMs: 1000,
     });
+    // Without acquire_timeout_ms a request waits for a connection as long as its deadline allows.
+    expect(parseNetUrl("mysql://root@127.0.0.1/app", "mysql", 30_000).settings.acquireTimeoutMs).toBe(30_000);
+    expect(parseNetUrl("mysql://root@127.0.0.1/app?queue_limit=0", "mysql").settings.queueLimit).toBe(0);
+  });
+
+  test("the wait for a connection on PostgreSQL: the deadline less the time to open one", () => {
+    const at = (url: string, timeout: number) => deadlines(parseNetUrl(url, "postgres", timeout).settings);
+    // 30 s: a span of 29.75 s, 5 s to open a connection and 250 ms of reconnect delay left over.
+    expect(at("postgres://u@h/d", 30_000)).toEqual({ spanMs: 29_750, acquireTimeoutMs: 24_500, connectTimeoutMs: 5000 });
+    // A short deadline: half of it waits, the rest opens.
+    expect(at("postgres://u@h/d", 2000)).toEqual({ spanMs: 1800, acquireTimeoutMs: 900, connectTimeoutMs: 650 });
+    // An acquire_timeout_ms given is kept.
+    expect(at("postgres://u@h/d?acquire_timeout_ms=250", 30_000).acquireTimeoutMs).toBe(250);
   });
 
   test.each<[string, "postgres" | "mysql", RegExp]>([

@@ -34,7 +34,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("the send gate (postgres)", () => {
   test("one statement per slot is sent; the next waits and goes, in order, when a slot frees", async () => {
-    const gate = new SendGate(["lane"], 1000);
+    const gate = new SendGate(["lane"], 1000, 4096);
     const sent: string[] = [];
     const a = stand();
     const b = stand();
@@ -51,8 +51,26 @@ describe("the send gate (postgres)", () => {
     gate.stop();
   });
 
+  test("past queue_limit a statement is refused at once (503, Retry-After), never sent; those queued still go in order", async () => {
+    const gate = new SendGate(["lane"], 1000, 2);
+    const sent: string[] = [];
+    const queries = [stand(), stand(), stand()];
+    const results = queries.map((q, i) => gate.run(() => (sent.push(String(i)), q), Date.now() + 5000));
+    const refused = gate.run(() => (sent.push("late"), stand()), Date.now() + 5000);
+    await expect(refused).rejects.toMatchObject({
+      status: 503,
+      message: "database busy",
+      headers: { "Retry-After": "1" },
+    });
+    expect([gate.inFlight, gate.queued]).toEqual([1, 2]);
+    queries.forEach((q, i) => q.finish(`r${i}`));
+    expect(await Promise.all(results)).toEqual(["r0", "r1", "r2"]);
+    expect(sent).toEqual(["0", "1", "2"]);
+    gate.stop();
+  });
+
   test("each statement gets a lane nothing else is running on; a freed lane is handed on", async () => {
-    const gate = new SendGate(["lane 1", "lane 2"], 1000);
+    const gate = new SendGate(["lane 1", "lane 2"], 1000, 4096);
     const on: string[] = [];
     const queries = [stand(), stand(), stand()];
     const results = queries.map((q) => gate.run((lane) => (on.push(lane), q), Date.now() + 5000));
@@ -73,7 +91,7 @@ describe("the send gate (postgres)", () => {
 
   test("a lane whose statement failed is replaced when renew says so, and kept otherwise", async () => {
     const renewed: string[] = [];
-    const gate = new SendGate(["lane 1"], 1000, (lane: string, err) => {
+    const gate = new SendGate(["lane 1"], 1000, 4096, (lane: string, err) => {
       renewed.push(`${lane}: ${(err as Error).message}`);
       return (err as Error).message === "connection lost" ? `${lane}'` : lane;
     });
@@ -94,7 +112,7 @@ describe("the send gate (postgres)", () => {
   });
 
   test("a statement still waiting when its wait ends is answered 503 and never sent", async () => {
-    const gate = new SendGate(["lane"], 60);
+    const gate = new SendGate(["lane"], 60, 4096);
     const a = stand();
     void gate.run(() => a, Date.now() + 5000);
     let sentLate = false;
@@ -113,7 +131,7 @@ describe("the send gate (postgres)", () => {
   });
 
   test("a statement running past its deadline is cancelled on the server, once", async () => {
-    const gate = new SendGate(["lane 1", "lane 2"], 1000);
+    const gate = new SendGate(["lane 1", "lane 2"], 1000, 4096);
     const slow = stand();
     const quick = stand();
     const running = gate.run(() => slow, Date.now() + 40);
@@ -127,7 +145,7 @@ describe("the send gate (postgres)", () => {
   });
 
   test("a query not taken by a connection yet (its connection still opening) is left to connect_timeout", async () => {
-    const gate = new SendGate(["lane"], 1000);
+    const gate = new SendGate(["lane"], 1000, 4096);
     const opening = stand();
     opening.state = null;
     opening.active = false;
@@ -139,7 +157,7 @@ describe("the send gate (postgres)", () => {
   });
 
   test("a statement that fails before it is sent frees its slot for the next", async () => {
-    const gate = new SendGate(["lane"], 1000);
+    const gate = new SendGate(["lane"], 1000, 4096);
     const a = stand();
     void gate.run(() => a, Date.now() + 5000);
     const broken = gate.run<string>(() => {

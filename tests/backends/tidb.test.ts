@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { backendDiagnostics } from "../../compiler/analyze/sql/backend-rules.js";
 import { openMysql } from "../../runtime/db/mysql/index.js";
 import { isRetryableMysql, mapMysqlError } from "../../runtime/db/mysql/errors.js";
-import { beginStatement, serverKind, sessionStatements } from "../../runtime/db/mysql/session.js";
+import { beginStatements, serverKind, sessionStatements } from "../../runtime/db/mysql/session.js";
 import { emptyConstraints } from "../../runtime/db/net/constraints.js";
 import { withRetries } from "../../runtime/db/retry.js";
 import type { Database } from "../../runtime/types.js";
@@ -81,12 +81,22 @@ describe("TiDB sessions and transactions", () => {
     expect(tidb[0]).toMatch(
       /^SET time_zone = '\+00:00', sql_mode = '[^']*ANSI_QUOTES[^']*STRICT_TRANS_TABLES[^']*', max_execution_time = 30000$/,
     );
-    expect(beginStatement("tidb")).toBe("BEGIN OPTIMISTIC");
+    expect(beginStatements("tidb")).toEqual(["BEGIN OPTIMISTIC"]);
+    expect(beginStatements("tidb", "repeatable read")).toEqual(["BEGIN OPTIMISTIC"]);
+    // TiDB's READ COMMITTED is for pessimistic transactions only.
+    expect(beginStatements("tidb", "read committed")).toEqual([
+      "SET TRANSACTION ISOLATION LEVEL READ COMMITTED",
+      "BEGIN PESSIMISTIC",
+    ]);
     expect(sessionStatements("mariadb", 1500)).toEqual([
       expect.stringMatching(/max_statement_time = 1\.500$/),
       "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE",
     ]);
-    expect(beginStatement("mysql")).toBe("START TRANSACTION");
+    expect(beginStatements("mysql")).toEqual(["START TRANSACTION"]);
+    expect(beginStatements("mariadb", "read committed")).toEqual([
+      "SET TRANSACTION ISOLATION LEVEL READ COMMITTED",
+      "START TRANSACTION",
+    ]);
   });
 });
 

@@ -31,7 +31,7 @@ export function resourceSection(model: Model, r: ResourceModel, names: Names): (
   out.push({
     kind: StructureKind.VariableStatement,
     declarationKind: VariableDeclarationKind.Const,
-    declarations: [{ name: names.table(r.name), type: "rt.TableSpec", initializer: literal({ name: r.name, ddl: r.ddl }) }],
+    declarations: [{ name: names.table(r.name), type: "rt.TableSpec", initializer: literal(tableSpec(r)) }],
   });
 
   const decode = decoderFor(r.fields.map((f) => ({ name: f.name, type: f.type })), row, `decode${row}`);
@@ -123,4 +123,12 @@ function recordFunction(
     returnType,
     statements: body,
   };
+}
+
+/** The table's spec: its DDL, and what a violation of each unique index that says `fail …` answers. */
+function tableSpec(r: ResourceModel): object {
+  const answers = r.indexes.flatMap((i) =>
+    i.fail === undefined ? [] : [{ columns: i.columns.map((c) => c.name), status: i.fail.status, message: i.fail.message }],
+  );
+  return answers.length === 0 ? { name: r.name, ddl: r.ddl } : { name: r.name, ddl: r.ddl, uniqueAnswers: answers };
 }

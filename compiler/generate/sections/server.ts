@@ -48,7 +48,8 @@ export function endpointSection(model: Model, names: Names): Out {
           ? `(db, input${passCtx}) => ${fn}(db, ${input}(input)${passCtx})`
           : `(db, input, ctx) => {\n${guard}return ${fn}(db, ${input}(input)${passCtx});\n}`
         : `(db, input${takesCtx ? ", ctx" : ""}) => {\n${guard}const args = ${input}(input);\nreturn ${transaction(a, `(tx) => ${fn}(tx, args${passCtx})`)};\n}`;
-    if (!a.transaction) out.push("// At most one statement and no `fail` after it: atomic on its own, without BEGIN/COMMIT.");
+    if (a.autocommit === true) out.push("// `transaction none`: each statement commits on its own, without BEGIN/COMMIT.");
+    else if (!a.transaction) out.push("// At most one statement and no `fail` after it: atomic on its own, without BEGIN/COMMIT.");
     out.push(endpointConst(a.module, a.name, "action", run, names, a.requires, answers.byTarget.get(`${a.module}.${a.name}`), undefined, a.issuesCredentials === true, a.credentials === true, a.limits, uploadFields(a)));
   }
   return out;
@@ -66,8 +67,10 @@ function uploadFields(a: ActionModel): string {
  * a rolled-back attempt's cookies are dropped.
  */
 function transaction(a: ActionModel, fn: string): string {
-  if (a.passwords !== true) return `db.transaction(${fn})`;
-  return `rt.passwordTransaction(db, ${fn}${a.context === true ? ", ctx" : ""})`;
+  const isolation = a.isolation === undefined ? "" : JSON.stringify(a.isolation);
+  if (a.passwords !== true) return `db.transaction(${fn}${isolation === "" ? "" : `, { isolation: ${isolation} }`})`;
+  const ctx = a.context === true ? ", ctx" : isolation === "" ? "" : ", undefined";
+  return `rt.passwordTransaction(db, ${fn}${ctx}${isolation === "" ? "" : `, ${isolation}`})`;
 }
 
 /** The private queries and actions route files call: only these need an endpoint (and an input check). */

@@ -45,6 +45,7 @@ export function webhookSection(model: Model, names: Names): Out {
       `deliveries: ${names.statement(store.record.name)}`,
       `handler: (tx, input) => ${fn}(tx, ${input}(input))`,
     ];
+    if (action.isolation !== undefined) fields.push(`isolation: ${JSON.stringify(action.isolation)}`);
     out.push({
       kind: StructureKind.VariableStatement,
       declarationKind: VariableDeclarationKind.Const,

@@ -58,7 +58,9 @@ export function queryConstant<T = unknown>(conn: Connection, text: string): Prom
 }
 
 export interface PoolSettings {
+  poolSize: number;
   acquireTimeoutMs: number;
+  queueLimit: number;
   requestTimeoutMs: number;
 }
 
@@ -66,6 +68,10 @@ export interface PoolSettings {
 export class MysqlPool {
   private kind: ServerKind | null = null;
   private readonly ready = new WeakSet<PoolConnection>();
+  /** Callers of `acquire` not answered yet: those beyond the free connections wait in mysql2's queue, in order. */
+  private pending = 0;
+  /** Connections handed out and not released. */
+  private held = 0;
 
   constructor(
     readonly pool: Pool,
@@ -77,13 +83,26 @@ export class MysqlPool {
     return this.kind;
   }
 
-  acquire(): Promise<PoolConnection> {
+  /**
+   * A connection, once one is free, waiting at most acquire_timeout_ms and never past `deadline`
+   * (a `Date.now()` time). A request beyond queue_limit waiting ones is refused at once.
+   */
+  acquire(deadline = Infinity): Promise<PoolConnection> {
+    const queued = this.pending - Math.max(0, this.settings.poolSize - this.held);
+    if (queued >= this.settings.queueLimit) {
+      return Promise.reject(
+        busyError(new Error(`${this.settings.queueLimit} requests are waiting for a connection already (queue_limit)`)),
+      );
+    }
+    const waitMs = Math.max(1, Math.min(this.settings.acquireTimeoutMs, deadline - Date.now()));
+    this.pending++;
     return new Promise((resolve, reject) => {
       let waiting = true;
       const timer = setTimeout(() => {
         waiting = false;
-        reject(busyError(new Error(`no connection free within ${this.settings.acquireTimeoutMs} ms`)));
-      }, this.settings.acquireTimeoutMs);
+        this.pending--;
+        reject(busyError(new Error(`no connection free within ${waitMs} ms`)));
+      }, waitMs);
       this.pool.getConnection((err, conn) => {
         clearTimeout(timer);
         if (!waiting) {
@@ -92,10 +111,12 @@ export class MysqlPool {
           return;
         }
         waiting = false;
+        this.pending--;
         if (err) {
           reject(err);
           return;
         }
+        this.held++;
         if (this.ready.has(conn)) {
           resolve(conn);
           return;
@@ -103,6 +124,7 @@ export class MysqlPool {
         this.setUp(conn).then(
           () => resolve(conn),
           (setupErr) => {
+            this.held--;
             conn.destroy();
             reject(setupErr);
           },
@@ -113,6 +135,7 @@ export class MysqlPool {
 
   /** Back to the pool, or closed when the connection broke (a later statement on it would fail again). */
   release(conn: PoolConnection, broken: boolean): void {
+    this.held--;
     if (broken) conn.destroy();
     else conn.release();
   }

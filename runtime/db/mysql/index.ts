@@ -16,7 +16,7 @@ import { withRetries } from "../retry.js";
 import { MysqlPool, type PoolConnection, execCount, queryConstant } from "./conn.js";
 import { type MysqlFlavor, isRetryableMysql, isUnavailableMysql, mapMysqlError } from "./errors.js";
 import { checkNames, migrateMysql } from "./migrate.js";
-import { beginStatement } from "./session.js";
+import { beginStatements } from "./session.js";
 import { MysqlTx, rowsOf } from "./tx.js";
 
 export interface MysqlOpenOptions {
@@ -102,7 +102,8 @@ export class MysqlDatabase implements Database {
   async run(spec: StatementSpec, args: readonly unknown[]): Promise<number> {
     const s = this.statements.get(spec);
     const values = bindSlots(s.name, s.slots, args);
-    return this.retrying(() => this.withConnection((conn) => execCount(conn, s.text, values)));
+    const by = this.sendBy();
+    return this.retrying(() => this.withConnection((conn) => execCount(conn, s.text, values), by));
   }
 
   private rows(spec: StatementSpec, args: readonly unknown[]): Promise<Row[]> {
@@ -110,22 +111,38 @@ export class MysqlDatabase implements Database {
     // A statement and its returning read belong together: one connection, and but for an
     // insert's read (net/statements.ts) one transaction.
     if (s.returning !== undefined && !s.readWithoutTx) return this.transaction((tx) => tx.all(spec, args));
-    return this.retrying(() => this.withConnection((conn) => rowsOf(conn, s, args)));
+    const by = this.sendBy();
+    return this.retrying(() => this.withConnection((conn) => rowsOf(conn, s, args), by));
+  }
+
+  /**
+   * A statement outside a transaction is sent a margin before its request's deadline or not at
+   * all: waiting for a connection ends there (a 503 that wrote nothing).
+   */
+  private sendBy(): number {
+    const timeout = this.target.settings.requestTimeoutMs;
+    return Date.now() + timeout - commitMarginMs(timeout);
   }
 
   async transaction<T>(fn: (tx: Executor) => Awaitable<T>, options?: TransactionOptions): Promise<T> {
     const timeout = this.target.settings.requestTimeoutMs;
     const started = options?.startedAt ?? Date.now();
     const commitBy = started + timeout - commitMarginMs(timeout);
-    return this.retrying(() => this.withConnection((conn) => this.attempt(conn, fn, commitBy)), started);
+    const begin = (): readonly string[] => beginStatements(this.pool.serverKind ?? "mysql", options?.isolation);
+    return this.retrying(() => this.withConnection((conn) => this.attempt(conn, fn, commitBy, begin()), commitBy), started);
   }
 
   /**
    * One try on `conn`: BEGIN, `fn`, COMMIT; ROLLBACK when anything throws, or when `fn`
    * ends past `commitBy`, when the client has its 503 already (net/deadline.ts).
    */
-  private async attempt<T>(conn: PoolConnection, fn: (tx: Executor) => Awaitable<T>, commitBy: number): Promise<T> {
-    await queryConstant(conn, beginStatement(this.pool.serverKind ?? "mysql"));
+  private async attempt<T>(
+    conn: PoolConnection,
+    fn: (tx: Executor) => Awaitable<T>,
+    commitBy: number,
+    begin: readonly string[],
+  ): Promise<T> {
+    for (const statement of begin) await queryConstant(conn, statement);
     const tx = new MysqlTx(
       conn,
       this.statements,
@@ -148,8 +165,8 @@ export class MysqlDatabase implements Database {
   }
 
   /** Runs `work` on a pooled connection; a connection an error broke is closed, not returned. */
-  private async withConnection<T>(work: (conn: PoolConnection) => Promise<T>): Promise<T> {
-    const conn = await this.pool.acquire();
+  private async withConnection<T>(work: (conn: PoolConnection) => Promise<T>, deadline?: number): Promise<T> {
+    const conn = await this.pool.acquire(deadline);
     let broken = false;
     try {
       return await work(conn);

@@ -13,6 +13,8 @@
 //   SERIALIZABLE, so its action transactions are optimistic (`BEGIN OPTIMISTIC`): a write
 //   conflict aborts one of them at commit (9007) and it is run again.
 
+import type { Isolation } from "../../types.js";
+
 export type ServerKind = "mysql" | "mariadb" | "tidb";
 
 export const SQL_MODE = [
@@ -45,7 +47,19 @@ export function sessionStatements(kind: ServerKind, requestTimeoutMs: number): s
   return kind === "tidb" ? [set] : [set, "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE"];
 }
 
-/** What starts an action's transaction. */
-export function beginStatement(kind: ServerKind): string {
-  return kind === "tidb" ? "BEGIN OPTIMISTIC" : "START TRANSACTION";
+/**
+ * What starts an action's transaction, in order. Sessions are SERIALIZABLE; another isolation
+ * is set for the next transaction only (`SET TRANSACTION`, without SESSION). TiDB has no
+ * SERIALIZABLE: its optimistic transactions are snapshot isolation, which is also what TiDB
+ * calls REPEATABLE READ; its READ COMMITTED needs a pessimistic transaction.
+ */
+export function beginStatements(kind: ServerKind, isolation: Isolation = "serializable"): readonly string[] {
+  if (kind === "tidb") {
+    return isolation === "read committed" ? [SET_READ_COMMITTED, "BEGIN PESSIMISTIC"] : ["BEGIN OPTIMISTIC"];
+  }
+  if (isolation === "read committed") return [SET_READ_COMMITTED, "START TRANSACTION"];
+  if (isolation === "repeatable read") return ["SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", "START TRANSACTION"];
+  return ["START TRANSACTION"];
 }
+
+const SET_READ_COMMITTED = "SET TRANSACTION ISOLATION LEVEL READ COMMITTED";

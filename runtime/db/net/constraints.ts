@@ -6,6 +6,7 @@
 
 import { HttpError } from "../../errors.js";
 import type { TableSpec } from "../../types.js";
+import { UniqueAnswers } from "../unique-answers.js";
 
 export interface Constraints {
   /** table → its primary key's columns. */
@@ -18,6 +19,8 @@ export interface Constraints {
   uniqueIndexes: Map<string, { table: string; columns: string[] }>;
   /** CHECK constraint name, as the database named it → the field it guards (read from the live schema). */
   checkNames: Map<string, { table: string; column: string }>;
+  /** `unique (…) fail …`: the answers the resources declared for their unique indexes. */
+  answers: UniqueAnswers;
 }
 
 const UNIQUE_INDEX =
@@ -30,12 +33,14 @@ export function emptyConstraints(): Constraints {
     checks: new Map(),
     uniqueIndexes: new Map(),
     checkNames: new Map(),
+    answers: UniqueAnswers.none(),
   };
 }
 
 /** Reads the constraints out of each table's DDL in `dialect` (tables without it are skipped). */
 export function constraintsOf(tables: readonly TableSpec[], dialect: "postgres" | "mysql"): Constraints {
   const c = emptyConstraints();
+  c.answers = UniqueAnswers.of(tables);
   for (const table of tables) {
     const ddl = table.ddl[dialect];
     if (ddl === undefined) continue;
@@ -70,6 +75,8 @@ export function uniqueViolation(
   table: string | null,
   columns: readonly string[],
 ): HttpError {
+  const declared = c.answers.answer(table, columns, cause);
+  if (declared !== null) return declared;
   const text =
     columns.length === 1
       ? `${fieldName(c, table, columns[0])} already exists`

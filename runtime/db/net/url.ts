@@ -3,7 +3,8 @@
 //
 //   pool_size            connections per server process (per worker)        default 10
 //   connect_timeout_ms   opening one connection                              default 5000
-//   acquire_timeout_ms   waiting for a free connection before answering 503  default 5000
+//   acquire_timeout_ms   waiting for a free connection before answering 503  default: the request's deadline
+//   queue_limit          requests waiting for a connection, per pool; past it 503 at once  default 4096
 //   schema               postgres: the schema the tables live in (search_path) default: the server's
 //
 // Waits never outlast the request's own deadline (--write-timeout): past it the client has
@@ -15,6 +16,8 @@ export interface NetSettings {
   poolSize: number;
   connectTimeoutMs: number;
   acquireTimeoutMs: number;
+  /** How many statements or transactions may wait for a connection of one pool; one more is a 503 at once. */
+  queueLimit: number;
   /** The request deadline (--write-timeout): the budget for retries and server-side statement time. */
   requestTimeoutMs: number;
 }
@@ -36,7 +39,9 @@ export interface NetTarget {
 
 export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
-export const DEFAULT_ACQUIRE_TIMEOUT_MS = 5000;
+/** A burst waits, in order, up to this many requests a pool; beyond it a request is answered 503 at once. */
+export const DEFAULT_QUEUE_LIMIT = 4096;
+const MAX_QUEUE_LIMIT = 1_000_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const MAX_POOL_SIZE = 1000;
 const MAX_MS = 600_000;
@@ -81,7 +86,9 @@ export function parseNetUrl(db: string, dialect: "postgres" | "mysql", requestTi
   const settings: NetSettings = {
     poolSize: whole("pool_size", DEFAULT_POOL_SIZE, 1, MAX_POOL_SIZE),
     connectTimeoutMs: whole("connect_timeout_ms", DEFAULT_CONNECT_TIMEOUT_MS, 1, MAX_MS),
-    acquireTimeoutMs: Math.min(whole("acquire_timeout_ms", DEFAULT_ACQUIRE_TIMEOUT_MS, 1, MAX_MS), requestMs),
+    // Without it, a request waits for a connection as long as its deadline allows.
+    acquireTimeoutMs: Math.min(whole("acquire_timeout_ms", requestMs, 1, MAX_MS), requestMs),
+    queueLimit: whole("queue_limit", DEFAULT_QUEUE_LIMIT, 0, MAX_QUEUE_LIMIT),
     requestTimeoutMs: requestMs,
   };
   const schema = dialect === "postgres" ? take("schema") : null;

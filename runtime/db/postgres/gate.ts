@@ -69,6 +69,8 @@ export class SendGate<L> {
   constructor(
     lanes: readonly L[],
     private readonly acquireTimeoutMs: number,
+    /** How many may wait; one more is refused at once (503), having waited for nothing. */
+    private readonly queueLimit: number,
     /** The lane to use after `lane` ran a statement that failed with `err`. */
     private readonly renew: (lane: L, err: unknown) => L = (lane) => lane,
   ) {
@@ -91,6 +93,7 @@ export class SendGate<L> {
    */
   run<T>(send: (lane: L) => GatedQuery<T>, deadline: number): Promise<T> {
     if (this.free.length > 0 && this.queued === 0) return this.start(send, deadline);
+    if (this.queued >= this.queueLimit) return Promise.reject(queueFull(this.queueLimit));
     return new Promise<T>((resolve, reject) => {
       this.waiting.push({
         send: () => this.start(send, deadline).then(resolve, reject),
@@ -202,6 +205,11 @@ export class SendGate<L> {
     this.head = 0;
     for (const w of waiting) w!.fail(gaveUp(this.acquireTimeoutMs));
   }
+}
+
+/** A burst beyond the queue: nothing was sent (docs/backends.md, "What a 503 promises"). */
+export function queueFull(limit: number): unknown {
+  return busyError(new Error(`${limit} requests are waiting for a connection already (queue_limit)`));
 }
 
 function gaveUp(acquireTimeoutMs: number): unknown {

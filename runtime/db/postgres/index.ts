@@ -14,7 +14,7 @@
 
 import postgres, { type RowList, type Sql, type TransactionSql } from "postgres";
 import { StartupError } from "../../errors.js";
-import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec, TransactionOptions } from "../../types.js";
+import type { Awaitable, Database, Executor, Isolation, Row, StatementSpec, TableSpec, TransactionOptions } from "../../types.js";
 import { type Scalar, bindSlots } from "../net/args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
 import { commitMarginMs, lateCommitError } from "../net/deadline.js";
@@ -28,7 +28,12 @@ import { migratePostgres } from "./migrate.js";
 import { PREPARED, PostgresTx, pgValues } from "./tx.js";
 import { POSTGRES_TYPES } from "./types.js";
 
-const TX_MODE = "isolation level serializable";
+/** What BEGIN says, by the action's isolation (docs/language.md §2.3, Transactions). */
+const TX_MODES: Record<Isolation, string> = {
+  serializable: "isolation level serializable",
+  "repeatable read": "isolation level repeatable read",
+  "read committed": "isolation level read committed",
+};
 
 const count = (rows: RowList<Row[]>): number => rows.count;
 
@@ -110,8 +115,8 @@ function anyLive(pool: Lanes): Sql {
  * postgres.js hands the error PostgreSQL sent as it closed a connection (57P01 when it was
  * terminated) to the next statement on the reopened one, which would fail for nothing.
  */
-function gateOf(pool: Lanes, acquireTimeoutMs: number): SendGate<Sql> {
-  return new SendGate(pool.lanes, acquireTimeoutMs, (sql, err) => {
+function gateOf(pool: Lanes, acquireTimeoutMs: number, queueLimit: number): SendGate<Sql> {
+  return new SendGate(pool.lanes, acquireTimeoutMs, queueLimit, (sql, err) => {
     if (!isUnavailablePostgres(err)) return sql;
     pool.live.delete(sql);
     sql.end({ timeout: 0 }).catch(() => undefined);
@@ -132,7 +137,10 @@ const MAX_RECONNECT_DELAY_MS = 250;
  */
 export function deadlines(s: NetSettings): { spanMs: number; acquireTimeoutMs: number; connectTimeoutMs: number } {
   const spanMs = s.requestTimeoutMs - commitMarginMs(s.requestTimeoutMs);
-  const acquireTimeoutMs = Math.max(1, Math.min(s.acquireTimeoutMs, Math.floor(spanMs / 2)));
+  // Waiting may take what opening a connection (and postgres.js's reconnect delay) leaves of the
+  // span, and at least half of it.
+  const waitMs = Math.max(Math.floor(spanMs / 2), spanMs - s.connectTimeoutMs - MAX_RECONNECT_DELAY_MS);
+  const acquireTimeoutMs = Math.max(1, Math.min(s.acquireTimeoutMs, waitMs));
   const connectTimeoutMs = Math.max(
     100,
     Math.min(s.connectTimeoutMs, spanMs - acquireTimeoutMs - MAX_RECONNECT_DELAY_MS),
@@ -164,8 +172,8 @@ export class PostgresDatabase implements Database {
   ) {
     const d = deadlines(target.settings);
     this.spanMs = d.spanMs;
-    this.gate = gateOf(pool, d.acquireTimeoutMs);
-    this.txGate = gateOf(txPool, d.acquireTimeoutMs);
+    this.gate = gateOf(pool, d.acquireTimeoutMs, target.settings.queueLimit);
+    this.txGate = gateOf(txPool, d.acquireTimeoutMs, target.settings.queueLimit);
   }
 
   // Start-up work (before the first request, and on each rebuild of `svc dev`) uses a client directly.
@@ -265,7 +273,8 @@ export class PostgresDatabase implements Database {
     const deadline = (options?.startedAt ?? Date.now()) + this.target.settings.requestTimeoutMs;
     const commitBy = deadline - commitMarginMs(this.target.settings.requestTimeoutMs);
     try {
-      return await withRetries(() => this.attempt(fn, commitBy), isRetryablePostgres, { deadline });
+      const mode = TX_MODES[options?.isolation ?? "serializable"];
+      return await withRetries(() => this.attempt(fn, commitBy, mode), isRetryablePostgres, { deadline });
     } catch (err) {
       throw mapPostgresError(err, this.constraints);
     }
@@ -277,10 +286,10 @@ export class PostgresDatabase implements Database {
    * 503 (the write timeout), which must mean nothing was written, so the work is rolled back.
    * A transaction still waiting for a lane at the end of its wait never starts (503).
    */
-  private attempt<T>(fn: (tx: Executor) => Awaitable<T>, commitBy: number): Promise<T> {
+  private attempt<T>(fn: (tx: Executor) => Awaitable<T>, commitBy: number, mode: string): Promise<T> {
     return this.txGate.run(
       (sql) =>
-        sql.begin(TX_MODE, async (tx: TransactionSql) => {
+        sql.begin(mode, async (tx: TransactionSql) => {
           const executor = new PostgresTx(tx, this.statements, this.constraints);
           try {
             const result = await fn(executor);

@@ -2,6 +2,7 @@
 // error is returned unchanged, so the server logs it and answers a 500.
 
 import { HttpError } from "../../errors.js";
+import type { UniqueAnswers } from "../unique-answers.js";
 
 /**
  * The driver's error code (`SQLITE_CONSTRAINT_UNIQUE`, …), or undefined for any other
@@ -27,11 +28,18 @@ export function busyError(cause: unknown): HttpError {
 }
 
 /** The HttpError for `err`, or `err` itself when it is not one the client caused. */
-export function mapSqliteError(err: unknown): unknown {
+export function mapSqliteError(err: unknown, answers?: UniqueAnswers): unknown {
   const code = sqliteCode(err);
   if (code === undefined) return err;
   if (code.startsWith("SQLITE_BUSY")) return busyError(err);
   if (!code.startsWith("SQLITE_CONSTRAINT")) return err;
+  if (code === "SQLITE_CONSTRAINT_UNIQUE" && answers !== undefined) {
+    // `UNIQUE constraint failed: member.team_id, member.user_id`
+    const names = afterColon((err as Error).message).split(", ");
+    const table = names[0]!.slice(0, Math.max(0, names[0]!.indexOf(".")));
+    const declared = answers.answer(table === "" ? null : table, names.map((n) => n.slice(n.indexOf(".") + 1)), err);
+    if (declared !== null) return declared;
+  }
   const message = constraintMessage(code, (err as Error).message);
   return message === null ? err : new HttpError(message.status, message.text, { cause: err });
 }

@@ -12,6 +12,7 @@ import { busyError, isBusy, mapSqliteError } from "./errors.js";
 import { getAll, getAllJson, getOne, getOneJson, runChanges, StatementCache, type Prepared } from "./statements.js";
 import { SqliteTx } from "./tx.js";
 import { TxGate } from "../tx-gate.js";
+import { UniqueAnswers } from "../unique-answers.js";
 
 type Exec<T> = (p: Prepared, args: readonly unknown[]) => T;
 
@@ -83,6 +84,8 @@ export class SqliteDatabase implements Database {
   private readonly rollbackStmt: BetterSqlite3.Statement;
   private readonly pingStmt: BetterSqlite3.Statement;
   private closed = false;
+  /** `unique (…) fail …` of the resources, known once the schema is up to date. */
+  private answers = UniqueAnswers.none();
 
   constructor(
     private readonly db: BetterSqlite3.Database,
@@ -161,7 +164,7 @@ export class SqliteDatabase implements Database {
     args: readonly unknown[],
     exec: Exec<T>,
   ): Promise<T> {
-    if (!isBusy(err)) throw mapSqliteError(err);
+    if (!isBusy(err)) throw mapSqliteError(err, this.answers);
     try {
       return await retryWhileBusy(async () => {
         // The back-off sleeps, and a local transaction may have opened meanwhile.
@@ -169,7 +172,7 @@ export class SqliteDatabase implements Database {
         return exec(p, args);
       }, this.busyTimeoutMs);
     } catch (retryErr) {
-      throw mapSqliteError(retryErr);
+      throw mapSqliteError(retryErr, this.answers);
     }
   }
 
@@ -182,7 +185,7 @@ export class SqliteDatabase implements Database {
     if (turn !== undefined) await turn;
     try {
       await this.begin();
-      const tx = new SqliteTx(this.statements);
+      const tx = new SqliteTx(this.statements, this.answers);
       let result: T;
       try {
         result = await fn(tx);
@@ -197,7 +200,7 @@ export class SqliteDatabase implements Database {
       } catch (err) {
         // e.g. a deferred foreign key: COMMIT fails and leaves the transaction open.
         this.rollbackQuietly();
-        throw mapSqliteError(err);
+        throw mapSqliteError(err, this.answers);
       }
       return result;
     } finally {
@@ -243,6 +246,7 @@ export class SqliteDatabase implements Database {
     this.gate.open = true;
     try {
       await migrateSqlite(this.db, tables);
+      this.answers = UniqueAnswers.of(tables);
     } finally {
       this.gate.markClosed();
       this.gate.release();

@@ -3,12 +3,16 @@
 
 import type { Executor, Row, StatementSpec } from "../../types.js";
 import { mapSqliteError } from "./errors.js";
+import type { UniqueAnswers } from "../unique-answers.js";
 import { getAll, getOne, runChanges, type StatementCache } from "./statements.js";
 
 export class SqliteTx implements Executor {
   private active = true;
 
-  constructor(private readonly statements: StatementCache) {}
+  constructor(
+    private readonly statements: StatementCache,
+    private readonly answers?: UniqueAnswers,
+  ) {}
 
   /** After this, a statement through this executor is a bug (it would run outside the transaction). */
   end(): void {
@@ -21,7 +25,7 @@ export class SqliteTx implements Executor {
     try {
       return getAll(p, args);
     } catch (err) {
-      throw mapSqliteError(err);
+      throw mapSqliteError(err, this.answers);
     }
   }
 
@@ -31,7 +35,7 @@ export class SqliteTx implements Executor {
     try {
       return getOne(p, args);
     } catch (err) {
-      throw mapSqliteError(err);
+      throw mapSqliteError(err, this.answers);
     }
   }
 
@@ -41,7 +45,7 @@ export class SqliteTx implements Executor {
     try {
       return runChanges(p, args);
     } catch (err) {
-      throw mapSqliteError(err);
+      throw mapSqliteError(err, this.answers);
     }
   }
 
