@@ -11,6 +11,7 @@ import type { SpecUploads, TakesFiles } from "./uploads/types.js";
 import type { Isolation, TransactionOptions } from "./db/transaction-options.js";
 
 export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "./respond.js";
+export type { Isolation, TransactionOptions } from "./db/transaction-options.js";
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
 
@@ -87,15 +88,10 @@ export type Awaitable<T> = T | Promise<T>;
  * turn of the microtask queue awaiting one costs) and with a promise otherwise.
  */
 export interface Executor {
-  /** Every row. */
-  all(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row[]>;
-  /** The first row, or null. */
-  one(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row | null>;
-  /** Number of rows changed. */
-  run(stmt: StatementSpec, args: readonly unknown[]): Promise<number>;
+  all(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row[]>; // every row
+  one(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row | null>; // the first row, or null
+  run(stmt: StatementSpec, args: readonly unknown[]): Promise<number>; // the number of rows changed
 }
-
-export type { Isolation, TransactionOptions } from "./db/transaction-options.js";
 
 export interface Database extends Executor {
   readonly dialect: Dialect;
@@ -133,7 +129,7 @@ export interface CallInput {
   text: boolean;
   /**
    * Arguments that arrived as text although `text` is false: path parameters of a route
-   * merged into a JSON body. Validators ask `isText(input, name)` (runtime/args.ts).
+   * merged into a JSON body. Validators ask `isText(input, name)` (runtime/lang/args.ts).
    */
   textArgs?: readonly string[];
   /** The body's bytes as they arrived, unparsed: set only for endpoints with `rawBody` (webhooks). */

@@ -1,7 +1,7 @@
 // The built-in functions of actions (docs/language.md §2.3 "Built-in functions" and "Lists",
 // §6 "Identity"): how many arguments each takes, what each argument must be, and the type
 // each gives. contains(list, item), unique and join are typed in list-builtins.ts. The
-// generated code calls runtime/builtins.ts, runtime/lists.ts and runtime/auth/.
+// generated code calls runtime/lang/builtins.ts, runtime/lang/lists.ts and runtime/auth/.
 
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";

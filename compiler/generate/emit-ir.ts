@@ -182,7 +182,7 @@ export class IrEmitter {
         const chain = a?.kind === "member" ? this.optionalChain(a) : null;
         return `(${chain ?? args[0]} ?? ${args[1]})`;
       }
-      // One contains for text and lists: runtime/builtins.ts looks at what it is given.
+      // One contains for text and lists: runtime/lang/builtins.ts looks at what it is given.
       case "contains":
         return `rt.contains(${args.join(", ")})`;
       case "unique":

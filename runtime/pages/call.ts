@@ -12,7 +12,7 @@ export interface StepText {
  * The call input of a data step: absent values (a query-string or body field that was not
  * sent) are left out, so the target's defaults apply and a required one is reported as
  * missing. The target's validator coerces exactly the arguments `text` says arrived as
- * text (runtime/args.ts).
+ * text (runtime/lang/args.ts).
  */
 export function callInput(values: Record<string, unknown>, { text }: StepText): CallInput {
   const args = newArgs() as Record<string, unknown>;

@@ -41,7 +41,7 @@ export class UploadedFile implements FileValue {
   }
 }
 
-/** The check of a `file` argument (runtime/args.ts has the others): an uploaded part, whatever the body's other values. */
+/** The check of a `file` argument (runtime/lang/args.ts has the others): an uploaded part, whatever the body's other values. */
 export function fileArg(value: unknown, name: string, _asText: boolean): FileValue {
   if (value instanceof UploadedFile) return value.toJSON();
   throw new ValidationError(`argument "${name}" must be a file, sent as a part of a multipart/form-data body`);
@@ -80,7 +80,7 @@ export function asFileValue(value: unknown): FileValue | null {
   return { name: cleanFileName(typeof v.name === "string" ? v.name : ""), type: cleanMediaType(typeof v.type === "string" ? v.type : ""), size: v.size, sha256: v.sha256 };
 }
 
-/** A json member meeting a `file` slot (runtime/expect.ts): a file is never a json value, only a part of the request. */
+/** A json member meeting a `file` slot (runtime/lang/expect.ts): a file is never a json value, only a part of the request. */
 export function expectFile(_value: unknown, path: string): never {
   throw new ValidationError(`${path} must be a file uploaded with the request, not a value from json`);
 }

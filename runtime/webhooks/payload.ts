@@ -10,7 +10,7 @@
 //
 // Keys are not restricted the way API arguments are (`constructor` may be a key of Stripe
 // metadata): the payload reaches actions only through member access, which reads own
-// properties (runtime/builtins.ts `member`). Nesting is limited as for any client JSON.
+// properties (runtime/lang/builtins.ts `member`). Nesting is limited as for any client JSON.
 
 import type { IncomingHttpHeaders } from "node:http";
 import { HttpError } from "../errors.js";

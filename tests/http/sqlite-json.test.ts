@@ -47,7 +47,7 @@ afterAll(async () => {
   removeDir(dir);
 });
 
-/** As runtime/record.ts toBool reads a boolean column. */
+/** As runtime/lang/record.ts toBool reads a boolean column. */
 function toBool(v: unknown): boolean | null {
   return v === null ? null : v === 1 || v === "1" || v === "true";
 }

@@ -7,7 +7,7 @@ import { difference, locationPath, masked } from "../../../bench/conduit/compare
 import type { Answer } from "../../../bench/conduit/compare.js";
 import { conduitSeed, SEEDED_ARTICLES, trimArticles, writeSeed } from "../../../bench/conduit/seed.js";
 import { conduitSlug } from "../../../bench/conduit/slug.js";
-import { slug } from "../../../runtime/builtins.js";
+import { slug } from "../../../runtime/lang/builtins.js";
 
 describe("conduitSeed", () => {
   const seed = conduitSeed();

@@ -1,5 +1,5 @@
 import { describe, test, expect } from "@jest/globals";
-import * as arg from "../../../runtime/args.js";
+import * as arg from "../../../runtime/lang/args.js";
 import { HttpError } from "../../../runtime/errors.js";
 
 function failure(fn: () => unknown): HttpError {

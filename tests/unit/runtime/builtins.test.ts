@@ -1,7 +1,7 @@
 import { describe, expect, test } from "@jest/globals";
-import { contains, endsWith, replace, slug, startsWith, substr } from "../../../runtime/builtins.js";
+import { contains, endsWith, replace, slug, startsWith, substr } from "../../../runtime/lang/builtins.js";
 import { HttpError } from "../../../runtime/errors.js";
-import { join } from "../../../runtime/lists.js";
+import { join } from "../../../runtime/lang/lists.js";
 
 describe("string builtins", () => {
   test("slug: lowercase ASCII, accents folded, runs of anything else as one -, trimmed", () => {

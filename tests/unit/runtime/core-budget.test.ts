@@ -1,5 +1,5 @@
 // The runtime's core is the part every generated server runs for every request: the files at
-// the top of runtime/ (the HTTP server, routing, arguments, envelopes, logs, timeouts), with
+// the top of runtime/ (the HTTP server, routing, envelopes, logs, timeouts), with
 // each feature in a folder of its own (db/, pages/, webhooks/, auth/, idempotency/, jq/, cluster/).
 // The core is meant to be read in one sitting, so its size is stated here and a change
 // that grows it past the budget fails: move the new code into a feature folder, or raise
@@ -18,9 +18,12 @@ import { repoRoot } from "../../support/paths.js";
  * 4,215), since it judges every request that changes things, whatever its target; to 4,280
  * for the rest of issue 30 (4,270): the hooks of rate limits, revocation and no-store answers
  * in server.ts, serve.ts and types.ts, whose code lives in runtime/limits/, runtime/revocation/
- * and runtime/auth/. Issue 32 regroups the core by meaning and restates this budget.
+ * and runtime/auth/; lowered to 3,850 when the language helpers the generated code calls
+ * (argument, list, record and json-value checks, the built-in functions) moved to runtime/lang/
+ * (3,802 after the hooks of issue 31: answers of any media type, uploads, transactions per
+ * action). Issue 32 regroups the core by meaning and restates this budget.
  */
-const CORE_BUDGET = 4_280;
+const CORE_BUDGET = 3_850;
 /** A file past this is asking to be split into files with one job each. */
 const FILE_BUDGET = 400;
 /** runtime/index.ts exports what generated servers and `main` use, not every name. */

@@ -2,7 +2,7 @@ import { describe, test, expect, beforeAll, afterAll } from "@jest/globals";
 import type { Server } from "node:http";
 import { connect } from "node:net";
 import { request } from "undici";
-import * as arg from "../../../runtime/args.js";
+import * as arg from "../../../runtime/lang/args.js";
 import { Fail } from "../../../runtime/errors.js";
 import { createServer } from "../../../runtime/server.js";
 import type { CallInput, EndpointSpec, RouteSpec } from "../../../runtime/types.js";

@@ -1,5 +1,5 @@
 import { describe, test, expect } from "@jest/globals";
-import { parseTimestamp } from "../../../runtime/timestamp.js";
+import { parseTimestamp } from "../../../runtime/lang/timestamp.js";
 
 describe("parseTimestamp", () => {
   test.each([

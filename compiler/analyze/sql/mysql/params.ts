@@ -1,7 +1,7 @@
 import type { ScalarType } from "../../model.js";
 
 // MySQL's positional `?`. A timestamp travels as svc's ISO-8601 UTC text
-// (`2024-05-01T12:00:00.123Z`, runtime/timestamp.ts), which MySQL and MariaDB refuse for a
+// (`2024-05-01T12:00:00.123Z`, runtime/lang/timestamp.ts), which MySQL and MariaDB refuse for a
 // DATETIME in strict mode (the `T` is accepted, the `Z` is not); STR_TO_DATE reads it
 // exactly, on MySQL, MariaDB and TiDB alike, and a malformed value is an error rather than
 // a silent zero date. The session runs in UTC (runtime/db/mysql/session.ts), so the wall
