@@ -383,7 +383,7 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
       op: need(ctx.op).image as DataStep["op"],
       module: ident(c, need(ctx.module)),
       target: ident(c, need(ctx.target)),
-      args: this.objectLiteral(need(ctx.args).children, c).entries,
+      args: ctx.args ? this.objectLiteral(ctx.args[0].children, c).entries : [],
       span: childrenSpan(c, ctx),
     };
   }

@@ -677,7 +677,7 @@ export type DataStepCstChildren = {
   module: IToken[];
   Dot: IToken[];
   target: IToken[];
-  args: ObjectLiteralCstNode[];
+  args?: ObjectLiteralCstNode[];
 };
 
 export interface RedirectStepCstNode extends CstNode {

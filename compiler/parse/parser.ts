@@ -498,7 +498,8 @@ export class SvcParser extends ExpressionParser {
     this.CONSUME(Name, { LABEL: "module" });
     this.CONSUME(Dot);
     this.CONSUME2(Name, { LABEL: "target" });
-    this.SUBRULE(this.objectLiteral, { LABEL: "args" });
+    // A target without arguments needs no `{}`: `query shop.all_items`.
+    this.OPTION(() => this.SUBRULE(this.objectLiteral, { LABEL: "args" }));
   });
 
   public redirectStep = this.RULE("redirectStep", () => {

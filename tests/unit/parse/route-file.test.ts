@@ -34,6 +34,14 @@ function parseClean(text: string) {
 }
 
 describe("route files", () => {
+  test("a data step without arguments needs no braces; the next step or the block's end follows it", () => {
+    const ast = parseClean(`GET {\n  query shop.all_items\n}\nPOST {\n  invoke shop.restock\n  redirect "/items"\n}\n`);
+    const [get, post] = ast.blocks;
+    expect(get.steps.map((s) => (s.kind === "DataStep" ? [s.op, s.target.name, s.args] : s.kind))).toEqual([["query", "all_items", []]]);
+    expect(post.steps.map((s) => s.kind)).toEqual(["DataStep", "Redirect"]);
+    expect((post.steps[0] as DataStep).args).toEqual([]);
+  });
+
   test("the list route: one block per method, data steps with their arguments", () => {
     const ast = parseClean(listRoute);
     expect(ast).toMatchObject({ kind: "RouteFile", file: "app/api/task_tracker/route.svc" });
