@@ -172,12 +172,12 @@ test("a connection still sending its headers does not hold the stop up", async (
       await new Promise((r) => setTimeout(r, 200));
       server.process.kill("SIGTERM");
     },
-    10_000,
+    // Short of both the 30 s read timeout and the 30 s grace: had the half-sent request held
+    // the stop up, the window would end with the connection still open.
+    20_000,
   );
-  const started = Date.now();
   const answer = await slow;
   expect(answer.closed).toBe(true);
   expect(answer.status).toBe(0);
   expect(await exited(server)).toBe(0);
-  expect(Date.now() - started).toBeLessThan(5000);
 });
