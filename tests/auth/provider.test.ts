@@ -7,7 +7,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose";
 import { Identity } from "../../runtime/auth/identity.js";
 import { InvalidToken, Jwt, KeysUnavailable } from "../../runtime/auth/jwt.js";
@@ -85,8 +85,6 @@ async function refusal(jwt: Jwt, token: string): Promise<string> {
   throw new Error("the token was accepted");
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === "/jwks.json") fetches++;
@@ -101,36 +99,59 @@ afterAll(async () => {
 });
 
 describe("the refetch cooldown holds, whether the provider answers or fails", () => {
+  // The cooldown is read from the clock (Date.now()); here only Date is faked and stands still
+  // unless the test moves it, so "within the cooldown" holds however slowly a loaded machine
+  // runs the bursts, and "past the cooldown" is a step of the clock, not a sleep. Timers, I/O
+  // and the provider's sockets stay real.
+  afterAll(() => {
+    jest.useRealTimers();
+  });
+
   test("a burst of unknown-kid tokens makes at most one fetch per cooldown", async () => {
     const COOLDOWN = 600;
     const known = await idpKey("k-known");
     const strangers = await Promise.all(Array.from({ length: 50 }, (_, i) => idpKey(`k-unknown-${i}`)));
     const jwt = provider({ jwksCooldownMs: COOLDOWN });
+    jest.useFakeTimers({
+      doNotFake: ["hrtime", "nextTick", "performance", "queueMicrotask", "setImmediate", "clearImmediate", "setInterval", "clearInterval", "setTimeout", "clearTimeout"],
+      now: Date.now(),
+    });
+    const pastCooldown = () => jest.setSystemTime(Date.now() + COOLDOWN);
+    // Every token is signed before any burst is sent.
+    const strangerTokens = await Promise.all(strangers.map((k) => sign(k)));
+    const knownToken = await sign(known);
+    const knownToken2 = await sign(known, { sub: "u2" });
 
     // The provider is down: fifty tokens at once, then fifty more, one fetch in all.
     failing();
     fetches = 0;
-    const down = await Promise.all(strangers.map(async (k) => outcome(jwt, await sign(k))));
+    const down = await Promise.all(strangerTokens.map((t) => outcome(jwt, t)));
     expect(new Set(down)).toEqual(new Set(["unavailable"]));
-    for (const k of strangers) expect(await outcome(jwt, await sign(k))).toBe("unavailable");
+    for (const t of strangerTokens) expect(await outcome(jwt, t)).toBe("unavailable");
+    expect(fetches).toBe(1);
+
+    // One millisecond short of the cooldown, still no fetch.
+    jest.setSystemTime(Date.now() + COOLDOWN - 1);
+    expect(await outcome(jwt, strangerTokens[0]!)).toBe("unavailable");
     expect(fetches).toBe(1);
 
     // Past the cooldown it answers: one fetch, and the burst of unknown kids is refused.
-    await sleep(COOLDOWN + 50);
+    pastCooldown();
     serve([known.jwk]);
-    const up = await Promise.all(strangers.map(async (k) => outcome(jwt, await sign(k))));
+    const up = await Promise.all(strangerTokens.map((t) => outcome(jwt, t)));
     expect(new Set(up)).toEqual(new Set(["invalid"]));
-    for (const k of strangers.slice(0, 10)) expect(await outcome(jwt, await sign(k))).toBe("invalid");
-    expect(await outcome(jwt, await sign(known))).toBe("ok");
+    for (const t of strangerTokens.slice(0, 10)) expect(await outcome(jwt, t)).toBe("invalid");
+    expect(await outcome(jwt, knownToken)).toBe("ok");
     expect(fetches).toBe(2);
 
     // Down again: one fetch for the next burst; the known key still verifies from the set it has.
-    await sleep(COOLDOWN + 50);
+    pastCooldown();
     failing();
-    const again = await Promise.all(strangers.map(async (k) => outcome(jwt, await sign(k))));
+    const again = await Promise.all(strangerTokens.map((t) => outcome(jwt, t)));
     expect(new Set(again)).toEqual(new Set(["unavailable"]));
-    expect(await outcome(jwt, await sign(known, { sub: "u2" }))).toBe("ok");
+    expect(await outcome(jwt, knownToken2)).toBe("ok");
     expect(fetches).toBe(3);
+    jest.useRealTimers();
   });
 });
 

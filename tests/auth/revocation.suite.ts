@@ -115,14 +115,11 @@ export function revocationSuite(name: string, open: () => Promise<SuiteStore>): 
       refused(await me(a, bearer(stolen)));
       expect((await me(a, bearer(after))).status).toBe(200);
 
-      // The other process: refused within the staleness bound, and from then on.
-      let onB = await me(b, bearer(before));
-      while (onB.status === 200 && Date.now() - revokedAt < STALE_MS + 1_500) {
-        await sleep(100);
-        onB = await me(b, bearer(before));
-      }
-      refused(onB);
-      expect(Date.now() - revokedAt).toBeLessThan(STALE_MS + 1_500);
+      // The other process: a request it receives once the staleness bound has passed since the
+      // revocation was committed (before `revokedAt`) is refused, and so is every one after.
+      // The wait is the feature's; no bound is put on how long the requests take to answer.
+      await sleep(Math.max(0, revokedAt + STALE_MS + 100 - Date.now()));
+      refused(await me(b, bearer(before)));
       refused(await me(b, bearer(stolen)));
       expect((await me(b, bearer(after))).status).toBe(200);
       // A sign-in after the change, on either process, is good everywhere.

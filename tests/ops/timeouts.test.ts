@@ -1,7 +1,9 @@
 // --read-timeout and --write-timeout on a generated server, over raw sockets: slow and
 // silent clients are cut off at the read timeout while others are served; a handler past the
 // write timeout gets a 503; a client that never reads its response does not hold the server.
-// The timing bounds are generous on purpose: they show a 1 s timeout firing, not its precision.
+// No upper time bound is asserted (a loaded machine can be slow to answer): the 408 and 503
+// name the timeout that fired, and the socket windows (15 s) are far below the 30 s
+// defaults. The one timed check is a lower bound, which load cannot break: no early cut-off.
 
 import { join } from "node:path";
 import type { Socket } from "node:net";
@@ -54,13 +56,13 @@ function expectTimedOut(answer: { status: number; json: any; closed: boolean; el
     error: `the request did not arrive within the read timeout (${TIMEOUT_MS} ms)`,
   });
   expect(answer.closed).toBe(true);
+  // Not cut off before the timeout (a client sees at least the server's wait).
   expect(answer.elapsedMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
-  expect(answer.elapsedMs).toBeLessThan(5000);
 }
 
 describe("--read-timeout", () => {
   test("a connection that sends nothing is closed with 408", async () => {
-    expectTimedOut(await raw(server.port, () => undefined, 8000));
+    expectTimedOut(await raw(server.port, () => undefined, 15_000));
     await expectAlive(server);
   });
 
@@ -69,7 +71,7 @@ describe("--read-timeout", () => {
       raw(
         server.port,
         (socket) => trickle(socket, `GET ${LIST} HTTP/1.1\r\nHost: x\r\nX-Slow: ${"a".repeat(200)}`),
-        8000,
+        15_000,
       ),
     );
     const served: number[] = [];
@@ -94,7 +96,7 @@ describe("--read-timeout", () => {
         );
         socket.write('{"title":"never"');
       },
-      8000,
+      15_000,
     );
     expectTimedOut(answer);
     expect(answer.headers["x-request-id"]).toMatch(/\S/);
@@ -114,7 +116,7 @@ describe("--read-timeout", () => {
         );
         await trickle(socket, " ", 50);
       },
-      8000,
+      15_000,
     );
     expectTimedOut(answer);
   });
@@ -141,7 +143,7 @@ describe("--write-timeout", () => {
     locker.exec("BEGIN IMMEDIATE");
     try {
       const started = Date.now();
-      const answer = await raw(server.port, postJson("/api/task_tracker:create_task", '{"title":"late"}'), 8000);
+      const answer = await raw(server.port, postJson("/api/task_tracker:create_task", '{"title":"late"}'), 15_000);
       expect(answer.status).toBe(503);
       expect(answer.json).toEqual({
         ok: false,
@@ -150,7 +152,6 @@ describe("--write-timeout", () => {
       expect(answer.headers.connection).toBe("close");
       expect(answer.closed).toBe(true);
       expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
-      expect(Date.now() - started).toBeLessThan(4500);
     } finally {
       locker.exec("ROLLBACK");
       locker.close();
