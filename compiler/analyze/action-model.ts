@@ -24,6 +24,7 @@ export type BuiltinName =
   | "contains"
   // Lists (docs/language.md §2.3, Lists)
   | "unique"
+  | "sort"
   | "join"
   // Values made in code (docs/language.md §2.3, Built-in functions; runtime/values/)
   | "random"

@@ -1,6 +1,6 @@
 // The built-in functions of actions (docs/language.md §2.3 "Built-in functions" and "Lists",
 // §6 "Identity"): how many arguments each takes, what each argument must be, and the type
-// each gives. contains(list, item), unique and join are typed in list-builtins.ts. The
+// each gives. contains(list, item), unique, sort and join are typed in list-builtins.ts. The
 // generated code calls runtime/lang/builtins.ts, runtime/lang/lists.ts and runtime/auth/.
 
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
@@ -33,6 +33,7 @@ export const BUILTINS: Record<BuiltinName, Builtin> = {
   // contains(text, part) here; contains(list, item) in list-builtins.ts.
   contains: { arity: [2, 2], args: ["text", "text"] },
   unique: { arity: [1, 1] },
+  sort: { arity: [1, 1] },
   join: { arity: [2, 2] },
   random: { arity: [0, 0] },
   random_int: { arity: [2, 2], args: ["int", "int"] },
@@ -157,7 +158,7 @@ export function builtinType(name: BuiltinName, args: IrExpr[], e: CallExpr, c: B
       return a.type.kind === "null" ? b.type : withNullable(a.type, isNullable(b.type));
     }
     default:
-      return UNKNOWN; // unique and join are typed in list-builtins.ts
+      return UNKNOWN; // unique, sort and join are typed in list-builtins.ts
   }
 }
 

@@ -318,7 +318,7 @@ export class ExprAnalyzer {
       rehash = stored.rehash;
       return stored.value;
     });
-    // contains(text, part) is a text builtin; contains(list, item), unique and join walk a list.
+    // contains(text, part) is a text builtin; contains(list, item), unique, sort and join walk a list.
     if (isListBuiltin(builtin) && args.length > 0 && !(builtin === "contains" && isTextLike(args[0].type))) {
       const list = listArg(builtin, args[0], e, this.m);
       args[0] = list.arg;

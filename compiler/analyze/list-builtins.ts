@@ -6,12 +6,12 @@ import type { ModuleScope } from "./scope.js";
 import { UNKNOWN, describe, isStringy, scalar, withNullable } from "./shared/types.js";
 
 // The list builtins (docs/language.md §2.3, Lists): `contains(list, x)`, `unique(list)`,
-// `join(list, sep)`. Like the other builtins they are null-safe: a null list is empty.
+// `sort(list)`, `join(list, sep)`. Like the other builtins they are null-safe: a null list is empty.
 // Their arity is in builtins.ts, with contains(text, part)'s typing.
 
-export type ListBuiltin = Extract<BuiltinName, "contains" | "unique" | "join">;
+export type ListBuiltin = Extract<BuiltinName, "contains" | "unique" | "sort" | "join">;
 
-const LIST_BUILTINS: ReadonlySet<string> = new Set<ListBuiltin>(["contains", "unique", "join"]);
+const LIST_BUILTINS: ReadonlySet<string> = new Set<ListBuiltin>(["contains", "unique", "sort", "join"]);
 
 export function isListBuiltin(name: string): name is ListBuiltin {
   return LIST_BUILTINS.has(name);
@@ -51,6 +51,12 @@ export function listBuiltinType(name: ListBuiltin, item: ValueType, args: IrExpr
     }
     case "unique":
       if (item.kind !== "scalar" && item.kind !== "unknown") report(0, "the items of `unique`", "single values (text, numbers, bools)", item);
+      return { kind: "array", item };
+    // Items of one kind, so the order is the one a reader expects: numbers by value, text by code point.
+    case "sort":
+      if (item.kind !== "unknown" && !(item.kind === "scalar" && item.type !== "json" && item.type !== "file")) {
+        report(0, "the items of `sort`", "single values (numbers, text, timestamps, bools)", item);
+      }
       return { kind: "array", item };
     case "join": {
       if (item.kind !== "unknown" && !isStringy(item)) report(0, "the items of `join`", "text", item);

@@ -187,6 +187,12 @@ export class IrEmitter {
         return `rt.contains(${args.join(", ")})`;
       case "unique":
         return `rt.lists.unique(${args.join(", ")})`;
+      case "sort": {
+        // A list read from json holds what the client sent: sort checks it is of one kind, naming the path.
+        const list = e.args[0];
+        const path = list?.kind === "expect" ? `, ${JSON.stringify(list.path)}` : "";
+        return `rt.lists.sort(${args.join(", ")}${path})`;
+      }
       case "join": {
         // Items of a list read from json are the client's choice: join checks them, naming the path.
         const list = e.args[0];

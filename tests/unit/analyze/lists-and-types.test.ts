@@ -116,6 +116,18 @@ describe("list builtins", () => {
     expect(codes(errors("action a(t: text) { return contains(t, 5) }"))).toEqual(["SVC2013"]);
     expect(codes(errors('action a(ns: list<int>) { return contains(ns, "x") }'))).toEqual(["SVC2013"]);
   });
+
+  test("sort: a list of single values, of the same item type; rows and objects are not sortable", () => {
+    const m = clean("action a(ns: list<int>, ts: list<text?>) { return { n: sort(ns), t: sort(ts) } }");
+    expect(m.actions[0].returns).toMatchObject({
+      fields: [
+        { name: "n", type: { kind: "array", item: { kind: "scalar", type: "int" } } },
+        { name: "t", type: { kind: "array", item: { kind: "scalar", type: "text", nullable: true } } },
+      ],
+    });
+    expect(codes(errors("action a() { return sort(list_open()) }\nquery list_open() { SELECT * FROM task }"))).toEqual(["SVC2013"]);
+    expect(codes(errors("action a(n: int) { return sort(n) }"))).toEqual(["SVC2013"]);
+  });
 });
 
 describe("lists in SQL", () => {

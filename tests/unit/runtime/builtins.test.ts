@@ -1,7 +1,7 @@
 import { describe, expect, test } from "@jest/globals";
 import { contains, endsWith, replace, slug, startsWith, substr } from "../../../runtime/lang/builtins.js";
 import { HttpError } from "../../../runtime/errors.js";
-import { join } from "../../../runtime/lang/lists.js";
+import { join, sort } from "../../../runtime/lang/lists.js";
 
 describe("string builtins", () => {
   test("slug: lowercase ASCII, accents folded, runs of anything else as one -, trimmed", () => {
@@ -60,5 +60,30 @@ describe("string builtins", () => {
     expect(() => join([{ a: 1 }], ",", "doc.tags")).toThrow("doc.tags[0] must be text");
     expect(() => contains(5 as unknown as string, "a")).toThrow("contains takes text or a list, found number");
     expect(() => slug(5 as unknown as string)).toThrow("slug takes text, found number");
+  });
+});
+
+describe("sort", () => {
+  test("ascending, as ORDER BY: nulls first, numbers by value, text by code point, false before true", () => {
+    expect(sort([10, 9, -1, 2.5, null, 100])).toEqual([null, -1, 2.5, 9, 10, 100]);
+    // By code point: "B" (66) before "a" (97); U+1F600 (a surrogate pair in UTF-16) after U+FFFD.
+    expect(sort(["b", "a", "B", "\u{1F600}", "\uFFFD", "", "ab"])).toEqual(["", "B", "a", "ab", "b", "\uFFFD", "\u{1F600}"]);
+    expect(sort([true, false, true])).toEqual([false, true, true]);
+    expect(sort(["2026-01-02T00:00:00.000Z", "2025-12-31T23:59:59.999Z"])).toEqual(["2025-12-31T23:59:59.999Z", "2026-01-02T00:00:00.000Z"]);
+  });
+
+  test("a new list; a null list is empty", () => {
+    const ids = [3, 1, 2];
+    expect(sort(ids)).toEqual([1, 2, 3]);
+    expect(ids).toEqual([3, 1, 2]);
+    expect(sort(null)).toEqual([]);
+  });
+
+  test("a list read from json must hold one kind of single value: else a 400 naming the item", () => {
+    expect(sort([2, null, 1], "doc.ids")).toEqual([null, 1, 2]);
+    expect(() => sort([1, "2"], "doc.ids")).toThrow("doc.ids[1] must be a number to sort");
+    expect(() => sort(["a", 2], "doc.ids")).toThrow("doc.ids[1] must be text to sort");
+    expect(() => sort([{ a: 1 }], "doc.ids")).toThrow("doc.ids[0] must be a number, text or a bool to sort");
+    expect(() => sort([1, "2"], "doc.ids")).toThrow(HttpError);
   });
 });
