@@ -27,6 +27,7 @@ import { requestIdFrom, type Logger } from "./log.js";
 import { type LoggedPath, loggedPath } from "./request-line.js";
 import { newArgs, parseQueryString } from "./query-string.js";
 import { mergePathParams } from "./path-params.js";
+import { sendStream } from "./answers/stream/send.js";
 import { RequestView, type RespondInput, type ShapedAnswer, sendShaped, type SiteOptions } from "./respond.js";
 import { type BoundTarget, Router } from "./router.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
@@ -239,6 +240,10 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
               if (shape !== undefined) sendShaped(res, JSON.parse(answer.body) as ShapedAnswer);
               else sendData(res, answer.body, answer.status);
             }
+          } else if (match.target.stream !== undefined) {
+            if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
+            const head = respond!(null, respondInput(match.params, req, site));
+            await sendStream(res, db, match.target.stream, input, head, req.method === "HEAD");
           } else {
             // A query on SQLite answers at once: awaited only when it is a promise. SQLite writes
             // the answer's JSON itself where the build gave the query the SQL for it.

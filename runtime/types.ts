@@ -5,11 +5,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppSpec, PageSpec, RouteFileSpec } from "./pages/types.js";
 import type { ErrorShape, RespondInput, ShapedAnswer } from "./respond.js";
+import type { StreamSpec } from "./answers/stream/send.js";
 import type { Limiter, LimitsSpec, PasswordOutcome, RateLimitSpec } from "./limits/index.js";
 import type { TableKey } from "./keys/types.js";
 import type { SpecUploads, TakesFiles } from "./uploads/types.js";
 
 export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "./respond.js";
+export type { StreamSpec } from "./answers/stream/send.js";
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
 
@@ -120,6 +122,8 @@ export interface Database extends Executor {
   close(): Promise<void>;
   /** SQLite: `stmt`'s rows as the JSON its `json` SQL writes, `[…]`, or with `one` the first row or `null`. */
   json?(stmt: StatementSpec, args: readonly unknown[], one: boolean): Awaitable<string>;
+  /** A streamed answer's rows, `batch` at a time (runtime/answers/stream): `each` says whether to go on. */
+  stream?(stmt: StatementSpec, args: readonly unknown[], batch: number, each: (rows: Row[]) => boolean | Promise<boolean>): Promise<void>;
 }
 
 /**
@@ -222,6 +226,8 @@ export type RouteTarget =
       endpoint: EndpointSpec;
       /** `respond …`: the answer without the envelope; errors take the app's error shape. */
       respond?: (result: unknown, input: RespondInput) => ShapedAnswer;
+      /** `respond csv|ndjson` to a query's rows: written as they are read (runtime/answers/stream). */
+      stream?: StreamSpec;
       /** The declared route's own `limit`s, counted before the endpoint's. */
       limits?: RateLimitSpec<CallInput>[];
     }
