@@ -9,22 +9,26 @@ import type { RouteExprScope } from "./route-expr.js";
 
 type Stream = NonNullable<ResponseModel["stream"]>;
 
-/** Whether this respond streams: ndjson always, csv when it names no body. */
-export function streams(media: RespondMedia, body: Expr | null): boolean {
-  return media.kind === "ndjson" || (media.kind === "csv" && body === null);
+/**
+ * Whether this respond streams: ndjson always; csv when it names no body and the route's
+ * target is a query (an action's csv answer is the text it returns, as for `respond text`).
+ */
+export function streams(media: RespondMedia, body: Expr | null, target: "query" | "action" | "block"): boolean {
+  return media.kind === "ndjson" || (media.kind === "csv" && body === null && target === "query");
 }
 
 /** The stream of a module route's respond; null (after reporting) when it cannot be one. */
-export function analyzeStream(media: RespondMedia, body: Expr | null, routeData: boolean, scope: RouteExprScope): Stream | null {
+export function analyzeStream(media: RespondMedia, body: Expr | null, target: "query" | "action" | "block", scope: RouteExprScope): Stream | null {
   const format = media.kind as Stream["format"];
   if (body !== null) {
     scope.r.add(codes.bodyOnStream.at(scope.file, body.span));
     return null;
   }
-  const result = routeData ? null : scope.result;
+  const result = scope.result;
   let found: string | null = null;
   let columns: Stream["columns"] = [];
-  if (result === null) found = "a route-file block answers its route data";
+  if (target === "block") found = "a route-file block answers its route data";
+  else if (target === "action" || result === null) found = "the target is an action";
   else if (result.kind === "queryRows") {
     const q = scope.queries.get(result.query) ?? [...scope.queries.values()].find((x) => x.name === result.query);
     columns = (q?.columns ?? []).map((c) => ({ name: c.name, kind: c.type === "bool" ? "bool" : c.type === "json" ? "json" : "value" }));

@@ -18,7 +18,8 @@ const SERVER_HEADERS = new Set(["content-type", "content-length", "transfer-enco
 
 /** Null (after reporting) when anything in the clause is wrong. */
 /** `routeData` where the body without one is a block's route data, else what `result` holds. */
-export function analyzeRespond(clause: RespondClause, scope: RouteExprScope, notFoundOnNull: boolean, routeData = false): ResponseModel | null {
+/** `action`: the route's target is an action, whose answer is never streamed. */
+export function analyzeRespond(clause: RespondClause, scope: RouteExprScope, notFoundOnNull: boolean, routeData = false, action = false): ResponseModel | null {
   const { file, r } = scope;
   const before = r.diagnostics.length;
   const written = clause.status?.value ?? 200;
@@ -35,7 +36,8 @@ export function analyzeRespond(clause: RespondClause, scope: RouteExprScope, not
   if (clause.media !== null && empty) mediaOn204(clause.media, scope);
   else if (clause.media !== null) {
     media = respondMedia(clause.media, file, scope) ?? undefined;
-    if (streams(clause.media, clause.body)) stream = analyzeStream(clause.media, clause.body, routeData, scope);
+    const target = routeData ? "block" : action ? "action" : "query";
+    if (streams(clause.media, clause.body, target)) stream = analyzeStream(clause.media, clause.body, target, scope);
     else if (media?.encoding === "text" && (body !== null || clause.body === null)) {
       checkTextBody(clause.media, body, routeData ? "routeData" : scope.result, clause.body?.span ?? clause.media.span, inRespond);
     }
