@@ -36,8 +36,17 @@ function drained(res: ServerResponse): Promise<boolean> {
   });
 }
 
-export async function sendStream(res: ServerResponse, db: Database, spec: StreamSpec, input: CallInput, head: ShapedAnswer, bodyless: boolean): Promise<void> {
+/** `bodyless`: a HEAD request, answered the head alone; `close`: the connection closes after the answer. */
+export async function sendStream(
+  res: ServerResponse,
+  db: Database,
+  spec: StreamSpec,
+  input: CallInput,
+  head: ShapedAnswer,
+  { bodyless, close }: { bodyless: boolean; close: boolean },
+): Promise<void> {
   if (db.stream === undefined) throw new HttpError(500, "this backend cannot stream");
+  if (close) res.setHeader("Connection", "close");
   const args = spec.values(input);
   const line = spec.format === "csv" ? csvLine : ndjsonLine;
   let started = false;
