@@ -27,6 +27,7 @@ import { requestIdFrom, type Logger } from "./log.js";
 import { type LoggedPath, loggedPath } from "./request-line.js";
 import { newArgs, parseQueryString } from "./query-string.js";
 import { mergePathParams } from "./path-params.js";
+import { sendStream } from "./answers/stream/send.js";
 import { RequestView, type RespondInput, type ShapedAnswer, sendShaped, type SiteOptions } from "./respond.js";
 import { type BoundTarget, Router } from "./router.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
@@ -239,6 +240,9 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
               if (shape !== undefined) sendShaped(res, JSON.parse(answer.body) as ShapedAnswer);
               else sendData(res, answer.body, answer.status);
             }
+          } else if (match.target.stream !== undefined) {
+            const head = respond!(null, respondInput(match.params, req, site));
+            await sendStream(res, db, match.target.stream, input, head, { bodyless: req.method === "HEAD", close: closesAfter(accepting, deadlines, res) });
           } else {
             // A query on SQLite answers at once: awaited only when it is a promise. SQLite writes
             // the answer's JSON itself where the build gave the query the SQL for it.
@@ -266,7 +270,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
         answerError(res, err, errors, envelope, log, requestId, req.method, path, closesAfter(accepting, deadlines, res));
         lingerIfUnread(req, res);
       } else if (!res.writableEnded) {
-        // Failed halfway through a response: the only honest thing left is to cut it.
+        // Failed halfway through a response (a streamed answer): the only honest thing left is to cut it.
+        if (!res.destroyed) log.error("answer cut short", { request_id: requestId, error: err instanceof Error ? err.message : String(err) });
         res.destroy();
       }
     }

@@ -5,6 +5,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppSpec, PageSpec, RouteFileSpec } from "./pages/types.js";
 import type { ErrorShape, RespondInput, ShapedAnswer } from "./respond.js";
+import type { StreamSpec } from "./answers/stream/send.js";
+import type { WebhookSpec } from "./webhooks/types.js";
 import type { Limiter, LimitsSpec, PasswordOutcome, RateLimitSpec } from "./limits/index.js";
 import type { TableKey } from "./keys/types.js";
 import type { SpecUploads, TakesFiles } from "./uploads/types.js";
@@ -12,6 +14,8 @@ import type { Isolation, TransactionOptions } from "./db/transaction-options.js"
 
 export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "./respond.js";
 export type { Isolation, TransactionOptions } from "./db/transaction-options.js";
+export type { StreamSpec } from "./answers/stream/send.js";
+export type { WebhookParam, WebhookProvider, WebhookSpec } from "./webhooks/types.js";
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
 
@@ -117,6 +121,8 @@ export interface Database extends Executor {
   close(): Promise<void>;
   /** SQLite: `stmt`'s rows as the JSON its `json` SQL writes, `[…]`, or with `one` the first row or `null`. */
   json?(stmt: StatementSpec, args: readonly unknown[], one: boolean): Awaitable<string>;
+  /** A streamed answer's rows, `batch` at a time (runtime/answers/stream): `each` says whether to go on. */
+  stream?(stmt: StatementSpec, args: readonly unknown[], batch: number, each: (rows: Row[]) => boolean | Promise<boolean>): Promise<void>;
 }
 
 /**
@@ -219,6 +225,8 @@ export type RouteTarget =
       endpoint: EndpointSpec;
       /** `respond …`: the answer without the envelope; errors take the app's error shape. */
       respond?: (result: unknown, input: RespondInput) => ShapedAnswer;
+      /** `respond csv|ndjson` to a query's rows: written as they are read (runtime/answers/stream). */
+      stream?: StreamSpec;
       /** The declared route's own `limit`s, counted before the endpoint's. */
       limits?: RateLimitSpec<CallInput>[];
     }
@@ -346,29 +354,6 @@ export interface SessionSpec {
   table: TableSpec;
   /** `create` (id, subject, roles, created_at, expires_at), `find`/`end` (id), `endSubject` (subject, kept id), `touch` (expires_at, id), `sweep` (now). */
   statements: Record<"create" | "find" | "end" | "endSubject" | "touch" | "sweep", StatementSpec>;
-}
-
-export type WebhookProvider = "github" | "stripe" | "slack" | "standard" | "hmac";
-
-/** The arguments a webhook hands its handler. */
-export type WebhookParam = "payload" | "event" | "delivery";
-
-/** A `webhook` block (docs/language.md §2.4). */
-export interface WebhookSpec {
-  /** `task_tracker.github_issues` */
-  name: string;
-  provider: WebhookProvider;
-  /** The credential holding the signing secret. */
-  credential: string;
-  /** Answers `POST <path>`, matched exactly. */
-  path: string;
-  /** The handler's parameters, in its declared order: only these are passed. */
-  params: WebhookParam[];
-  /** Records a delivery id unless already there: changes one row when new, none when handled before. */
-  deliveries: StatementSpec;
-  /** Runs the handler action inside the delivery's transaction. */
-  handler(tx: Executor, input: CallInput): Promise<unknown>;
-  isolation?: Isolation; // the handler's `transaction` clause, when not serializable
 }
 
 export type LogLevel = "error" | "warn" | "info" | "debug" | "trace";

@@ -246,6 +246,14 @@ export interface ResponseModel {
     /** `respond html`: values that are not literals of the respond are HTML-escaped. */
     escape?: "html";
   };
+  /**
+   * `respond csv` (no body) or `respond ndjson` to a query that returns rows
+   * (compiler/analyze/respond-stream.ts): the rows are streamed, one line each, with these columns.
+   */
+  stream?: {
+    format: "csv" | "ndjson";
+    columns: { name: string; kind: "bool" | "json" | "value" }[];
+  };
 }
 
 export const SUCCESS_STATUSES = [200, 201, 202, 204] as const;

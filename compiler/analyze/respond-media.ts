@@ -13,6 +13,7 @@ const NAMED: Record<Exclude<RespondMedia["kind"], "type">, string> = {
   text: "text/plain; charset=utf-8",
   html: "text/html; charset=utf-8",
   csv: "text/csv; charset=utf-8",
+  ndjson: "application/x-ndjson",
 };
 
 /** RFC 9110 §8.3.1: `type/subtype` of tokens, then `; name=value` parameters (a token or a quoted string). */

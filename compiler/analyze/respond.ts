@@ -7,6 +7,7 @@ import type { RespondClause } from "../parse/ast.js";
 import { type ResponseModel, SUCCESS_STATUSES, type SuccessStatus } from "./model.js";
 import { type RouteExprScope, routeExpr, staticKind } from "./route-expr.js";
 import { checkTextBody, mediaOn204, respondMedia } from "./respond-media.js";
+import { analyzeStream, streams } from "./respond-stream.js";
 import { place } from "./shared/context.js";
 
 /** RFC 9110 §5.6.2: a header name is a token. */
@@ -17,7 +18,8 @@ const SERVER_HEADERS = new Set(["content-type", "content-length", "transfer-enco
 
 /** Null (after reporting) when anything in the clause is wrong. */
 /** `routeData` where the body without one is a block's route data, else what `result` holds. */
-export function analyzeRespond(clause: RespondClause, scope: RouteExprScope, notFoundOnNull: boolean, routeData = false): ResponseModel | null {
+/** `action`: the route's target is an action, whose answer is never streamed. */
+export function analyzeRespond(clause: RespondClause, scope: RouteExprScope, notFoundOnNull: boolean, routeData = false, action = false): ResponseModel | null {
   const { file, r } = scope;
   const before = r.diagnostics.length;
   const written = clause.status?.value ?? 200;
@@ -30,10 +32,13 @@ export function analyzeRespond(clause: RespondClause, scope: RouteExprScope, not
   const inRespond: RouteExprScope = { ...scope, respond: true };
   const body = clause.body && !empty ? routeExpr(clause.body, inRespond) : null;
   let media: ResponseModel["media"];
+  let stream: ResponseModel["stream"] | null = null;
   if (clause.media !== null && empty) mediaOn204(clause.media, scope);
   else if (clause.media !== null) {
     media = respondMedia(clause.media, file, scope) ?? undefined;
-    if (media?.encoding === "text" && (body !== null || clause.body === null)) {
+    const target = routeData ? "block" : action ? "action" : "query";
+    if (streams(clause.media, clause.body, target)) stream = analyzeStream(clause.media, clause.body, target, scope);
+    else if (media?.encoding === "text" && (body !== null || clause.body === null)) {
       checkTextBody(clause.media, body, routeData ? "routeData" : scope.result, clause.body?.span ?? clause.media.span, inRespond);
     }
   }
@@ -71,5 +76,6 @@ export function analyzeRespond(clause: RespondClause, scope: RouteExprScope, not
   if (r.diagnostics.length > before) return null;
   const model: ResponseModel = { status, body, empty, headers, notFoundOnNull, source: place(file, clause.span) };
   if (media !== undefined) model.media = media;
+  if (stream !== null) model.stream = stream;
   return model;
 }

@@ -81,7 +81,7 @@ export function analyzeRoute(module: string, decl: RouteDecl, file: string, t: R
           : { kind: "queryRows", query: name };
     // A module route's answer has no caller: `auth` there is SVC7104, as any other unknown name.
     const scope = { file, method, params, path: decl.path.value, result, resources: t.resources, queries: t.queries, identity: false, r, moduleRoute: true };
-    const model = analyzeRespond(decl.respond, scope, query?.one === true);
+    const model = analyzeRespond(decl.respond, scope, query?.one === true, false, action !== undefined && action !== null);
     if (!model) return null;
     respond = model;
   }

@@ -427,7 +427,7 @@ export interface RespondClause {
 
 /** What a respond answers besides JSON: a named kind, or any media type (`type "image/svg+xml"`). */
 export interface RespondMedia {
-  kind: "text" | "html" | "csv" | "type";
+  kind: "text" | "html" | "csv" | "ndjson" | "type";
   /** The media type as written after `type`; null for a named kind. */
   type: StringLit | null;
   span: Span;

@@ -514,7 +514,7 @@ function startsMember(first: IToken, second: IToken): boolean {
 }
 
 /** `respond text …`: the answers named by a word (docs/language.md §2.4); ordinary names elsewhere. */
-const MEDIA_NAMES: ReadonlySet<string> = new Set(["text", "html", "csv"]);
+const MEDIA_NAMES: ReadonlySet<string> = new Set(["text", "html", "csv", "ndjson"]);
 
 /** What may follow a respond clause without being its body. */
 const afterRespond = [Header, Redirect, Respond, Limit, Query, Invoke, Fetch, Resource, Action, Route, Webhook, Module, Unsafe];

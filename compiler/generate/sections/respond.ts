@@ -7,6 +7,7 @@ import type { ErrorShapeModel, Model, ResponseModel, RouteExprModel, RouteModel 
 import { camelCase } from "../../analyze/shared/names.js";
 import { key, literal } from "../literal.js";
 import type { Names } from "../names.js";
+import { streamConst } from "./stream.js";
 
 type Out = (string | StatementStructures)[];
 
@@ -23,12 +24,13 @@ export function respondSection(model: Model, names: Names): Out {
   if (shaped.length > 0) out.push("// ---- route answers ----");
   for (const route of shaped) {
     const respond = route.respond!;
+    if (respond.stream) out.push(streamConst(model, names, route));
     const statements: string[] = [];
     if (respond.notFoundOnNull) statements.push(`if (result === null) throw new rt.HttpError(404, "not found");`);
     statements.push(`return ${answerLiteral(respond, "result")};`);
     const uses = (v: RouteExprModel | null): boolean => v !== null && reads(v, REQUEST);
     const values = [...(respond.body ? [respond.body] : []), ...respond.headers.map((h) => h.value)];
-    const usesResult = respond.notFoundOnNull || (!respond.empty && respond.body === null) || values.some((v) => reads(v, RESULT));
+    const usesResult = respond.notFoundOnNull || (respond.stream === undefined && (!respond.empty && respond.body === null) || values.some((v) => reads(v, RESULT)));
     out.push({
       kind: StructureKind.Function,
       name: respondFunctionName(names, route),
@@ -51,7 +53,8 @@ export function respondSection(model: Model, names: Names): Out {
  */
 export function answerLiteral(respond: ResponseModel, whole: string): string {
   const source = respond.body === null ? whole : valueExpr(respond.body);
-  const body = respond.empty
+  // A streamed answer's body is written by runtime/answers/stream; this makes its head.
+  const body = respond.empty || respond.stream
     ? "null"
     : respond.media?.escape === "html"
       ? respond.body === null ? `rt.answerHtml(${whole})` : htmlExpr(respond.body)

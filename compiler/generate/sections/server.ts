@@ -7,6 +7,7 @@ import { appSpecName, pageName, routeFileName } from "./pages.js";
 import { idempotencySpecFields, idempotencyStatements, idempotencyTables } from "./idempotency.js";
 import { answerJson } from "./answers.js";
 import { queryValues } from "./calls.js";
+import { streamConstName } from "./stream.js";
 import { respondFunctionName } from "./respond.js";
 import { authorizeCall, securitySpecFields, webhookHandlers, webhookStatements, webhookTables } from "./webhooks.js";
 import { limitsField, limitsSpecFields } from "./limits.js";
@@ -152,7 +153,7 @@ export function specSection(model: Model, names: Names): Out {
       .map((a) => `{ method: "POST", path: ${JSON.stringify(`/api/${a.module}:${a.name}`)}, target: { kind: "endpoint", endpoint: ${endpoint({ kind: "action", module: a.module, name: a.name })} } }`),
     ...model.routes.map(
       (r) =>
-        `// ${r.source}\n${entry(r.method, r.path, r.segments, `{ kind: "endpoint", endpoint: ${endpoint(r.target)}${r.respond ? `, respond: ${respondFunctionName(names, r)}` : ""}${limitsField(r.limits)} }`)}`,
+        `// ${r.source}\n${entry(r.method, r.path, r.segments, `{ kind: "endpoint", endpoint: ${endpoint(r.target)}${r.respond ? `, respond: ${respondFunctionName(names, r)}` : ""}${r.respond?.stream ? `, stream: ${streamConstName(names, r)}` : ""}${limitsField(r.limits)} }`)}`,
     ),
     ...(app?.routeFiles ?? []).flatMap((f) =>
       [...new Set(f.blocks.map((b) => b.method))].map((m) => entry(m, f.path, f.segments, `{ kind: "file", file: ${routeFileName(names, f)} }`)),

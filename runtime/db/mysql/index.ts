@@ -18,6 +18,7 @@ import { type MysqlFlavor, isRetryableMysql, isUnavailableMysql, mapMysqlError }
 import { checkNames, migrateMysql } from "./migrate.js";
 import { beginStatements } from "./session.js";
 import { MysqlTx, rowsOf } from "./tx.js";
+import { type Each, streamRows } from "./stream.js";
 
 export interface MysqlOpenOptions {
   flavor?: MysqlFlavor;
@@ -122,6 +123,21 @@ export class MysqlDatabase implements Database {
   private sendBy(): number {
     const timeout = this.target.settings.requestTimeoutMs;
     return Date.now() + timeout - commitMarginMs(timeout);
+  }
+
+  /** A streamed answer's rows (./stream.ts): one connection for the whole answer, destroyed when the client goes away. */
+  async stream(spec: StatementSpec, args: readonly unknown[], batch: number, each: Each): Promise<void> {
+    const s = this.statements.get(spec);
+    const values = bindSlots(s.name, s.slots, args);
+    const conn = await this.pool.acquire();
+    let broken = true;
+    try {
+      broken = await streamRows(conn, s.text, values, batch, each);
+    } catch (err) {
+      throw mapMysqlError(err, this.constraints);
+    } finally {
+      this.pool.release(conn, broken);
+    }
   }
 
   async transaction<T>(fn: (tx: Executor) => Awaitable<T>, options?: TransactionOptions): Promise<T> {

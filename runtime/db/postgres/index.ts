@@ -42,6 +42,9 @@ export interface PostgresOpenOptions {
   requestTimeoutMs?: number;
 }
 
+/** How long a streamed answer may hold its lane: a day, no deadline in practice. */
+const STREAM_SPAN_MS = 24 * 60 * 60 * 1000;
+
 /** Connects lazily: the first statement (the migration, at start) opens the first connection. */
 export function openPostgres(db: string, options: PostgresOpenOptions = {}): PostgresDatabase {
   const target = parseNetUrl(db, "postgres", options.requestTimeoutMs);
@@ -264,6 +267,25 @@ export class PostgresDatabase implements Database {
     if (!isRetryablePostgres(first)) throw mapPostgresError(first, this.constraints);
     try {
       return await withRetries(attempt, isRetryablePostgres, { deadline });
+    } catch (err) {
+      throw mapPostgresError(err, this.constraints);
+    }
+  }
+
+  /**
+   * A streamed answer's rows through a cursor (runtime/answers/stream): a lane is held for the
+   * whole answer and `batch` rows are fetched at a time, the next only once `each` is done with
+   * the last. A client gone away closes the cursor, and the lane is free again. The answer
+   * has no deadline of its own: a day stands for none (each fetch keeps statement_timeout).
+   */
+  async stream(spec: StatementSpec, args: readonly unknown[], batch: number, each: (rows: Row[]) => boolean | Promise<boolean>): Promise<void> {
+    const s = this.statements.get(spec);
+    const values = pgValues(bindSlots(s.name, s.slots, args));
+    try {
+      await this.gate.run(
+        (sql) => sql.unsafe<Row[]>(s.text, values, PREPARED).cursor(batch, async (rows: Row[]) => ((await each(takeRows(rows))) ? undefined : sql.CLOSE)),
+        Date.now() + STREAM_SPAN_MS,
+      );
     } catch (err) {
       throw mapPostgresError(err, this.constraints);
     }

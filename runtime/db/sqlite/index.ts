@@ -13,6 +13,7 @@ import { getAll, getAllJson, getOne, getOneJson, runChanges, StatementCache, typ
 import { SqliteTx } from "./tx.js";
 import { TxGate } from "../tx-gate.js";
 import { UniqueAnswers } from "../unique-answers.js";
+import { type Each, streamOwnConnection, streamPaged } from "./stream.js";
 
 type Exec<T> = (p: Prepared, args: readonly unknown[]) => T;
 
@@ -127,6 +128,13 @@ export class SqliteDatabase implements Database {
    */
   json(spec: StatementSpec, args: readonly unknown[], one: boolean): Awaitable<string> {
     return this.execute(spec, args, one ? getOneJson : getAllJson);
+  }
+
+  /** Rows a batch at a time, for a streamed answer (./stream.ts says how, file or memory). */
+  stream(spec: StatementSpec, args: readonly unknown[], batch: number, each: Each): Promise<void> {
+    const p = this.statements.get(spec);
+    if (!this.db.memory) return streamOwnConnection(this.db.name, p, spec, args, batch, each);
+    return streamPaged(this.db, p, spec, args, batch, each, () => (this.gate.open ? this.gate.whenClosed() : undefined));
   }
 
   // Writes keep their promise (Executor.run): callers may chain on it.
