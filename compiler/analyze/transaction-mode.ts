@@ -103,6 +103,9 @@ function walkExprs(stmts: readonly IrStmt[], visit: (e: IrExpr) => void): void {
       case "expr":
         visit(s.expr);
         break;
+      case "yield":
+        visit(s.value);
+        break;
       case "return":
         if (s.value !== null) visit(s.value);
         break;
@@ -195,6 +198,9 @@ class FailFlow {
           break;
         case "expr":
           this.expr(s.expr, st);
+          break;
+        case "yield":
+          this.expr(s.value, st);
           break;
         case "return":
           if (s.value !== null) this.expr(s.value, st);
