@@ -8,7 +8,7 @@ import { transactionCodes as codes } from "../diagnostics/codes/transactions.js"
 import type { ActionDecl, Span } from "../parse/ast.js";
 import type { ActionModel, IrExpr, IrStmt, Isolation, StatementModel } from "./model.js";
 import type { Reporter } from "./shared/context.js";
-import { forEachChild } from "./transaction.js";
+import { forEachChild, walkBody } from "./transaction.js";
 
 export type TransactionMode = "serializable" | Isolation | "none";
 
@@ -86,46 +86,10 @@ export function checkTransactions(c: TransactionCheck, r: Reporter): void {
 
 function calledActions(body: readonly IrStmt[]): Set<string> {
   const out = new Set<string>();
-  const visit = (e: IrExpr): void => {
+  walkBody(body, (e) => {
     if (e.kind === "action") out.add(e.action);
-    forEachChild(e, visit);
-  };
-  walkExprs(body, visit);
+  });
   return out;
-}
-
-function walkExprs(stmts: readonly IrStmt[], visit: (e: IrExpr) => void): void {
-  for (const s of stmts) {
-    switch (s.kind) {
-      case "let":
-        visit(s.value);
-        break;
-      case "expr":
-        visit(s.expr);
-        break;
-      case "yield":
-        visit(s.value);
-        break;
-      case "return":
-        if (s.value !== null) visit(s.value);
-        break;
-      case "fail":
-        visit(s.message);
-        break;
-      case "sql":
-        s.args.forEach(visit);
-        break;
-      case "if":
-        visit(s.cond);
-        walkExprs(s.then, visit);
-        walkExprs(s.else, visit);
-        break;
-      case "for":
-        visit(s.list);
-        walkExprs(s.body, visit);
-        break;
-    }
-  }
 }
 
 interface Problem {
@@ -171,7 +135,6 @@ class FailFlow {
         const callee = this.actions.get(e.action);
         if (callee !== undefined && this.mayFail(callee)) found = true;
       }
-      forEachChild(e, visit);
     };
     const scan = (stmts: readonly IrStmt[]): void => {
       for (const s of stmts) {
@@ -184,7 +147,7 @@ class FailFlow {
       }
     };
     scan(a.body);
-    walkExprs(a.body, visit);
+    walkBody(a.body, visit);
     this.fails.set(a.name, found);
     return found;
   }
