@@ -138,12 +138,7 @@ class Layout {
       return;
     }
     const indent = INDENT.repeat(line.indent);
-    const lines = placeSqlBody(t.image, {
-      indent,
-      unit: INDENT,
-      sourceColumn: t.startColumn! - 1,
-      outputColumn: (line.raw ? 0 : indent.length) + line.text.length,
-    });
+    const lines = placeSqlBody(t.image, { indent, unit: INDENT });
     line.text += lines[0];
     for (const l of lines.slice(1)) {
       this.finishLine();

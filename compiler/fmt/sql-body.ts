@@ -1,6 +1,7 @@
 // An SQL body (`{ … }` after `query q(…)` or `sql`) keeps its author's layout: it is
 // moved as a block to its new indentation, never rewrapped.
 
+import { dedent } from "../generate/literal.js";
 import { sqlLexemes } from "../parse/sql-lex.js";
 
 export interface SqlPlacement {
@@ -8,17 +9,15 @@ export interface SqlPlacement {
   indent: string;
   /** One level of indentation. */
   unit: string;
-  /** Columns of the opening `{` in the source and in the output. */
-  sourceColumn: number;
-  outputColumn: number;
 }
 
 /**
  * The body's lines as they are to be printed: the first continues the line of its `{`,
  * the others stand as they are. A body opened on a line of its own (`{` then a line
  * break) has its lines indented one level in, keeping their indentation relative to each
- * other; a body whose SQL starts after the `{` moves by as many columns as the `{` moved.
- * A closing `}` alone on its line goes under the start of the line that opened the body.
+ * other, and a closing `}` alone on its line goes under the start of the line that opened
+ * the body. A body whose SQL starts right after the `{` keeps its lines where they are,
+ * since moving them would change their indentation relative to the first.
  */
 export function placeSqlBody(image: string, at: SqlPlacement): string[] {
   const lines = image.split("\n");
@@ -29,22 +28,23 @@ export function placeSqlBody(image: string, at: SqlPlacement): string[] {
   const closesAlone = /^[ \t\r]*\}$/.test(lines[last]);
   const content = lines.slice(1, closesAlone ? last : undefined);
   const opensAlone = lines[0].slice(1).trim() === "";
-  const moved = opensAlone ? indentBlock(content, at.indent + at.unit) : shiftBlock(content, at.outputColumn - at.sourceColumn);
-  return [lines[0].trimEnd(), ...moved, ...(closesAlone ? [`${at.indent}}`] : [])];
+  const placed = [
+    lines[0].trimEnd(),
+    ...(opensAlone ? indentBlock(content, at.indent + at.unit) : content.map((l) => l.trimEnd())),
+    ...(closesAlone ? [`${at.indent}}`] : []),
+  ];
+  // The generated server holds the body's text with its common indentation taken away
+  // (generate/literal.ts): the new layout must read the same there, or the body stays as written.
+  return dedent(inner(placed.join("\n"))) === dedent(inner(image)) ? placed : lines;
+}
+
+function inner(body: string): string {
+  return body.slice(1, body.endsWith("}") ? -1 : undefined);
 }
 
 function indentBlock(lines: string[], indent: string): string[] {
   const common = commonIndentation(lines);
   return lines.map((l) => (l.trim() === "" ? "" : indent + l.slice(common.length).trimEnd()));
-}
-
-function shiftBlock(lines: string[], by: number): string[] {
-  return lines.map((l) => {
-    if (l.trim() === "") return "";
-    if (by >= 0) return " ".repeat(by) + l.trimEnd();
-    const leading = l.length - l.trimStart().length;
-    return l.slice(Math.min(-by, leading)).trimEnd();
-  });
 }
 
 function commonIndentation(lines: string[]): string {
