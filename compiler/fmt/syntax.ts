@@ -3,12 +3,9 @@
 // token belongs to. No printer knows a construct by name: layout follows the nesting.
 
 import type { CstElement, CstNode, IToken } from "chevrotain";
-import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { parseCodes } from "../diagnostics/codes/parse.js";
-import { tokenize, type FileKind } from "../parse/lexer.js";
-import { parser } from "../parse/parser.js";
-import { PositionMap } from "../parse/positions.js";
-import { syntaxDiagnostics } from "../parse/syntax-errors.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { parseCst } from "../parse/index.js";
+import type { FileKind } from "../parse/lexer.js";
 
 /** A `#`, `//` or `///` comment: it runs to the end of its line. */
 export interface Comment {
@@ -44,28 +41,10 @@ export function fileKind(file: string): FileKind {
 
 /** Lexes and parses; any lexing or syntax error means there is nothing safe to format. */
 export function readSyntax(kind: FileKind, file: string, text: string): ReadResult {
-  const positions = new PositionMap(text);
-  const stackTraceLimit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    const lexed = tokenize(kind, file, text, positions);
-    parser.input = lexed.tokens;
-    const root = kind === "module" ? parser.module() : parser.routeFile();
-    const syntax = syntaxDiagnostics(parser.errors, lexed.tokens, file, positions);
-    const diagnostics = sortDiagnostics([...lexed.diagnostics, ...syntax.diagnostics]);
-    if (diagnostics.length) return { syntax: null, diagnostics };
-    return { syntax: describeSyntax(text, lexed.tokens, lexed.docs, root), diagnostics: [] };
-  } catch (e) {
-    const at = positions.span(0, 0);
-    const d =
-      e instanceof RangeError
-        ? parseCodes.nestingTooDeep.at(file, at)
-        : parseCodes.internalError.at(file, at, e instanceof Error ? e.message : String(e));
-    return { syntax: null, diagnostics: [d] };
-  } finally {
-    Error.stackTraceLimit = stackTraceLimit;
-    parser.input = [];
-  }
+  const parsed = parseCst(kind, file, text);
+  if ("failure" in parsed) return { syntax: null, diagnostics: [parsed.failure] };
+  if (parsed.diagnostics.length) return { syntax: null, diagnostics: parsed.diagnostics };
+  return { syntax: describeSyntax(text, parsed.tokens, parsed.docs, parsed.cst), diagnostics: [] };
 }
 
 /** The formatter's view of a parsed file: exported so that a test can lay out a grammar svc does not have yet. */

@@ -2,33 +2,16 @@
 
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Readable, Writable } from "node:stream";
 import { afterAll, describe, expect, test } from "@jest/globals";
-import { Cli } from "clipanion";
 import { FmtCommand } from "../../../compiler/cli/commands/fmt.js";
+import { type CliRun, runCli } from "../../dev/helpers.js";
 import { tmpDir } from "../../support/server.js";
 
 const work = tmpDir("fmt-cli-");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-async function svcFmt(args: string[], input = ""): Promise<{ code: number; stdout: string; stderr: string }> {
-  const cli = new Cli({ binaryName: "svc" });
-  cli.register(FmtCommand);
-  let stdout = "";
-  let stderr = "";
-  const sink = (append: (s: string) => void): Writable =>
-    new Writable({
-      write(chunk: Buffer, _enc, done) {
-        append(chunk.toString());
-        done();
-      },
-    });
-  const code = await cli.run(["fmt", ...args], {
-    stdin: Readable.from([Buffer.from(input)]),
-    stdout: sink((s) => (stdout += s)),
-    stderr: sink((s) => (stderr += s)),
-  });
-  return { code, stdout, stderr };
+function svcFmt(args: string[], input = ""): Promise<CliRun> {
+  return runCli(FmtCommand, ["fmt", ...args], input);
 }
 
 const MESSY_MODULE = "module m\nresource r {\nid:id\n}\n";
