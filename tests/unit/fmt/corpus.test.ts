@@ -1,4 +1,4 @@
-// The formatter over every fixture and example: a fixed point after one pass, the same
+// The formatter over every fixture, example and test project: a fixed point after one pass, the same
 // tokens and comments as the source, and the same result from a badly laid out copy.
 
 import { readFileSync } from "node:fs";

@@ -8,9 +8,9 @@ import { tokenize } from "../../../compiler/parse/lexer.js";
 import { PositionMap } from "../../../compiler/parse/positions.js";
 import { repoRoot } from "../../support/paths.js";
 
-/** Every `.svc` file below fixtures/ and examples/, as paths relative to the repository. */
+/** Every `.svc` file below fixtures/, examples/ and the test projects of tests/, as paths relative to the repository. */
 export function corpusFiles(): string[] {
-  return ["fixtures", "examples"].flatMap((dir) => walk(join(repoRoot, dir))).map((f) => relative(repoRoot, f));
+  return ["fixtures", "examples", "tests"].flatMap((dir) => walk(join(repoRoot, dir))).map((f) => relative(repoRoot, f));
 }
 
 function walk(dir: string): string[] {
