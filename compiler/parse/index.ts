@@ -2,7 +2,7 @@
 // partial AST (every complete declaration, statement and field survives) and a
 // diagnostic per problem.
 
-import type { CstNode } from "chevrotain";
+import type { CstNode, IToken } from "chevrotain";
 import { parseCodes } from "../diagnostics/codes/parse.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ModuleFile, RouteFile } from "./ast.js";
@@ -48,6 +48,38 @@ function run<T>(
   empty: (span: ReturnType<PositionMap["span"]>) => T,
 ): { ast: T; diagnostics: Diagnostic[] } {
   const positions = new PositionMap(text);
+  const parsed = parseCst(kind, file, text, positions);
+  if ("failure" in parsed) return { ast: empty(positions.span(0, text.length)), diagnostics: [parsed.failure] };
+  try {
+    const c: BuildContext = { file, text, positions, docs: new DocComments(parsed.docs, positions), diagnostics: [] };
+    const ast = build(parsed.cst, c);
+    const all = sortDiagnostics([...parsed.diagnostics, ...c.diagnostics]);
+    return { ast, diagnostics: limit(all, parsed.truncated, file) };
+  } catch (e) {
+    return { ast: empty(positions.span(0, text.length)), diagnostics: [failure(e, file, positions)] };
+  }
+}
+
+export interface ParsedCst {
+  cst: CstNode;
+  tokens: IToken[];
+  /** `///` comments in source order. */
+  docs: IToken[];
+  /** Lexing and syntax errors, sorted. */
+  diagnostics: Diagnostic[];
+  truncated: boolean;
+}
+
+/**
+ * Lexing and parsing without the AST: the CST and its tokens (`svc fmt` lays files out
+ * from them). Never throws: a file that takes the parser down is one diagnostic.
+ */
+export function parseCst(
+  kind: FileKind,
+  file: string,
+  text: string,
+  positions = new PositionMap(text),
+): ParsedCst | { failure: Diagnostic } {
   // Chevrotain signals every syntax error with an Error object; on a badly broken file
   // capturing their stack traces dominates the parse time, and nobody reads them.
   const stackTraceLimit = Error.stackTraceLimit;
@@ -57,22 +89,27 @@ function run<T>(
     parser.input = lexed.tokens;
     const cst = kind === "module" ? parser.module() : parser.routeFile();
     const syntax = syntaxDiagnostics(parser.errors, lexed.tokens, file, positions);
-    const c: BuildContext = { file, text, positions, docs: new DocComments(lexed.docs, positions), diagnostics: [] };
-    const ast = build(cst, c);
-    const all = sortDiagnostics([...lexed.diagnostics, ...syntax.diagnostics, ...c.diagnostics]);
-    return { ast, diagnostics: limit(all, lexed.truncated || syntax.truncated, file) };
+    return {
+      cst,
+      tokens: lexed.tokens,
+      docs: lexed.docs,
+      diagnostics: sortDiagnostics([...lexed.diagnostics, ...syntax.diagnostics]),
+      truncated: lexed.truncated || syntax.truncated,
+    };
   } catch (e) {
-    // Neither a pathological file nor a bug in the parser may take the compiler down.
-    const at = positions.span(0, 0);
-    const diagnostic =
-      e instanceof RangeError
-        ? parseCodes.nestingTooDeep.at(file, at)
-        : parseCodes.internalError.at(file, at, e instanceof Error ? e.message : String(e));
-    return { ast: empty(positions.span(0, text.length)), diagnostics: [diagnostic] };
+    return { failure: failure(e, file, positions) };
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
     parser.input = [];
   }
+}
+
+/** Neither a pathological file nor a bug in the parser may take the compiler down. */
+function failure(e: unknown, file: string, positions: PositionMap): Diagnostic {
+  const at = positions.span(0, 0);
+  return e instanceof RangeError
+    ? parseCodes.nestingTooDeep.at(file, at)
+    : parseCodes.internalError.at(file, at, e instanceof Error ? e.message : String(e));
 }
 
 /** A garbage file would otherwise bury the terminal; past this many, one line says so. */

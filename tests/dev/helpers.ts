@@ -1,7 +1,7 @@
 // Shared by the dev and deploy tests: running the CLI in-process and a child server process.
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { Writable } from "node:stream";
+import { Readable, Writable } from "node:stream";
 import { Cli, type CommandClass } from "clipanion";
 
 export interface CliRun {
@@ -10,8 +10,8 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs one svc command in this process, capturing what it writes. */
-export async function runCli(command: CommandClass, argv: string[]): Promise<CliRun> {
+/** Runs one svc command in this process, capturing what it writes; `stdin` is what it reads. */
+export async function runCli(command: CommandClass, argv: string[], stdin = ""): Promise<CliRun> {
   const cli = new Cli({ binaryName: "svc" });
   cli.register(command);
   let stdout = "";
@@ -24,6 +24,7 @@ export async function runCli(command: CommandClass, argv: string[]): Promise<Cli
       },
     });
   const code = await cli.run(argv, {
+    stdin: Readable.from([Buffer.from(stdin)]),
     stdout: sink((s) => (stdout += s)),
     stderr: sink((s) => (stderr += s)),
   });
