@@ -1,3 +1,4 @@
+// A corpus (npm run test:corpora; CI runs it): it builds every fixture and example twice.
 // `svc fmt` changes layout, never meaning: every fixture and example that builds builds to
 // the same server.ts after its .svc files are scrambled (tests/unit/fmt/corpus.ts) and then
 // formatted, in a copy under build/tmp.
