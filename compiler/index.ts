@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { analyze, type ParsedModuleDir } from "./analyze/index.js";
 import { type DiscoverTarget, discover } from "./project/discover.js";
 import { readPublicFiles } from "./project/public-files.js";
-import type { Backend, Model } from "./analyze/model.js";
+import type { Backend, Model } from "./analyze/model/model.js";
 import { type Diagnostic, hasErrors, sortDiagnostics } from "./diagnostics/diagnostic.js";
 import { renderDiagnostics } from "./diagnostics/render.js";
 import { warmFormatter } from "./generate/format.js";

@@ -1,19 +1,19 @@
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
-import { REVOCATIONS_TABLE, SESSIONS_TABLE } from "./session-store.js";
+import { REVOCATIONS_TABLE, SESSIONS_TABLE } from "./stores/session-store.js";
 import { webhookCodes } from "../diagnostics/codes/webhooks.js";
 import { sqlCodes } from "../diagnostics/codes/sql.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Decl, ModuleFile, Span } from "../parse/ast.js";
-import { analyzeAction } from "./action.js";
-import { checkModuleTransactions } from "./transaction-check.js";
-import { ActionTable } from "./action-table.js";
-import { FnTable } from "./fn.js";
-import { warnSensitiveEndpoints } from "./visibility.js";
-import { type AppInput, analyzeApp, appScope } from "./app.js";
+import { analyzeAction } from "./declarations/action.js";
+import { checkModuleTransactions } from "./transactions/transaction-check.js";
+import { ActionTable } from "./declarations/action-table.js";
+import { FnTable } from "./declarations/fn.js";
+import { warnSensitiveEndpoints } from "./checks/visibility.js";
+import { type AppInput, analyzeApp, appScope } from "./app/app.js";
 import type { ProjectConfig } from "../project/config/schema.js";
-import { authModel, credentialModels, identityFeatures } from "./credentials.js";
-import { markCredentialActions } from "./credential-actions.js";
+import { authModel, credentialModels, identityFeatures } from "./config/credentials.js";
+import { markCredentialActions } from "./checks/credential-actions.js";
 import type {
   ActionModel,
   AuthModel,
@@ -27,24 +27,24 @@ import type {
   ServerDefaults,
   StatementModel,
   WebhookModel,
-} from "./model.js";
-import { analyzeQuery } from "./query.js";
-import { analyzeTypes } from "./record-types.js";
-import { analyzeResource } from "./resource.js";
-import { type LocatedRoute, analyzeRoute, checkRouteTable } from "./route.js";
+} from "./model/model.js";
+import { analyzeQuery } from "./declarations/query.js";
+import { analyzeTypes } from "./declarations/record-types.js";
+import { analyzeResource } from "./declarations/resource.js";
+import { type LocatedRoute, analyzeRoute, checkRouteTable } from "./declarations/route.js";
 import { Reporter, place } from "./shared/context.js";
-import type { ModuleScope } from "./scope.js";
+import type { ModuleScope } from "./expressions/scope.js";
 import { allTableDdl } from "./sql/ddl/index.js";
-import { analyzeWebhook, checkWebhookHandlers } from "./webhook.js";
-import { warnUntypedAnswers } from "./untyped-answers.js";
-import { DELIVERIES_TABLE, deliveryStore } from "./webhook-store.js";
-import { IDEMPOTENCY_TABLE, idempotencyStore } from "./idempotency-store.js";
-import { UPLOADS_TABLE, uploadsModel } from "./uploads.js";
-import { LIMITS_TABLE, limitsModel } from "./limits.js";
+import { analyzeWebhook, checkWebhookHandlers } from "./declarations/webhook.js";
+import { warnUntypedAnswers } from "./answers/untyped-answers.js";
+import { DELIVERIES_TABLE, deliveryStore } from "./stores/webhook-store.js";
+import { IDEMPOTENCY_TABLE, idempotencyStore } from "./stores/idempotency-store.js";
+import { UPLOADS_TABLE, uploadsModel } from "./config/uploads.js";
+import { LIMITS_TABLE, limitsModel } from "./config/limits.js";
 import { type AnalyzeSteps, directSteps } from "./steps.js";
-import { assignTextArgs } from "./text-args.js";
-import { markPasswordWork } from "./passwords.js";
-import { markWrites } from "./writes.js";
+import { assignTextArgs } from "./checks/text-args.js";
+import { markPasswordWork } from "./checks/passwords.js";
+import { markWrites } from "./checks/writes.js";
 
 /** The parsed files of one module folder. */
 export interface ParsedModuleDir {

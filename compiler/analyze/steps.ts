@@ -6,12 +6,12 @@
 import { compileJq, type JqCompileResult } from "../jq/index.js";
 import { parseRouteFile } from "../parse/index.js";
 import type { PositionMap } from "../parse/positions.js";
-import type { Backend, ResourceModel } from "./model.js";
+import type { Backend, ResourceModel } from "./model/model.js";
 import type { Reporter } from "./shared/context.js";
 import { withBackendRules } from "./sql/backend-rules.js";
 import type { SqlChecker } from "./sql/dialect.js";
 import { createSqliteChecker } from "./sql/sqlite/check.js";
-import { checkTemplate } from "./template.js";
+import { checkTemplate } from "./app/template.js";
 
 export interface AnalyzeSteps {
   parseRouteFile(file: string, text: string): ReturnType<typeof parseRouteFile>;

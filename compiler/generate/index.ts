@@ -1,5 +1,5 @@
 import { IndentationText, Project, QuoteKind, type SourceFile, type StatementStructures, ts } from "./ts-morph.js";
-import type { Model } from "../analyze/model.js";
+import type { Model } from "../analyze/model/model.js";
 import { readTemplate } from "../templates.js";
 import { format } from "./format.js";
 import { PRETTIER_RC } from "./format-options.js";

@@ -1,5 +1,5 @@
 import { camelCase, pascalCase } from "../analyze/shared/names.js";
-import type { Model, StatementOwner } from "../analyze/model.js";
+import type { Model, StatementOwner } from "../analyze/model/model.js";
 
 // Identifiers the generated file declares itself; user names that would shadow them get a `_`.
 const RESERVED = new Set([

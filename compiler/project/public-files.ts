@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { appCodes as codes } from "../diagnostics/codes/app.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { PublicFileModel } from "../analyze/app-model.js";
+import type { PublicFileModel } from "../analyze/model/app-model.js";
 
 /** Held in memory by every server process: stylesheets, scripts, icons and images; anything bigger belongs on a CDN. */
 export const MAX_PUBLIC_FILE = 8 * 1024 * 1024;

@@ -2,7 +2,7 @@
 // endpoints, module routes and route-file blocks. openapi.json and client.ts are both
 // printed from this list, so they describe the same operations with the same types.
 
-import type { ActionModel, HttpMethod, Model, ParamModel, QueryModel, Requirement, RouteExprModel, RouteFileModel, TargetRef } from "../../analyze/model.js";
+import type { ActionModel, HttpMethod, Model, ParamModel, QueryModel, Requirement, RouteExprModel, RouteFileModel, TargetRef } from "../../analyze/model/model.js";
 import { pascalCase } from "../../analyze/shared/names.js";
 import { webhookHandlers } from "../sections/webhooks.js";
 import type { Names } from "../names.js";

@@ -2,7 +2,7 @@
 // server's edge refuses (runtime/server.ts, body.ts, idempotency/), `requires`, and every
 // `fail` an action can reach through the actions and fns it calls.
 
-import type { ActionModel, IrExpr, IrStmt, Model, Requirement } from "../../analyze/model.js";
+import type { ActionModel, IrExpr, IrStmt, Model, Requirement } from "../../analyze/model/model.js";
 
 /** What each status means in this API; the description of its response. */
 export const STATUS_TEXT: Readonly<Record<number, string>> = {

@@ -1,7 +1,7 @@
 import { StructureKind, type StatementStructures } from "../ts-morph.js";
-import type { ActionModel, Model, QueryModel } from "../../analyze/model.js";
+import type { ActionModel, Model, QueryModel } from "../../analyze/model/model.js";
 import type { Names } from "../names.js";
-import { oneAsciiKeyEach } from "../../analyze/row-keys.js";
+import { oneAsciiKeyEach } from "../../analyze/shared/row-keys.js";
 import { queryRowTs } from "../ts-types.js";
 import { isIdentifier, sameOrder } from "./shared.js";
 

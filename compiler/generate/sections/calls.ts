@@ -1,5 +1,5 @@
 import { type StatementStructures, StructureKind } from "../ts-morph.js";
-import type { ActionModel, Model, ParamModel, QueryModel } from "../../analyze/model.js";
+import type { ActionModel, Model, ParamModel, QueryModel } from "../../analyze/model/model.js";
 import { IrEmitter } from "../emit-ir.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";

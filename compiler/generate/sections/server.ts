@@ -1,5 +1,5 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { ActionModel, Model, QueryModel, Requirement, TargetRef } from "../../analyze/model.js";
+import type { ActionModel, Model, QueryModel, Requirement, TargetRef } from "../../analyze/model/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { identityStatements, identityTables } from "./identity.js";
@@ -11,8 +11,8 @@ import { streamConstName } from "./stream.js";
 import { respondFunctionName } from "./respond.js";
 import { authorizeCall, securitySpecFields, webhookHandlers, webhookStatements, webhookTables } from "./webhooks.js";
 import { limitsField, limitsSpecFields } from "./limits.js";
-import type { LimitModel } from "../../analyze/limits.js";
-import { answersFile, fileParams } from "../../analyze/uploads.js";
+import type { LimitModel } from "../../analyze/config/limits.js";
+import { answersFile, fileParams } from "../../analyze/config/uploads.js";
 
 type Out = (string | StatementStructures)[];
 

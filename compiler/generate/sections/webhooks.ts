@@ -1,5 +1,5 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { ActionModel, Model, Requirement } from "../../analyze/model.js";
+import type { ActionModel, Model, Requirement } from "../../analyze/model/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { authSpec } from "./identity.js";

@@ -1,7 +1,7 @@
 // The shape of svc.toml once read: every key docs/language.md §1 lists, with its defaults.
 // Keys keep the spelling users write in svc.toml so a reader can map one to the other.
 
-import type { Backend } from "../../analyze/model.js";
+import type { Backend } from "../../analyze/model/model.js";
 import type { RateModel } from "./rate.js";
 import type { LogLevel } from "../../../runtime/types.js";
 
@@ -56,7 +56,7 @@ export interface ProjectConfig {
   auth: AuthConfig;
   deploy: { url?: string; token?: CredentialRef };
   errors: ErrorsConfig;
-  /** `[uploads]`: defaults in compiler/analyze/uploads.ts. */
+  /** `[uploads]`: defaults in compiler/analyze/config/uploads.ts. */
   uploads: { store?: "disk" | "database"; dir?: string; max_file_size?: number; max_files?: number; max_request_size?: number };
 }
 
@@ -90,7 +90,7 @@ export interface AuthConfig {
     idle?: number;
     cookie?: string;
   };
-  /** The sign-in throttle; defaults in compiler/analyze/limits.ts (docs/auth.md). */
+  /** The sign-in throttle; defaults in compiler/analyze/config/limits.ts (docs/auth.md). */
   throttle?: {
     enabled?: boolean;
     account?: RateModel;
