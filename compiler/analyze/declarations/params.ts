@@ -5,12 +5,7 @@ import type { ParamModel } from "../model/model.js";
 import { type TypeTable, isShaped, resolveShape } from "./record-types.js";
 import { literalDefault, resolveType } from "./resource.js";
 import type { Reporter } from "../shared/context.js";
-
-/**
- * Names every object answers to: an argument called `constructor` would read
- * Object.prototype's in a JSON body, so such names are refused at build time.
- */
-export const RESERVED = new Set([...Object.getOwnPropertyNames(Object.prototype), "prototype"]);
+import { RESERVED } from "../shared/names.js";
 
 /**
  * Parameters of a query or an action: types resolved, defaults checked against them.

@@ -4,7 +4,7 @@ import { expressionCodes } from "../../diagnostics/codes/expressions.js";
 import { uploadCodes } from "../../diagnostics/codes/uploads.js";
 import type { Decl, TypeDecl, TypeRef } from "../../parse/ast.js";
 import type { RecordTypeModel, ShapeModel, ValueType } from "../model/model.js";
-import { RESERVED } from "./params.js";
+import { RESERVED } from "../shared/names.js";
 import { literalDefault, resolveType } from "./resource.js";
 import { type Reporter, place } from "../shared/context.js";
 import { closest } from "../../diagnostics/did-you-mean.js";

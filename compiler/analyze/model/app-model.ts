@@ -5,6 +5,9 @@
 import type { CompiledJq } from "../../jq/index.js";
 import type { HttpMethod, Literal, Requirement, ResponseModel, TargetRef } from "./model.js";
 import type { LimitModel } from "../config/limits.js";
+import type { PublicFileModel } from "../../project/public-files.js";
+
+export type { PublicFileModel };
 
 /** A value in a route file, resolved: where it comes from is known at build time. */
 export type RouteExprModel =
@@ -97,18 +100,6 @@ export interface PageModel {
 export interface LayoutModel {
   source: string;
   template: string;
-}
-
-/** A file of public/: the generator writes it beside the server (`public/style.css` in the output folder). */
-export interface PublicFileModel {
-  /** URL path: `/style.css` */
-  path: string;
-  /** `public/style.css` */
-  source: string;
-  contentType: string;
-  /** Text files are kept as they are (readable in the model's snapshot); anything else as base64. */
-  encoding: "utf8" | "base64";
-  body: string;
 }
 
 export interface AppModel {

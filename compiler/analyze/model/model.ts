@@ -6,11 +6,12 @@ import type { ActionModel, FnModel, PreparedSql, StatementModel } from "./action
 import type { AppModel, RouteExprModel } from "./app-model.js";
 import type { LimitModel, ThrottleModel } from "../config/limits.js";
 import type { UploadsModel } from "../config/uploads.js";
+import type { Backend } from "../../project/config/schema.js";
 
 export type * from "./app-model.js";
 export type * from "./action-model.js";
+export type { Backend };
 
-export type Backend = "sqlite" | "postgres" | "mysql" | "tidb";
 export type Dialect = "sqlite" | "postgres" | "mysql";
 
 export type ScalarType = "id" | "text" | "int" | "float" | "bool" | "timestamp" | "json" | "enum" | "file";

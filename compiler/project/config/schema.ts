@@ -1,11 +1,13 @@
 // The shape of svc.toml once read: every key docs/language.md §1 lists, with its defaults.
 // Keys keep the spelling users write in svc.toml so a reader can map one to the other.
 
-import type { Backend } from "../../analyze/model/model.js";
 import type { RateModel } from "./rate.js";
 import type { LogLevel } from "../../../runtime/types.js";
 
-export type { Backend, LogLevel };
+export type { LogLevel };
+
+/** `[database] backend`: the database a project runs on (the model carries it too). */
+export type Backend = "sqlite" | "postgres" | "mysql" | "tidb";
 
 export const BACKENDS = ["sqlite", "postgres", "mysql", "tidb"] as const satisfies readonly Backend[];
 export const LOG_LEVELS = ["error", "warn", "info", "debug", "trace"] as const satisfies readonly LogLevel[];
