@@ -16,6 +16,7 @@ import type { LocatedRoute } from "../declarations/route.js";
 import type { Reporter } from "../shared/context.js";
 import { place } from "../shared/context.js";
 import { type AnalyzeSteps, directSteps } from "../steps.js";
+import { type ParsedApp, isNamed } from "../../parse/app.js";
 
 export type { AppScope } from "./route-file.js";
 
@@ -24,6 +25,8 @@ export interface AppInput {
   dir: string;
   /** Every route.svc, page.html and page.jq below it, and layout.html at its top. */
   files: SourceFile[];
+  /** Its route files and pages' front matter, parsed in the parse step. */
+  parsed: ParsedApp;
   publicFiles: PublicFileModel[];
 }
 
@@ -43,17 +46,16 @@ export function analyzeApp(
   // table check's "shadowed" warning speaks of the order the server really matches in.
   const fileClaims: LocatedRoute[] = [];
   const pageClaims: LocatedRoute[] = [];
-  const byName = (name: string) => input.files.filter((f) => f.path.endsWith(`/${name}`) || f.path === name);
+  const byName = (name: string) => input.files.filter((f) => isNamed(f.path, name));
 
   const routeFiles: RouteFileModel[] = [];
   // Route files whose default GET block has errors: their pages need not say it is missing.
   const brokenGet = new Set<string>();
   for (const f of byName("route.svc")) {
     const at = located(input.dir, f, r);
-    const parsed = steps.parseRouteFile(f.path, f.text);
-    r.addAll(parsed.diagnostics);
-    if (!at) continue;
-    const { model, claims: blocks, declaresDefaultGet } = analyzeRouteFile(parsed.ast, at, scope, r);
+    const ast = input.parsed.routeFiles.get(f.path);
+    if (!at || !ast) continue;
+    const { model, claims: blocks, declaresDefaultGet } = analyzeRouteFile(ast, at, scope, r);
     routeFiles.push(model);
     if (declaresDefaultGet && !model.blocks.some((b) => b.method === "GET" && b.handler === null)) brokenGet.add(model.source);
     for (const b of blocks) fileClaims.push(claim(at, b.method, f.path, b.span));
@@ -66,8 +68,9 @@ export function analyzeApp(
     const at = located(input.dir, f, r);
     const jq = jqFiles.get(folderOf(f.path)) ?? null;
     jqFiles.delete(folderOf(f.path));
-    if (!at) continue;
-    const page = analyzePage(f, jq, at, routeFiles, brokenGet, r, steps);
+    const parsed = input.parsed.pages.get(f.path);
+    if (!at || !parsed) continue;
+    const page = analyzePage(f, parsed, jq, at, routeFiles, brokenGet, r, steps);
     if (!page) continue;
     pages.push(page);
     pageClaims.push(claim(at, "GET", f.path, new PositionMap(f.text).span(0, 0)));

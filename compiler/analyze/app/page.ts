@@ -8,13 +8,14 @@ import { PositionMap } from "../../parse/positions.js";
 import type { SourceFile } from "../../project/discover/context.js";
 import type { PageLoaderModel, PageModel, RouteFileModel } from "../model/app-model.js";
 import { type AppPath, routeReference, sameShape } from "./app-paths.js";
-import { readFrontMatter } from "./front-matter.js";
+import type { ParsedPage } from "../../parse/app.js";
 import type { Reporter } from "../shared/context.js";
 import { closest } from "../../diagnostics/did-you-mean.js";
 import { type AnalyzeSteps, directSteps } from "../steps.js";
 
 export function analyzePage(
   html: SourceFile,
+  { front, ok }: ParsedPage,
   jq: SourceFile | null,
   at: AppPath,
   routeFiles: readonly RouteFileModel[],
@@ -24,7 +25,6 @@ export function analyzePage(
 ): PageModel | null {
   const before = r.diagnostics.length;
   const positions = new PositionMap(html.text);
-  const front = readFrontMatter(html.path, html.text, positions, r);
   const template = html.text.slice(front.bodyOffset);
   steps.checkTemplate(html.path, html.text, positions, template, front.bodyOffset, r);
   if (front.title) steps.checkTemplate(html.path, html.text, positions, front.title.value, front.title.contentOffset, r);
@@ -48,7 +48,7 @@ export function analyzePage(
   }
 
   const loader = jq ? compileLoader(jq, r, steps) : null;
-  if (r.diagnostics.some((d, i) => i >= before && d.severity === "error")) return null;
+  if (!ok || r.diagnostics.some((d, i) => i >= before && d.severity === "error")) return null;
   return {
     source: html.path,
     path: at.path,
