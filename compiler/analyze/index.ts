@@ -34,6 +34,8 @@ import { type AppInput, analyzeApp, appScope } from "./app/app.js";
 import type { ProjectConfig } from "../project/config/schema.js";
 import { authModel, credentialModels, identityFeatures } from "./config/credentials.js";
 import { markCredentialActions } from "./checks/credential-actions.js";
+import { markActionReach } from "./checks/action-reach.js";
+import { assignEndpoints, buildRouteTable } from "./route-table.js";
 import type {
   ActionModel,
   AuthModel,
@@ -207,12 +209,14 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   }
   // Before route files, whose steps copy it from the actions they invoke.
   markCredentialActions(actions, fnModels);
+  markActionReach(actions, fnModels);
   // Route files and pages come after the modules' routes and webhooks in the one route table.
   const app = input.app ? analyzeApp(input.app, appScope(modules.map((m) => m.name), queries, actions, resourceMap, webhooks, identity.any), r, steps) : null;
   if (app) claims.push(...app.claims);
   assignTextArgs([...queries, ...actions], routes, app?.app ?? null);
   markPasswordWork(actions);
   checkRouteTable(claims, r);
+  assignEndpoints(queries, actions, webhooks, app?.app ?? null);
   checkWebhookHandlers(claims, webhooks, r);
   checkIdentityUse(actions, webhooks, auth, resourceDecls, modules, r);
   const reserved = resourceDecls.get(DELIVERIES_TABLE);
@@ -239,6 +243,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
     statements: [...statements.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     routes,
     webhooks,
+    routeTable: buildRouteTable(webhooks, queries, actions, routes, app?.app ?? null),
     defaults: serverDefaults(input.config),
   };
   // Present only when used, so models of projects without them stay as they were.

@@ -45,6 +45,10 @@ export function analyzeAction(decl: ActionDecl, m: ModuleScope): ActionModel {
     body,
     transaction: needsTransaction(body),
     returns: lowering.returnType(),
+    // Known once every action and fn is, and the route files are read (action-reach.ts, route-table.ts).
+    endpoint: null,
+    failStatuses: [],
+    readsCaller: false,
   };
   const declared = declaredTransaction(decl, m.file, m.reporter);
   if (declared?.mode === "none") {

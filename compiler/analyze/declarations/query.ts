@@ -63,6 +63,8 @@ export function analyzeQuery(
     },
     columns: checked.columns,
     rowResource: checked.rowResource,
+    // Known once route files are read (route-table.ts).
+    endpoint: null,
   };
   if (decl.visibility?.name === "private") model.private = true;
   return model;

@@ -3,6 +3,7 @@
 // themselves. Re-exported by model.ts, where the rest of the model is.
 
 import type { Literal, ParamModel, SourceRef, SqlModel, SqlSourceRef, ValueType } from "./model.js";
+import type { EndpointModel } from "./route-table-model.js";
 import type { LimitModel } from "../config/limits.js";
 
 export type Requirement = { kind: "auth" } | { kind: "role"; role: string };
@@ -203,6 +204,15 @@ export interface ActionModel {
   limits?: LimitModel[];
   /** `private action`: no `/api/<module>:<name>` endpoint and no module `route` (§2.3, Private queries and actions); absent when public. */
   private?: true;
+  /** How a request reaches it; null: nothing does (route-table.ts). */
+  endpoint: EndpointModel | null;
+  /**
+   * The statuses its `fail`s answer, and 400 for a json member that does not fit, through the
+   * actions and fns it calls, ascending (action-reach.ts).
+   */
+  failStatuses: number[];
+  /** It reads the caller (`auth`), itself or through what it calls: a credential changes its answer. */
+  readsCaller: boolean;
 }
 
 /** Where an action writes: `what` as a message names it (`insert note`, `sql { … }`, `end_session()`), `through` the called actions, outermost first. */

@@ -4,12 +4,14 @@
 import type { Position, Span } from "../../parse/ast.js";
 import type { ActionModel, FnModel, PreparedSql, StatementModel } from "./action-model.js";
 import type { AppModel, RouteExprModel } from "./app-model.js";
+import type { EndpointModel, RouteEntryModel } from "./route-table-model.js";
 import type { LimitModel, ThrottleModel } from "../config/limits.js";
 import type { UploadsModel } from "../config/uploads.js";
 import type { Backend } from "../../project/config/schema.js";
 
 export type * from "./app-model.js";
 export type * from "./action-model.js";
+export type * from "./route-table-model.js";
 export type { Backend };
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
@@ -210,6 +212,8 @@ export interface QueryModel {
   rowResource: string | null;
   /** `private query`: no `/api/<module>:<name>` endpoint and no module `route` (§2.3, Private queries and actions); absent when public. */
   private?: true;
+  /** How a request reaches it; null: nothing does (route-table.ts). */
+  endpoint: EndpointModel | null;
 }
 
 // ---------------------------------------------------------------- routes, webhooks, project
@@ -409,6 +413,11 @@ export interface Model {
   statements: StatementModel[];
   routes: RouteModel[];
   webhooks: WebhookModel[];
+  /**
+   * Every method and path the server answers, in the order it matches them: webhooks, the
+   * `/api/<module>:<name>` endpoints, module routes as declared, route files, pages, public/ files.
+   */
+  routeTable: RouteEntryModel[];
   defaults: ServerDefaults;
   /** Credentials the server reads at start (webhook secrets, `[auth]`), by name; absent when none. */
   credentials?: CredentialModel[];

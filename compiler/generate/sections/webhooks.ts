@@ -60,11 +60,6 @@ export function webhookSection(model: Model, names: Names): Out {
   return out;
 }
 
-/** `module.action` of every webhook handler: served only through its webhook, never at `/api/<module>:<action>`. */
-export function webhookHandlers(model: Model): Set<string> {
-  return new Set(model.webhooks.map((w) => `${w.handler.module}.${w.handler.name}`));
-}
-
 /** The deliveries table, for the spec's `tables`; none without webhooks. */
 export function webhookTables(model: Model, names: Names): string[] {
   return model.deliveryStore !== undefined && model.webhooks.length > 0 ? [names.table(model.deliveryStore.table)] : [];
