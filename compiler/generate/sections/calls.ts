@@ -133,7 +133,7 @@ export function inputFunction(endpoint: QueryModel | ActionModel, names: Names):
       out.push(`const ${c} = rt.arg.enumOf(${literal(p.enumValues)});`);
     }
   }
-  const shapes = new ShapeChecks(names, `${module}.${name}`, names.input(module, name));
+  const shapes = new ShapeChecks(names, names.input(module, name));
   const lines = params.map((p) => {
     const check = checks.get(p.name) ?? `rt.arg.${p.type}`;
     // Every reader says where its "arrived as text" comes from: the whole input (a query string
