@@ -1,23 +1,27 @@
-// Analysis: parsed module files and the app folder in, one plain model and its diagnostics out.
-// The steps, in the order analyze() runs them:
+// Analysis: parsed module files and the parsed app folder in, one plain model and its
+// diagnostics out. The steps, in the order analyze() runs them:
 //   1. modules grouped by folder, one name each ............ here (groupModules)
 //   2. resources, with their DDL per dialect ............... declarations/resource.ts, sql/ddl/
-//   3. per module: names, record types, queries ............ declarations/record-types.ts, declarations/query.ts
-//      (SQL checked by the step's checker) ................. sql/, steps.ts
-//   4. per module: fns and actions, analyzed on demand ..... declarations/fn.ts, declarations/action-table.ts,
+//   3. the SQL checker for the project's backend ........... steps.ts, sql/
+//   4. per module: record types, queries ................... declarations/record-types.ts, declarations/query.ts
+//   5. per module: fns and actions, analyzed on demand ..... declarations/fn.ts, declarations/action-table.ts,
 //      their bodies ........................................ declarations/action.ts, expressions/, answers/
-//   5. per module: which actions write ..................... checks/writes.ts
+//      and which of them write ............................. checks/writes.ts
 //   6. per module: routes and webhooks ..................... declarations/route.ts, declarations/webhook.ts
 //   7. per module: transaction clauses, sensitive fields,
 //      untyped answers ..................................... transactions/transaction-check.ts,
 //                                                            checks/visibility.ts, answers/untyped-answers.ts
-//   8. actions that handle credentials ..................... checks/credential-actions.ts
+//   8. what each action reaches through its calls:
+//      credentials, fail statuses, the caller .............. checks/credential-actions.ts, checks/action-reach.ts
 //   9. the app folder: route files, pages, public/ ......... app/
 //  10. arguments that may arrive as text, password work ... checks/text-args.ts, checks/passwords.ts
-//  11. the route table: no method and path claimed twice .. declarations/route.ts (checkRouteTable)
+//  11. no method and path claimed twice; each query's
+//      and action's endpoint ............................... declarations/route.ts (checkRouteTable), route-table.ts
 //  12. webhook handlers, identity use, reserved tables .... declarations/webhook.ts, here, stores/
-//  13. the model assembled, with the svc-owned stores,
-//      credentials, limits and uploads ..................... model/, stores/, config/
+//  13. the model assembled: the route table in match
+//      order, svc's own stores, credentials, limits,
+//      uploads ............................................. route-table.ts, stores/, config/, model/
+
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
 import { REVOCATIONS_TABLE, SESSIONS_TABLE } from "./stores/session-store.js";
