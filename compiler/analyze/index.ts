@@ -228,8 +228,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
     r.add(webhookCodes.reservedTable.at(reserved.file, reserved.span, DELIVERIES_TABLE, "handled webhook deliveries"));
   }
   // Every action but a webhook's handler is called over HTTP, and may be with an Idempotency-Key.
-  const handlers = new Set(webhooks.map((w) => `${w.handler.module}.${w.handler.name}`));
-  const calledOverHttp = actions.some((a) => !handlers.has(`${a.module}.${a.name}`));
+  const calledOverHttp = actions.some((a) => a.endpoint?.kind !== "webhook");
   const reservedKeys = resourceDecls.get(IDEMPOTENCY_TABLE);
   if (calledOverHttp && reservedKeys) {
     r.add(webhookCodes.reservedTable.at(reservedKeys.file, reservedKeys.span, IDEMPOTENCY_TABLE, "the answers of calls made with an Idempotency-Key"));

@@ -64,6 +64,10 @@ action record(payload: json) {
   return 1
 }
 
+action count(payload: json) {
+  return len(payload.items)
+}
+
 route GET "/items/:id" => show
 route POST "/items" => create_item
 route GET "/items/all" => list_items
@@ -125,6 +129,7 @@ describe("the route table", () => {
       "POST /api/shop:whoami action shop.whoami",
       "POST /api/shop:who_calls action shop.who_calls",
       "POST /api/shop:show action shop.show",
+      "POST /api/shop:count action shop.count",
       `GET /items/:id route ${model.routes[0]!.source}`,
       `POST /items route ${model.routes[1]!.source}`,
       `GET /items/all route ${model.routes[2]!.source}`,
@@ -174,6 +179,8 @@ describe("what an action reaches", () => {
     expect(action("add_item").failStatuses).toEqual([409, 422]);
     expect(action("create_item").failStatuses).toEqual([409, 422]);
     expect(action("record").failStatuses).toEqual([]);
+    // A json member that does not fit its slot answers 400.
+    expect(action("count").failStatuses).toEqual([400]);
   });
 
   test("reads the caller: itself, or through an action it calls", () => {
