@@ -5,12 +5,13 @@ import { dirname, join } from "node:path";
 import { analyze, type ParsedModuleDir } from "./analyze/index.js";
 import { type DiscoverTarget, discover } from "./project/discover.js";
 import { readPublicFiles } from "./project/public-files.js";
-import type { Backend, Model } from "./analyze/model.js";
+import type { Backend, Model } from "./analyze/model/model.js";
 import { type Diagnostic, hasErrors, sortDiagnostics } from "./diagnostics/diagnostic.js";
 import { renderDiagnostics } from "./diagnostics/render.js";
 import { warmFormatter } from "./generate/format.js";
 import { type GenerateOptions, type OutputFile, generate } from "./generate/index.js";
-import { parseModule } from "./parse/index.js";
+import { parseModule, parseRouteFile } from "./parse/index.js";
+import { parseApp } from "./parse/app.js";
 import type { BuildCache } from "./dev/build-cache.js";
 
 export type { DiscoverTarget, Diagnostic, Model, OutputFile };
@@ -55,6 +56,8 @@ export function check(target: DiscoverTarget, options: CheckOptions = {}): Check
     }),
   }));
   // The app folder and public/ exist in project mode only; public/ is read as bytes here.
+  const app = parseApp(p.appFiles, cache ? (file, text) => cache.parseRouteFile(file, text) : parseRouteFile);
+  diagnostics.push(...app.diagnostics);
   const publicFiles = readPublicFiles(p.root, p.publicDir);
   diagnostics.push(...publicFiles.diagnostics);
   const hasApp = p.appDir !== null || p.publicDir !== null;
@@ -66,7 +69,7 @@ export function check(target: DiscoverTarget, options: CheckOptions = {}): Check
     modules,
     sources: p.sources.map((s) => s.path),
     ...(options.backend !== undefined ? { backend: options.backend } : {}),
-    ...(hasApp ? { app: { dir: p.appDir ?? "app", files: p.appFiles, publicFiles: publicFiles.files } } : {}),
+    ...(hasApp ? { app: { dir: p.appDir ?? "app", files: p.appFiles, parsed: app.ast, publicFiles: publicFiles.files } } : {}),
     ...(cache ? { steps: cache } : {}),
   });
   cache?.finish();

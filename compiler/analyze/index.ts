@@ -1,19 +1,45 @@
+// Analysis: parsed module files and the parsed app folder in, one plain model and its
+// diagnostics out. The steps, in the order analyze() runs them:
+//   1. modules grouped by folder, one name each ............ here (groupModules)
+//   2. resources, with their DDL per dialect ............... declarations/resource.ts, sql/ddl/
+//   3. the SQL checker for the project's backend ........... steps.ts, sql/
+//   4. per module: record types, queries ................... declarations/record-types.ts, declarations/query.ts
+//   5. per module: fns and actions, analyzed on demand ..... declarations/fn.ts, declarations/action-table.ts,
+//      their bodies ........................................ declarations/action.ts, expressions/, answers/
+//      and which of them write ............................. checks/writes.ts
+//   6. per module: routes and webhooks ..................... declarations/route.ts, declarations/webhook.ts
+//   7. per module: transaction clauses, sensitive fields,
+//      untyped answers ..................................... transactions/transaction-check.ts,
+//                                                            checks/visibility.ts, answers/untyped-answers.ts
+//   8. what each action reaches through its calls:
+//      credentials, fail statuses, the caller .............. checks/credential-actions.ts, checks/action-reach.ts
+//   9. the app folder: route files, pages, public/ ......... app/
+//  10. arguments that may arrive as text, password work ... checks/text-args.ts, checks/passwords.ts
+//  11. no method and path claimed twice; each query's
+//      and action's endpoint ............................... declarations/route.ts (checkRouteTable), route-table.ts
+//  12. webhook handlers, identity use, reserved tables .... declarations/webhook.ts, here, stores/
+//  13. the model assembled: the route table in match
+//      order, svc's own stores, credentials, limits,
+//      uploads ............................................. route-table.ts, stores/, config/, model/
+
 import { analyzeCodes as codes } from "../diagnostics/codes/analyze.js";
 import { identityCodes } from "../diagnostics/codes/identity.js";
-import { REVOCATIONS_TABLE, SESSIONS_TABLE } from "./session-store.js";
+import { REVOCATIONS_TABLE, SESSIONS_TABLE } from "./stores/session-store.js";
 import { webhookCodes } from "../diagnostics/codes/webhooks.js";
 import { sqlCodes } from "../diagnostics/codes/sql.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Decl, ModuleFile, Span } from "../parse/ast.js";
-import { analyzeAction } from "./action.js";
-import { checkModuleTransactions } from "./transaction-check.js";
-import { ActionTable } from "./action-table.js";
-import { FnTable } from "./fn.js";
-import { warnSensitiveEndpoints } from "./visibility.js";
-import { type AppInput, analyzeApp, appScope } from "./app.js";
+import { analyzeAction } from "./declarations/action.js";
+import { checkModuleTransactions } from "./transactions/transaction-check.js";
+import { ActionTable } from "./declarations/action-table.js";
+import { FnTable } from "./declarations/fn.js";
+import { warnSensitiveEndpoints } from "./checks/visibility.js";
+import { type AppInput, analyzeApp, appScope } from "./app/app.js";
 import type { ProjectConfig } from "../project/config/schema.js";
-import { authModel, credentialModels, identityFeatures } from "./credentials.js";
-import { markCredentialActions } from "./credential-actions.js";
+import { authModel, credentialModels, identityFeatures } from "./config/credentials.js";
+import { markCredentialActions } from "./checks/credential-actions.js";
+import { markActionReach } from "./checks/action-reach.js";
+import { assignEndpoints, buildRouteTable } from "./route-table.js";
 import type {
   ActionModel,
   AuthModel,
@@ -27,24 +53,24 @@ import type {
   ServerDefaults,
   StatementModel,
   WebhookModel,
-} from "./model.js";
-import { analyzeQuery } from "./query.js";
-import { analyzeTypes } from "./record-types.js";
-import { analyzeResource } from "./resource.js";
-import { type LocatedRoute, analyzeRoute, checkRouteTable } from "./route.js";
+} from "./model/model.js";
+import { analyzeQuery } from "./declarations/query.js";
+import { analyzeTypes } from "./declarations/record-types.js";
+import { analyzeResource } from "./declarations/resource.js";
+import { type LocatedRoute, analyzeRoute, checkRouteTable } from "./declarations/route.js";
 import { Reporter, place } from "./shared/context.js";
-import type { ModuleScope } from "./scope.js";
+import type { ModuleScope } from "./expressions/scope.js";
 import { allTableDdl } from "./sql/ddl/index.js";
-import { analyzeWebhook, checkWebhookHandlers } from "./webhook.js";
-import { warnUntypedAnswers } from "./untyped-answers.js";
-import { DELIVERIES_TABLE, deliveryStore } from "./webhook-store.js";
-import { IDEMPOTENCY_TABLE, idempotencyStore } from "./idempotency-store.js";
-import { UPLOADS_TABLE, uploadsModel } from "./uploads.js";
-import { LIMITS_TABLE, limitsModel } from "./limits.js";
+import { analyzeWebhook, checkWebhookHandlers } from "./declarations/webhook.js";
+import { warnUntypedAnswers } from "./answers/untyped-answers.js";
+import { DELIVERIES_TABLE, deliveryStore } from "./stores/webhook-store.js";
+import { IDEMPOTENCY_TABLE, idempotencyStore } from "./stores/idempotency-store.js";
+import { UPLOADS_TABLE, uploadsModel } from "./config/uploads.js";
+import { LIMITS_TABLE, limitsModel } from "./config/limits.js";
 import { type AnalyzeSteps, directSteps } from "./steps.js";
-import { assignTextArgs } from "./text-args.js";
-import { markPasswordWork } from "./passwords.js";
-import { markWrites } from "./writes.js";
+import { assignTextArgs } from "./checks/text-args.js";
+import { markPasswordWork } from "./checks/passwords.js";
+import { markWrites } from "./checks/writes.js";
 
 /** The parsed files of one module folder. */
 export interface ParsedModuleDir {
@@ -187,12 +213,14 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   }
   // Before route files, whose steps copy it from the actions they invoke.
   markCredentialActions(actions, fnModels);
+  markActionReach(actions, fnModels);
   // Route files and pages come after the modules' routes and webhooks in the one route table.
   const app = input.app ? analyzeApp(input.app, appScope(modules.map((m) => m.name), queries, actions, resourceMap, webhooks, identity.any), r, steps) : null;
   if (app) claims.push(...app.claims);
   assignTextArgs([...queries, ...actions], routes, app?.app ?? null);
   markPasswordWork(actions);
   checkRouteTable(claims, r);
+  assignEndpoints(queries, actions, webhooks, app?.app ?? null);
   checkWebhookHandlers(claims, webhooks, r);
   checkIdentityUse(actions, webhooks, auth, resourceDecls, modules, r);
   const reserved = resourceDecls.get(DELIVERIES_TABLE);
@@ -200,8 +228,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
     r.add(webhookCodes.reservedTable.at(reserved.file, reserved.span, DELIVERIES_TABLE, "handled webhook deliveries"));
   }
   // Every action but a webhook's handler is called over HTTP, and may be with an Idempotency-Key.
-  const handlers = new Set(webhooks.map((w) => `${w.handler.module}.${w.handler.name}`));
-  const calledOverHttp = actions.some((a) => !handlers.has(`${a.module}.${a.name}`));
+  const calledOverHttp = actions.some((a) => a.endpoint?.kind !== "webhook");
   const reservedKeys = resourceDecls.get(IDEMPOTENCY_TABLE);
   if (calledOverHttp && reservedKeys) {
     r.add(webhookCodes.reservedTable.at(reservedKeys.file, reservedKeys.span, IDEMPOTENCY_TABLE, "the answers of calls made with an Idempotency-Key"));
@@ -219,6 +246,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
     statements: [...statements.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     routes,
     webhooks,
+    routeTable: buildRouteTable(webhooks, queries, actions, routes, app?.app ?? null),
     defaults: serverDefaults(input.config),
   };
   // Present only when used, so models of projects without them stay as they were.

@@ -1,20 +1,18 @@
-// The per-text steps of analysis that cost real time (parsing a route file, checking SQL
-// against the resources, checking a template, compiling page.jq) behind one interface.
+// The per-text steps of analysis that cost real time (checking SQL against the resources,
+// checking a template, compiling page.jq) behind one interface.
 // A one-shot build runs them directly; `svc dev` passes its BuildCache
 // (compiler/dev/build-cache.ts), which answers an unchanged text from the last build.
 
 import { compileJq, type JqCompileResult } from "../jq/index.js";
-import { parseRouteFile } from "../parse/index.js";
 import type { PositionMap } from "../parse/positions.js";
-import type { Backend, ResourceModel } from "./model.js";
+import type { Backend, ResourceModel } from "./model/model.js";
 import type { Reporter } from "./shared/context.js";
 import { withBackendRules } from "./sql/backend-rules.js";
 import type { SqlChecker } from "./sql/dialect.js";
 import { createSqliteChecker } from "./sql/sqlite/check.js";
-import { checkTemplate } from "./template.js";
+import { checkTemplate } from "./app/template.js";
 
 export interface AnalyzeSteps {
-  parseRouteFile(file: string, text: string): ReturnType<typeof parseRouteFile>;
   /** A checker for these resources under `backend`'s rules; the caller disposes it after the build's checks. */
   sqlChecker(resources: readonly ResourceModel[], backend: Backend | undefined): SqlChecker;
   /**
@@ -27,7 +25,6 @@ export interface AnalyzeSteps {
 
 /** Every step run afresh: what `svc build` and `svc check` use. */
 export const directSteps: AnalyzeSteps = {
-  parseRouteFile,
   sqlChecker: (resources, backend) => withBackendRules(createSqliteChecker(resources), backend, resources),
   checkTemplate: (file, _text, positions, template, offset, r) => checkTemplate(file, template, offset, positions, r),
   compileJq,

@@ -10,7 +10,7 @@
 //
 // A one-shot `svc build`/`svc check` passes no cache and runs every step afresh.
 
-import type { Backend, ResourceModel } from "../analyze/model.js";
+import type { Backend, ResourceModel } from "../analyze/model/model.js";
 import { type BuildClock, Memo } from "./memo.js";
 import { Reporter } from "../analyze/shared/context.js";
 import { SqlCheckCache } from "./sql-check-cache.js";

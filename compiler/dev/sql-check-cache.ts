@@ -7,7 +7,7 @@
 
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Position, Span } from "../parse/ast.js";
-import type { Backend, ResourceModel } from "../analyze/model.js";
+import type { Backend, ResourceModel } from "../analyze/model/model.js";
 import { type BuildClock, Memo } from "./memo.js";
 import { withBackendRules } from "../analyze/sql/backend-rules.js";
 import type { SqlCheckInput, SqlCheckResult, SqlChecker } from "../analyze/sql/dialect.js";

@@ -1,7 +1,7 @@
 // The API's description and client beside server.js: `openapi.json` (OpenAPI 3.1) and
 // `client.ts` with its `client.js`, all from the one model (docs/openapi.md).
 
-import type { Model } from "../analyze/model.js";
+import type { Model } from "../analyze/model/model.js";
 import { clientJs, clientTs } from "./client/index.js";
 import { format } from "./format.js";
 import type { OutputFile } from "./index.js";

@@ -1,7 +1,7 @@
-import type { IrExpr, IrStmt, Model, RecordWrite, Rehash } from "../analyze/model.js";
-import { RUNTIME_NAMES, VALUE_BUILTINS } from "../analyze/builtins.js";
+import type { IrExpr, IrStmt, Model, RecordWrite, Rehash } from "../analyze/model/model.js";
+import { RUNTIME_NAMES, VALUE_BUILTINS } from "../analyze/expressions/builtins.js";
 import { isNullable } from "../analyze/shared/types.js";
-import { isAbsentRef } from "../analyze/absent.js";
+import { isAbsentRef } from "../analyze/expressions/absent.js";
 import { local, type Names } from "./names.js";
 import { valueTs } from "./ts-types.js";
 

@@ -1,5 +1,5 @@
 import { IndentationText, Project, QuoteKind, type SourceFile, type StatementStructures, ts } from "./ts-morph.js";
-import type { Model } from "../analyze/model.js";
+import type { ActionModel, Model, QueryModel } from "../analyze/model/model.js";
 import { readTemplate } from "../templates.js";
 import { format } from "./format.js";
 import { PRETTIER_RC } from "./format-options.js";
@@ -8,7 +8,7 @@ import { actionSection, inputFunction, querySection } from "./sections/calls.js"
 import { fnSection } from "./sections/fns.js";
 import { resourceSection } from "./sections/resources.js";
 import { recordTypeSection } from "./sections/shapes.js";
-import { endpointSection, routeFileTargets, specSection } from "./sections/server.js";
+import { endpointSection, specSection } from "./sections/server.js";
 import { pageSection, publicOutputFiles } from "./sections/pages.js";
 import { respondSection } from "./sections/respond.js";
 import { routeFileSection } from "./sections/route-files.js";
@@ -84,8 +84,7 @@ function serverSource(model: Model, options: GenerateOptions): string {
   for (const r of model.resources) statements.push(...resourceSection(model, r, names));
   for (const t of model.types ?? []) statements.push(...recordTypeSection(model, t, names));
   // Private code no route file calls is never called with a request's input.
-  const called = routeFileTargets(model);
-  const takesInput = (e: { module: string; name: string; private?: true }) => !e.private || called.has(`${e.module}.${e.name}`);
+  const takesInput = (e: QueryModel | ActionModel) => e.endpoint !== null;
   for (const q of model.queries) {
     statements.push(...querySection(model, q, names));
     if (takesInput(q)) statements.push(...inputFunction(q, names));

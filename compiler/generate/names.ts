@@ -1,5 +1,5 @@
 import { camelCase, pascalCase } from "../analyze/shared/names.js";
-import type { Model, StatementOwner } from "../analyze/model.js";
+import type { Model, StatementOwner } from "../analyze/model/model.js";
 
 // Identifiers the generated file declares itself; user names that would shadow them get a `_`.
 const RESERVED = new Set([
@@ -16,6 +16,9 @@ export function local(name: string): string {
   return RESERVED.has(name) ? `${name}_` : name;
 }
 
+/** What a name made for a module's declaration is for. */
+type Declared = "querySql" | "fn" | "args" | "qrow" | "input" | "endpoint" | "type" | "typeCheck" | "webhook";
+
 /**
  * Top-level names of the generated file. With one module, names are plain (`listTasks`,
  * `Task`); with several, declarations are prefixed with their module so two modules can
@@ -25,6 +28,8 @@ export class Names {
   private readonly prefix: boolean;
   private readonly taken = new Set<string>();
   private readonly memo = new Map<string, string>();
+  /** Names of what a module declares, by what they name, then module, then declaration name. */
+  private readonly declared = new Map<Declared, Map<string, Map<string, string>>>();
   private readonly owners: ReadonlyMap<string, StatementOwner>;
 
   constructor(model: Model) {
@@ -35,10 +40,28 @@ export class Names {
   private unique(key: string, base: string): string {
     const hit = this.memo.get(key);
     if (hit) return hit;
+    const name = this.take(base);
+    this.memo.set(key, name);
+    return name;
+  }
+
+  /** `unique` for a module's query, action, record type or webhook: one name per declaration and use. */
+  private ofDeclared(use: Declared, module: string, name: string, base: string): string {
+    let modules = this.declared.get(use);
+    if (modules === undefined) this.declared.set(use, (modules = new Map()));
+    let names = modules.get(module);
+    if (names === undefined) modules.set(module, (names = new Map()));
+    const hit = names.get(name);
+    if (hit) return hit;
+    const made = this.take(base);
+    names.set(name, made);
+    return made;
+  }
+
+  private take(base: string): string {
     let name = RESERVED.has(base) ? `${base}_` : base;
     for (let i = 2; this.taken.has(name); i++) name = `${base}${i}`;
     this.taken.add(name);
-    this.memo.set(key, name);
     return name;
   }
 
@@ -68,7 +91,7 @@ export class Names {
   }
   /** `listTasksSql`: the statement of a query. */
   querySql(module: string, name: string): string {
-    return this.unique(`querySql:${module}.${name}`, `${this.fn(module, name)}Sql`);
+    return this.ofDeclared("querySql", module, name, `${this.fn(module, name)}Sql`);
   }
   /** `taskGetSql` for a record statement (or the delivery store's), `purgeDoneTasksSql1` for an action's first `sql` block. */
   statement(name: string): string {
@@ -78,7 +101,7 @@ export class Names {
   }
   /** `listTasks` */
   fn(module: string, name: string): string {
-    return this.unique(`fn:${module}.${name}`, camelCase(this.scoped(module, name)));
+    return this.ofDeclared("fn", module, name, camelCase(this.scoped(module, name)));
   }
   /** `profile`, then `profile2` for a fn's second instance (`FnModel.id`, `<module>.<name>#<n>`). */
   pureFn(id: string): string {
@@ -91,11 +114,11 @@ export class Names {
   }
   /** `ListTasksArgs` */
   argsType(module: string, name: string): string {
-    return this.unique(`args:${module}.${name}`, `${pascalCase(this.scoped(module, name))}Args`);
+    return this.ofDeclared("args", module, name, `${pascalCase(this.scoped(module, name))}Args`);
   }
   /** `ListTasksRow` for a query whose rows are not exactly one resource's. */
   queryRowType(module: string, name: string): string {
-    return this.unique(`qrow:${module}.${name}`, `${pascalCase(this.scoped(module, name))}Row`);
+    return this.ofDeclared("qrow", module, name, `${pascalCase(this.scoped(module, name))}Row`);
   }
   /** `taskJson`, `listTasksRowJson`: writes a row of `type` (a resource's row or a query's own) as JSON text. */
   rowJson(type: string): string {
@@ -103,11 +126,11 @@ export class Names {
   }
   /** `listTasksInput`: validates and coerces a call's arguments. */
   input(module: string, name: string): string {
-    return this.unique(`input:${module}.${name}`, `${camelCase(this.scoped(module, name))}Input`);
+    return this.ofDeclared("input", module, name, `${camelCase(this.scoped(module, name))}Input`);
   }
   /** `listTasksEndpoint` */
   endpoint(module: string, name: string): string {
-    return this.unique(`endpoint:${module}.${name}`, `${camelCase(this.scoped(module, name))}Endpoint`);
+    return this.ofDeclared("endpoint", module, name, `${camelCase(this.scoped(module, name))}Endpoint`);
   }
   /** Route-file blocks and pages (`apiTaskTrackerGet`, `tasksPage`): `key` keeps one name per thing. */
   app(key: string, base: string): string {
@@ -115,11 +138,11 @@ export class Names {
   }
   /** `NewUser`: the interface of a record type. */
   recordType(module: string, name: string): string {
-    return this.unique(`type:${module}.${name}`, pascalCase(this.scoped(module, name)));
+    return this.ofDeclared("type", module, name, pascalCase(this.scoped(module, name)));
   }
   /** `checkNewUser`: checks a value against a record type at the edge. */
   recordCheck(module: string, name: string): string {
-    return this.unique(`typeCheck:${module}.${name}`, `check${pascalCase(this.scoped(module, name))}`);
+    return this.ofDeclared("typeCheck", module, name, `check${pascalCase(this.scoped(module, name))}`);
   }
   /** `NEW_USER_ROLE`: the check of an enum member of a record type, or of an enum list item. */
   shapeEnum(key: string, base: string): string {
@@ -127,7 +150,7 @@ export class Names {
   }
   /** `githubIssuesWebhook` */
   webhook(module: string, name: string): string {
-    return this.unique(`webhook:${module}.${name}`, `${camelCase(this.scoped(module, name))}Webhook`);
+    return this.ofDeclared("webhook", module, name, `${camelCase(this.scoped(module, name))}Webhook`);
   }
   /** `idempotencyKeys`: the spec's store of Idempotency-Key answers. */
   idempotency(): string {

@@ -1,4 +1,4 @@
-import type { ColumnModel, FieldModel, Model, ParamModel, QueryModel, ScalarType, ValueType } from "../analyze/model.js";
+import type { ColumnModel, FieldModel, Model, ParamModel, QueryModel, ScalarType, ValueType } from "../analyze/model/model.js";
 import type { Names } from "./names.js";
 
 /** The TypeScript type of a scalar as JSON carries it (timestamps are ISO-8601 strings). */

@@ -6,7 +6,18 @@ import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { appCodes as codes } from "../diagnostics/codes/app.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { PublicFileModel } from "../analyze/app-model.js";
+
+/** A file of public/: the generator writes it beside the server (`public/style.css` in the output folder). */
+export interface PublicFileModel {
+  /** URL path: `/style.css` */
+  path: string;
+  /** `public/style.css` */
+  source: string;
+  contentType: string;
+  /** Text files are kept as they are (readable in the model's snapshot); anything else as base64. */
+  encoding: "utf8" | "base64";
+  body: string;
+}
 
 /** Held in memory by every server process: stylesheets, scripts, icons and images; anything bigger belongs on a CDN. */
 export const MAX_PUBLIC_FILE = 8 * 1024 * 1024;

@@ -1,5 +1,5 @@
 // Answers of action calls made with an `Idempotency-Key`, kept in the table
-// `svc_idempotency_keys` (compiler/analyze/idempotency-store.ts) so that they hold across
+// `svc_idempotency_keys` (compiler/analyze/stores/idempotency-store.ts) so that they hold across
 // processes and restarts, as webhook deliveries do (runtime/webhooks/deliveries.ts).
 //
 // One transaction per call holds the key's row and the action's writes:

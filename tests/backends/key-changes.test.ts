@@ -7,7 +7,7 @@ import mysql from "mysql2";
 import postgres from "postgres";
 import { afterAll, describe, expect, test } from "@jest/globals";
 import { allTableDdl } from "../../compiler/analyze/sql/ddl/index.js";
-import type { FieldModel } from "../../compiler/analyze/model.js";
+import type { FieldModel } from "../../compiler/analyze/model/model.js";
 import type { ResourceShape } from "../../compiler/analyze/sql/ddl/shared.js";
 import { declaredTables } from "../../runtime/db/net/migrate.js";
 import { planMysql } from "../../runtime/db/mysql/migrate.js";

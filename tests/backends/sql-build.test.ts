@@ -3,11 +3,11 @@
 // the way `svc check --db` maps a place in the SQL sent back into the .svc file.
 
 import { describe, expect, test } from "@jest/globals";
-import { recordStatement } from "../../compiler/analyze/record-sql.js";
+import { recordStatement } from "../../compiler/analyze/sql/record-sql.js";
 import { offsetFromMessage, sourceOffset } from "../../compiler/analyze/sql/live.js";
 import { bindParams } from "../../compiler/analyze/sql/params.js";
 import { spanInText, sqlText } from "../../compiler/analyze/sql/span.js";
-import type { ResourceModel, ScalarType } from "../../compiler/analyze/model.js";
+import type { ResourceModel, ScalarType } from "../../compiler/analyze/model/model.js";
 import { generateServerTs } from "../../compiler/generate/index.js";
 import { analyzeText } from "../unit/analyze/analyze.js";
 import { field, sqlBody } from "../unit/sql/fixtures.js";

@@ -6,11 +6,10 @@ import { mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { join } from "node:path";
 import { describe, expect, test } from "@jest/globals";
-import { bySpecificity, folderPath, routeReference } from "../../compiler/analyze/app-paths.js";
-import { readFrontMatter } from "../../compiler/analyze/front-matter.js";
+import { bySpecificity, folderPath, routeReference } from "../../compiler/analyze/app/app-paths.js";
+import { parseFrontMatter } from "../../compiler/parse/front-matter.js";
 import { MAX_PUBLIC_FILE, readPublicFiles } from "../../compiler/project/public-files.js";
 import { Reporter } from "../../compiler/analyze/shared/context.js";
-import { PositionMap } from "../../compiler/parse/positions.js";
 import { HttpError } from "../../runtime/errors.js";
 import { multipartBoundary, parseMultipart } from "../../runtime/forms.js";
 import { callInput, join as joinText } from "../../runtime/pages/call.js";
@@ -20,9 +19,8 @@ import { notModified } from "../../runtime/static.js";
 import { removeDir, tmpDir } from "../support/server.js";
 
 function front(text: string) {
-  const r = new Reporter();
-  const fm = readFrontMatter("page.html", text, new PositionMap(text), r);
-  return { fm, codes: r.diagnostics.map((d) => `${d.code} ${d.span?.start.line}:${d.span?.start.column} ${d.message}`) };
+  const { ast: fm, diagnostics } = parseFrontMatter("page.html", text);
+  return { fm, codes: diagnostics.map((d) => `${d.code} ${d.span?.start.line}:${d.span?.start.column} ${d.message}`) };
 }
 
 describe("front matter", () => {

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "@jest/globals";
 import { defaultConfig } from "../../compiler/project/config.js";
 import { analyze } from "../../compiler/analyze/index.js";
-import type { Model } from "../../compiler/analyze/model.js";
+import type { Model } from "../../compiler/analyze/model/model.js";
 import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
 import { generateServerTs } from "../../compiler/generate/index.js";
 import { check } from "../../compiler/index.js";

@@ -1,11 +1,11 @@
 // The webhook endpoint in-process, on a real SQLite database and a fake clock: verification
 // before parsing, the handler's arguments, and exactly-once through the deliveries table
-// the compiler declares (compiler/analyze/webhook-store.ts).
+// the compiler declares (compiler/analyze/stores/webhook-store.ts).
 
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import { allTableDdl } from "../../compiler/analyze/sql/ddl/index.js";
-import { deliveryStore } from "../../compiler/analyze/webhook-store.js";
+import { deliveryStore } from "../../compiler/analyze/stores/webhook-store.js";
 import { Credentials } from "../../runtime/credentials.js";
 import { type SqliteDatabase, openSqlite } from "../../runtime/db/sqlite/index.js";
 import { Fail, HttpError, StartupError } from "../../runtime/errors.js";

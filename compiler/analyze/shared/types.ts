@@ -1,4 +1,4 @@
-import type { ScalarType, ValueType } from "../model.js";
+import type { ScalarType, ValueType } from "../model/model.js";
 
 export const SCALAR_TYPES: readonly ScalarType[] = ["id", "text", "int", "float", "bool", "timestamp", "json", "enum", "file"];
 

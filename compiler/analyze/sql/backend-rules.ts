@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import type { Backend } from "../model.js";
+import type { Backend } from "../model/model.js";
 import type { ResourceShape } from "./ddl/shared.js";
 import { type SqlCheckInput, type SqlChecker, describeOwner } from "./dialect.js";
 import { mysqlRules } from "./mysql/rules.js";

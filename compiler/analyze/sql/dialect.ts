@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { SqlBody } from "../../parse/ast.js";
-import type { ColumnModel, Dialect, ParamModel } from "../model.js";
+import type { ColumnModel, Dialect, ParamModel } from "../model/model.js";
 
 // Each database engine checks SQL behind this one interface (sqlc keeps one engine per
 // folder behind one Parser). Today only SQLite checks; another engine is a new folder.

@@ -15,7 +15,7 @@
 // their fields, and its `AS` aliases, never a SQLite keyword (SQLite would have read it as
 // one), a function's name or a type in `CAST(… AS type)`.
 
-import type { Dialect } from "../model.js";
+import type { Dialect } from "../model/model.js";
 import { MYSQL_KEYWORDS, POSTGRES_KEYWORDS } from "./keywords.js";
 import { tableRefs } from "./refs.js";
 import type { Token } from "./tokens.js";

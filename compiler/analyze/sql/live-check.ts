@@ -1,7 +1,7 @@
 import { dialectCodes as codes } from "../../diagnostics/codes/dialect.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { Span } from "../../parse/ast.js";
-import type { ColumnModel, Model, SourceRef, SqlModel, SqlSourceRef, StatementModel } from "../model.js";
+import type { ColumnModel, Model, SourceRef, SqlModel, SqlSourceRef, StatementModel } from "../model/model.js";
 import { type LiveReport, type LiveStatement, compatible, sourceOffset } from "./live.js";
 import { spanInText } from "./span.js";
 

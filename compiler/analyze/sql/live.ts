@@ -1,4 +1,4 @@
-import type { ColumnModel, ScalarType } from "../model.js";
+import type { ColumnModel, ScalarType } from "../model/model.js";
 import type { JsonValueFix } from "./dialect.js";
 import type { DeclaredTable } from "./identifiers.js";
 import { modelText, sqlEdits } from "./params.js";

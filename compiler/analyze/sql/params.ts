@@ -1,5 +1,5 @@
 import type { SqlBody } from "../../parse/ast.js";
-import type { Dialect, DialectSql, ParamModel, ScalarType } from "../model.js";
+import type { Dialect, DialectSql, ParamModel, ScalarType } from "../model/model.js";
 import type { JsonValueFix } from "./dialect.js";
 import type { DeclaredTable } from "./identifiers.js";
 import { mysqlList, mysqlPlaceholder } from "./mysql/params.js";

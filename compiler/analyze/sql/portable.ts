@@ -1,4 +1,4 @@
-import type { Dialect, ScalarType } from "../model.js";
+import type { Dialect, ScalarType } from "../model/model.js";
 import type { JsonValueFix } from "./dialect.js";
 import { type DeclaredTable, nameEdits } from "./identifiers.js";
 import { nullOrderEdits } from "./null-order.js";

@@ -2,7 +2,7 @@
 // (compiler/generate/openapi/operations.ts), typed from the schemas openapi.json prints.
 // fetch-based with no dependency; an error answer is thrown as an ApiError.
 
-import type { Model } from "../../analyze/model.js";
+import type { Model } from "../../analyze/model/model.js";
 import { pascalCase } from "../../analyze/shared/names.js";
 import { apiNames, componentSchemas } from "../openapi/document.js";
 import { type ApiOperation, type ApiParam, operations } from "../openapi/operations.js";

@@ -2,10 +2,10 @@
 // 200, or what a route's `respond` shapes (status, body, headers). Both are described here and
 // nowhere else, so openapi.json and the client follow them together.
 
-import type { Model, QueryModel, ResponseModel, RouteBlockModel, RouteExprModel, RouteModel, TargetRef, ValueType } from "../../analyze/model.js";
+import type { Model, QueryModel, ResponseModel, RouteBlockModel, RouteExprModel, RouteModel, TargetRef, ValueType } from "../../analyze/model/model.js";
 import type { Names } from "../names.js";
 import { ANY, CALLER_SCHEMA, FILE_ANSWER, orNull, ref, type Schema, valueSchema } from "./schema.js";
-import { answersFile } from "../../analyze/uploads.js";
+import { answersFile } from "../../analyze/config/uploads.js";
 
 export interface Answer {
   status: number;

@@ -3,7 +3,7 @@
 // and webhooks under `webhooks`. Printed with a fixed key order, so the same model always
 // gives the same bytes.
 
-import type { Model, ResourceModel } from "../../analyze/model.js";
+import type { Model, ResourceModel } from "../../analyze/model/model.js";
 import { Names } from "../names.js";
 import { type ApiOperation, type ApiParam, operations } from "./operations.js";
 import { CALLER_SCHEMA, callerSchemaName, errorSchemaName, fieldSchema, isFileSchema, ref, refName, type Schema, shapeSchema, valueSchema } from "./schema.js";

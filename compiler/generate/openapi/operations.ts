@@ -2,13 +2,12 @@
 // endpoints, module routes and route-file blocks. openapi.json and client.ts are both
 // printed from this list, so they describe the same operations with the same types.
 
-import type { ActionModel, HttpMethod, Model, ParamModel, QueryModel, Requirement, RouteExprModel, RouteFileModel, TargetRef } from "../../analyze/model.js";
+import type { ActionModel, HttpMethod, Model, ParamModel, QueryModel, Requirement, RouteEntryModel, RouteExprModel, RouteFileModel, RouteModel, TargetRef } from "../../analyze/model/model.js";
 import { pascalCase } from "../../analyze/shared/names.js";
-import { webhookHandlers } from "../sections/webhooks.js";
 import type { Names } from "../names.js";
 import { type Answer, blockAnswer, endpointAnswer, routeAnswer } from "./answers.js";
 import { paramSchema, type Schema } from "./schema.js";
-import { failStatuses, readsCaller, requirementStatuses } from "./statuses.js";
+import { requirementStatuses } from "./statuses.js";
 
 export interface ApiParam {
   name: string;
@@ -56,62 +55,79 @@ export function operations(model: Model, names: Names): ApiOperation[] {
     return id;
   };
   const out: ApiOperation[] = [];
-  const handlers = webhookHandlers(model);
-  for (const q of model.queries) {
-    if (q.private) continue;
-    const t: TargetRef = { kind: "query", module: q.module, name: q.name };
-    out.push({
-      ...targetBase(model, t),
-      id: unique(names.fn(q.module, q.name)),
-      method: "GET",
-      path: `/api/${q.module}:${q.name}`,
-      queryParams: q.params.map((p) => param(p, names)),
-      body: null,
-      answer: endpointAnswer(model, names, t),
-    });
+  const routes = new Map(model.routes.map((r) => [r.source, r]));
+  const files = new Map((model.app?.routeFiles ?? []).map((f) => [f.source, f]));
+  // The route table's order; a route file's blocks are listed together, where its first method is.
+  for (const e of model.routeTable) {
+    const t = e.target;
+    if (t.kind === "endpoint" && t.target.kind === "query") {
+      const q = findQuery(model, t.target);
+      if (q) out.push(queryOperation(model, e, q, t.target, names, unique));
+    } else if (t.kind === "endpoint") {
+      const a = findAction(model, t.target);
+      if (a) out.push(actionOperation(model, e, a, t.target, names, unique));
+    } else if (t.kind === "route") {
+      const r = routes.get(t.source);
+      if (r) out.push(routeOperation(model, r, names, unique));
+    } else if (t.kind === "file") {
+      const file = files.get(t.source);
+      files.delete(t.source);
+      if (file) out.push(...routeFileOperations(model, file, names, unique));
+    }
   }
-  for (const a of model.actions) {
-    if (a.private || handlers.has(`${a.module}.${a.name}`)) continue;
-    const t: TargetRef = { kind: "action", module: a.module, name: a.name };
-    out.push({
-      ...targetBase(model, t),
-      id: unique(names.fn(a.module, a.name)),
-      method: "POST",
-      path: `/api/${a.module}:${a.name}`,
-      queryParams: [],
-      body: a.params.map((p) => param(p, names)),
-      answer: endpointAnswer(model, names, t),
-    });
-  }
-  for (const r of model.routes) {
-    const base = targetBase(model, r.target);
-    const params = targetParams(model, r.target);
-    const inPath = r.segments.filter((s) => s.startsWith(":")).map((s) => s.slice(1));
-    const pathParams = inPath.map((n) => {
-      const p = params.find((x) => x.name === n);
-      return p ? { ...param(p, names), required: true } : { name: n, schema: { type: "string" }, required: true, json: false };
-    });
-    const rest = params.filter((p) => !inPath.includes(p.name)).map((p) => param(p, names));
-    const inBody = r.method === "POST" || r.method === "PUT" || r.method === "PATCH";
-    out.push({
-      ...base,
-      id: unique(routeId(r.method, r.segments, null)),
-      method: r.method,
-      path: template(r.segments),
-      summary: `${r.method} ${r.path} → ${r.target.module}.${r.target.name}`,
-      pathParams,
-      queryParams: inBody ? [] : rest,
-      body: inBody ? rest : null,
-      answer: routeAnswer(model, names, r),
-      // A shaped route to a `one` query answers 404 when no row is found.
-      ...(r.respond?.notFoundOnNull ? { errors: sorted([...base.errors, 404]) } : {}),
-    });
-  }
-  for (const file of model.app?.routeFiles ?? []) out.push(...routeFileOperations(model, file, names, unique));
   // On a route that `respond`s, argument checks answer `[errors]` validation_status, not 400.
   const validation = model.errorShape?.validationStatus;
   if (validation !== undefined) for (const op of out) if (!op.answer.envelope) op.errors = sorted([...op.errors, validation]);
   return out;
+}
+
+function queryOperation(model: Model, e: RouteEntryModel, q: QueryModel, t: TargetRef, names: Names, unique: (base: string) => string): ApiOperation {
+  return {
+    ...targetBase(model, t),
+    id: unique(names.fn(q.module, q.name)),
+    method: e.method,
+    path: e.path,
+    queryParams: q.params.map((p) => param(p, names)),
+    body: null,
+    answer: endpointAnswer(model, names, t),
+  };
+}
+
+function actionOperation(model: Model, e: RouteEntryModel, a: ActionModel, t: TargetRef, names: Names, unique: (base: string) => string): ApiOperation {
+  return {
+    ...targetBase(model, t),
+    id: unique(names.fn(a.module, a.name)),
+    method: e.method,
+    path: e.path,
+    queryParams: [],
+    body: a.params.map((p) => param(p, names)),
+    answer: endpointAnswer(model, names, t),
+  };
+}
+
+function routeOperation(model: Model, r: RouteModel, names: Names, unique: (base: string) => string): ApiOperation {
+  const base = targetBase(model, r.target);
+  const params = targetParams(model, r.target);
+  const inPath = r.segments.filter((s) => s.startsWith(":")).map((s) => s.slice(1));
+  const pathParams = inPath.map((n) => {
+    const p = params.find((x) => x.name === n);
+    return p ? { ...param(p, names), required: true } : { name: n, schema: { type: "string" }, required: true, json: false };
+  });
+  const rest = params.filter((p) => !inPath.includes(p.name)).map((p) => param(p, names));
+  const inBody = r.method === "POST" || r.method === "PUT" || r.method === "PATCH";
+  return {
+    ...base,
+    id: unique(routeId(r.method, r.segments, null)),
+    method: r.method,
+    path: template(r.segments),
+    summary: `${r.method} ${r.path} → ${r.target.module}.${r.target.name}`,
+    pathParams,
+    queryParams: inBody ? [] : rest,
+    body: inBody ? rest : null,
+    answer: routeAnswer(model, names, r),
+    // A shaped route to a `one` query answers 404 when no row is found.
+    ...(r.respond?.notFoundOnNull ? { errors: sorted([...base.errors, 404]) } : {}),
+  };
 }
 
 /** What an endpoint and the routes to it share: docs, errors, security. */
@@ -132,7 +148,7 @@ function targetBase(model: Model, t: TargetRef): Omit<ApiOperation, "id" | "meth
     };
   }
   const a = findAction(model, t);
-  const statuses = a ? [...failStatuses(model, a), ...requirementStatuses(a.requires)] : [];
+  const statuses = a ? [...a.failStatuses, ...requirementStatuses(a.requires)] : [];
   const keys = model.idempotencyStore !== undefined;
   return {
     handler: null,
@@ -150,7 +166,7 @@ function targetBase(model: Model, t: TargetRef): Omit<ApiOperation, "id" | "meth
 
 function actionSecurity(model: Model, a: ActionModel): ApiSecurity {
   if (a.requires) return { kind: "required", requires: a.requires };
-  return readsCaller(model, a) ? { kind: "optional" } : { kind: "none" };
+  return a.readsCaller ? { kind: "optional" } : { kind: "none" };
 }
 
 /** One operation per block; blocks at one path and method share it in openapi.json (`?handler=`). */
@@ -195,11 +211,11 @@ function routeFileOperations(model: Model, file: RouteFileModel, names: Names, u
     if (auth) statuses.add(401);
     if (step?.op === "fetch") statuses.add(404);
     for (const s of requirementStatuses(requires)) statuses.add(s);
-    if (action) for (const s of failStatuses(model, action)) statuses.add(s);
+    if (action) for (const s of action.failStatuses) statuses.add(s);
     const writes = block.method !== "GET";
     if (writes) [413, 415].forEach((s) => statuses.add(s));
     if (writes && keys) [409, 422].forEach((s) => statuses.add(s));
-    const callerRead = (step?.args ?? []).some((a) => usesCaller(a.value)) || (block.redirect !== null && usesCaller(block.redirect)) || (action !== undefined && readsCaller(model, action));
+    const callerRead = (step?.args ?? []).some((a) => usesCaller(a.value)) || (block.redirect !== null && usesCaller(block.redirect)) || action?.readsCaller === true;
     const security: ApiSecurity = requires ? { kind: "required", requires } : callerRead ? { kind: "optional" } : { kind: "none" };
     const target = step ? `${step.target.module}.${step.target.name}` : null;
     out.push({

@@ -2,7 +2,7 @@
 // travels as JSON, so openapi.json and the client (which types itself from these schemas)
 // cannot disagree.
 
-import type { ColumnModel, FieldModel, Model, ParamModel, ScalarType, ShapeModel, ValueType } from "../../analyze/model.js";
+import type { ColumnModel, FieldModel, Model, ParamModel, ScalarType, ShapeModel, ValueType } from "../../analyze/model/model.js";
 import type { Names } from "../names.js";
 
 /** A JSON Schema object; key order is the order properties are set in, which is the order printed. */

@@ -8,7 +8,7 @@
 // being the word, a space and the token, which is how RealWorld's own spec says it and what
 // validating tools (Prism) can check.
 
-import type { Model } from "../../analyze/model.js";
+import type { Model } from "../../analyze/model/model.js";
 import type { ApiSecurity } from "./operations.js";
 import type { Schema } from "./schema.js";
 

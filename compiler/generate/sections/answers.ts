@@ -1,7 +1,7 @@
 import { StructureKind, type StatementStructures } from "../ts-morph.js";
-import type { ActionModel, Model, QueryModel } from "../../analyze/model.js";
+import type { ActionModel, Model, QueryModel } from "../../analyze/model/model.js";
 import type { Names } from "../names.js";
-import { oneAsciiKeyEach } from "../../analyze/row-keys.js";
+import { oneAsciiKeyEach } from "../../analyze/shared/row-keys.js";
 import { queryRowTs } from "../ts-types.js";
 import { isIdentifier, sameOrder } from "./shared.js";
 
@@ -14,8 +14,8 @@ import { isIdentifier, sameOrder } from "./shared.js";
 /** What endpoints need to write their answers: the row functions, and each endpoint's `json`. */
 export interface AnswerJson {
   functions: StatementStructures[];
-  /** `(result) => rt.jsonRows(result, taskJson)` per `module.name`, absent where JSON.stringify is kept. */
-  byTarget: Map<string, string>;
+  /** `(result) => rt.jsonRows(result, taskJson)` per query and action, absent where JSON.stringify is kept. */
+  byTarget: Map<QueryModel | ActionModel, string>;
 }
 
 export function answerJson(
@@ -53,18 +53,18 @@ export function answerJson(
   const json = (fn: string | null, many: boolean): string | null =>
     fn === null ? null : `(result) => rt.${many ? "jsonRows" : "jsonRowOrNull"}(result, ${fn})`;
 
-  const byTarget = new Map<string, string>();
-  const set = (module: string, name: string, text: string | null): void => {
-    if (text !== null) byTarget.set(`${module}.${name}`, text);
+  const byTarget = new Map<QueryModel | ActionModel, string>();
+  const set = (target: QueryModel | ActionModel, text: string | null): void => {
+    if (text !== null) byTarget.set(target, text);
   };
-  for (const q of queries) set(q.module, q.name, json(queryFn(q), !q.one));
+  for (const q of queries) set(q, json(queryFn(q), !q.one));
   for (const a of actions) {
     const t = a.returns;
-    if (t.kind === "row" || t.kind === "rows") set(a.module, a.name, json(resourceFn(t.resource), t.kind === "rows"));
+    if (t.kind === "row" || t.kind === "rows") set(a, json(resourceFn(t.resource), t.kind === "rows"));
     if (t.kind === "queryRow" || t.kind === "queryRows") {
       // The type names the query without its module: only a name no other module uses is certain.
       const named = model.queries.filter((x) => x.name === t.query);
-      if (named.length === 1) set(a.module, a.name, json(queryFn(named[0]!), t.kind === "queryRows"));
+      if (named.length === 1) set(a, json(queryFn(named[0]!), t.kind === "queryRows"));
     }
   }
   return { functions, byTarget };

@@ -1,5 +1,5 @@
 import { type StatementStructures, StructureKind } from "../ts-morph.js";
-import type { ActionModel, Model, ParamModel, QueryModel } from "../../analyze/model.js";
+import type { ActionModel, Model, ParamModel, QueryModel } from "../../analyze/model/model.js";
 import { IrEmitter } from "../emit-ir.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
@@ -133,7 +133,7 @@ export function inputFunction(endpoint: QueryModel | ActionModel, names: Names):
       out.push(`const ${c} = rt.arg.enumOf(${literal(p.enumValues)});`);
     }
   }
-  const shapes = new ShapeChecks(names, `${module}.${name}`, names.input(module, name));
+  const shapes = new ShapeChecks(names, names.input(module, name));
   const lines = params.map((p) => {
     const check = checks.get(p.name) ?? `rt.arg.${p.type}`;
     // Every reader says where its "arrived as text" comes from: the whole input (a query string

@@ -3,7 +3,7 @@
 // argument types the fn is called with), typed as the analyzer typed it.
 
 import { type StatementStructures, StructureKind } from "../ts-morph.js";
-import type { FnModel, Model } from "../../analyze/model.js";
+import type { FnModel, Model } from "../../analyze/model/model.js";
 import { IrEmitter } from "../emit-ir.js";
 import type { Names } from "../names.js";
 import { valueTs } from "../ts-types.js";

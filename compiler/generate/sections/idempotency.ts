@@ -1,5 +1,5 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { IdempotencyStoreModel, Model } from "../../analyze/model.js";
+import type { IdempotencyStoreModel, Model } from "../../analyze/model/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { statementSpec } from "./shared.js";

@@ -1,6 +1,6 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { PreparedSql } from "../../analyze/action-model.js";
-import type { Model, SessionStoreModel } from "../../analyze/model.js";
+import type { PreparedSql } from "../../analyze/model/action-model.js";
+import type { Model, SessionStoreModel } from "../../analyze/model/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { statementSpec } from "./shared.js";

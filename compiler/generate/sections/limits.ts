@@ -2,8 +2,8 @@
 // its endpoint, route or route-file block, with a small function reading an argument key
 // where there is one, and the sign-in throttle's rates (runtime/limits).
 
-import type { LimitKeyModel, LimitModel } from "../../analyze/limits.js";
-import type { Model } from "../../analyze/model.js";
+import type { LimitKeyModel, LimitModel } from "../../analyze/config/limits.js";
+import type { Model } from "../../analyze/model/model.js";
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

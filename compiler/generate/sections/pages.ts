@@ -5,7 +5,7 @@
 // (sections/server.ts) says where each of them answers.
 
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { Model, PageModel, PublicFileModel, RouteFileModel } from "../../analyze/model.js";
+import type { Model, PageModel, PublicFileModel, RouteFileModel } from "../../analyze/model/model.js";
 import { camelCase } from "../../analyze/shared/names.js";
 import { readTemplate } from "../../templates.js";
 import { emitJq } from "../jq/program.js";
@@ -13,7 +13,7 @@ import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { blockFunctionName } from "./route-files.js";
 import { limitsField } from "./limits.js";
-import { fileParams } from "../../analyze/uploads.js";
+import { fileParams } from "../../analyze/config/uploads.js";
 
 type Out = (string | StatementStructures)[];
 

@@ -1,5 +1,5 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { Model, ResourceModel, StatementModel, StatementOwner } from "../../analyze/model.js";
+import type { Model, ResourceModel, StatementModel, StatementOwner } from "../../analyze/model/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { fieldTs } from "../ts-types.js";

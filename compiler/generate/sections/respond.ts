@@ -3,7 +3,7 @@
 // so no template is interpreted per request.
 
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { ErrorShapeModel, Model, ResponseModel, RouteExprModel, RouteModel } from "../../analyze/model.js";
+import type { ErrorShapeModel, Model, ResponseModel, RouteExprModel, RouteModel } from "../../analyze/model/model.js";
 import { camelCase } from "../../analyze/shared/names.js";
 import { key, literal } from "../literal.js";
 import type { Names } from "../names.js";

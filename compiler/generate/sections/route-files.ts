@@ -4,7 +4,7 @@
 // and the redirect. Nothing here re-validates what the endpoint already does.
 
 import { type StatementStructures, StructureKind } from "../ts-morph.js";
-import type { Model, RouteBlockModel, RouteExprModel, RouteFileModel } from "../../analyze/model.js";
+import type { Model, RouteBlockModel, RouteExprModel, RouteFileModel } from "../../analyze/model/model.js";
 import { camelCase } from "../../analyze/shared/names.js";
 import { key, literal } from "../literal.js";
 import type { Names } from "../names.js";

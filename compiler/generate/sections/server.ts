@@ -1,36 +1,32 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { ActionModel, Model, QueryModel, Requirement, TargetRef } from "../../analyze/model.js";
+import type { ActionModel, Model, QueryModel, Requirement } from "../../analyze/model/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { identityStatements, identityTables } from "./identity.js";
-import { appSpecName, pageName, routeFileName } from "./pages.js";
+import { appSpecName } from "./pages.js";
 import { idempotencySpecFields, idempotencyStatements, idempotencyTables } from "./idempotency.js";
 import { answerJson } from "./answers.js";
 import { queryValues } from "./calls.js";
-import { streamConstName } from "./stream.js";
-import { respondFunctionName } from "./respond.js";
-import { authorizeCall, securitySpecFields, webhookHandlers, webhookStatements, webhookTables } from "./webhooks.js";
+import { authorizeCall, securitySpecFields, webhookStatements, webhookTables } from "./webhooks.js";
 import { limitsField, limitsSpecFields } from "./limits.js";
-import type { LimitModel } from "../../analyze/limits.js";
-import { answersFile, fileParams } from "../../analyze/uploads.js";
+import { routeTableEntries } from "./route-table.js";
+import type { LimitModel } from "../../analyze/config/limits.js";
+import { answersFile, fileParams } from "../../analyze/config/uploads.js";
 
 type Out = (string | StatementStructures)[];
 
 /** One endpoint per query and action: validate the input, then run (actions in one transaction). */
 export function endpointSection(model: Model, names: Names): Out {
   const out: Out = ["// ---- endpoints ----"];
-  // A private query or action has no URL of its own: it is an endpoint only for the route files that call it.
-  const called = routeFileTargets(model);
-  const queries = model.queries.filter((q) => !q.private || called.has(`${q.module}.${q.name}`));
-  const handlers = webhookHandlers(model);
-  // A webhook's handler runs only through its webhook, after the signature is checked.
-  const actions = model.actions.filter(
-    (a) => !handlers.has(`${a.module}.${a.name}`) && (!a.private || called.has(`${a.module}.${a.name}`)),
-  );
+  // A private query or action has no URL of its own: it is an endpoint only for the route files
+  // that call it. A webhook's handler runs only through its webhook, after the signature is checked.
+  const isEndpoint = (t: QueryModel | ActionModel) => t.endpoint?.kind === "url" || t.endpoint?.kind === "route files";
+  const queries = model.queries.filter(isEndpoint);
+  const actions = model.actions.filter(isEndpoint);
   const answers = answerJson(model, queries, actions, names);
   out.push(...answers.functions);
   for (const q of queries) {
-    const json = answers.byTarget.get(`${q.module}.${q.name}`);
+    const json = answers.byTarget.get(q);
     const input = names.input(q.module, q.name);
     const run = `(db, input) => ${names.fn(q.module, q.name)}(db, ${input}(input))`;
     out.push(endpointConst(q.module, q.name, "query", run, names, null, json, databaseAnswer(q, input, names)));
@@ -51,7 +47,7 @@ export function endpointSection(model: Model, names: Names): Out {
         : `(db, input${takesCtx ? ", ctx" : ""}) => {\n${guard}const args = ${input}(input);\nreturn ${transaction(a, `(tx) => ${fn}(tx, args${passCtx})`)};\n}`;
     if (a.autocommit === true) out.push("// `transaction none`: each statement commits on its own, without BEGIN/COMMIT.");
     else if (!a.transaction) out.push("// At most one statement and no `fail` after it: atomic on its own, without BEGIN/COMMIT.");
-    out.push(endpointConst(a.module, a.name, "action", run, names, a.requires, answers.byTarget.get(`${a.module}.${a.name}`), undefined, a.issuesCredentials === true, a.credentials === true, a.limits, uploadFields(a)));
+    out.push(endpointConst(a.module, a.name, "action", run, names, a.requires, answers.byTarget.get(a), undefined, a.issuesCredentials === true, a.credentials === true, a.limits, uploadFields(a)));
   }
   return out;
 }
@@ -72,13 +68,6 @@ function transaction(a: ActionModel, fn: string): string {
   if (a.passwords !== true) return `db.transaction(${fn}${isolation === "" ? "" : `, { isolation: ${isolation} }`})`;
   const ctx = a.context === true ? ", ctx" : isolation === "" ? "" : ", undefined";
   return `rt.passwordTransaction(db, ${fn}${ctx}${isolation === "" ? "" : `, ${isolation}`})`;
-}
-
-/** The private queries and actions route files call: only these need an endpoint (and an input check). */
-export function routeFileTargets(model: Model): Set<string> {
-  const out = new Set<string>();
-  for (const f of model.app?.routeFiles ?? []) for (const b of f.blocks) if (b.step) out.add(`${b.step.target.module}.${b.step.target.name}`);
-  return out;
 }
 
 /**
@@ -130,37 +119,12 @@ function endpointConst(
 }
 
 /**
- * The server spec: tables, statements, and the route table, one entry per path and method in
- * the order the runtime matches them (docs/language.md §2.4): webhooks, module endpoints,
- * declared routes as declared, route files, pages, public/ files; the first entry whose path
- * and method match wins.
+ * The server spec: tables, statements, and the model's route table, one entry per path and
+ * method in the order the runtime matches them (docs/language.md §2.4); the first entry whose
+ * path and method match wins.
  */
 export function specSection(model: Model, names: Names): Out {
-  const endpoint = (t: TargetRef) => names.endpoint(t.module, t.name);
-  const handlers = webhookHandlers(model);
-  const entry = (method: string, path: string, segments: readonly string[], target: string) => {
-    const split = segments.some((s) => s.startsWith(":")) ? `, segments: ${literal(segments)}` : "";
-    return `{ method: ${JSON.stringify(method)}, path: ${JSON.stringify(path)}${split}, target: ${target} }`;
-  };
-  const app = model.app;
-  const routes = [
-    ...model.webhooks.map((w) => `{ method: "POST", path: ${JSON.stringify(w.path)}, target: { kind: "webhook", name: ${JSON.stringify(`${w.module}.${w.name}`)} } }`),
-    ...model.queries
-      .filter((q) => !q.private)
-      .map((q) => `{ method: "GET", path: ${JSON.stringify(`/api/${q.module}:${q.name}`)}, target: { kind: "endpoint", endpoint: ${endpoint({ kind: "query", module: q.module, name: q.name })} } }`),
-    ...model.actions
-      .filter((a) => !handlers.has(`${a.module}.${a.name}`) && !a.private)
-      .map((a) => `{ method: "POST", path: ${JSON.stringify(`/api/${a.module}:${a.name}`)}, target: { kind: "endpoint", endpoint: ${endpoint({ kind: "action", module: a.module, name: a.name })} } }`),
-    ...model.routes.map(
-      (r) =>
-        `// ${r.source}\n${entry(r.method, r.path, r.segments, `{ kind: "endpoint", endpoint: ${endpoint(r.target)}${r.respond ? `, respond: ${respondFunctionName(names, r)}` : ""}${r.respond?.stream ? `, stream: ${streamConstName(names, r)}` : ""}${limitsField(r.limits)} }`)}`,
-    ),
-    ...(app?.routeFiles ?? []).flatMap((f) =>
-      [...new Set(f.blocks.map((b) => b.method))].map((m) => entry(m, f.path, f.segments, `{ kind: "file", file: ${routeFileName(names, f)} }`)),
-    ),
-    ...(app?.pages ?? []).map((p) => entry("GET", p.path, p.segments, `{ kind: "page", page: ${pageName(names, p)} }`)),
-    ...(app?.publicFiles ?? []).map((f) => `{ method: "GET", path: ${JSON.stringify(f.path)}, target: { kind: "asset" } }`),
-  ];
+  const routes = routeTableEntries(model, names);
   const statements = [
     ...model.queries.map((q) => names.querySql(q.module, q.name)),
     ...model.statements.map((s) => names.statement(s.name)),

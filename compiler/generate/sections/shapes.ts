@@ -1,5 +1,5 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { Model, RecordTypeModel, ShapeModel } from "../../analyze/model.js";
+import type { Model, RecordTypeModel, ShapeModel } from "../../analyze/model/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { nullableTs, scalarTs } from "../ts-types.js";
@@ -44,7 +44,7 @@ export function recordTypeSection(model: Model, t: RecordTypeModel, names: Names
     docs: [t.doc ?? `A \`${t.name}\` of \`${t.module}\`, checked at the edge by \`${names.recordCheck(t.module, t.name)}\`.`],
     properties: t.members.map((m) => ({ name: m.name, type: shapeTs(m.shape, names), ...(isAbsent(m.shape) ? { hasQuestionToken: true } : {}) })),
   });
-  const checks = new ShapeChecks(names, `${t.module}.${t.name}`, iface);
+  const checks = new ShapeChecks(names, iface);
   const members = t.members.map((m) => {
     const value = `o.${m.name}`;
     const path = `path + ${JSON.stringify(`.${m.name}`)}`;
@@ -84,7 +84,7 @@ export class ShapeChecks {
 
   constructor(
     private readonly names: Names,
-    private readonly key: string,
+    /** The generated name its checks are named after (an input function's, a record type's): unique in the file. */
     private readonly base: string,
   ) {}
 
@@ -122,7 +122,7 @@ export class ShapeChecks {
   }
 
   private enumCheck(values: string[], label: string): string {
-    const name = this.names.shapeEnum(`${this.key}.${label}`, `${this.base}_${label}`);
+    const name = this.names.shapeEnum(`${this.base}.${label}`, `${this.base}_${label}`);
     if (!this.constants.some((c) => c.kind === StructureKind.VariableStatement && c.declarations[0].name === name)) {
       this.constants.push({
         kind: StructureKind.VariableStatement,

@@ -1,5 +1,5 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { PreparedSql, ScalarType } from "../../analyze/model.js";
+import type { PreparedSql, ScalarType } from "../../analyze/model/model.js";
 import { literal, sqlLiteral } from "../literal.js";
 
 /**

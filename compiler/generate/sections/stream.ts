@@ -3,7 +3,7 @@
 // each holds, the query's statement and its values from the validated input.
 
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { Model, RouteModel } from "../../analyze/model.js";
+import type { Model, RouteModel } from "../../analyze/model/model.js";
 import { camelCase } from "../../analyze/shared/names.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";

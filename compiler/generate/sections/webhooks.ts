@@ -1,5 +1,5 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { ActionModel, Model, Requirement } from "../../analyze/model.js";
+import type { ActionModel, Model, Requirement } from "../../analyze/model/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { authSpec } from "./identity.js";
@@ -58,11 +58,6 @@ export function webhookSection(model: Model, names: Names): Out {
     });
   }
   return out;
-}
-
-/** `module.action` of every webhook handler: served only through its webhook, never at `/api/<module>:<action>`. */
-export function webhookHandlers(model: Model): Set<string> {
-  return new Set(model.webhooks.map((w) => `${w.handler.module}.${w.handler.name}`));
 }
 
 /** The deliveries table, for the spec's `tables`; none without webhooks. */

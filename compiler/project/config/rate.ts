@@ -1,4 +1,4 @@
-// Rates as svc writes them, in the language (`limit 5 per 1m burst 10`, compiler/analyze/limits.ts)
+// Rates as svc writes them, in the language (`limit 5 per 1m burst 10`, compiler/analyze/config/limits.ts)
 // and in svc.toml (`[auth.throttle] account = "2 per 1m burst 5"`): the window's units and
 // the bounds of the numbers, in one place.
 

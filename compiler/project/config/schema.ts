@@ -1,11 +1,13 @@
 // The shape of svc.toml once read: every key docs/language.md §1 lists, with its defaults.
 // Keys keep the spelling users write in svc.toml so a reader can map one to the other.
 
-import type { Backend } from "../../analyze/model.js";
 import type { RateModel } from "./rate.js";
 import type { LogLevel } from "../../../runtime/types.js";
 
-export type { Backend, LogLevel };
+export type { LogLevel };
+
+/** `[database] backend`: the database a project runs on (the model carries it too). */
+export type Backend = "sqlite" | "postgres" | "mysql" | "tidb";
 
 export const BACKENDS = ["sqlite", "postgres", "mysql", "tidb"] as const satisfies readonly Backend[];
 export const LOG_LEVELS = ["error", "warn", "info", "debug", "trace"] as const satisfies readonly LogLevel[];
@@ -56,7 +58,7 @@ export interface ProjectConfig {
   auth: AuthConfig;
   deploy: { url?: string; token?: CredentialRef };
   errors: ErrorsConfig;
-  /** `[uploads]`: defaults in compiler/analyze/uploads.ts. */
+  /** `[uploads]`: defaults in compiler/analyze/config/uploads.ts. */
   uploads: { store?: "disk" | "database"; dir?: string; max_file_size?: number; max_files?: number; max_request_size?: number };
 }
 
@@ -90,7 +92,7 @@ export interface AuthConfig {
     idle?: number;
     cookie?: string;
   };
-  /** The sign-in throttle; defaults in compiler/analyze/limits.ts (docs/auth.md). */
+  /** The sign-in throttle; defaults in compiler/analyze/config/limits.ts (docs/auth.md). */
   throttle?: {
     enabled?: boolean;
     account?: RateModel;

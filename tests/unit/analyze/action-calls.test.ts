@@ -1,6 +1,6 @@
 import { describe, expect, test } from "@jest/globals";
-import type { IrStmt } from "../../../compiler/analyze/model.js";
-import { needsTransaction } from "../../../compiler/analyze/transaction.js";
+import type { IrStmt } from "../../../compiler/analyze/model/model.js";
+import { needsTransaction } from "../../../compiler/analyze/transactions/transaction.js";
 import { generateServerTs } from "../../../compiler/generate/index.js";
 import { TASK, analyzeText, codes } from "./analyze.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "@jest/globals";
-import type { IrStmt } from "../../../compiler/analyze/model.js";
+import type { IrStmt } from "../../../compiler/analyze/model/model.js";
 import { TASK, analyzeText, codes } from "./analyze.js";
 
 function action(body: string, params = "id: id") {

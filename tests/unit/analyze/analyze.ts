@@ -1,6 +1,6 @@
 import { analyze } from "../../../compiler/analyze/index.js";
 import { defaultConfig } from "../../../compiler/project/config.js";
-import type { Model } from "../../../compiler/analyze/model.js";
+import type { Model } from "../../../compiler/analyze/model/model.js";
 import type { AuthConfig } from "../../../compiler/project/config/schema.js";
 import type { Diagnostic } from "../../../compiler/diagnostics/diagnostic.js";
 import { parseModule } from "../../../compiler/parse/index.js";

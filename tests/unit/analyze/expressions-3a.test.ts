@@ -3,7 +3,7 @@
 // the diagnostics SVC2120–SVC2126.
 
 import { describe, expect, test } from "@jest/globals";
-import type { IrStmt } from "../../../compiler/analyze/model.js";
+import type { IrStmt } from "../../../compiler/analyze/model/model.js";
 import { TASK, analyzeText, codes } from "./analyze.js";
 
 function action(body: string, params = "s: text, n: text?, k: int") {

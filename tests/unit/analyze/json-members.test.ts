@@ -3,7 +3,7 @@
 // passed to `coalesce` does not.
 
 import { describe, expect, test } from "@jest/globals";
-import type { IrExpr, IrStmt } from "../../../compiler/analyze/model.js";
+import type { IrExpr, IrStmt } from "../../../compiler/analyze/model/model.js";
 import type { AuthConfig } from "../../../compiler/project/config/schema.js";
 import { TASK, analyzeText } from "./analyze.js";
 

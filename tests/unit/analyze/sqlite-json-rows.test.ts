@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from "@jest/globals";
 import Database from "better-sqlite3";
-import type { ColumnModel } from "../../../compiler/analyze/model.js";
+import type { ColumnModel } from "../../../compiler/analyze/model/model.js";
 import { sqliteJsonRows } from "../../../compiler/analyze/sql/sqlite/json-rows.js";
 
 const col = (name: string, type: ColumnModel["type"], nullable = false): ColumnModel => ({ name, type, enumValues: [], nullable });

@@ -1,4 +1,4 @@
-// Which actions write, as the model records it (compiler/analyze/writes.ts), and the build
+// Which actions write, as the model records it (compiler/analyze/checks/writes.ts), and the build
 // error for a GET route that reaches one (SVC7020, docs/language.md §3): the attacks a link
 // from another site could make (signing the user out, deleting, writing through a call).
 

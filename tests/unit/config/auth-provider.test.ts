@@ -3,7 +3,7 @@
 // audience check given up only in writing, and a leeway of at most five minutes.
 
 import { describe, expect, test } from "@jest/globals";
-import { authModel } from "../../../compiler/analyze/credentials.js";
+import { authModel } from "../../../compiler/analyze/config/credentials.js";
 import { readConfig } from "../../../compiler/project/config.js";
 
 /** "CODE line:col" of each diagnostic, but the warning that a credential is not declared (not what is tested here). */

@@ -133,7 +133,7 @@ function generated(): { json: Map<string, (result: unknown) => string>; function
   const json = new Map<string, (result: unknown) => string>();
   for (const [target, initializer] of out.byTarget) {
     json.set(
-      target,
+      `${target.module}.${target.name}`,
       new Function("rt", `${functions.join("\n")}\nreturn ${initializer};`)(rt) as (result: unknown) => string,
     );
   }

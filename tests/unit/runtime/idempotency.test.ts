@@ -4,7 +4,7 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import { defaultConfig } from "../../../compiler/project/config.js";
-import { IDEMPOTENCY_TABLE, idempotencyStore } from "../../../compiler/analyze/idempotency-store.js";
+import { IDEMPOTENCY_TABLE, idempotencyStore } from "../../../compiler/analyze/stores/idempotency-store.js";
 import { analyze } from "../../../compiler/analyze/index.js";
 import { parseModule } from "../../../compiler/parse/index.js";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, test } from "@jest/globals";
 import ts from "typescript";
-import type { Model } from "../../../compiler/analyze/model.js";
+import type { Model } from "../../../compiler/analyze/model/model.js";
 import { respondSection } from "../../../compiler/generate/sections/respond.js";
 import { Names } from "../../../compiler/generate/names.js";
 import { HttpError, ValidationError } from "../../../runtime/errors.js";

@@ -4,9 +4,9 @@
 // SQLite database with a fake clock.
 
 import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
-import { REVOCATIONS_TABLE as RESERVED } from "../../../compiler/analyze/session-store.js";
+import { REVOCATIONS_TABLE as RESERVED } from "../../../compiler/analyze/stores/session-store.js";
 import { allTableDdl } from "../../../compiler/analyze/sql/ddl/index.js";
-import type { FieldModel } from "../../../compiler/analyze/model.js";
+import type { FieldModel } from "../../../compiler/analyze/model/model.js";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
 import {
   MIN_RETENTION_MS,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "@jest/globals";
-import type { IndexModel, ParamModel } from "../../../compiler/analyze/model.js";
+import type { IndexModel, ParamModel } from "../../../compiler/analyze/model/model.js";
 import { createSqliteChecker } from "../../../compiler/analyze/sql/sqlite/check.js";
 import { checkSql } from "./checking.js";
 import { CREATED_INDEX, STATUS_INDEX, commentResource, param, taskResource } from "./fixtures.js";

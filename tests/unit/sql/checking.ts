@@ -1,4 +1,4 @@
-import type { ParamModel } from "../../../compiler/analyze/model.js";
+import type { ParamModel } from "../../../compiler/analyze/model/model.js";
 import type { SqlCheckResult, SqlChecker } from "../../../compiler/analyze/sql/dialect.js";
 import type { SqlBody } from "../../../compiler/parse/ast.js";
 import { sqlBody } from "./fixtures.js";

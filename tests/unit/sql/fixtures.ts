@@ -1,5 +1,5 @@
 import type { Position, SqlBody } from "../../../compiler/parse/ast.js";
-import type { FieldModel, IndexModel, ParamModel, ScalarType } from "../../../compiler/analyze/model.js";
+import type { FieldModel, IndexModel, ParamModel, ScalarType } from "../../../compiler/analyze/model/model.js";
 import type { ResourceShape } from "../../../compiler/analyze/sql/ddl/index.js";
 
 // Hand-made inputs for the SQL tests: SqlBody values with spans as the parser makes

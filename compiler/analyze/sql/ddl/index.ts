@@ -1,4 +1,4 @@
-import type { Dialect, TableDdl } from "../../model.js";
+import type { Dialect, TableDdl } from "../../model/model.js";
 import { tableDdl as mysql } from "./mysql.js";
 import { tableDdl as postgres } from "./postgres.js";
 import type { ResourceShape } from "./shared.js";

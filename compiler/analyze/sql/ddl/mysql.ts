@@ -1,4 +1,4 @@
-import type { FieldModel, TableDdl } from "../../model.js";
+import type { FieldModel, TableDdl } from "../../model/model.js";
 import { type ResourceShape, type Rules, buildTableDdl } from "./shared.js";
 
 // MySQL / MariaDB / TiDB. Notes that shape this file:

@@ -1,4 +1,4 @@
-import type { FieldModel, TableDdl } from "../../model.js";
+import type { FieldModel, TableDdl } from "../../model/model.js";
 import { type ResourceShape, type Rules, buildTableDdl, standardString } from "./shared.js";
 
 // PostgreSQL has a native type for everything; `sqlType` is the column's

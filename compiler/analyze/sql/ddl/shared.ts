@@ -1,4 +1,4 @@
-import type { DefaultValue, FieldModel, Literal, ResourceModel, TableDdl } from "../../model.js";
+import type { DefaultValue, FieldModel, Literal, ResourceModel, TableDdl } from "../../model/model.js";
 
 // The part of DDL every dialect shares: column order, NOT NULL, PRIMARY KEY, DEFAULT,
 // CHECK, index statements. Each dialect file supplies only what differs (its Rules).

@@ -1,4 +1,4 @@
-import type { FieldModel, TableDdl } from "../../model.js";
+import type { FieldModel, TableDdl } from "../../model/model.js";
 import { type ResourceShape, type Rules, buildTableDdl, standardString } from "./shared.js";
 
 // SQLite keeps timestamps as ISO-8601 UTC text (what JSON carries), booleans as 0/1 and

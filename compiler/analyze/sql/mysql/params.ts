@@ -1,4 +1,4 @@
-import type { ScalarType } from "../../model.js";
+import type { ScalarType } from "../../model/model.js";
 
 // MySQL's positional `?`. A timestamp travels as svc's ISO-8601 UTC text
 // (`2024-05-01T12:00:00.123Z`, runtime/lang/timestamp.ts), which MySQL and MariaDB refuse for a

@@ -1,4 +1,4 @@
-import type { ScalarType } from "../../model.js";
+import type { ScalarType } from "../../model/model.js";
 
 // PostgreSQL infers each `$N`'s type from where it stands, and fails to prepare a statement
 // where it cannot (`SELECT $1`, `$1 IS NULL` alone: "could not determine data type of

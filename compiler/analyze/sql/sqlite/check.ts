@@ -1,7 +1,7 @@
 import BetterSqlite3 from "better-sqlite3";
 import { sqlCodes } from "../../../diagnostics/codes/sql.js";
 import { type Diagnostic, hasErrors } from "../../../diagnostics/diagnostic.js";
-import type { ResourceModel } from "../../model.js";
+import type { ResourceModel } from "../../model/model.js";
 import type { ResourceShape } from "../ddl/shared.js";
 import { tableDdl } from "../ddl/sqlite.js";
 import { type RejectedTable, type SqlCheckInput, type SqlCheckResult, type SqlChecker, describeOwner } from "../dialect.js";

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { sqlCodes } from "../../../diagnostics/codes/sql.js";
 import type { Diagnostic } from "../../../diagnostics/diagnostic.js";
-import type { ColumnModel, ScalarType } from "../../model.js";
+import type { ColumnModel, ScalarType } from "../../model/model.js";
 import { type SelectItem, selectItems } from "../clauses.js";
 import { ANNOTATION_TYPES, type Annotation, parseAnnotation } from "../portable.js";
 import { type TableRef, refByQualifier } from "../refs.js";

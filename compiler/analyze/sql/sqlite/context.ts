@@ -1,5 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
-import type { FieldModel } from "../../model.js";
+import type { FieldModel } from "../../model/model.js";
 import type { ResourceShape } from "../ddl/shared.js";
 import type { SqlCheckInput } from "../dialect.js";
 import { type TableRef, enclosingParens } from "../refs.js";

@@ -1,4 +1,4 @@
-import type { ScalarType } from "../../model.js";
+import type { ScalarType } from "../../model/model.js";
 import { selectItems } from "../clauses.js";
 import { JSON_FUNCTIONS } from "../portable.js";
 import { KEYWORDS, refByQualifier } from "../refs.js";

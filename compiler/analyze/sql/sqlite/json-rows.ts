@@ -7,8 +7,8 @@
 // JavaScript writes 1 and 1e+21, and a json column's numbers keep their source spelling; a
 // query with either keeps the JavaScript writer.
 
-import type { ColumnModel, ScalarType } from "../../model.js";
-import { oneAsciiKeyEach } from "../../row-keys.js";
+import type { ColumnModel, ScalarType } from "../../model/model.js";
+import { oneAsciiKeyEach } from "../../shared/row-keys.js";
 import { tokenize } from "../tokens.js";
 
 /** Column types whose SQLite value json_object writes as JSON.stringify writes the JavaScript one. */
