@@ -55,7 +55,7 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
     const settings = (params.initializationOptions ?? {}) as ServerSettings;
     const options: WorkspaceOptions = { debounceMs: settings.debounceMs ?? 30, liveDatabase: settings.liveDatabase === true };
     workspace = new Workspace(options, {
-      publish: (abs, diagnostics) => void connection.sendDiagnostics({ uri: uriOf(abs), diagnostics }),
+      publish: (abs, diagnostics) => connection.sendDiagnostics({ uri: uriOf(abs), diagnostics }),
       checked: (p) =>
         void connection.sendNotification(CHECKED_NOTIFICATION, {
           root: p.root,
@@ -105,8 +105,8 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
   });
   documents.onDidChangeContent((e) => {
     const abs = pathOf(e.document.uri);
-    // The first content event of a document is its opening, handled above.
-    if (abs && ws().fs.open.has(abs)) ws().change(abs, e.document.getText());
+    // Opening a document is also its first content event: that text was just checked.
+    if (abs && ws().fs.open.has(abs) && ws().fs.open.get(abs) !== e.document.getText()) ws().change(abs, e.document.getText());
   });
   documents.onDidSave((e) => {
     const abs = pathOf(e.document.uri);

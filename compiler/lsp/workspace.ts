@@ -21,7 +21,7 @@ export interface WorkspaceOptions {
 }
 
 export interface WorkspaceEvents {
-  publish(absPath: string, diagnostics: LspDiagnostic[]): void;
+  publish(absPath: string, diagnostics: LspDiagnostic[]): Promise<void>;
   /** After the diagnostics of a check were all published. */
   checked(project: Project): void;
   log(message: string): void;
@@ -119,9 +119,10 @@ export class Workspace {
     // Open files of the project get an answer even when it is empty: the editor then knows the check ran.
     for (const file of this.fs.open.keys()) if (!byFile.has(file) && this.projectFor(file) === p) byFile.set(file, []);
     for (const file of p.published) if (!byFile.has(file)) byFile.set(file, []);
-    for (const [file, list] of byFile) this.events.publish(file, list);
+    const sent = [...byFile].map(([file, list]) => this.events.publish(file, list));
     p.published = new Set([...byFile].filter(([, list]) => list.length > 0).map(([file]) => file));
-    this.events.checked(p);
+    // The protocol library may hold a notification back; `checked` goes out only after every publish did.
+    void Promise.all(sent).then(() => this.events.checked(p));
   }
 
   /** `svc check --db` on the project's own database URL, when the user enabled it and the SQL is otherwise clean. */
