@@ -99,6 +99,14 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
     if (workspace && svc?.liveDatabase !== undefined) workspace.options.liveDatabase = svc.liveDatabase;
   });
 
+  // Files changed on disk behind the editor's back (a checkout, a generator, svc.toml saved elsewhere).
+  connection.onDidChangeWatchedFiles((p) => {
+    for (const change of p.changes) {
+      const abs = pathOf(change.uri);
+      if (abs && !ws().fs.open.has(abs)) ws().changedOnDisk(abs);
+    }
+  });
+
   documents.onDidOpen((e) => {
     const abs = pathOf(e.document.uri);
     if (abs) ws().open(abs, e.document.getText());

@@ -67,6 +67,11 @@ export class Workspace {
     this.schedule(p);
   }
 
+  /** A file that is not open changed on disk: its project is checked again. */
+  changedOnDisk(file: string): void {
+    this.schedule(this.projectFor(file));
+  }
+
   save(file: string): void {
     void this.checkLive(this.projectFor(file));
   }
