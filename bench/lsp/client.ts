@@ -14,6 +14,8 @@ const SVC = join(fileURLToPath(import.meta.url), "..", "..", "..", "compiler", "
 export interface CheckedParams {
   root: string;
   diagnostics: number;
+  /** CPU time of the check in the server, in ms. */
+  cpuMs: number;
 }
 
 export class LspClient {

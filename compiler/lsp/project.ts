@@ -15,7 +15,9 @@ export class Project {
   readonly cache = new BuildCache();
   /** The last check; null before the first. */
   result: CheckResult | null = null;
-  index = new SymbolIndex();
+  private built = new SymbolIndex();
+  /** Set by a check: the table is built when a request first needs it, so diagnostics never wait for it. */
+  private stale: (() => SymbolIndex) | null = null;
   /** Absolute paths that were given diagnostics last time: each must be cleared when they go away. */
   published = new Set<string>();
 
@@ -33,9 +35,20 @@ export class Project {
     const result = check(this.target, { cache: this.cache, fs: this.fs });
     this.result = result;
     if (result.model !== null) {
-      this.index = indexProject(this.cache.moduleAsts(), this.cache.routeFileAsts(), result.sources, credentialSpans(result.sources));
+      const modules = this.cache.moduleAsts();
+      const routeFiles = this.cache.routeFileAsts();
+      this.stale = () => indexProject(modules, routeFiles, result.sources, credentialSpans(result.sources));
     }
     return result;
+  }
+
+  /** The symbol table of the last check that could read the project's files. */
+  get index(): SymbolIndex {
+    if (this.stale) {
+      this.built = this.stale();
+      this.stale = null;
+    }
+    return this.built;
   }
 
   text(file: string): string | undefined {

@@ -26,6 +26,8 @@ export const CHECKED_NOTIFICATION = "svc/checked";
 export interface CheckedParams {
   root: string;
   diagnostics: number;
+  /** CPU time of the check in the server, in ms: what the check costs apart from waiting for a busy machine. */
+  cpuMs: number;
 }
 
 /** What a client may pass as initializationOptions (and as the `svc` settings section). */
@@ -56,10 +58,11 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
     const options: WorkspaceOptions = { debounceMs: settings.debounceMs ?? 30, liveDatabase: settings.liveDatabase === true };
     workspace = new Workspace(options, {
       publish: (abs, diagnostics) => connection.sendDiagnostics({ uri: uriOf(abs), diagnostics }),
-      checked: (p) =>
+      checked: (p, cpuMs) =>
         void connection.sendNotification(CHECKED_NOTIFICATION, {
           root: p.root,
           diagnostics: p.result?.diagnostics.length ?? 0,
+          cpuMs,
         } satisfies CheckedParams),
       log: (m) => connection.console.log(m),
     });

@@ -22,8 +22,8 @@ export interface WorkspaceOptions {
 
 export interface WorkspaceEvents {
   publish(absPath: string, diagnostics: LspDiagnostic[]): Promise<void>;
-  /** After the diagnostics of a check were all published. */
-  checked(project: Project): void;
+  /** After the diagnostics of a check were all published; `cpuMs` is the CPU time the check took. */
+  checked(project: Project, cpuMs: number): void;
   log(message: string): void;
 }
 
@@ -109,11 +109,13 @@ export class Workspace {
     const timer = this.pending.get(p);
     if (timer) clearTimeout(timer);
     this.pending.delete(p);
+    const cpu = process.cpuUsage();
     const result = p.check();
-    this.publish(p, sortDiagnostics([...result.diagnostics, ...(this.live.get(p) ?? [])]));
+    const used = process.cpuUsage(cpu);
+    this.publish(p, sortDiagnostics([...result.diagnostics, ...(this.live.get(p) ?? [])]), (used.user + used.system) / 1000);
   }
 
-  private publish(p: Project, diagnostics: readonly Diagnostic[]): void {
+  private publish(p: Project, diagnostics: readonly Diagnostic[], cpuMs = 0): void {
     const byFile = new Map<string, LspDiagnostic[]>();
     for (const d of diagnostics) {
       const file = diagnosticPath(p.root, d.file);
@@ -127,7 +129,7 @@ export class Workspace {
     const sent = [...byFile].map(([file, list]) => this.events.publish(file, list));
     p.published = new Set([...byFile].filter(([, list]) => list.length > 0).map(([file]) => file));
     // The protocol library may hold a notification back; `checked` goes out only after every publish did.
-    void Promise.all(sent).then(() => this.events.checked(p));
+    void Promise.all(sent).then(() => this.events.checked(p, cpuMs));
   }
 
   /** `svc check --db` on the project's own database URL, when the user enabled it and the SQL is otherwise clean. */

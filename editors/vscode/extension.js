@@ -33,7 +33,11 @@ exports.activate = async function activate(context) {
     "svc",
     { run: server, debug: server },
     {
-      documentSelector: [{ scheme: "file", language: "svc" }],
+      // Pages and their loaders: the server reports their diagnostics (unknown template names, jq errors) as you type.
+      documentSelector: [
+        { scheme: "file", language: "svc" },
+        { scheme: "file", pattern: "**/{page.html,layout.html,page.jq}" },
+      ],
       initializationOptions: { liveDatabase: workspace.getConfiguration("svc").get("liveDatabase") === true },
       synchronize: {
         configurationSection: "svc",

@@ -60,7 +60,10 @@ describe("the VS Code extension", () => {
   test("activation starts svc lsp --stdio for .svc files, with the live-database setting", async () => {
     const started = await activate({ "server.path": "/opt/svc/bin/svc", liveDatabase: true });
     expect(started.server.run).toEqual({ command: "/opt/svc/bin/svc", args: ["lsp", "--stdio"] });
-    expect(started.client.documentSelector).toEqual([{ scheme: "file", language: "svc" }]);
+    expect(started.client.documentSelector).toEqual([
+      { scheme: "file", language: "svc" },
+      { scheme: "file", pattern: "**/{page.html,layout.html,page.jq}" },
+    ]);
     expect(started.client.initializationOptions).toEqual({ liveDatabase: true });
     const plain = await activate({});
     expect(plain.server.run.command).toBe("svc");
