@@ -93,6 +93,14 @@ export class LspClient {
     });
   }
 
+  async save(file: string): Promise<void> {
+    await this.connection.sendNotification("textDocument/didSave", { textDocument: { uri: uri(file) } });
+  }
+
+  async configure(settings: Record<string, unknown>): Promise<void> {
+    await this.connection.sendNotification("workspace/didChangeConfiguration", { settings });
+  }
+
   async close(file: string): Promise<void> {
     await this.connection.sendNotification("textDocument/didClose", { textDocument: { uri: uri(file) } });
   }
