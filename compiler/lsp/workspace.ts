@@ -57,7 +57,7 @@ export class Workspace {
     this.fs.open.set(file, text);
     const p = this.projectFor(file);
     this.checkNow(p);
-    void this.checkLive(p);
+    this.liveCheck(p);
   }
 
   change(file: string, text: string): void {
@@ -73,7 +73,12 @@ export class Workspace {
   }
 
   save(file: string): void {
-    void this.checkLive(this.projectFor(file));
+    this.liveCheck(this.projectFor(file));
+  }
+
+  /** A live check that fails in a way svc check --db does not report (a driver that will not load) is logged, never thrown. */
+  private liveCheck(p: Project): void {
+    this.checkLive(p).catch((e: unknown) => this.events.log(`svc: the live database check failed: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   close(file: string): void {
