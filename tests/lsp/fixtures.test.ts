@@ -1,8 +1,9 @@
-// Every diagnostic fixture (fixtures/error-*) gives, through `svc lsp`, exactly the
+// Every fixture with diagnostics (fixtures/error-*, and the others whose expected/ has a
+// diagnostics.txt: page, jq and route-file errors, warnings) gives, through `svc lsp`, exactly the
 // diagnostics `svc check` gives: the same codes, severities, messages and places, in the
 // same files. One server runs the whole suite; each fixture is added as a workspace folder.
 
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { resolveTarget } from "../../compiler/cli/target.js";
@@ -13,7 +14,7 @@ import { repoRoot } from "../support/paths.js";
 
 const FIXTURES = path.join(repoRoot, "fixtures");
 const cases = readdirSync(FIXTURES)
-  .filter((d) => d.startsWith("error-"))
+  .filter((d) => d.startsWith("error-") || existsSync(path.join(FIXTURES, d, "expected", "diagnostics.txt")))
   .sort();
 
 let client: LspClient;
@@ -29,7 +30,8 @@ afterAll(async () => {
 
 describe("the server's diagnostics are svc check's", () => {
   test("there are diagnostic fixtures", () => {
-    expect(cases.length).toBeGreaterThanOrEqual(30);
+    expect(cases.filter((c) => c.startsWith("error-")).length).toBeGreaterThanOrEqual(30);
+    expect(cases).toEqual(expect.arrayContaining(["app-error-jq", "app-error-pages", "app-error-route-files"]));
   });
 
   test.each(cases)("%s", async (name) => {
