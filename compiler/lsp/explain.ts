@@ -26,7 +26,7 @@ export function builtinDoc(name: string): BuiltinDoc | null {
   return { signatures: [`${name}(${min === max ? min : `${min}–${max}`} argument${max === 1 ? "" : "s"})`], doc: "" };
 }
 
-/** The names of the built-ins, with the first signature the docs give each. */
+/** The names of the built-in functions, sorted. */
 export function builtinNames(): string[] {
   return Object.keys(BUILTINS).sort();
 }

@@ -7,8 +7,12 @@ import { rangeOf, uriOf } from "./convert.js";
 import type { Project } from "./project.js";
 import type { Occurrence, SymbolKind } from "./symbols.js";
 
-/** What rename may change: names whose every use the table knows (a local's or a built-in's are not offered). */
-const RENAMEABLE: ReadonlySet<SymbolKind> = new Set(["query", "action", "fn", "field", "resource", "type", "param"]);
+/**
+ * What rename may change: names whose every use the table knows. Not an argument (a route's
+ * path names it too, `/notes/:id`), a resource (its table's name: renaming it would leave the
+ * rows behind), a local or a built-in.
+ */
+const RENAMEABLE: ReadonlySet<SymbolKind> = new Set(["query", "action", "fn", "field", "type"]);
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -37,7 +41,7 @@ export function renameTarget(project: Project, file: string, offset: number): Oc
 /** Every occurrence of the name, SQL included, across the project's files; an error message when the new name cannot be one. */
 export function rename(project: Project, file: string, offset: number, newName: string): WorkspaceEdit | string {
   const o = renameTarget(project, file, offset);
-  if (!o) return "only a query, action, fn, resource, record type, field or parameter can be renamed";
+  if (!o) return "only a query, action, fn, record type or field can be renamed";
   if (!NAME.test(newName)) return `${JSON.stringify(newName)} is not a name (letters, digits and _, not starting with a digit)`;
   const changes: Record<string, TextEdit[]> = {};
   for (const r of project.index.references(o.key)) {

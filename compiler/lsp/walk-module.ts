@@ -145,7 +145,11 @@ export class ModuleWalker {
         if (s.kind === "DataStep") {
           this.occ(`M:${s.module.name}`, "module", s.module, false);
           this.target(s.module.name, s.target);
-          for (const a of s.args) this.expr(a.value, new Map());
+          for (const a of s.args) {
+            // `{ word: … }` names an argument of the step's query or action.
+            if (this.modules.get(s.module.name)?.decls.has(s.target.name)) this.occ(`P:${s.module.name}.${s.target.name}.${a.key.name}`, "param", a.key, false);
+            this.expr(a.value, new Map());
+          }
         } else if (s.kind === "Redirect") {
           this.expr(s.to, new Map());
         } else {

@@ -29,7 +29,7 @@ export function walkSql(
 
   tokens.forEach((t, i) => {
     if (t.kind === "param") {
-      if (t.text.startsWith("@") && !t.text.startsWith("@@")) found(t.text.slice(1), "param", ident(t.start, t.end, t.text.slice(1)));
+      if (t.text.startsWith("@") && !t.text.startsWith("@@")) found(t.text.slice(1), "param", ident(t.start + 1, t.end, t.text.slice(1)));
       return;
     }
     if (t.kind !== "word" && t.kind !== "quoted") return;

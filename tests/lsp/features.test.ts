@@ -159,6 +159,17 @@ describe("definition and references", () => {
     expect(loc?.range.start).toEqual(positionOf(notes, "find_notes"));
   });
 
+  test("an argument's references: @word in SQL and the route file's step", async () => {
+    const refs = await at<Location[]>("textDocument/references", NOTES, notes, "word: text", 0, { context: { includeDeclaration: false } });
+    expect(refs.map((r) => [r.uri, r.range.start])).toEqual(
+      expect.arrayContaining([
+        [uri(abs(NOTES)), positionOf(notes, "@word", 1)],
+        [uri(abs(ROUTE)), positionOf(route, "word:")],
+      ]),
+    );
+    expect(refs).toHaveLength(2);
+  });
+
   test("a field's references include SQL and record operations", async () => {
     const refs = await at<Location[]>("textDocument/references", NOTES, notes, "title: text", 0, { context: { includeDeclaration: true } });
     const starts = refs.map((r) => r.range.start);
@@ -217,8 +228,11 @@ describe("rename", () => {
     expect(cleanAfter(files)).toEqual([]);
   });
 
-  test("a built-in cannot be renamed, and a new name must be a name", async () => {
+  test("a built-in, an argument or a resource cannot be renamed, and a new name must be a name", async () => {
     expect(await at("textDocument/prepareRename", NOTES, notes, "trim(")).toBeNull();
+    expect(await at("textDocument/prepareRename", NOTES, notes, "word: text")).toBeNull();
+    expect(await at("textDocument/prepareRename", NOTES, notes, "note {")).toBeNull();
+    expect(await at("textDocument/prepareRename", NOTES, notes, "find_notes")).toMatchObject({ placeholder: "find_notes" });
     await expect(at("textDocument/rename", NOTES, notes, "find_notes", 0, { newName: "1x" })).rejects.toThrow("is not a name");
   });
 });
@@ -274,7 +288,7 @@ describe("document symbols and semantic tokens", () => {
     };
     expect(find("n.title LIKE", 2)).toMatchObject({ type: "property", length: 5 });
     expect(find("note n", 0)).toMatchObject({ type: "class" });
-    expect(find("@word")).toMatchObject({ type: "parameter", length: 5 });
+    expect(find("@word", 1)).toMatchObject({ type: "parameter", length: 4 });
     expect(find("find_notes")).toMatchObject({ type: "function", modifiers: 1 });
     expect(find("trim(")).toMatchObject({ type: "function", modifiers: 2 });
   });
