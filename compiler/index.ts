@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { analyze, type ParsedModuleDir } from "./analyze/index.js";
-import { type DiscoverTarget, discover } from "./project/discover.js";
+import { type DiscoverFs, type DiscoverTarget, discover } from "./project/discover.js";
 import { readPublicFiles } from "./project/public-files.js";
 import type { Backend, Model } from "./analyze/model/model.js";
 import { type Diagnostic, hasErrors, sortDiagnostics } from "./diagnostics/diagnostic.js";
@@ -35,12 +35,14 @@ export interface CheckOptions {
    * unchanged SQL, templates and page.jq checked again. The result is the same as without.
    */
   cache?: BuildCache;
+  /** The files as `svc lsp` sees them: the editor's unsaved buffers over the disk. Default: the disk. */
+  fs?: DiscoverFs;
 }
 
 export function check(target: DiscoverTarget, options: CheckOptions = {}): CheckResult {
   const cache = options.cache;
   cache?.begin();
-  const found = discover(target);
+  const found = discover(target, options.fs);
   const sources = new Map(found.project.sources.map((s) => [s.path, s.text]));
   const diagnostics = [...found.diagnostics];
   if (hasErrors(found.diagnostics)) {

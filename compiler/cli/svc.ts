@@ -6,6 +6,7 @@ import { CheckCommand } from "./commands/check.js";
 import { DeployCommand } from "./commands/deploy.js";
 import { DevCommand } from "./commands/dev.js";
 import { FmtCommand } from "./commands/fmt.js";
+import { LspCommand } from "./commands/lsp.js";
 import { VERSION } from "./version.js";
 
 const cli = new Cli({ binaryLabel: "svc", binaryName: "svc", binaryVersion: VERSION });
@@ -14,6 +15,7 @@ cli.register(CheckCommand);
 cli.register(DeployCommand);
 cli.register(DevCommand);
 cli.register(FmtCommand);
+cli.register(LspCommand);
 cli.register(Builtins.HelpCommand);
 cli.register(Builtins.VersionCommand);
 tolerateClosedOutput();

@@ -101,6 +101,16 @@ export class BuildCache implements AnalyzeSteps {
     this.jq.clear();
   }
 
+  /** The module files of the last build, as parsed (`svc lsp` reads names and spans from them). */
+  moduleAsts(): ModuleFile[] {
+    return this.modules.values().map((p) => p.result.ast);
+  }
+
+  /** The route files of the last build, as parsed. */
+  routeFileAsts(): RouteFile[] {
+    return this.routeFiles.values().map((p) => p.result.ast);
+  }
+
   parseModule(file: string, text: string): { ast: ModuleFile; diagnostics: Diagnostic[] } {
     return this.parse(this.modules, parseModule, file, text);
   }
