@@ -2,7 +2,7 @@ import { type StatementStructures, StructureKind, VariableDeclarationKind } from
 import type { IdempotencyStoreModel, Model } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
-import { statementSpec } from "./shared.js";
+import { statementSpec, tableSpecDeclaration } from "./shared.js";
 
 // Idempotency keys in the generated server: the table of answers, its statements, and
 // the spec's `idempotency` entry that runtime/idempotency runs them from. Absent from the
@@ -23,13 +23,7 @@ export function idempotencySection(model: Model, names: Names): Out {
   const fields = statementsOf(store).map(({ role, statement }) => `${role}: ${names.statement(statement.name)}`);
   return [
     "// ---- idempotency keys ----",
-    {
-      kind: StructureKind.VariableStatement,
-      declarationKind: VariableDeclarationKind.Const,
-      declarations: [
-        { name: names.table(store.table), type: "rt.TableSpec", initializer: literal({ name: store.table, ddl: store.ddl }) },
-      ],
-    },
+    tableSpecDeclaration(names.table(store.table), { name: store.table, ddl: store.ddl }),
     ...statementsOf(store).map(({ statement }) => statementSpec(statement, names.statement(statement.name))),
     {
       kind: StructureKind.VariableStatement,

@@ -3,7 +3,7 @@ import type { PreparedSql } from "../../analyze/action-model.js";
 import type { Model, SessionStoreModel } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
-import { statementSpec } from "./shared.js";
+import { statementSpec, tableSpecDeclaration } from "./shared.js";
 
 // Identity in the generated server: the sessions table and its statements (made by
 // the analyzer for every dialect), and the spec's `auth` entry. Credential values never
@@ -17,11 +17,7 @@ export function identitySection(model: Model, names: Names): Out {
   if (store === undefined) return [];
   return [
     "// ---- sessions ----",
-    {
-      kind: StructureKind.VariableStatement,
-      declarationKind: VariableDeclarationKind.Const,
-      declarations: [{ name: names.table(store.table), type: "rt.TableSpec", initializer: literal({ name: store.table, ddl: store.ddl }) }],
-    },
+    tableSpecDeclaration(names.table(store.table), { name: store.table, ddl: store.ddl }),
     ...sessionStatements(store).map((s) => statementSpec(s, names.statement(s.name))),
   ];
 }

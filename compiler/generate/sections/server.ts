@@ -151,9 +151,10 @@ export function specSection(model: Model, names: Names): Out {
     ...model.actions
       .filter((a) => !handlers.has(`${a.module}.${a.name}`) && !a.private)
       .map((a) => `{ method: "POST", path: ${JSON.stringify(`/api/${a.module}:${a.name}`)}, target: { kind: "endpoint", endpoint: ${endpoint({ kind: "action", module: a.module, name: a.name })} } }`),
+    // Named by module, not by line: a line number would change with every edit above it.
     ...model.routes.map(
-      (r) =>
-        `// ${r.source}\n${entry(r.method, r.path, r.segments, `{ kind: "endpoint", endpoint: ${endpoint(r.target)}${r.respond ? `, respond: ${respondFunctionName(names, r)}` : ""}${r.respond?.stream ? `, stream: ${streamConstName(names, r)}` : ""}${limitsField(r.limits)} }`)}`,
+      (r, i) =>
+        `${i === 0 || model.routes[i - 1].module !== r.module ? `// routes of module ${r.module}, as declared\n` : ""}${entry(r.method, r.path, r.segments, `{ kind: "endpoint", endpoint: ${endpoint(r.target)}${r.respond ? `, respond: ${respondFunctionName(names, r)}` : ""}${r.respond?.stream ? `, stream: ${streamConstName(names, r)}` : ""}${limitsField(r.limits)} }`)}`,
     ),
     ...(app?.routeFiles ?? []).flatMap((f) =>
       [...new Set(f.blocks.map((b) => b.method))].map((m) => entry(m, f.path, f.segments, `{ kind: "file", file: ${routeFileName(names, f)} }`)),

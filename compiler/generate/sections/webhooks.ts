@@ -3,7 +3,7 @@ import type { ActionModel, Model, Requirement } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { authSpec } from "./identity.js";
-import { statementSpec } from "./shared.js";
+import { statementSpec, tableSpecDeclaration } from "./shared.js";
 
 // Webhooks, credentials and auth in the generated server: the deliveries table and its
 // insert, one `rt.WebhookSpec` per webhook, the spec's `credentials`/`auth`/`webhooks`
@@ -19,17 +19,7 @@ export function webhookSection(model: Model, names: Names): Out {
   if (store === undefined || model.webhooks.length === 0) return [];
   const out: Out = [
     "// ---- webhooks ----",
-    {
-      kind: StructureKind.VariableStatement,
-      declarationKind: VariableDeclarationKind.Const,
-      declarations: [
-        {
-          name: names.table(store.table),
-          type: "rt.TableSpec",
-          initializer: literal({ name: store.table, ddl: store.ddl }),
-        },
-      ],
-    },
+    tableSpecDeclaration(names.table(store.table), { name: store.table, ddl: store.ddl }),
     statementSpec(store.record, names.statement(store.record.name)),
   ];
   for (const w of model.webhooks) {
@@ -50,7 +40,7 @@ export function webhookSection(model: Model, names: Names): Out {
       kind: StructureKind.VariableStatement,
       declarationKind: VariableDeclarationKind.Const,
       docs: [
-        `\`${w.name}\` (${w.source}): ${w.provider} deliveries to POST ${w.path} run \`${w.handler.name}\` once each.`,
+        `\`${w.module}.${w.name}\`: ${w.provider} deliveries to POST ${w.path} run \`${w.handler.name}\` once each.`,
       ],
       declarations: [
         { name: names.webhook(w.module, w.name), type: "rt.WebhookSpec", initializer: `{\n${fields.join(",\n")}\n}` },
