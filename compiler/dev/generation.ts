@@ -9,7 +9,7 @@ import { SQL_MODULE } from "../generate/sql-file.js";
 import { StartupError } from "../../runtime/errors.js";
 import type { Logger } from "../../runtime/log.js";
 import { parseServerArgs } from "../../runtime/options.js";
-import { ownStatements, ownTables } from "../../runtime/revocation/index.js";
+import { ownStatements, ownTables } from "../../runtime/own-tables.js";
 import { createHandler, type Handler } from "../../runtime/server.js";
 import type { Database, ServerOptions, ServerSpec } from "../../runtime/types.js";
 

@@ -13,8 +13,6 @@ import { pageSection, publicOutputFiles } from "./sections/pages.js";
 import { respondSection } from "./sections/respond.js";
 import { routeFileSection } from "./sections/route-files.js";
 import { webhookSection } from "./sections/webhooks.js";
-import { idempotencySection } from "./sections/idempotency.js";
-import { identitySection } from "./sections/identity.js";
 import { apiOutputs } from "./api-outputs.js";
 import { SQL_MODULE, splitSql } from "./sql-file.js";
 
@@ -113,8 +111,6 @@ function sources(model: Model, options: GenerateOptions): { server: string; sql:
     if (takesInput(a)) statements.push(...inputFunction(a, names));
   }
   statements.push(...webhookSection(model, names));
-  statements.push(...idempotencySection(model, names));
-  statements.push(...identitySection(model, names));
   statements.push(...endpointSection(model, names));
   statements.push(...respondSection(model, names));
   statements.push(...routeFileSection(model, names));

@@ -129,8 +129,4 @@ export class Names {
   webhook(module: string, name: string): string {
     return this.unique(`webhook:${module}.${name}`, `${camelCase(this.scoped(module, name))}Webhook`);
   }
-  /** `idempotencyKeys`: the spec's store of Idempotency-Key answers. */
-  idempotency(): string {
-    return this.unique("idempotency", "idempotencyKeys");
-  }
 }

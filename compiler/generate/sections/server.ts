@@ -2,14 +2,13 @@ import { type StatementStructures, StructureKind, VariableDeclarationKind } from
 import type { ActionModel, Model, QueryModel, Requirement, TargetRef } from "../../analyze/model.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
-import { identityStatements, identityTables } from "./identity.js";
 import { appSpecName, pageName, routeFileName } from "./pages.js";
-import { idempotencySpecFields, idempotencyStatements, idempotencyTables } from "./idempotency.js";
+import { idempotencySpecFields } from "./idempotency.js";
 import { answerJson } from "./answers.js";
 import { queryValues } from "./calls.js";
 import { streamConstName } from "./stream.js";
 import { respondFunctionName } from "./respond.js";
-import { authorizeCall, securitySpecFields, webhookHandlers, webhookStatements, webhookTables } from "./webhooks.js";
+import { authorizeCall, securitySpecFields, webhookHandlers } from "./webhooks.js";
 import { limitsField, limitsSpecFields } from "./limits.js";
 import type { LimitModel } from "../../analyze/limits.js";
 import { answersFile, fileParams } from "../../analyze/uploads.js";
@@ -165,20 +164,17 @@ export function specSection(model: Model, names: Names): Out {
   const statements = [
     ...model.queries.map((q) => names.querySql(q.module, q.name)),
     ...model.statements.map((s) => names.statement(s.name)),
-    ...webhookStatements(model, names),
-    ...idempotencyStatements(model, names),
-    ...identityStatements(model, names),
     ...(model.uploads?.store === "database" ? ["rt.uploads.PUT_UPLOAD", "rt.uploads.GET_UPLOAD"] : []),
   ];
   const spec = [
     `name: ${JSON.stringify(model.name)}`,
     `version: ${JSON.stringify(model.version)}`,
-    `tables: [${[...model.resources.map((r) => names.table(r.name)), ...webhookTables(model, names), ...idempotencyTables(model, names), ...identityTables(model, names), ...(model.uploads?.store === "database" ? ["rt.uploads.UPLOADS_TABLE"] : [])].join(", ")}]`,
+    `tables: [${[...model.resources.map((r) => names.table(r.name)), ...(model.uploads?.store === "database" ? ["rt.uploads.UPLOADS_TABLE"] : [])].join(", ")}]`,
     `statements: [${statements.join(", ")}]`,
     `routes: [\n${routes.join(",\n")}\n]`,
     `defaults: ${literal(model.defaults)}`,
     ...securitySpecFields(model, names),
-    ...idempotencySpecFields(model, names),
+    ...idempotencySpecFields(model),
     ...limitsSpecFields(model),
     ...(model.errorShape ? ["errors: errorShape"] : []),
     // svc.toml [uploads], defaults filled in (docs/operations.md, Uploads).
