@@ -194,8 +194,11 @@ export interface EndpointSpec extends TakesFiles {
   run(db: Database, input: CallInput, ctx: CallContext): Awaitable<unknown>;
   /** The result's JSON text, JSON.stringify's, by a function made for its row type (answers/json-text.ts). */
   json?: (result: unknown) => string;
-  /** A query whose SQL has a `json` form: answered with `Database.json` where there is one, the text `json(run(…))` gives. */
-  answer?: { stmt: StatementSpec; one: boolean; values: (input: CallInput) => unknown[] };
+  /**
+   * A query whose SQL has a `json` form: its answer as the database writes it (`Database.json`),
+   * the text `json(run(…))` gives; undefined from a database without `json`.
+   */
+  answer?: (db: Database, input: CallInput) => Awaitable<string> | undefined;
   /** Give `run` the body's bytes in `input.raw` instead of parsed arguments (webhooks verify them before parsing). */
   rawBody?: boolean;
   /**

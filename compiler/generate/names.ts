@@ -105,6 +105,10 @@ export class Names {
   input(module: string, name: string): string {
     return this.unique(`input:${module}.${name}`, `${camelCase(this.scoped(module, name))}Input`);
   }
+  /** `listTasksDatabaseJson`: a query's answer as the database writes it. */
+  databaseJson(module: string, name: string): string {
+    return this.unique(`databaseJson:${module}.${name}`, `${camelCase(this.scoped(module, name))}DatabaseJson`);
+  }
   /** `listTasksEndpoint` */
   endpoint(module: string, name: string): string {
     return this.unique(`endpoint:${module}.${name}`, `${camelCase(this.scoped(module, name))}Endpoint`);

@@ -1,6 +1,7 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
 import type { ActionModel, Model, QueryModel, Requirement, TargetRef } from "../../analyze/model.js";
 import { literal } from "../literal.js";
+import { SQL_MODULE } from "../sql-file.js";
 import type { Names } from "../names.js";
 import { appSpecName, pageName, routeFileName } from "./pages.js";
 import { idempotencySpecFields } from "./idempotency.js";
@@ -32,7 +33,9 @@ export function endpointSection(model: Model, names: Names): Out {
     const json = answers.byTarget.get(`${q.module}.${q.name}`);
     const input = names.input(q.module, q.name);
     const run = `(db, input) => ${names.fn(q.module, q.name)}(db, ${input}(input))`;
-    out.push(endpointConst(q.module, q.name, "query", run, names, null, json, databaseAnswer(q, input, names)));
+    const answer = databaseAnswer(q, input, names);
+    if (answer !== null) out.push(answer.structure);
+    out.push(endpointConst(q.module, q.name, "query", run, names, null, json, answer?.name));
   }
   for (const a of actions) {
     const fn = names.fn(a.module, a.name);
@@ -81,13 +84,33 @@ export function routeFileTargets(model: Model): Set<string> {
 }
 
 /**
- * `{ stmt, one, values }` for a query SQLite can answer as JSON itself (DialectSql.json): the
- * values are the query function's, from the same validated input.
+ * For a query SQLite can answer as JSON itself (DialectSql.json), the function its endpoint's
+ * `answer` names: the database writes the answer's text, with the query function's values
+ * from the same validated input.
  */
-function databaseAnswer(q: QueryModel, input: string, names: Names): string | undefined {
-  if (q.sql.dialects.sqlite?.json === undefined) return undefined;
-  const values = q.params.length === 0 ? `{\n${input}(input);\nreturn [];\n}` : `{\nconst args = ${input}(input);\nreturn [${queryValues(q)}];\n}`;
-  return `{ stmt: ${names.querySql(q.module, q.name)}, one: ${q.one}, values: (input) => ${values} }`;
+function databaseAnswer(q: QueryModel, input: string, names: Names): { name: string; structure: StatementStructures } | null {
+  if (q.sql.dialects.sqlite?.json === undefined) return null;
+  const name = names.databaseJson(q.module, q.name);
+  const sql = names.querySql(q.module, q.name);
+  const args = q.params.length === 0 ? `${input}(input);\n` : `const args = ${input}(input);\n`;
+  const values = q.params.length === 0 ? "" : queryValues(q);
+  return {
+    name,
+    structure: {
+      kind: StructureKind.Function,
+      name,
+      docs: [
+        `The answer of \`${q.module}.${q.name}\` as SQLite writes it, by the \`json\` form of ${sql} (${SQL_MODULE}.ts),\n` +
+          "sent as it comes; undefined on PostgreSQL and MySQL, where `run` and `json` answer.",
+      ],
+      parameters: [
+        { name: "db", type: "rt.Database" },
+        { name: "input", type: "rt.CallInput" },
+      ],
+      returnType: "rt.Awaitable<string> | undefined",
+      statements: `if (db.json === undefined) return undefined;\n${args}return db.json(${sql}, [${values}], ${q.one});`,
+    },
+  };
 }
 
 function endpointConst(
@@ -114,7 +137,7 @@ function endpointConst(
     limitsField(limits) +
     files +
     (json === undefined ? "" : `, json: ${json}`) +
-    (answer === undefined ? "" : `,\n// SQLite writes the answer's JSON itself (docs/language.md, "Generated code").\nanswer: ${answer}`);
+    (answer === undefined ? "" : `, answer: ${answer}`);
   return {
     kind: StructureKind.VariableStatement,
     declarationKind: VariableDeclarationKind.Const,
