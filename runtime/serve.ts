@@ -8,7 +8,7 @@ import { applyPasswordCost } from "./auth/password-cost.js";
 import { StartupError } from "./errors.js";
 import type { Logger } from "./log.js";
 import { parseListen } from "./options.js";
-import { ownStatements, ownTables } from "./revocation/index.js";
+import { ownStatements, ownTables } from "./own-tables.js";
 import { createServer } from "./server.js";
 import { withLimitsSchema } from "./limits/index.js";
 import { drainAndClose, SHUTDOWN_GRACE_MS } from "./shutdown.js";
@@ -93,7 +93,7 @@ export async function openChecked(
   const open = openDatabase ?? (await import("./db/index.js")).openDatabase;
   const db = await open({ backend: options.backend, db: options.db, writeTimeoutMs: options.writeTimeoutMs });
   try {
-    // svc's own tables beside the app's: rate-limit counters (runtime/limits) and revocations (runtime/revocation).
+    // svc's own tables beside the app's: rate-limit counters (runtime/limits), and those of the features the spec uses (own-tables.ts).
     const { tables, statements } = withLimitsSchema(spec, options);
     await db.migrate([...tables, ...ownTables(spec)]);
     await db.prepare([...statements, ...ownStatements(spec)]);

@@ -31,7 +31,7 @@ import { sendStream } from "./answers/stream/send.js";
 import { RequestView, type RespondInput, type ShapedAnswer, sendShaped, type SiteOptions } from "./respond.js";
 import { type BoundTarget, Router } from "./router.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
-import { callEndpoint, IDEMPOTENCY_HEADER, IdempotencyStore, keptKey, REPLAYED_HEADER } from "./idempotency/index.js";
+import { callEndpoint, IDEMPOTENCY_HEADER, IdempotencyStore, idempotencyStatements, keptKey, REPLAYED_HEADER } from "./idempotency/index.js";
 import type { CallContext, CallInput, Caller, Database, EndpointSpec, RouteSpec, RouteTarget, ServerOptions, ServerSpec } from "./types.js";
 import { WebhookReply, webhookEndpoints } from "./webhooks/index.js";
 import { App, blockAnswersEnvelope } from "./pages/index.js";
@@ -119,7 +119,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const accepting = hooks.accepting;
   const traceRequests = log.enabled("trace");
   // Action calls with an Idempotency-Key (runtime/idempotency); null when no action is called over HTTP.
-  const keys = spec.idempotency === undefined ? null : new IdempotencyStore(spec.idempotency, db, log);
+  const keys = spec.idempotency === true ? new IdempotencyStore(idempotencyStatements, db, log) : null;
   // Declared rate limits and the sign-in throttle (runtime/limits); null when nothing is limited.
   const limiter = createLimiter(spec, db, options, log);
   // Route files, pages and public/ (runtime/pages): their templates are parsed here, at start.

@@ -194,8 +194,11 @@ export interface EndpointSpec extends TakesFiles {
   run(db: Database, input: CallInput, ctx: CallContext): Awaitable<unknown>;
   /** The result's JSON text, JSON.stringify's, by a function made for its row type (answers/json-text.ts). */
   json?: (result: unknown) => string;
-  /** A query whose SQL has a `json` form: answered with `Database.json` where there is one, the text `json(run(…))` gives. */
-  answer?: { stmt: StatementSpec; one: boolean; values: (input: CallInput) => unknown[] };
+  /**
+   * A query whose SQL has a `json` form: its answer as the database writes it (`Database.json`),
+   * the text `json(run(…))` gives; undefined from a database without `json`.
+   */
+  answer?: (db: Database, input: CallInput) => Awaitable<string> | undefined;
   /** Give `run` the body's bytes in `input.raw` instead of parsed arguments (webhooks verify them before parsing). */
   rawBody?: boolean;
   /**
@@ -268,8 +271,11 @@ export interface ServerSpec extends SpecUploads {
   webhooks?: WebhookSpec[];
   /** Route files, pages, layout and public/ of a project's app folder (runtime/pages); absent without one. */
   app?: AppSpec;
-  /** Where answers to action calls with an `Idempotency-Key` are kept; absent when no action is called over HTTP. */
-  idempotency?: IdempotencySpec;
+  /**
+   * True when action calls with an `Idempotency-Key` run once (runtime/idempotency, which owns
+   * the table of their answers); absent when no action is called over HTTP.
+   */
+  idempotency?: true;
   /** svc.toml `[errors]`: the error body of routes that shape their answer; absent, they keep the envelope. */
   errors?: ErrorShape;
   /** Present when something is limited or throttled: the server keeps counters (runtime/limits). */
@@ -282,8 +288,8 @@ export interface ServerSpec extends SpecUploads {
 }
 
 /**
- * The statements on `svc_idempotency_keys` (runtime/idempotency), whose table is among
- * the spec's tables. All but `sweep` run inside the call's transaction.
+ * The statements on `svc_idempotency_keys` (runtime/idempotency/table.ts). All but `sweep`
+ * run inside the call's transaction.
  */
 export interface IdempotencySpec {
   /** Args `(id, scope, key, fingerprint, expires_at)`: one row changed when new, none when the id is there; `key` is always empty. */
@@ -351,9 +357,6 @@ export interface SessionSpec {
   idleS?: number;
   /** The cookie's name; `__Host-` is put before it when the cookie is Secure. */
   cookie: string;
-  table: TableSpec;
-  /** `create` (id, subject, roles, created_at, expires_at), `find`/`end` (id), `endSubject` (subject, kept id), `touch` (expires_at, id), `sweep` (now). */
-  statements: Record<"create" | "find" | "end" | "endSubject" | "touch" | "sweep", StatementSpec>;
 }
 
 export type LogLevel = "error" | "warn" | "info" | "debug" | "trace";

@@ -34,7 +34,7 @@ async function run(argv: string[]): Promise<void> {
     process.exit(1);
   }
   // The generated module imports the runtime by absolute file URL, so a data: URL can hold it.
-  const spec = await importSpec(js, result.root);
+  const spec = await importSpec(result.files, result.root);
   const rt = (await import(runtimeUrl)) as typeof import("../../runtime/index.js");
   await rt.main(spec, rest);
 }

@@ -1,7 +1,7 @@
 // The deploy archive (docs/language.md §7, `svc deploy`): everything a machine with only Node needs
 // to run the project with `node server.js`:
 //
-//   server.js, server.ts, package.json   the generated server ("type": "module")
+//   server.js, server.ts, sql.js, sql.ts, package.json   the generated server ("type": "module")
 //   public/                               the project's public/ files, which server.js reads at start
 //   start.sh                              cd to the archive's folder, then `node server.js "$@"` (templates/output/)
 //   node_modules/svc/                     the compiled runtime, exported as `svc/runtime`

@@ -5,10 +5,11 @@
 import { join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { OutputFile } from "../generate/index.js";
+import { SQL_MODULE } from "../generate/sql-file.js";
 import { StartupError } from "../../runtime/errors.js";
 import type { Logger } from "../../runtime/log.js";
 import { parseServerArgs } from "../../runtime/options.js";
-import { ownStatements, ownTables } from "../../runtime/revocation/index.js";
+import { ownStatements, ownTables } from "../../runtime/own-tables.js";
 import { createHandler, type Handler } from "../../runtime/server.js";
 import type { Database, ServerOptions, ServerSpec } from "../../runtime/types.js";
 
@@ -28,17 +29,30 @@ export interface Generation {
 }
 
 /**
- * Imports generated JavaScript; each distinct text is a new module (Node caches by URL). A
- * module imported from memory has no folder beside it, so its public/ files are read from the
- * project at `root`: `public/…` there holds the bytes svc build would write beside server.js.
+ * Imports the generated server.js of `files`; each distinct text is a new module (Node caches
+ * by URL). A module imported from memory has no folder beside it: its import of the
+ * companion sql.js names that module's own `data:` URL instead, and its public/ files are
+ * read from the project at `root`, where `public/…` holds the bytes svc build would write
+ * beside server.js.
  */
-export async function importSpec(js: OutputFile, root: string): Promise<ServerSpec> {
-  const mod = (await import(`data:text/javascript;base64,${Buffer.from(js.contents).toString("base64")}`)) as {
-    spec?: ServerSpec;
-  };
+export async function importSpec(files: readonly OutputFile[], root: string): Promise<ServerSpec> {
+  const js = files.find((f) => f.path === "server.js");
+  if (js === undefined) throw new Error("the build wrote no server.js");
+  let text = String(js.contents);
+  const sql = files.find((f) => f.path === `${SQL_MODULE}.js`);
+  if (sql !== undefined) {
+    const specifier = JSON.stringify(`./${SQL_MODULE}.js`);
+    if (!text.includes(specifier)) throw new Error(`the generated server.js does not import ${specifier}`);
+    text = text.replace(specifier, JSON.stringify(dataUrl(String(sql.contents))));
+  }
+  const mod = (await import(dataUrl(text))) as { spec?: ServerSpec };
   if (mod.spec === undefined) throw new Error("the generated module exports no spec");
   if (mod.spec.app !== undefined) mod.spec.app.publicRoot = pathToFileURL(join(root, sep)).href;
   return mod.spec;
+}
+
+function dataUrl(js: string): string {
+  return `data:text/javascript;base64,${Buffer.from(js).toString("base64")}`;
 }
 
 /** The server options for `spec`: svc.toml's [server] defaults, with dev's in-memory database and one process. */

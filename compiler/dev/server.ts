@@ -214,7 +214,7 @@ export class DevServer {
     let reset: string | null = null;
     let next: Generation;
     try {
-      const spec = await importSpec(js, result.root);
+      const spec = await importSpec(result.files, result.root);
       // Built in memory: no openapi.json beside the module for --openapi to read.
       spec.openapi = String(result.files.find((f) => f.path === "openapi.json")?.contents ?? "{}");
       const migrated = await migrateOrReset(spec, this.db, () => this.openMemory());

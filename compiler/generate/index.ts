@@ -13,9 +13,8 @@ import { pageSection, publicOutputFiles } from "./sections/pages.js";
 import { respondSection } from "./sections/respond.js";
 import { routeFileSection } from "./sections/route-files.js";
 import { webhookSection } from "./sections/webhooks.js";
-import { idempotencySection } from "./sections/idempotency.js";
-import { identitySection } from "./sections/identity.js";
 import { apiOutputs } from "./api-outputs.js";
+import { SQL_MODULE, splitSql } from "./sql-file.js";
 
 /** A file the generator produces; one writer (the CLI) puts drafts on disk. */
 export interface OutputFile {
@@ -40,22 +39,32 @@ export interface GenerateOptions {
 
 /**
  * Model → `server.ts` (typed, formatted with prettier, byte-for-byte the same for the same
- * model) and `server.js` (the same code with its types removed by TypeScript's
- * `transpileModule`: no type check, one file, no configuration; the analyzer already
- * checked what matters, and it is the transpiler ts-morph already loaded). server.js is
- * compiled from server.ts as written, so what runs is exactly what is reviewed.
+ * model), its companion `sql.ts` (the tables' DDL and the statements' text per dialect,
+ * which server.ts imports: sql-file.ts), and `server.js`/`sql.js` (the same code with its
+ * types removed by TypeScript's `transpileModule`: no type check, one file, no
+ * configuration; the analyzer already checked what matters, and it is the transpiler
+ * ts-morph already loaded). The JavaScript is compiled from the TypeScript as written, so
+ * what runs is exactly what is reviewed.
  */
 export async function generate(model: Model, options: GenerateOptions = {}): Promise<OutputFile[]> {
   const pretty = options.pretty !== false;
-  const raw = serverSource(model, options);
+  const raw = sources(model, options);
   // The formatter thread works on server.ts while this thread makes the API outputs, and
   // on client.ts while this one transpiles server.ts: the outputs add little to a build.
-  const formatted = pretty ? format(raw) : Promise.resolve(raw);
+  const formatted = pretty ? format(raw.server) : Promise.resolve(raw.server);
+  const formattedSql = raw.sql === null ? null : pretty ? format(raw.sql) : Promise.resolve(raw.sql);
   const api = options.apiOutputs === false ? null : apiOutputs(model, pretty);
   const ts_ = await formatted;
+  const sqlTs = formattedSql === null ? null : await formattedSql;
   const files: OutputFile[] = [
     { path: "server.ts", contents: ts_ },
     { path: "server.js", contents: transpile(ts_) },
+    ...(sqlTs === null
+      ? []
+      : [
+          { path: `${SQL_MODULE}.ts`, contents: sqlTs },
+          { path: `${SQL_MODULE}.js`, contents: transpile(sqlTs) },
+        ]),
     // server.js is an ES module wherever dist/ lands, whatever the enclosing package says.
     { path: "package.json", contents: readTemplate("output/package.json") },
     // The options server.ts is formatted with, where a user's prettier looks for them.
@@ -69,12 +78,18 @@ export async function generate(model: Model, options: GenerateOptions = {}): Pro
 
 /** server.ts, formatted with prettier unless `pretty` is false. */
 export async function generateServerTs(model: Model, options: GenerateOptions = {}): Promise<string> {
-  const raw = serverSource(model, options);
+  const raw = sources(model, options).server;
   return options.pretty === false ? raw : format(raw);
 }
 
-/** server.ts as ts-morph prints it. */
-function serverSource(model: Model, options: GenerateOptions): string {
+/** sql.ts (null when the server runs no SQL), formatted with prettier unless `pretty` is false. */
+export async function generateSqlTs(model: Model, options: GenerateOptions = {}): Promise<string | null> {
+  const raw = sources(model, options).sql;
+  return options.pretty === false || raw === null ? raw : format(raw);
+}
+
+/** server.ts and sql.ts as ts-morph prints them. */
+function sources(model: Model, options: GenerateOptions): { server: string; sql: string | null } {
   const names = new Names(model);
   // Name queries and actions first, so their statements are named after them.
   for (const q of model.queries) names.fn(q.module, q.name);
@@ -95,29 +110,54 @@ function serverSource(model: Model, options: GenerateOptions): string {
     if (takesInput(a)) statements.push(...inputFunction(a, names));
   }
   statements.push(...webhookSection(model, names));
-  statements.push(...idempotencySection(model, names));
-  statements.push(...identitySection(model, names));
   statements.push(...endpointSection(model, names));
   statements.push(...respondSection(model, names));
   statements.push(...routeFileSection(model, names));
   statements.push(...pageSection(model, names));
   statements.push(...specSection(model, names));
 
+  const split = splitSql(statements);
   const project = new Project({
     useInMemoryFileSystem: true,
     manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Double },
   });
+  const runtime = options.runtimeImport ?? "svc/runtime";
   const file = project.createSourceFile("server.ts", "", { overwrite: true });
-  runtimeLoad(file, options.runtimeImport ?? "svc/runtime");
-  // A blank line before each section comment keeps the sections apart after formatting.
-  file.addStatements(statements.flatMap((s) => (typeof s === "string" && s.startsWith("// ----") ? ["\n", s] : [s])));
-  const header = [
+  runtimeLoad(file, runtime);
+  if (split.imports.length > 0) {
+    file.addStatements([
+      `// The tables' DDL and the statements' text, per dialect, are in ${SQL_MODULE}.ts beside this file.`,
+      `import { ${split.imports.join(", ")} } from ${JSON.stringify(`./${SQL_MODULE}.js`)};`,
+    ]);
+  }
+  file.addStatements(spaced(split.server));
+  const server = generatedHeader(model, []) + file.getFullText();
+  if (split.sql.length === 0) return { server, sql: null };
+
+  const sqlFile = project.createSourceFile(`${SQL_MODULE}.ts`, "", { overwrite: true });
+  // Types only: sql.js loads nothing.
+  sqlFile.addImportDeclaration({ isTypeOnly: true, namespaceImport: "rt", moduleSpecifier: runtime });
+  sqlFile.addStatements(spaced(split.sql));
+  const about = [
+    "// The SQL server.ts runs: each table's DDL and each statement's text, per dialect.",
+  ];
+  return { server, sql: generatedHeader(model, about) + sqlFile.getFullText() };
+}
+
+/** `// Code generated by svc from <model>. DO NOT EDIT.`, the sources, then `about`. */
+function generatedHeader(model: Model, about: string[]): string {
+  return [
     `// Code generated by svc from ${model.name}. DO NOT EDIT.`,
     "// Sources:",
     ...model.sources.map((s) => `//   ${s}`),
+    ...about,
     "",
   ].join("\n");
-  return header + file.getFullText();
+}
+
+/** A blank line before each section comment keeps the sections apart after formatting. */
+function spaced(items: (string | StatementStructures)[]): (string | StatementStructures)[] {
+  return items.flatMap((s) => (typeof s === "string" && s.startsWith("// ----") ? ["\n", s] : [s]));
 }
 
 /**

@@ -128,6 +128,10 @@ export class Names {
   input(module: string, name: string): string {
     return this.ofDeclared("input", module, name, `${camelCase(this.scoped(module, name))}Input`);
   }
+  /** `listTasksDatabaseJson`: a query's answer as the database writes it. */
+  databaseJson(module: string, name: string): string {
+    return this.unique(`databaseJson:${module}.${name}`, `${camelCase(this.scoped(module, name))}DatabaseJson`);
+  }
   /** `listTasksEndpoint` */
   endpoint(module: string, name: string): string {
     return this.ofDeclared("endpoint", module, name, `${camelCase(this.scoped(module, name))}Endpoint`);
@@ -151,9 +155,5 @@ export class Names {
   /** `githubIssuesWebhook` */
   webhook(module: string, name: string): string {
     return this.ofDeclared("webhook", module, name, `${camelCase(this.scoped(module, name))}Webhook`);
-  }
-  /** `idempotencyKeys`: the spec's store of Idempotency-Key answers. */
-  idempotency(): string {
-    return this.unique("idempotency", "idempotencyKeys");
   }
 }

@@ -6,4 +6,4 @@ import { createRequire } from "node:module";
 const tsMorph = createRequire(import.meta.url)("ts-morph") as typeof import("ts-morph");
 
 export const { IndentationText, Project, QuoteKind, StructureKind, VariableDeclarationKind, ts } = tsMorph;
-export type { SourceFile, StatementStructures } from "ts-morph";
+export type { SourceFile, StatementStructures, VariableStatementStructure } from "ts-morph";

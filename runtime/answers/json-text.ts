@@ -31,12 +31,10 @@ export function sendAnswerJson(res: ServerResponse, text: string): void {
 
 /**
  * A query endpoint's answer written by the database (`Database.json`, SQLite's json_object),
- * where the build gave its statement a `json` form: undefined leaves it to `run` and `json`.
+ * by the generated function its `answer` names: undefined leaves it to `run` and `json`.
  */
 export function databaseJson(db: Database, endpoint: EndpointSpec, input: CallInput): Awaitable<string> | undefined {
-  const answer = endpoint.answer;
-  if (answer === undefined || db.json === undefined) return undefined;
-  return db.json(answer.stmt, answer.values(input), answer.one);
+  return endpoint.answer?.(db, input);
 }
 
 /** Sends `text`, an answer the database wrote, in the envelope: it may hold text beyond ASCII, so its size is counted. */

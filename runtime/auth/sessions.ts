@@ -16,6 +16,7 @@ import type { Logger } from "../log.js";
 import type { SiteOptions } from "../respond.js";
 import type { Caller, Database, Executor, SessionSpec } from "../types.js";
 import { cookieName, clearCookie, plainLoopback, readCookie, setCookie } from "./cookies.js";
+import { sessionStatements } from "./sessions-table.js";
 
 /** What the cookie carries: 32 random bytes, base64url. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -51,7 +52,7 @@ export class Sessions {
   /** The caller of a live session, or null (unknown, ended, expired or idle too long). */
   async caller(token: string): Promise<Caller | null> {
     const id = digest(token);
-    const row = await this.db.one(this.spec.statements.find, [id]);
+    const row = await this.db.one(sessionStatements.find, [id]);
     const now = this.clock();
     this.maybeSweep(now);
     if (row === null || typeof row.subject !== "string") return null;
@@ -64,25 +65,25 @@ export class Sessions {
   /** Inserts a new session on `tx` (the action's transaction); returns the Set-Cookie value. */
   async start(tx: Executor, req: IncomingMessage, subject: string, roles: readonly string[] | null): Promise<{ id: string; cookie: string }> {
     const old = this.token(req);
-    if (old !== null) await tx.run(this.spec.statements.end, [digest(old)]);
+    if (old !== null) await tx.run(sessionStatements.end, [digest(old)]);
     const token = randomBytes(32).toString("base64url");
     const now = this.clock();
     const expires = this.deadline(now, now);
-    await tx.run(this.spec.statements.create, [digest(token), subject, JSON.stringify(roles ?? []), new Date(now).toISOString(), new Date(expires).toISOString()]);
+    await tx.run(sessionStatements.create, [digest(token), subject, JSON.stringify(roles ?? []), new Date(now).toISOString(), new Date(expires).toISOString()]);
     return { id: token, cookie: setCookie(req, this.spec.cookie, token, this.spec.lifetimeS, this.site) };
   }
 
   /** Deletes the request's session, if any; returns whether there was one, and the clearing Set-Cookie. */
   async end(tx: Executor, req: IncomingMessage): Promise<{ ended: boolean; cookie: string }> {
     const token = this.token(req);
-    const ended = token !== null && (await tx.run(this.spec.statements.end, [digest(token)])) > 0;
+    const ended = token !== null && (await tx.run(sessionStatements.end, [digest(token)])) > 0;
     return { ended, cookie: clearCookie(req, this.spec.cookie, this.site) };
   }
 
   /** Deletes every session of `subject` but the one `req` came with; how many. */
   endSubject(tx: Executor, req: IncomingMessage, subject: string): Promise<number> {
     const kept = this.token(req);
-    return tx.run(this.spec.statements.endSubject, [subject, kept === null ? "" : digest(kept)]);
+    return tx.run(sessionStatements.endSubject, [subject, kept === null ? "" : digest(kept)]);
   }
 
   clear(req: IncomingMessage): string {
@@ -103,7 +104,7 @@ export class Sessions {
   private maybeTouch(id: string, createdAt: unknown, expires: string, now: number): void {
     const next = this.deadline(Date.parse(String(createdAt)), now);
     if (next - Date.parse(expires) < this.touchMs) return;
-    this.db.run(this.spec.statements.touch, [new Date(next).toISOString(), id]).catch((err: unknown) =>
+    this.db.run(sessionStatements.touch, [new Date(next).toISOString(), id]).catch((err: unknown) =>
       this.log?.warn("could not record a session's use", { error: err instanceof Error ? err.message : String(err) }),
     );
   }
@@ -112,7 +113,7 @@ export class Sessions {
   private maybeSweep(now: number): void {
     if (now < this.nextSweep) return;
     this.nextSweep = now + SESSION_SWEEP_MS;
-    this.db.run(this.spec.statements.sweep, [new Date(now).toISOString()]).then(
+    this.db.run(sessionStatements.sweep, [new Date(now).toISOString()]).then(
       (deleted) => {
         if (deleted > 0) this.log?.debug("expired sessions deleted", { deleted });
       },

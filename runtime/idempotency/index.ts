@@ -14,3 +14,4 @@ export {
 /** Set on an answer that was stored by an earlier call with the same key. */
 export const REPLAYED_HEADER = "Idempotent-Replayed";
 export { callEndpoint, authorizeFirst, callerId } from "./call.js";
+export { IDEMPOTENCY_TABLE, idempotencyStatements, idempotencyTable } from "./table.js";

@@ -5,66 +5,24 @@
 // Unix epoch, so comparisons are plain integer ones on every backend. The row's id is the
 // SHA-256 of the subject, since a subject may be longer than a MySQL key may be.
 
-import type { Dialect, DialectSql, StatementSpec, TableColumnDdl, TableDdl, TableSpec } from "../types.js";
+import type { StatementSpec, TableSpec } from "../types.js";
+import { type OwnSql, ownStatement, ownTable } from "../db/own-table.js";
 
 export const REVOCATIONS_TABLE = "svc_revocations";
-const INDEX = `${REVOCATIONS_TABLE}_expires_at_idx`;
 
-interface DialectWords {
-  quote(name: string): string;
-  text: [declared: string, reported: string];
-  key: [declared: string, reported: string];
-  int: [declared: string, reported: string];
-  tableSuffix: string;
-  placeholder(i: number): string;
-}
-
-const WORDS: Record<Dialect, DialectWords> = {
-  sqlite: { quote: (n) => `"${n}"`, text: ["TEXT", "TEXT"], key: ["TEXT", "TEXT"], int: ["INTEGER", "INTEGER"], tableSuffix: "", placeholder: () => "?" },
-  postgres: { quote: (n) => `"${n}"`, text: ["text", "text"], key: ["text", "text"], int: ["bigint", "bigint"], tableSuffix: "", placeholder: (i) => `$${i + 1}` },
-  mysql: {
-    quote: (n) => `\`${n}\``,
-    text: ["TEXT", "text"],
-    key: ["VARCHAR(64)", "varchar"],
-    int: ["BIGINT", "bigint"],
-    tableSuffix: " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
-    placeholder: () => "?",
-  },
-};
-
-/** Column name and kind, in table order. */
-const COLUMNS: [string, "key" | "text" | "int"][] = [
-  ["id", "key"],
-  ["subject", "text"],
-  ["not_before", "int"],
-  ["expires_at", "int"],
-];
-
-function ddl(dialect: Dialect): TableDdl {
-  const w = WORDS[dialect];
-  const columns: TableColumnDdl[] = COLUMNS.map(([name, kind]) => {
-    const [declared, reported] = w[kind];
-    const definition = `${w.quote(name)} ${declared} NOT NULL${kind === "key" ? " PRIMARY KEY" : ""}`;
-    return { name, definition, sqlType: reported, nullable: false, hasDefault: false };
-  });
-  return {
-    createTable: `CREATE TABLE IF NOT EXISTS ${w.quote(REVOCATIONS_TABLE)} (\n${columns.map((c) => `  ${c.definition}`).join(",\n")}\n)${w.tableSuffix}`,
-    columns,
-    createIndexes: [`CREATE INDEX IF NOT EXISTS ${w.quote(INDEX)} ON ${w.quote(REVOCATIONS_TABLE)} (${w.quote("expires_at")})`],
-    primaryKey: ["id"],
-  };
-}
-
-export const revocationsTable: TableSpec = {
+export const revocationsTable: TableSpec = ownTable({
   name: REVOCATIONS_TABLE,
-  ddl: { sqlite: ddl("sqlite"), postgres: ddl("postgres"), mysql: ddl("mysql") },
-};
+  columns: [
+    { name: "id", kind: "key" },
+    { name: "subject", kind: "text" },
+    { name: "not_before", kind: "int" },
+    { name: "expires_at", kind: "int" },
+  ],
+  indexes: [{ name: `${REVOCATIONS_TABLE}_expires_at_idx`, column: "expires_at" }],
+});
 
-/** One statement in the three dialects; `text` gets the dialect's quoting and placeholders. */
-function statement(name: string, args: number, text: (q: (n: string) => string, p: (i: number) => string, dialect: Dialect) => string): StatementSpec {
-  const slots = Array.from({ length: args }, (_, i) => i);
-  const sql = (d: Dialect): DialectSql => ({ text: text(WORDS[d].quote, WORDS[d].placeholder, d), slots });
-  return { name: `${REVOCATIONS_TABLE}.${name}`, sql: { sqlite: sql("sqlite"), postgres: sql("postgres"), mysql: sql("mysql") } };
+function statement(name: string, args: number, text: OwnSql): StatementSpec {
+  return ownStatement(REVOCATIONS_TABLE, name, args, text);
 }
 
 const T = (q: (n: string) => string) => q(REVOCATIONS_TABLE);

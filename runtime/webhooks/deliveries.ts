@@ -1,6 +1,6 @@
 // Exactly once (docs/language.md §2.4): the ids of handled deliveries live in the database, in the
-// table `svc_webhook_deliveries` that the generated server declares beside the resources'
-// tables (made by the same DDL code for every dialect, created at start by `migrate`).
+// table `svc_webhook_deliveries` the runtime owns (table.ts), created at start beside the app's
+// tables by `migrate`.
 //
 // A delivery's row is inserted first in the transaction that then runs the handler:
 // - already there (committed by an earlier delivery, in this process or another): the
@@ -11,7 +11,8 @@
 // - the handler fails: the transaction rolls back with the row, so a retry runs it again.
 
 import { createHash } from "node:crypto";
-import type { Executor, StatementSpec } from "../types.js";
+import type { Executor } from "../types.js";
+import { recordDeliverySql } from "./table.js";
 
 /**
  * The row's key: 64 hex digits, whatever the lengths of the webhook's name and the
@@ -23,12 +24,7 @@ export function deliveryKey(webhook: string, delivery: string): string {
 }
 
 /** Records `delivery` for `webhook` in `tx`; false when it was already recorded. */
-export async function recordDelivery(
-  tx: Executor,
-  statement: StatementSpec,
-  webhook: string,
-  delivery: string,
-): Promise<boolean> {
-  const changed = await tx.run(statement, [deliveryKey(webhook, delivery), webhook, delivery]);
+export async function recordDelivery(tx: Executor, webhook: string, delivery: string): Promise<boolean> {
+  const changed = await tx.run(recordDeliverySql, [deliveryKey(webhook, delivery), webhook, delivery]);
   return changed > 0;
 }

@@ -66,7 +66,7 @@ function webhookEndpoint(spec: WebhookSpec, verifier: Verifier, key: Buffer, log
       const { event, delivery } = verifier.describe(headers, payload);
       const call: CallInput = { args: handlerArgs(spec, payload, event, delivery), text: false };
       const result = await db.transaction(async (tx) => {
-        if (delivery !== null && !(await recordDelivery(tx, spec.deliveries, spec.name, delivery))) return DUPLICATE;
+        if (delivery !== null && !(await recordDelivery(tx, spec.name, delivery))) return DUPLICATE;
         return spec.handler(tx, call);
       }, spec.isolation === undefined ? undefined : { isolation: spec.isolation });
       if (result === DUPLICATE) {

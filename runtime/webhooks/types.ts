@@ -18,8 +18,6 @@ export interface WebhookSpec {
   path: string;
   /** The handler's parameters, in its declared order: only these are passed. */
   params: WebhookParam[];
-  /** Records a delivery id unless already there: changes one row when new, none when handled before. */
-  deliveries: StatementSpec;
   /** Runs the handler action inside the delivery's transaction. */
   handler(tx: Executor, input: CallInput): Promise<unknown>;
   isolation?: Isolation; // the handler's `transaction` clause, when not serializable

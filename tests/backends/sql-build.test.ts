@@ -8,7 +8,7 @@ import { offsetFromMessage, sourceOffset } from "../../compiler/analyze/sql/live
 import { bindParams } from "../../compiler/analyze/sql/params.js";
 import { spanInText, sqlText } from "../../compiler/analyze/sql/span.js";
 import type { ResourceModel, ScalarType } from "../../compiler/analyze/model/model.js";
-import { generateServerTs } from "../../compiler/generate/index.js";
+import { generateSqlTs } from "../../compiler/generate/index.js";
 import { analyzeText } from "../unit/analyze/analyze.js";
 import { field, sqlBody } from "../unit/sql/fixtures.js";
 
@@ -103,7 +103,7 @@ action rename(id: id, title: text) {
   return update task(id) { title: title }
 }
 `);
-    const ts = await generateServerTs(model);
+    const ts = await generateSqlTs(model);
     expect(ts).toContain('text: "UPDATE `task` SET `title` = ? WHERE `id` = ?"');
     expect(ts).toMatch(
       /returning: \{\s*text: "SELECT `id`, `title` FROM `task` WHERE `id` = \?",\s*slots: \[1\],\s*when: "after",?\s*\}/,

@@ -78,6 +78,8 @@ describe("svc deploy", () => {
     const paths = new Set(entries.map((e) => e.path));
     for (const p of [
       "server.js",
+      // The SQL server.js imports, beside it.
+      "sql.js",
       "package.json",
       "start.sh",
       "node_modules/svc/package.json",

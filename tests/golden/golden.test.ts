@@ -28,8 +28,11 @@ async function outputs(dir: string): Promise<Map<string, string>> {
   const result = await build(target, { runtimeImport: "svc/runtime" });
   if (result.diagnostics.length) out.set("diagnostics.txt", `${formatDiagnostics(result)}\n`);
   if (result.model && !hasErrors(result.diagnostics)) out.set("model.json", `${JSON.stringify(result.model, null, 2)}\n`);
-  const server = result.files.find((f) => f.path === "server.ts");
-  if (server) out.set("server.ts", String(server.contents));
+  // server.ts and its companion sql.ts (the SQL it runs, per dialect).
+  for (const name of ["server.ts", "sql.ts"]) {
+    const file = result.files.find((f) => f.path === name);
+    if (file) out.set(name, String(file.contents));
+  }
   if (options.ast) {
     const asts = [...result.sources.entries()]
       .filter(([path]) => path.endsWith(".svc"))

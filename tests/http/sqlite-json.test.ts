@@ -72,8 +72,11 @@ async function answer(path: string): Promise<string> {
 describe("answers SQLite writes as JSON", () => {
   test("the build gives json_object SQL to queries of text, int, bool, enum and timestamp columns only", () => {
     const source = readFileSync(join(dir, "server.ts"), "utf8");
-    const answered = [...source.matchAll(/answer: \{\s*stmt: (\w+),/g)].map((m) => m[1]).sort();
+    // Each such endpoint names a generated function that asks the database for the text.
+    const answered = [...source.matchAll(/return db\.json\((\w+), /g)].map((m) => m[1]).sort();
     expect(answered).toEqual(["computedSql", "oneItemSql", "pageSql"]);
+    const named = [...source.matchAll(/\banswer: (\w+),/g)].map((m) => m[1]).sort();
+    expect(named).toEqual(["computedDatabaseJson", "oneItemDatabaseJson", "pageDatabaseJson"]);
   });
 
   test("rows in the query's order, through ORDER BY, LIMIT and OFFSET, as JSON.stringify writes them", async () => {

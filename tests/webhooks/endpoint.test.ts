@@ -5,7 +5,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import { allTableDdl } from "../../compiler/analyze/sql/ddl/index.js";
-import { deliveryStore } from "../../compiler/analyze/stores/webhook-store.js";
 import { Credentials } from "../../runtime/credentials.js";
 import { type SqliteDatabase, openSqlite } from "../../runtime/db/sqlite/index.js";
 import { Fail, HttpError, StartupError } from "../../runtime/errors.js";
@@ -20,11 +19,9 @@ import type {
   WebhookSpec,
 } from "../../runtime/types.js";
 import { WebhookReply, webhookEndpoints } from "../../runtime/webhooks/index.js";
+import { deliveriesTable, recordDeliverySql } from "../../runtime/webhooks/table.js";
 import { SECRETS, hmacHeaders, slackHeaders } from "./support.js";
 
-const store = deliveryStore();
-const deliveriesTable: TableSpec = { name: store.table, ddl: store.ddl };
-const recordDelivery: StatementSpec = { name: store.record.name, sql: store.record.sql.dialects };
 const effectsTable: TableSpec = {
   name: "effects",
   ddl: allTableDdl({
@@ -49,7 +46,7 @@ const countEffects: StatementSpec = {
 };
 const countDeliveries: StatementSpec = {
   name: "deliveries.count",
-  sql: { sqlite: { text: `SELECT count(*) AS n FROM ${store.table}`, slots: [] } },
+  sql: { sqlite: { text: `SELECT count(*) AS n FROM ${deliveriesTable.name}`, slots: [] } },
 };
 
 const NOW = 1_760_000_000;
@@ -60,7 +57,7 @@ let nextId = 0;
 beforeEach(async () => {
   db = openSqlite(":memory:");
   await db.migrate([deliveriesTable, effectsTable]);
-  db.prepare([recordDelivery, insertEffect, countEffects, countDeliveries]);
+  db.prepare([recordDeliverySql, insertEffect, countEffects, countDeliveries]);
   calls = [];
 });
 
@@ -88,7 +85,6 @@ function hook(
     credential: `${provider}_secret`,
     path: `/hooks/${provider}`,
     params,
-    deliveries: recordDelivery,
     handler,
   };
 }

@@ -335,51 +335,34 @@ export interface JwtModel {
   claims?: Record<string, ClaimType>;
 }
 
-/** `[auth.sessions]`: the server-side session table and its statements, made at build time. */
+/**
+ * `[auth.sessions]`. The runtime owns the session table and its statements
+ * (runtime/auth/sessions-table.ts); `table` is the name no resource may take.
+ */
 export interface SessionStoreModel {
   lifetimeS: number;
   /** `idle`: a session unused this long ends; absent, only the lifetime counts. */
   idleS?: number;
   cookie: string;
   table: string;
-  ddl: Partial<Record<Dialect, TableDdl>>;
-  create: PreparedSql;
-  find: PreparedSql;
-  end: PreparedSql;
-  /** `(subject, kept)`: every session of the subject but the kept id (`revoke`). */
-  endSubject: PreparedSql;
-  /** `(expires_at, id)`: moves an idle deadline. */
-  touch: PreparedSql;
-  /** `(now)`: deletes expired sessions. */
-  sweep: PreparedSql;
-}
-
-/** The table of handled webhook deliveries (exactly once, docs/language.md §2.4) and the statement that records one. */
-export interface DeliveryStoreModel {
-  table: string;
-  ddl: Partial<Record<Dialect, TableDdl>>;
-  /** Inserts `(id, webhook, delivery)` unless the id is there: one row changed when new, none when handled before. */
-  record: PreparedSql;
 }
 
 /**
- * The table of answers to action calls made with an `Idempotency-Key` (idempotency-store.ts)
- * and the statements runtime/idempotency runs on it, all inside the call's transaction
- * except `sweep`.
+ * The table of handled webhook deliveries (exactly once, docs/language.md §2.4), present with a
+ * webhook. The runtime owns it and its statement (runtime/webhooks/table.ts); `table` is the
+ * name no resource may take.
+ */
+export interface DeliveryStoreModel {
+  table: string;
+}
+
+/**
+ * The table of answers to action calls made with an `Idempotency-Key`, present when an action
+ * is called over HTTP. The runtime owns it and its statements (runtime/idempotency/table.ts);
+ * `table` is the name no resource may take.
  */
 export interface IdempotencyStoreModel {
   table: string;
-  ddl: Partial<Record<Dialect, TableDdl>>;
-  /** Inserts the key's row unless the id is there: one row changed when new, none when taken. */
-  claim: PreparedSql;
-  /** The key's row: `fingerprint`, `status`, `body`, `expires_at`. */
-  lookup: PreparedSql;
-  /** Deletes the key's row if it has expired, so the key can be claimed afresh. */
-  expire: PreparedSql;
-  /** Stores the answer in the claimed row. */
-  settle: PreparedSql;
-  /** Deletes every expired row. */
-  sweep: PreparedSql;
 }
 
 /** svc.toml `[server]` and `[database]`, named as the runtime's ServerOptions (runtime/types.ts) names them. */

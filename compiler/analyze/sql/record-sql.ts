@@ -66,7 +66,7 @@ export function recordStatement(r: ResourceModel, op: Op, fields: readonly strin
   };
 }
 
-/** The SQL of one record operation on a table, declared or the server's own (svc_sessions). */
+/** The SQL of one record operation on a declared table. */
 export function recordSql(r: ResourceShape, op: Op, fields: readonly string[] = []): PreparedSql {
   const name = recordStatementName(r.name, op, fields);
   const key = r.primaryKey;

@@ -6,7 +6,7 @@ import { resolveTarget } from "../target.js";
 export class BuildCommand extends Command {
   static override paths = [["build"]];
   static override usage = Command.Usage({
-    description: "Generate dist/server.ts and dist/server.js from a module, an app or a project.",
+    description: "Generate dist/server.ts with its SQL in dist/sql.ts, and their JavaScript, from a module, an app or a project.",
     examples: [["Build the example project", "svc build --project examples/task_tracker --out dist"]],
   });
 

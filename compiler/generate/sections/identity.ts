@@ -1,47 +1,12 @@
-import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { PreparedSql } from "../../analyze/model/action-model.js";
-import type { Model, SessionStoreModel } from "../../analyze/model/model.js";
+import type { Model } from "../../analyze/model/model.js";
 import { literal } from "../literal.js";
-import type { Names } from "../names.js";
-import { statementSpec } from "./shared.js";
 
-// Identity in the generated server: the sessions table and its statements (made by
-// the analyzer for every dialect), and the spec's `auth` entry. Credential values never
+// Identity in the generated server: the spec's `auth` entry. The sessions table and its
+// statements are the runtime's own (runtime/auth/sessions-table.ts). Credential values never
 // appear: `auth` names the credentials the server reads at start.
 
-type Out = (string | StatementStructures)[];
-
-/** `[auth.sessions]`: the table and its statements; nothing without sessions. */
-export function identitySection(model: Model, names: Names): Out {
-  const store = model.auth?.sessions;
-  if (store === undefined) return [];
-  return [
-    "// ---- sessions ----",
-    {
-      kind: StructureKind.VariableStatement,
-      declarationKind: VariableDeclarationKind.Const,
-      declarations: [{ name: names.table(store.table), type: "rt.TableSpec", initializer: literal({ name: store.table, ddl: store.ddl }) }],
-    },
-    ...sessionStatements(store).map((s) => statementSpec(s, names.statement(s.name))),
-  ];
-}
-
-export function identityTables(model: Model, names: Names): string[] {
-  const store = model.auth?.sessions;
-  return store === undefined ? [] : [names.table(store.table)];
-}
-
-export function identityStatements(model: Model, names: Names): string[] {
-  const store = model.auth?.sessions;
-  return store === undefined ? [] : sessionStatements(store).map((s) => names.statement(s.name));
-}
-
-function sessionStatements(store: SessionStoreModel): PreparedSql[] {
-  return [store.create, store.find, store.end, store.endSubject, store.touch, store.sweep];
-}
-
-/** The spec's `auth` entry: as svc.toml says, with the sessions' table and statements by name. */
-export function authSpec(model: Model, names: Names): string | null {
+/** The spec's `auth` entry: as svc.toml says. */
+export function authSpec(model: Model): string | null {
   const auth = model.auth;
   if (auth === undefined) return null;
   const fields: string[] = [];
@@ -50,10 +15,8 @@ export function authSpec(model: Model, names: Names): string | null {
   if (auth.jwt !== undefined) fields.push(`jwt: ${literal(auth.jwt)}`);
   const s = auth.sessions;
   if (s !== undefined) {
-    const byRole = { create: s.create, find: s.find, end: s.end, endSubject: s.endSubject, touch: s.touch, sweep: s.sweep };
-    const statements = `{ ${Object.entries(byRole).map(([role, st]) => `${role}: ${names.statement(st.name)}`).join(", ")} }`;
     const idle = s.idleS === undefined ? "" : `, idleS: ${s.idleS}`;
-    fields.push(`sessions: { lifetimeS: ${s.lifetimeS}${idle}, cookie: ${JSON.stringify(s.cookie)}, table: ${names.table(s.table)}, statements: ${statements} }`);
+    fields.push(`sessions: { lifetimeS: ${s.lifetimeS}${idle}, cookie: ${JSON.stringify(s.cookie)} }`);
   }
   return `{ ${fields.join(", ")} }`;
 }

@@ -3,7 +3,7 @@ import type { Model, ResourceModel, StatementModel, StatementOwner } from "../..
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { fieldTs } from "../ts-types.js";
-import { decoderFor, sqliteRowLiteral, statementSpec } from "./shared.js";
+import { decoderFor, sqliteRowLiteral, statementSpec, tableSpecDeclaration } from "./shared.js";
 
 /** Per resource: enum value lists, the row interface, the table spec, and its record operations. */
 export function resourceSection(model: Model, r: ResourceModel, names: Names): (string | StatementStructures)[] {
@@ -28,11 +28,7 @@ export function resourceSection(model: Model, r: ResourceModel, names: Names): (
     properties: r.fields.map((f) => ({ name: f.name, type: fieldTs(f), docs: f.doc ? [f.doc] : undefined })),
   });
 
-  out.push({
-    kind: StructureKind.VariableStatement,
-    declarationKind: VariableDeclarationKind.Const,
-    declarations: [{ name: names.table(r.name), type: "rt.TableSpec", initializer: literal(tableSpec(r)) }],
-  });
+  out.push(tableSpecDeclaration(names.table(r.name), tableSpec(r)));
 
   const decode = decoderFor(r.fields.map((f) => ({ name: f.name, type: f.type })), row, `decode${row}`);
   if (decode) out.push(decode.structure);

@@ -34,7 +34,7 @@ export function respondSection(model: Model, names: Names): Out {
     out.push({
       kind: StructureKind.Function,
       name: respondFunctionName(names, route),
-      docs: [`${route.method} ${route.path} (${respond.source})`],
+      docs: [`${route.method} ${route.path}, a route of module ${route.module}.`],
       parameters: [
         { name: usesResult ? "result" : "_result", type: "unknown" },
         { name: uses(respond.body) || respond.headers.some((h) => uses(h.value)) ? "input" : "_input", type: "rt.RespondInput" },

@@ -63,7 +63,7 @@ function blockFunction(file: RouteFileModel, block: RouteBlockModel, names: Name
     kind: StructureKind.Function,
     name: blockFunctionName(names, file, block),
     isAsync: true,
-    docs: [`${block.method} ${file.path}${handler} (${block.source})`],
+    docs: [`${block.method} ${file.path}${handler}`],
     parameters: [
       { name: step ? "db" : "_db", type: "rt.Database" },
       { name: readsInput ? "input" : "_input", type: "rt.RouteInput" },

@@ -18,6 +18,7 @@ export function routeTableEntries(model: Model, names: Names): string[] {
     const split = e.segments ? `, segments: ${literal(e.segments)}` : "";
     return `{ method: ${JSON.stringify(e.method)}, path: ${JSON.stringify(e.path)}${split}, target: ${target} }`;
   };
+  let lastModule: string | null = null;
   return model.routeTable.map((e) => {
     const t = e.target;
     switch (t.kind) {
@@ -29,7 +30,10 @@ export function routeTableEntries(model: Model, names: Names): string[] {
         const r = known(routes, t.source);
         const respond = r.respond ? `, respond: ${respondFunctionName(names, r)}` : "";
         const stream = r.respond?.stream ? `, stream: ${streamConstName(names, r)}` : "";
-        return `// ${r.source}\n${entry(e, `{ kind: "endpoint", endpoint: ${names.endpoint(r.target.module, r.target.name)}${respond}${stream}${limitsField(r.limits)} }`)}`;
+        // Named by module, not by line: a line number would change with every edit above it.
+        const header = r.module === lastModule ? "" : `// routes of module ${r.module}, as declared\n`;
+        lastModule = r.module;
+        return `${header}${entry(e, `{ kind: "endpoint", endpoint: ${names.endpoint(r.target.module, r.target.name)}${respond}${stream}${limitsField(r.limits)} }`)}`;
       }
       case "file":
         return entry(e, `{ kind: "file", file: ${routeFileName(names, known(files, t.source))} }`);

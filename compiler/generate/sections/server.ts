@@ -1,13 +1,13 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
 import type { ActionModel, Model, QueryModel, Requirement } from "../../analyze/model/model.js";
 import { literal } from "../literal.js";
+import { SQL_MODULE } from "../sql-file.js";
 import type { Names } from "../names.js";
-import { identityStatements, identityTables } from "./identity.js";
 import { appSpecName } from "./pages.js";
-import { idempotencySpecFields, idempotencyStatements, idempotencyTables } from "./idempotency.js";
+import { idempotencySpecFields } from "./idempotency.js";
 import { answerJson } from "./answers.js";
 import { queryValues } from "./calls.js";
-import { authorizeCall, securitySpecFields, webhookStatements, webhookTables } from "./webhooks.js";
+import { authorizeCall, securitySpecFields } from "./webhooks.js";
 import { limitsField, limitsSpecFields } from "./limits.js";
 import { routeTableEntries } from "./route-table.js";
 import type { LimitModel } from "../../analyze/config/limits.js";
@@ -29,7 +29,9 @@ export function endpointSection(model: Model, names: Names): Out {
     const json = answers.byTarget.get(q);
     const input = names.input(q.module, q.name);
     const run = `(db, input) => ${names.fn(q.module, q.name)}(db, ${input}(input))`;
-    out.push(endpointConst(q.module, q.name, "query", run, names, null, json, databaseAnswer(q, input, names)));
+    const answer = databaseAnswer(q, input, names);
+    if (answer !== null) out.push(answer.structure);
+    out.push(endpointConst(q.module, q.name, "query", run, names, null, json, answer?.name));
   }
   for (const a of actions) {
     const fn = names.fn(a.module, a.name);
@@ -71,13 +73,33 @@ function transaction(a: ActionModel, fn: string): string {
 }
 
 /**
- * `{ stmt, one, values }` for a query SQLite can answer as JSON itself (DialectSql.json): the
- * values are the query function's, from the same validated input.
+ * For a query SQLite can answer as JSON itself (DialectSql.json), the function its endpoint's
+ * `answer` names: the database writes the answer's text, with the query function's values
+ * from the same validated input.
  */
-function databaseAnswer(q: QueryModel, input: string, names: Names): string | undefined {
-  if (q.sql.dialects.sqlite?.json === undefined) return undefined;
-  const values = q.params.length === 0 ? `{\n${input}(input);\nreturn [];\n}` : `{\nconst args = ${input}(input);\nreturn [${queryValues(q)}];\n}`;
-  return `{ stmt: ${names.querySql(q.module, q.name)}, one: ${q.one}, values: (input) => ${values} }`;
+function databaseAnswer(q: QueryModel, input: string, names: Names): { name: string; structure: StatementStructures } | null {
+  if (q.sql.dialects.sqlite?.json === undefined) return null;
+  const name = names.databaseJson(q.module, q.name);
+  const sql = names.querySql(q.module, q.name);
+  const args = q.params.length === 0 ? `${input}(input);\n` : `const args = ${input}(input);\n`;
+  const values = q.params.length === 0 ? "" : queryValues(q);
+  return {
+    name,
+    structure: {
+      kind: StructureKind.Function,
+      name,
+      docs: [
+        `The answer of \`${q.module}.${q.name}\` as SQLite writes it, by the \`json\` form of ${sql} (${SQL_MODULE}.ts),\n` +
+          "sent as it comes; undefined on PostgreSQL and MySQL, where `run` and `json` answer.",
+      ],
+      parameters: [
+        { name: "db", type: "rt.Database" },
+        { name: "input", type: "rt.CallInput" },
+      ],
+      returnType: "rt.Awaitable<string> | undefined",
+      statements: `if (db.json === undefined) return undefined;\n${args}return db.json(${sql}, [${values}], ${q.one});`,
+    },
+  };
 }
 
 function endpointConst(
@@ -104,7 +126,7 @@ function endpointConst(
     limitsField(limits) +
     files +
     (json === undefined ? "" : `, json: ${json}`) +
-    (answer === undefined ? "" : `,\n// SQLite writes the answer's JSON itself (docs/language.md, "Generated code").\nanswer: ${answer}`);
+    (answer === undefined ? "" : `, answer: ${answer}`);
   return {
     kind: StructureKind.VariableStatement,
     declarationKind: VariableDeclarationKind.Const,
@@ -128,20 +150,17 @@ export function specSection(model: Model, names: Names): Out {
   const statements = [
     ...model.queries.map((q) => names.querySql(q.module, q.name)),
     ...model.statements.map((s) => names.statement(s.name)),
-    ...webhookStatements(model, names),
-    ...idempotencyStatements(model, names),
-    ...identityStatements(model, names),
     ...(model.uploads?.store === "database" ? ["rt.uploads.PUT_UPLOAD", "rt.uploads.GET_UPLOAD"] : []),
   ];
   const spec = [
     `name: ${JSON.stringify(model.name)}`,
     `version: ${JSON.stringify(model.version)}`,
-    `tables: [${[...model.resources.map((r) => names.table(r.name)), ...webhookTables(model, names), ...idempotencyTables(model, names), ...identityTables(model, names), ...(model.uploads?.store === "database" ? ["rt.uploads.UPLOADS_TABLE"] : [])].join(", ")}]`,
+    `tables: [${[...model.resources.map((r) => names.table(r.name)), ...(model.uploads?.store === "database" ? ["rt.uploads.UPLOADS_TABLE"] : [])].join(", ")}]`,
     `statements: [${statements.join(", ")}]`,
     `routes: [\n${routes.join(",\n")}\n]`,
     `defaults: ${literal(model.defaults)}`,
     ...securitySpecFields(model, names),
-    ...idempotencySpecFields(model, names),
+    ...idempotencySpecFields(model),
     ...limitsSpecFields(model),
     ...(model.errorShape ? ["errors: errorShape"] : []),
     // svc.toml [uploads], defaults filled in (docs/operations.md, Uploads).

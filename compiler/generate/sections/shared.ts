@@ -1,6 +1,7 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
 import type { PreparedSql, ScalarType } from "../../analyze/model/model.js";
 import { literal, sqlLiteral } from "../literal.js";
+import { sqlData } from "../sql-file.js";
 
 /**
  * `const listTasksSql: rt.StatementSpec = { name, sql: { sqlite: { text, slots }, … } }`.
@@ -27,7 +28,7 @@ export function statementSpec(
       return `${d}: { text: ${sqlLiteral(v.text)}, slots: ${literal(v.slots)}${returning}${literalRows}${json} }`;
     })
     .join(",\n");
-  return {
+  return sqlData({
     kind: StructureKind.VariableStatement,
     declarationKind: VariableDeclarationKind.Const,
     declarations: [
@@ -37,17 +38,29 @@ export function statementSpec(
         initializer: `{ name: ${JSON.stringify(s.name)}, sql: {\n${dialects}\n} }`,
       },
     ],
-  };
+  });
 }
 
 /** `const taskSqliteRow: rt.RowLiteral = { columns: […], row: (v) => ({ … }) }`: a resource's fields, in order. */
 export function sqliteRowLiteral(name: string, fields: readonly string[]): StatementStructures {
-  return {
+  return sqlData(
+    {
+      kind: StructureKind.VariableStatement,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ["How the sqlite adapter makes this resource's row from the values of a statement that returns its fields in order."],
+      declarations: [{ name, type: "rt.RowLiteral", initializer: `{ ${rowLiteral(fields)} }` }],
+    },
+    false,
+  );
+}
+
+/** `const taskTable: rt.TableSpec = { name, ddl: { sqlite: …, postgres: …, mysql: … } }`, for sql.ts. */
+export function tableSpecDeclaration(name: string, spec: object): StatementStructures {
+  return sqlData({
     kind: StructureKind.VariableStatement,
     declarationKind: VariableDeclarationKind.Const,
-    docs: ["How the sqlite adapter makes this resource's row from the values of a statement that returns its fields in order."],
-    declarations: [{ name, type: "rt.RowLiteral", initializer: `{ ${rowLiteral(fields)} }` }],
-  };
+    declarations: [{ name, type: "rt.TableSpec", initializer: literal(spec) }],
+  });
 }
 
 /** `columns: ["id", "title"], row: (v) => ({ id: v[0], title: v[1] })`. */

@@ -3,35 +3,19 @@ import type { ActionModel, Model, Requirement } from "../../analyze/model/model.
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { authSpec } from "./identity.js";
-import { statementSpec } from "./shared.js";
 
-// Webhooks, credentials and auth in the generated server: the deliveries table and its
-// insert, one `rt.WebhookSpec` per webhook, the spec's `credentials`/`auth`/`webhooks`
+// Webhooks, credentials and auth in the generated server: one `rt.WebhookSpec` per webhook
+// (the deliveries table and its insert are the runtime's own, runtime/webhooks/table.ts), the spec's `credentials`/`auth`/`webhooks`
 // entries, and the `rt.authorize` call that opens an action with `requires`. Everything
 // here is absent from the output of a model without webhooks or `[auth]`. Credential
 // values never appear: only where the server reads them.
 
 type Out = (string | StatementStructures)[];
 
-/** The table of handled deliveries, the statement recording one, and a WebhookSpec per webhook. */
+/** A WebhookSpec per webhook. */
 export function webhookSection(model: Model, names: Names): Out {
-  const store = model.deliveryStore;
-  if (store === undefined || model.webhooks.length === 0) return [];
-  const out: Out = [
-    "// ---- webhooks ----",
-    {
-      kind: StructureKind.VariableStatement,
-      declarationKind: VariableDeclarationKind.Const,
-      declarations: [
-        {
-          name: names.table(store.table),
-          type: "rt.TableSpec",
-          initializer: literal({ name: store.table, ddl: store.ddl }),
-        },
-      ],
-    },
-    statementSpec(store.record, names.statement(store.record.name)),
-  ];
+  if (model.deliveryStore === undefined || model.webhooks.length === 0) return [];
+  const out: Out = ["// ---- webhooks ----"];
   for (const w of model.webhooks) {
     const action = handlerOf(model, w.handler.module, w.handler.name);
     const fn = names.fn(w.handler.module, w.handler.name);
@@ -42,7 +26,6 @@ export function webhookSection(model: Model, names: Names): Out {
       `credential: ${JSON.stringify(w.credential)}`,
       `path: ${JSON.stringify(w.path)}`,
       `params: ${literal(action.params.map((p) => p.name))}`,
-      `deliveries: ${names.statement(store.record.name)}`,
       `handler: (tx, input) => ${fn}(tx, ${input}(input))`,
     ];
     if (action.isolation !== undefined) fields.push(`isolation: ${JSON.stringify(action.isolation)}`);
@@ -50,7 +33,7 @@ export function webhookSection(model: Model, names: Names): Out {
       kind: StructureKind.VariableStatement,
       declarationKind: VariableDeclarationKind.Const,
       docs: [
-        `\`${w.name}\` (${w.source}): ${w.provider} deliveries to POST ${w.path} run \`${w.handler.name}\` once each.`,
+        `\`${w.module}.${w.name}\`: ${w.provider} deliveries to POST ${w.path} run \`${w.handler.name}\` once each.`,
       ],
       declarations: [
         { name: names.webhook(w.module, w.name), type: "rt.WebhookSpec", initializer: `{\n${fields.join(",\n")}\n}` },
@@ -60,24 +43,12 @@ export function webhookSection(model: Model, names: Names): Out {
   return out;
 }
 
-/** The deliveries table, for the spec's `tables`; none without webhooks. */
-export function webhookTables(model: Model, names: Names): string[] {
-  return model.deliveryStore !== undefined && model.webhooks.length > 0 ? [names.table(model.deliveryStore.table)] : [];
-}
-
-/** The deliveries insert, for the spec's `statements` (prepared at start with the others). */
-export function webhookStatements(model: Model, names: Names): string[] {
-  return model.deliveryStore !== undefined && model.webhooks.length > 0
-    ? [names.statement(model.deliveryStore.record.name)]
-    : [];
-}
-
 /** `credentials`, `auth` and `webhooks` entries of the spec, each only when the model has them. */
 export function securitySpecFields(model: Model, names: Names): string[] {
   const fields: string[] = [];
   if (model.credentials !== undefined && model.credentials.length > 0)
     fields.push(`credentials: ${literal(model.credentials)}`);
-  const auth = authSpec(model, names);
+  const auth = authSpec(model);
   if (auth !== null) fields.push(`auth: ${auth}`);
   if (model.webhooks.length > 0 && model.deliveryStore !== undefined) {
     fields.push(`webhooks: [${model.webhooks.map((w) => names.webhook(w.module, w.name)).join(", ")}]`);

@@ -1,4 +1,4 @@
-// The typed server type-checks: every golden server.ts compiles under `tsc --strict`
+// The typed server type-checks: every golden server.ts, with the sql.ts it imports, compiles under `tsc --strict`
 // against the runtime's shipped declarations, resolved as a user's project resolves
 // them (`svc/runtime` through package.json's exports, `types` condition), so an editor
 // or a user's own `tsc --noEmit` sees real types, not `any`.
@@ -21,9 +21,13 @@ describe("generated server.ts under tsc --strict", () => {
     expect(resolved?.resolvedFileName).toBe(join(repoRoot, "build", "runtime", "index.d.ts"));
   });
 
-  test("every golden server.ts type-checks", () => {
+  test("every golden server.ts type-checks, with its sql.ts", () => {
     expect(servers.length).toBeGreaterThanOrEqual(10);
+    // server.ts imports sql.ts: the program holds both.
+    const sqlFiles = servers.map((f) => join(f, "..", "sql.ts")).filter((f) => existsSync(f));
+    expect(sqlFiles.length).toBeGreaterThanOrEqual(10);
     const program = ts.createProgram(servers, options());
+    for (const f of sqlFiles) expect(program.getSourceFile(f)).toBeDefined();
     const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
       const where = d.file ? `${d.file.fileName.slice(repoRoot.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
       return `${where} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;

@@ -4,7 +4,8 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import { defaultConfig } from "../../../compiler/project/config.js";
-import { IDEMPOTENCY_TABLE, idempotencyStore } from "../../../compiler/analyze/stores/idempotency-store.js";
+import { IDEMPOTENCY_TABLE } from "../../../compiler/analyze/stores/idempotency-store.js";
+import { idempotencyStatements, idempotencyTable } from "../../../runtime/idempotency/table.js";
 import { analyze } from "../../../compiler/analyze/index.js";
 import { parseModule } from "../../../compiler/parse/index.js";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
@@ -108,16 +109,9 @@ describe("what a row is named with", () => {
 });
 
 describe("the store on SQLite", () => {
-  const model = idempotencyStore();
-  const stmt = (s: typeof model.claim): StatementSpec => ({ name: s.name, sql: s.sql.dialects });
-  const spec: IdempotencySpec = {
-    claim: stmt(model.claim),
-    lookup: stmt(model.lookup),
-    expire: stmt(model.expire),
-    settle: stmt(model.settle),
-    sweep: stmt(model.sweep),
-  };
-  const table: TableSpec = { name: model.table, ddl: model.ddl };
+  // The runtime's own table and statements (runtime/idempotency/table.ts).
+  const spec: IdempotencySpec = idempotencyStatements;
+  const table: TableSpec = idempotencyTable;
   const count: StatementSpec = { name: "count", sql: { sqlite: { text: `SELECT count(*) AS n FROM ${IDEMPOTENCY_TABLE}`, slots: [] } } };
   const everything: StatementSpec = { name: "rows", sql: { sqlite: { text: `SELECT * FROM ${IDEMPOTENCY_TABLE}`, slots: [] } } };
   let db: SqliteDatabase;
@@ -264,6 +258,8 @@ action plain(id: id) {
   });
 
   test("MySQL keeps an answer in LONGTEXT: longer than TEXT's 64 KiB", () => {
-    expect(idempotencyStore().ddl.mysql?.createTable).toContain("`body` LONGTEXT");
+    expect(idempotencyTable.ddl.mysql?.createTable).toContain("`body` LONGTEXT");
+    // The compiler reserves the name the runtime's table has.
+    expect(idempotencyTable.name).toBe(IDEMPOTENCY_TABLE);
   });
 });
