@@ -2,7 +2,7 @@
 // The generator never sees the AST; golden tests snapshot this as JSON.
 
 import type { Position, Span } from "../parse/ast.js";
-import type { ActionModel, FnModel, PreparedSql, StatementModel } from "./action-model.js";
+import type { ActionModel, FnModel, PreparedSql, ScheduleModel, StatementModel } from "./action-model.js";
 import type { AppModel, RouteExprModel } from "./app-model.js";
 import type { LimitModel, ThrottleModel } from "./limits.js";
 import type { UploadsModel } from "./uploads.js";
@@ -429,4 +429,6 @@ export interface Model {
   limits?: { throttle: ThrottleModel | null };
   /** svc.toml `[uploads]` with its defaults: present when an action takes a `file` or a resource stores one (§2.7). */
   uploads?: UploadsModel;
+  /** `schedule …` declarations (§2.8); absent when none. Jobs are among `actions`, with `job` set. */
+  schedules?: ScheduleModel[];
 }

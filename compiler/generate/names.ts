@@ -129,6 +129,14 @@ export class Names {
   webhook(module: string, name: string): string {
     return this.unique(`webhook:${module}.${name}`, `${camelCase(this.scoped(module, name))}Webhook`);
   }
+  /** `sendDigestJob`: a job's spec (runtime/jobs/types.ts JobSpec). */
+  job(module: string, name: string): string {
+    return this.unique(`job:${module}.${name}`, `${camelCase(this.scoped(module, name))}Job`);
+  }
+  /** `nightlyCleanupSchedule` */
+  schedule(module: string, name: string): string {
+    return this.unique(`schedule:${module}.${name}`, `${camelCase(this.scoped(module, name))}Schedule`);
+  }
   /** `idempotencyKeys`: the spec's store of Idempotency-Key answers. */
   idempotency(): string {
     return this.unique("idempotency", "idempotencyKeys");
