@@ -224,7 +224,8 @@ export class SvcParser extends ExpressionParser {
     this.CONSUME(Name);
     this.SUBRULE(this.paramList);
     this.MANY({
-      GATE: () => tokenMatcher(this.LA(1), Name) && JOB_OPTIONS.has(this.LA(1).image),
+      // Any word with a value: the analyzer names the options a job takes (SVC8004).
+      GATE: () => tokenMatcher(this.LA(1), Name) && !tokenMatcher(this.LA(1), Transaction) && startsOptionValue(this.LA(2)),
       DEF: () => this.SUBRULE(this.optionClause, { LABEL: "options" }),
     });
     this.OPTION(() => this.SUBRULE(this.transactionClause, { LABEL: "transaction" }));
@@ -613,8 +614,12 @@ const MEDIA_NAMES: ReadonlySet<string> = new Set(["text", "html", "csv", "ndjson
 /** What may follow a respond clause without being its body. */
 const afterRespond = [Header, Redirect, Respond, Limit, Query, Invoke, Fetch, Resource, Action, Route, Webhook, Module, Unsafe, Job, Schedule];
 
-/** The options a job declaration takes, and an enqueue (besides `unique`): other words end them. */
-const JOB_OPTIONS: ReadonlySet<string> = new Set(["attempts", "timeout", "queue", "priority"]);
+/** What an option's value starts with: a number (maybe negative) or a string. */
+function startsOptionValue(token: IToken): boolean {
+  return tokenMatcher(token, IntLiteral) || tokenMatcher(token, StringLiteral) || tokenMatcher(token, Minus);
+}
+
+/** The options of an enqueue (besides `unique`): other words end the statement. */
 const ENQUEUE_OPTIONS: ReadonlySet<string> = new Set(["after", "priority"]);
 /** Words read as the unit of a duration (`30s`, `10 minutes`); the analyzer says which it takes. */
 export const DURATION_UNITS: ReadonlySet<string> = new Set(["ms", "s", "m", "h", "d", "second", "seconds", "minute", "minutes", "hour", "hours", "day", "days"]);

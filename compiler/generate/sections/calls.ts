@@ -87,7 +87,7 @@ export function queryValues(q: QueryModel): string {
 
 /** Per action: its argument type and its body as straight-line TypeScript on one transaction. */
 export function actionSection(model: Model, a: ActionModel, names: Names): Out {
-  const out: Out = [`// ---- action ${a.module}.${a.name} ----`];
+  const out: Out = [`// ---- ${a.job === undefined ? "action" : "job"} ${a.module}.${a.name} ----`];
   const args = names.argsType(a.module, a.name);
   out.push(argsInterface(args, a.params, `Arguments of \`${a.module}.${a.name}\`.`, names));
   for (const s of model.statements) {
