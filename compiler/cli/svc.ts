@@ -5,6 +5,7 @@ import { BuildCommand } from "./commands/build.js";
 import { CheckCommand } from "./commands/check.js";
 import { DeployCommand } from "./commands/deploy.js";
 import { DevCommand } from "./commands/dev.js";
+import { JobsCancelCommand, JobsListCommand, JobsRetryCommand } from "./commands/jobs.js";
 import { VERSION } from "./version.js";
 
 const cli = new Cli({ binaryLabel: "svc", binaryName: "svc", binaryVersion: VERSION });
@@ -12,6 +13,9 @@ cli.register(BuildCommand);
 cli.register(CheckCommand);
 cli.register(DeployCommand);
 cli.register(DevCommand);
+cli.register(JobsListCommand);
+cli.register(JobsRetryCommand);
+cli.register(JobsCancelCommand);
 cli.register(Builtins.HelpCommand);
 cli.register(Builtins.VersionCommand);
 tolerateClosedOutput();
