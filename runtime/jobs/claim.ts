@@ -22,6 +22,10 @@ export async function claim(db: Database, owner: string, limit: number, now: num
     const rows = await db.transaction((tx) => tx.all(sql.claimBatch, [owner, now, limit]));
     return rows.map(claimed);
   }
+  if (db.dialect === "postgres") {
+    const rows = await db.transaction((tx) => tx.all(sql.claimBatch, [owner, now, limit]), { isolation: "read committed" });
+    return rows.map(claimed);
+  }
   return db.transaction(
     async (tx) => {
       const ready = await tx.all(sql.ready, [now, limit]);

@@ -154,29 +154,32 @@ export const jobStatements = {
   ready: statement("ready", 2, (q, p, d) => {
     const where = `${q("state")} IN ('queued', 'running') AND ${q("run_at")} <= ${p(0)} AND ${q("attempt")} < ${q("max_attempts")}`;
     const order = `ORDER BY ${q("priority")} DESC, ${q("run_at")}`;
-    if (d === "sqlite") return null;
+    if (d !== "mysql") return null;
     return `SELECT ${q("id")} FROM ${J(q, p, d)} WHERE ${where} ${order} LIMIT ${p(1)} FOR UPDATE SKIP LOCKED`;
   }),
   /**
-   * sqlite, args `(owner, now, limit)`: claims up to `limit` ready jobs at once, under the write
-   * lock every SQLite transaction here takes (BEGIN IMMEDIATE).
+   * sqlite and postgres, args `(owner, now, limit)`: claims up to `limit` ready jobs in one
+   * statement: under the write lock every SQLite transaction here takes (BEGIN IMMEDIATE), and
+   * on PostgreSQL reading them `FOR UPDATE SKIP LOCKED`. MySQL has no UPDATE … RETURNING: it
+   * takes them one by one (`ready`, `claimOne`, `claimed`).
    */
   claimBatch: statement("claim_batch", 3, (q, p, d) => {
-    if (d !== "sqlite") return null;
+    if (d === "mysql") return null;
     // Written in text order: each `?` binds the argument its p() call names.
     const set = `UPDATE ${J(q, p, d)} SET ${q("state")} = 'running', ${q("attempt")} = ${q("attempt")} + 1, ${q("lease_owner")} = ${p(0)}, ${q("run_at")} = ${p(1)} + ${q("timeout_ms")} + ${LEASE_MARGIN_MS}`;
     const where = `${q("state")} IN ('queued', 'running') AND ${q("run_at")} <= ${p(1)} AND ${q("attempt")} < ${q("max_attempts")}`;
-    const ready = `SELECT ${q("id")} FROM ${J(q, p, d)} WHERE ${where} ORDER BY ${q("priority")} DESC, ${q("run_at")} LIMIT ${p(2)}`;
+    const lock = d === "postgres" ? " FOR UPDATE SKIP LOCKED" : "";
+    const ready = `SELECT ${q("id")} FROM ${J(q, p, d)} WHERE ${where} ORDER BY ${q("priority")} DESC, ${q("run_at")} LIMIT ${p(2)}${lock}`;
     return `${set} WHERE ${q("id")} IN (${ready}) RETURNING ${CLAIMED(q, p, d)}`;
   }),
   /** Args `(owner, now, id)`: takes one job the `ready` read locked. */
   claimOne: statement("claim_one", 3, (q, p, d) =>
-    d === "sqlite"
+    d !== "mysql"
       ? null
       : `UPDATE ${J(q, p, d)} SET ${q("state")} = 'running', ${q("attempt")} = ${q("attempt")} + 1, ${q("lease_owner")} = ${p(0)}, ${q("run_at")} = ${p(1)} + ${q("timeout_ms")} + ${LEASE_MARGIN_MS} WHERE ${q("id")} = ${p(2)}`,
   ),
   /** Args `(id)`: the row as `claimOne` left it. */
-  claimed: statement("claimed", 1, (q, p, d) => (d === "sqlite" ? null : `SELECT ${CLAIMED(q, p, d)} FROM ${J(q, p, d)} WHERE ${q("id")} = ${p(0)}`)),
+  claimed: statement("claimed", 1, (q, p, d) => (d !== "mysql" ? null : `SELECT ${CLAIMED(q, p, d)} FROM ${J(q, p, d)} WHERE ${q("id")} = ${p(0)}`)),
   /** Args `(id, owner)`: a run that succeeded, in its own transaction; no row: the lease was lost. */
   complete: statement("complete", 2, (q, p, d) => `DELETE FROM ${J(q, p, d)} WHERE ${q("id")} = ${p(0)} AND ${q("lease_owner")} = ${p(1)} AND ${q("state")} = 'running'`),
   /** Args `(run_at, error, id, owner)`: a failed attempt with attempts left: queued again after its backoff. */
