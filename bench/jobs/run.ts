@@ -33,7 +33,7 @@ interface Proc {
 }
 
 function startServer(dir: string, args: string[]): Promise<Proc> {
-  const child = spawn(process.execPath, [join(dir, "server.js"), "--listen", "127.0.0.1:0", "--workers", "1", "--log-level", "warn", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [join(dir, "server.js"), "--workers", "1", "--log-level", "warn", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   return new Promise((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`no start: ${out}`)), 20_000);
@@ -100,26 +100,21 @@ async function pgBossRun(kind: "empty" | "write_row", schema: string): Promise<n
   for (let start = 0; start < N; start += 1000) {
     await boss.insert(Array.from({ length: Math.min(1000, N - start) }, (_, i) => ({ name: kind, data: { n: start + i } })));
   }
-  await boss.stop({ graceful: false, wait: true });
   const pool = postgres(withSchema(schema), { max: CONCURRENCY, onnotice: () => undefined });
-  const t0 = performance.now();
-  const worker = new PgBoss({ connectionString: PG, schema, max: CONCURRENCY + 2 });
-  worker.on("error", (e) => console.error("pg-boss:", e.message));
-  await worker.start();
   let done = 0;
-  const finished = new Promise<void>((resolve) => {
-    const handler = async (jobs: { data: { n: number } }[]) => {
-      for (const j of jobs) {
+  const t0 = performance.now();
+  await new Promise<void>((resolve) => {
+    // Batches of 8, run at once: 8 jobs at a time, as svc's runner here.
+    void boss.work<{ n: number }>(kind, { batchSize: CONCURRENCY, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+      await Promise.all(jobs.map(async (j) => {
         if (kind === "write_row") await pool`INSERT INTO boss_run (n) VALUES (${j.data.n})`;
-        if (++done === N) resolve();
-      }
-    };
-    // localConcurrency workers each fetching batches, polling every 0.5 s (pg-boss's least).
-    void worker.work(kind, { batchSize: CONCURRENCY, pollingIntervalSeconds: 0.5, localConcurrency: CONCURRENCY } as never, handler as never);
+      }));
+      done += jobs.length;
+      if (done >= N) resolve();
+    });
   });
-  await finished;
   const seconds = (performance.now() - t0) / 1000;
-  await worker.stop({ graceful: false, wait: true });
+  await boss.stop({ graceful: false, wait: true });
   await pool.end({ timeout: 1 });
   return N / seconds;
 }
@@ -140,6 +135,7 @@ async function main(): Promise<void> {
       await admin.unsafe(`CREATE TABLE ${s2}.boss_run (id bigserial PRIMARY KEY, n bigint NOT NULL)`);
       try {
         const svc = await svcRun(dir, kind, s1);
+        process.stdout.write(`${kind}: svc ${svc.toFixed(0)} jobs/s\n`);
         const boss = await pgBossRun(kind, s2);
         rows.push(`${kind.padEnd(10)} svc ${svc.toFixed(0).padStart(6)} jobs/s   pg-boss ${boss.toFixed(0).padStart(6)} jobs/s   ratio ${(svc / boss).toFixed(2)}`);
         process.stdout.write(`${rows[rows.length - 1]}\n`);
