@@ -6,7 +6,7 @@ import { closest } from "../diagnostics/did-you-mean.js";
 import { jobCodes } from "../diagnostics/codes/jobs.js";
 import type { EnqueueStmt } from "../parse/ast.js";
 import type { ExprAnalyzer } from "./expr.js";
-import { optionDuration, wholeNumber } from "./job.js";
+import { firstTime, optionDuration, wholeNumber } from "./job.js";
 import type { IrExpr, IrStmt } from "./model.js";
 import type { ModuleScope, Scope } from "./scope.js";
 
@@ -30,13 +30,8 @@ export function lowerEnqueue(s: EnqueueStmt, scope: Scope, m: ModuleScope, x: Ex
   if (s.unique !== null) enqueue.unique = x.expr(s.unique, scope);
   const seen = new Set<string>();
   for (const o of s.options) {
-    const word = o.word.name;
-    if (seen.has(word)) {
-      m.reporter.add(jobCodes.badOption.at(m.file, o.word.span, word, "", true));
-      continue;
-    }
-    seen.add(word);
-    if (word === "after") {
+    if (!firstTime(seen, o, m)) continue;
+    if (o.word.name === "after") {
       const ms = optionDuration(o, m, "`after`");
       if (ms !== null && ms > MAX_DELAY_MS) m.reporter.add(jobCodes.optionRange.at(m.file, o.span, "`after`", "at most 366 days", `${ms} ms`));
       else if (ms !== null) enqueue.delayMs = ms;

@@ -55,11 +55,7 @@ function jobOptions(decl: JobDecl, m: ModuleScope): JobOptionsModel {
   const seen = new Set<string>();
   for (const o of decl.options) {
     const word = o.word.name;
-    if (seen.has(word)) {
-      m.reporter.add(jobCodes.badOption.at(m.file, o.word.span, word, "", true));
-      continue;
-    }
-    seen.add(word);
+    if (!firstTime(seen, o, m)) continue;
     switch (word) {
       case "attempts": {
         const n = wholeNumber(o, m, "`attempts`", 1, 100, "from 1 to 100");
@@ -89,6 +85,16 @@ function jobOptions(decl: JobDecl, m: ModuleScope): JobOptionsModel {
     }
   }
   return out;
+}
+
+/** False, and reported (SVC8004), for an option given a second time. */
+export function firstTime(seen: Set<string>, o: OptionClause, m: Pick<ModuleScope, "file" | "reporter">): boolean {
+  if (seen.has(o.word.name)) {
+    m.reporter.add(jobCodes.badOption.at(m.file, o.word.span, o.word.name, "", true));
+    return false;
+  }
+  seen.add(o.word.name);
+  return true;
 }
 
 /** A whole-number option (`attempts 5`, `priority -1`) within [min, max]; null when reported. */

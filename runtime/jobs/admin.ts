@@ -2,37 +2,21 @@
 // failed one again with its attempts reset, or deletes one that is not running.
 
 import type { Database, Row } from "../types.js";
-import { jobStatements } from "./table.js";
-import { JOBS_TABLE } from "./table.js";
-import type { Dialect, DialectSql, StatementSpec } from "../types.js";
-
-const Q: Record<Dialect, (n: string) => string> = { sqlite: (n) => `"${n}"`, postgres: (n) => `"${n}"`, mysql: (n) => `\`${n}\`` };
-const P: Record<Dialect, (i: number) => string> = { sqlite: () => "?", postgres: (i) => `$${i + 1}`, mysql: () => "?" };
-
-function statement(name: string, text: (q: (n: string) => string, p: (i: number) => string) => string): StatementSpec {
-  const sql: Partial<Record<Dialect, DialectSql>> = {};
-  for (const d of ["sqlite", "postgres", "mysql"] as const) {
-    const used: number[] = [];
-    const t = text(Q[d], (i) => (used.push(i), P[d](i)));
-    const count = used.length === 0 ? 0 : Math.max(...used) + 1;
-    sql[d] = { text: t, slots: d === "postgres" ? Array.from({ length: count }, (_, i) => i) : used };
-  }
-  return { name: `${JOBS_TABLE}.admin.${name}`, sql };
-}
+import { JOBS_TABLE, jobStatements, statement } from "./table.js";
 
 const COLUMNS = ["id", "job", "queue", "state", "attempt", "max_attempts", "run_at", "last_error"];
 
 export const adminStatements = {
   /** Args `(state, state, limit)`: jobs of a state ('' for all), the next to run first. */
-  list: statement("list", (q, p) =>
+  list: statement("admin.list", 3, (q, p) =>
     `SELECT ${COLUMNS.map(q).join(", ")} FROM ${q(JOBS_TABLE)} WHERE (${p(0)} = '' OR ${q("state")} = ${p(1)}) ORDER BY ${q("run_at")}, ${q("id")} LIMIT ${p(2)}`,
   ),
   /** Args `(now, id)`: a failed job queued again, its attempts counted afresh. */
-  retry: statement("retry", (q, p) =>
+  retry: statement("admin.retry", 2, (q, p) =>
     `UPDATE ${q(JOBS_TABLE)} SET ${q("state")} = 'queued', ${q("attempt")} = 0, ${q("run_at")} = ${p(0)}, ${q("last_error")} = '' WHERE ${q("id")} = ${p(1)} AND ${q("state")} = 'failed'`,
   ),
   /** Args `(id)`: deletes a queued or failed job; a running one is left to finish. */
-  cancel: statement("cancel", (q, p) => `DELETE FROM ${q(JOBS_TABLE)} WHERE ${q("id")} = ${p(0)} AND ${q("state")} <> 'running'`),
+  cancel: statement("admin.cancel", 1, (q, p) => `DELETE FROM ${q(JOBS_TABLE)} WHERE ${q("id")} = ${p(0)} AND ${q("state")} <> 'running'`),
 };
 
 export interface JobRow {

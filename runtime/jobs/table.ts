@@ -115,8 +115,8 @@ export const schedulesTable: TableSpec = {
 
 type Text = (q: (n: string) => string, p: (i: number) => string, dialect: Dialect) => string;
 
-/** One statement in the three dialects, or in those `text` gives (null: none). */
-function statement(name: string, args: number, text: (q: (n: string) => string, p: (i: number) => string, dialect: Dialect) => string | null): StatementSpec {
+/** One statement in the three dialects, or in those `text` gives (null: none); admin.ts's too. */
+export function statement(name: string, args: number, text: (q: (n: string) => string, p: (i: number) => string, dialect: Dialect) => string | null): StatementSpec {
   const sql: Partial<Record<Dialect, DialectSql>> = {};
   for (const d of ["sqlite", "postgres", "mysql"] as const) {
     // `$N` binds argument N wherever it stands; each `?` takes the argument it was written for, in order.

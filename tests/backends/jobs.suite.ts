@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
+import { until } from "../support/until.js";
 import { type TestServer, removeDir, startServer } from "../support/server.js";
 import { buildServer } from "./support/build.js";
 import { type NetBackend, type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
@@ -15,17 +16,6 @@ import { type NetBackend, type Namespace, backendAvailable, createNamespace } fr
 interface Stats {
   runs: number;
   distinct_n: number;
-}
-
-/** Polls until `done` holds: the event itself, not a sleep standing in for it. */
-export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 export function defineJobsSuite(backend: NetBackend, ok: boolean, jobs: number, killJobs: number): void {

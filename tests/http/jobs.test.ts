@@ -9,6 +9,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
+import { until } from "../support/until.js";
 import { type TestServer, buildTo, removeDir, startServer, waitForOutput } from "../support/server.js";
 
 const run = promisify(execFile);
@@ -35,17 +36,6 @@ async function runs(): Promise<{ job: string; n: number }[]> {
   const r = await call(`${api}:runs`);
   expect(r.status).toBe(200);
   return r.json.data;
-}
-
-/** Polls the jobs' own effect until `done` holds: the event waited for, not a fixed sleep. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 async function stats(url = server.url): Promise<{ queued: number; running: number; failed: number; oldest_pending_seconds: number }> {
