@@ -5,7 +5,7 @@
 // and a schedule firing every second runs each tick exactly once across the three.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "@jest/globals";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { until } from "../support/until.js";
@@ -21,21 +21,26 @@ interface Stats {
 export function defineJobsSuite(backend: NetBackend, ok: boolean, jobs: number, killJobs: number): void {
   (ok ? describe : describe.skip)(`${backend}: jobs across three servers`, () => {
     let dir: string;
-    let ns: Namespace;
+    let ns: Namespace | undefined;
     let servers: TestServer[] = [];
 
     beforeAll(async () => {
       dir = await buildServer({ mode: "module", dir: join(repoRoot, "tests", "backends", "projects", "jobs") }, "jobs-");
     });
 
-    afterAll(async () => {
-      for (const s of servers) await s.stop();
+    afterEach(async () => {
+      // Each test makes its own namespace: dropped here even when the test failed.
+      for (const s of servers.splice(0)) await s.stop();
       await ns?.drop();
+      ns = undefined;
+    });
+
+    afterAll(async () => {
       if (dir) removeDir(dir);
     });
 
     async function start(n: number): Promise<TestServer[]> {
-      const started = await Promise.all(Array.from({ length: n }, () => startServer(dir, ["--db", ns.url, "--jobs-concurrency", "8"])));
+      const started = await Promise.all(Array.from({ length: n }, () => startServer(dir, ["--db", ns!.url, "--jobs-concurrency", "8"])));
       servers.push(...started);
       return started;
     }
@@ -75,7 +80,6 @@ export function defineJobsSuite(backend: NetBackend, ok: boolean, jobs: number, 
       for (let i = 1; i < sorted.length; i++) expect(sorted[i] - sorted[i - 1]).toBe(1000);
       process.stderr.write(`${backend}: ${jobs} jobs on 3 servers, each run once; ${ticks.length} schedule ticks, each once\n`);
       for (const s of servers.splice(0)) expect(await s.stop()).toBe(0);
-      await ns.drop();
     }, 240_000);
 
     test(`one server of three SIGKILLed mid-run: all ${killJobs} jobs still complete (doubles counted)`, async () => {
