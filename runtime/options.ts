@@ -16,6 +16,7 @@ import {
 } from "./option-values.js";
 import type { ServerOptions } from "./types.js";
 import { checkServerHeader } from "./answers/server-header.js";
+import { DEFAULT_CONCURRENCY } from "./jobs/runner.js";
 
 export { MAX_TIMEOUT_MS, MAX_WORKERS, parseListen, type ListenAddress } from "./option-values.js";
 
@@ -34,6 +35,8 @@ export const BUILTIN_DEFAULTS: Readonly<ServerOptions> = {
   trustProxy: false,
   openapi: false,
   serverHeader: null,
+  jobs: "on",
+  jobsConcurrency: DEFAULT_CONCURRENCY,
 };
 
 type Key = keyof ServerOptions;
@@ -120,6 +123,18 @@ const FLAGS: Record<string, FlagInfo> = {
     value: "<error|warn|info|debug|trace>",
     help: "least severe level written to the log",
     toml: "[server] log_level",
+  },
+  "--jobs": {
+    key: "jobs",
+    value: "<on|off|only>",
+    help: "run declared jobs and schedules beside serving (on), not in this process (off), or only them, serving /health alone (only)",
+    toml: "[server] jobs",
+  },
+  "--jobs-concurrency": {
+    key: "jobsConcurrency",
+    value: "<n>",
+    help: "jobs this process runs at once (1-256)",
+    toml: "[server] jobs_concurrency",
   },
   "--openapi": {
     key: "openapi",
@@ -208,6 +223,8 @@ function resolve(
     trustProxy: pick(given, defaults, "trustProxy", parseBool, checkBool),
     openapi: pick(given, defaults, "openapi", parseSwitch, checkSwitch),
     serverHeader: pick(given, defaults, "serverHeader", checkServerHeader, checkServerHeader),
+    jobs: pick(given, defaults, "jobs", checkJobs, checkJobs),
+    jobsConcurrency: pick(given, defaults, "jobsConcurrency", parseWhole(checkConcurrency), checkConcurrency),
   };
 }
 
@@ -295,4 +312,14 @@ export function helpText(
   rows.push(["--help", "print this help and exit"]);
   const width = Math.max(...rows.map(([left]) => left.length));
   return ["Server flags:", ...rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`)].join("\n") + "\n";
+}
+
+function checkJobs(value: unknown, source: string): "on" | "off" | "only" {
+  if (value === "on" || value === "off" || value === "only") return value;
+  throw new StartupError(`${source} must be on, off or only, not ${JSON.stringify(value)}`);
+}
+
+function checkConcurrency(value: unknown, source: string): number {
+  if (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 256) return value;
+  throw new StartupError(`${source} must be a whole number from 1 to 256, not ${JSON.stringify(value)}`);
 }

@@ -6,10 +6,11 @@
 import { sessionStatements, sessionsTable } from "./auth/sessions-table.js";
 import { idempotencyStatements, idempotencyTable } from "./idempotency/table.js";
 import { keepsRevocations, revocationStatementList, revocationsTable } from "./revocation/index.js";
-import type { ServerSpec, StatementSpec, TableSpec } from "./types.js";
+import { jobStatementList, jobsTable, schedulesTable } from "./jobs/table.js";
+import type { Dialect, ServerSpec, StatementSpec, TableSpec } from "./types.js";
 import { deliveriesTable, recordDeliverySql } from "./webhooks/table.js";
 
-type Uses = Pick<ServerSpec, "auth" | "webhooks" | "idempotency">;
+type Uses = Pick<ServerSpec, "auth" | "webhooks" | "idempotency" | "jobs">;
 
 function owned(spec: Uses): { table: TableSpec; statements: readonly StatementSpec[] }[] {
   const out: { table: TableSpec; statements: readonly StatementSpec[] }[] = [];
@@ -17,6 +18,9 @@ function owned(spec: Uses): { table: TableSpec; statements: readonly StatementSp
   if (spec.idempotency === true) out.push({ table: idempotencyTable, statements: Object.values(idempotencyStatements) });
   if (spec.auth?.sessions !== undefined) out.push({ table: sessionsTable, statements: Object.values(sessionStatements) });
   if (keepsRevocations(spec)) out.push({ table: revocationsTable, statements: revocationStatementList });
+  if (spec.jobs !== undefined) {
+    out.push({ table: jobsTable, statements: jobStatementList }, { table: schedulesTable, statements: [] });
+  }
   return out;
 }
 
@@ -25,7 +29,12 @@ export function ownTables(spec: Uses): TableSpec[] {
   return owned(spec).map((o) => o.table);
 }
 
-/** The runtime's own statements for `spec`, prepared at start beside the app's. */
-export function ownStatements(spec: Uses): StatementSpec[] {
-  return owned(spec).flatMap((o) => o.statements);
+/**
+ * The runtime's own statements for `spec`, prepared at start beside the app's; those `dialect`
+ * has (a job's claim takes another path on SQLite: jobs/claim.ts).
+ */
+export function ownStatements(spec: Uses, dialect: Dialect): StatementSpec[] {
+  return owned(spec)
+    .flatMap((o) => o.statements)
+    .filter((s) => s.sql[dialect] !== undefined);
 }

@@ -12,6 +12,8 @@ import { ownStatements, ownTables } from "./own-tables.js";
 import { createServer } from "./server.js";
 import { withLimitsSchema } from "./limits/index.js";
 import { drainAndClose, SHUTDOWN_GRACE_MS } from "./shutdown.js";
+import { startJobs, type RunningJobs } from "./jobs/index.js";
+import { jobsOnlySpec, withJobStatus } from "./jobs/status.js";
 import type { Database, ServerOptions, ServerSpec } from "./types.js";
 
 /** `writeTimeoutMs` bounds a network database's waits and retries: past it the client has its 503 already. */
@@ -56,12 +58,19 @@ export async function serve(
   let server: Server;
   let port: number;
   let address: string;
+  let jobs: RunningJobs | null = null;
   try {
-    server = createServer(spec, db, options, log);
+    // `--jobs`: beside serving (the default), not here, or alone, with /health the only answer.
+    if (options.jobs !== "off") {
+      jobs = await startJobs(spec, db, log, { concurrency: options.jobsConcurrency ?? 4, pollMs: 200 });
+    }
+    const served = options.jobs === "only" ? jobsOnlySpec(spec) : spec;
+    server = createServer(withJobStatus(served, jobs), db, options, log);
     const listen = parseListen(options.listen);
     port = await listenOn(server, listen.host, listen.port, options.listen);
     address = `${listen.host.includes(":") ? `[${listen.host}]` : listen.host}:${port}`;
   } catch (err) {
+    await jobs?.stop(0).catch(() => undefined);
     await db.close().catch(() => undefined);
     throw err;
   }
@@ -71,7 +80,7 @@ export async function serve(
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> =>
-    (closing ??= drainAndClose(server, db, log, settings.shutdownGraceMs ?? SHUTDOWN_GRACE_MS).then(() => {
+    (closing ??= drainAndClose(server, db, log, settings.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, (graceMs) => jobs?.stop(graceMs)).then(() => {
       if (settings.worker === true) log.info("worker stopped", { pid: process.pid });
       else log.info("stopped");
       log.flush();
@@ -96,7 +105,7 @@ export async function openChecked(
     // svc's own tables beside the app's: rate-limit counters (runtime/limits), and those of the features the spec uses (own-tables.ts).
     const { tables, statements } = withLimitsSchema(spec, options);
     await db.migrate([...tables, ...ownTables(spec)]);
-    await db.prepare([...statements, ...ownStatements(spec)]);
+    await db.prepare([...statements, ...ownStatements(spec, db.dialect)]);
   } catch (err) {
     await db.close().catch(() => undefined);
     throw err;

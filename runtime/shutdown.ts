@@ -28,7 +28,12 @@ export async function drainAndClose(
   db: Database,
   log: Logger,
   graceMs = SHUTDOWN_GRACE_MS,
+  /** Stops what else uses the database (runtime/jobs), alongside the drain, within the same grace. */
+  alongside?: (graceMs: number) => Promise<void> | undefined,
 ): Promise<void> {
+  const others = alongside?.(graceMs)?.catch((err: unknown) => {
+    log.error("stopping jobs failed", { error: err instanceof Error ? err.message : String(err) });
+  });
   // http.Server#close would also drop idle keep-alive connections at once, and stop Node's
   // read-timeout checks (timeouts.ts) for the rest of the drain; the net.Server close that
   // it extends only stops accepting.
@@ -51,6 +56,7 @@ export async function drainAndClose(
   }
   clearTimeout(timer);
   clearInterval(sweep);
+  await others;
   try {
     await db.close();
   } catch (err) {

@@ -11,11 +11,13 @@ import type { Limiter, LimitsSpec, PasswordOutcome, RateLimitSpec } from "./limi
 import type { TableKey } from "./keys/types.js";
 import type { SpecUploads, TakesFiles } from "./uploads/types.js";
 import type { Isolation, TransactionOptions } from "./db/transaction-options.js";
+import type { JobsSpec } from "./jobs/types.js";
 
 export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "./respond.js";
 export type { Isolation, TransactionOptions } from "./db/transaction-options.js";
 export type { StreamSpec } from "./answers/stream/send.js";
 export type { WebhookParam, WebhookProvider, WebhookSpec } from "./webhooks/types.js";
+export type { EnqueueOptions, Every, JobRun, JobSpec, JobsSpec, JobStats, ScheduleSpec } from "./jobs/types.js";
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
 
@@ -285,6 +287,8 @@ export interface ServerSpec extends SpecUploads {
    * (`svc dev` builds in memory). Never emitted by the generator; see runtime/api-docs.ts.
    */
   openapi?: string;
+  /** Declared jobs and schedules (runtime/jobs); absent when the app has none. */
+  jobs?: JobsSpec;
 }
 
 /**
@@ -384,4 +388,8 @@ export interface ServerOptions {
   openapi?: boolean;
   /** `--server-header`: the Server header of every answer; null or absent for none (runtime/answers/server-header.ts). */
   serverHeader?: string | null;
+  /** `--jobs`: run jobs beside serving (`on`, the default), not at all (`off`), or only jobs, serving /health alone (`only`). */
+  jobs?: "on" | "off" | "only";
+  /** `--jobs-concurrency`: jobs one process runs at once. */
+  jobsConcurrency?: number;
 }

@@ -50,6 +50,7 @@ import type {
   QueryModel,
   ResourceModel,
   RouteModel,
+  ScheduleModel,
   ServerDefaults,
   StatementModel,
   WebhookModel,
@@ -71,6 +72,10 @@ import { type AnalyzeSteps, directSteps } from "./steps.js";
 import { assignTextArgs } from "./checks/text-args.js";
 import { markPasswordWork } from "./checks/passwords.js";
 import { markWrites } from "./checks/writes.js";
+import { analyzeJob, jobSignatures } from "./declarations/job.js";
+import { analyzeSchedule } from "./declarations/schedule.js";
+import { jobCodes } from "../diagnostics/codes/jobs.js";
+import type { JobDecl } from "../parse/ast.js";
 
 /** The parsed files of one module folder. */
 export interface ParsedModuleDir {
@@ -146,6 +151,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   const webhooks: WebhookModel[] = [];
   const types: RecordTypeModel[] = [];
   const fnModels: FnModel[] = [];
+  const schedules: ScheduleModel[] = [];
   const auth = authModel(input.config);
   const identity = identityFeatures(auth);
   const declaredCredentials = input.mode === "project" ? Object.keys(input.config.credentials) : null;
@@ -180,10 +186,17 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
       );
       // A fn sees the module's actions only to say it cannot call them (SVC2073).
       moduleScope.actions = table;
+      const jobDecls = pick(m, "Job").filter(({ decl }) => !moduleQueries.has(decl.name.name) && !table.has(decl.name.name));
+      moduleScope.jobs = jobSignatures(moduleScope, jobDecls);
       const moduleActions = table.all();
       // Before routes and route files, which may not reach a write from a GET.
       markWrites(moduleActions, statements);
       actions.push(...moduleActions.values());
+      actions.push(...analyzeJobs(jobDecls, { ...moduleScope, actions: table, fns }, r));
+      for (const { decl, file } of pick(m, "Schedule")) {
+        const s = analyzeSchedule(m.name, decl, file, moduleScope.jobs, (name) => table.has(name), r);
+        if (s) schedules.push(s);
+      }
       fns.checkUncalled();
       fnModels.push(...fns.models());
       for (const { decl, file } of m.decls) {
@@ -258,6 +271,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   if (app) model.app = app.app;
   if (types.length > 0) model.types = types;
   if (fnModels.length > 0) model.fns = fnModels;
+  if (schedules.length > 0) model.schedules = schedules;
   const limits = limitsModel(input.config.auth.throttle, actions, routes, app?.app ?? null);
   if (limits !== null) {
     model.limits = limits;
@@ -276,6 +290,18 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
     model.errorShape = { body: errors.body ?? { ok: false, error: "{message}" }, validationStatus: errors.validation_status ?? 400 };
   }
   return { model, diagnostics: r.diagnostics };
+}
+
+/** Each job once, as a private action with its options; a job has no caller to read (SVC8016). */
+function analyzeJobs(decls: readonly { decl: JobDecl; file: string }[], m: Omit<ModuleScope, "file">, r: Reporter): ActionModel[] {
+  const out = new Map<string, ActionModel>();
+  for (const { decl, file } of decls) {
+    if (out.has(decl.name.name)) continue;
+    const model = analyzeJob(decl, { ...m, file });
+    if (model.context === true || model.issuesCredentials === true) r.add(jobCodes.jobCaller.at(file, decl.name.span, decl.name.name));
+    out.set(decl.name.name, model);
+  }
+  return [...out.values()];
 }
 
 /** The declarations of one kind in a module, with their files. */

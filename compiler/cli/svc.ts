@@ -7,6 +7,7 @@ import { DeployCommand } from "./commands/deploy.js";
 import { DevCommand } from "./commands/dev.js";
 import { FmtCommand } from "./commands/fmt.js";
 import { LspCommand } from "./commands/lsp.js";
+import { JobsCancelCommand, JobsListCommand, JobsRetryCommand } from "./commands/jobs.js";
 import { VERSION } from "./version.js";
 
 const cli = new Cli({ binaryLabel: "svc", binaryName: "svc", binaryVersion: VERSION });
@@ -16,6 +17,9 @@ cli.register(DeployCommand);
 cli.register(DevCommand);
 cli.register(FmtCommand);
 cli.register(LspCommand);
+cli.register(JobsListCommand);
+cli.register(JobsRetryCommand);
+cli.register(JobsCancelCommand);
 cli.register(Builtins.HelpCommand);
 cli.register(Builtins.VersionCommand);
 tolerateClosedOutput();

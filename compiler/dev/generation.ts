@@ -84,7 +84,7 @@ export async function migrateOrReset(
   if (db !== null) {
     try {
       await db.migrate([...spec.tables, ...ownTables(spec)]);
-      await db.prepare([...spec.statements, ...ownStatements(spec)]);
+      await db.prepare([...spec.statements, ...ownStatements(spec, db.dialect)]);
       return { db, reset: null };
     } catch (err) {
       if (!(err instanceof StartupError)) throw err;
@@ -98,7 +98,7 @@ async function fresh(spec: ServerSpec, open: () => Promise<Database>): Promise<D
   const db = await open();
   try {
     await db.migrate([...spec.tables, ...ownTables(spec)]);
-    await db.prepare([...spec.statements, ...ownStatements(spec)]);
+    await db.prepare([...spec.statements, ...ownStatements(spec, db.dialect)]);
     return db;
   } catch (err) {
     await db.close().catch(() => undefined);

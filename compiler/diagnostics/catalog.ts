@@ -12,6 +12,7 @@ import { dialectCodes } from "./codes/dialect.js";
 import { expressionCodes } from "./codes/expressions.js";
 import { identityCodes } from "./codes/identity.js";
 import { jqCodes } from "./codes/jq.js";
+import { jobCodes } from "./codes/jobs.js";
 import { keyCodes } from "./codes/keys.js";
 import { limitCodes } from "./codes/limits.js";
 import { listCodes } from "./codes/lists.js";
@@ -43,6 +44,7 @@ export const catalog: CatalogGroup[] = [
   { title: "Route files, pages and public/", range: "SVC6001–SVC6099", codes: { ...appCodes, ...uploadCodes } },
   { title: "Identity: tokens, sessions, passwords and the caller", range: "SVC7001–SVC7099", codes: { ...identityCodes, ...crossSiteCodes, ...limitCodes } },
   { title: "Route answers and error shapes", range: "SVC7101–SVC7199", codes: { ...respondCodes, ...answerCodes, ...streamCodes } },
+  { title: "Jobs and schedules", range: "SVC8001–SVC8049", codes: jobCodes },
 ];
 
 /** Every definition, sorted by code. */

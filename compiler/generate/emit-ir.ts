@@ -106,6 +106,8 @@ export class IrEmitter {
         const ctx = "context" in callee && callee.context === true ? ", ctx" : "";
         return `(await ${this.names.fn(callee.module, callee.name)}(tx, { ${fields.join(", ")} }${ctx}))`;
       }
+      case "enqueue":
+        return this.enqueue(e);
       case "action": {
         const a = this.model.actions.find((x) => x.module === e.module && x.name === e.action)!;
         const given = new Map(e.args.map((g) => [g.name, g.value]));
@@ -169,11 +171,27 @@ export class IrEmitter {
     }
   }
 
+  /** One INSERT into the jobs table on the caller's executor; the job's defaults are filled when it runs. */
+  private enqueue(e: Extract<IrExpr, { kind: "enqueue" }>): string {
+    const job = this.model.actions.find((x) => x.module === e.module && x.name === e.job && x.job !== undefined)!;
+    const given = new Map(e.args.map((a) => [a.name, a.value]));
+    const fields = job.params.filter((p) => given.has(p.name)).map((p) => `${p.name}: ${this.expr(given.get(p.name)!)}`);
+    const options: string[] = [];
+    if (e.delayMs !== undefined) options.push(`delayMs: ${e.delayMs}`);
+    if (e.unique !== undefined) options.push(`unique: ${this.expr(e.unique)}`);
+    if (e.priority !== undefined) options.push(`priority: ${e.priority}`);
+    const opts = options.length === 0 ? "" : `, { ${options.join(", ")} }`;
+    return `(await rt.enqueue(tx, ${this.names.job(e.module, e.job)}, { ${fields.join(", ")} }${opts}))`;
+  }
+
   private builtin(e: Extract<IrExpr, { kind: "builtin" }>): string {
     const args = e.args.map((a) => this.expr(a));
     switch (e.name) {
       case "now":
         return "rt.now()";
+      // The running job (runtime/jobs/types.ts JobRun), a parameter of every job's function.
+      case "job_id":
+        return "job.id";
       case "has":
         return `(${this.raw(e.args[0])} !== undefined)`;
       case "coalesce": {

@@ -5,6 +5,7 @@ import { format } from "./format.js";
 import { PRETTIER_RC } from "./format-options.js";
 import { Names } from "./names.js";
 import { actionSection, inputFunction, querySection } from "./sections/calls.js";
+import { jobSection } from "./sections/jobs.js";
 import { fnSection } from "./sections/fns.js";
 import { resourceSection } from "./sections/resources.js";
 import { recordTypeSection } from "./sections/shapes.js";
@@ -107,8 +108,9 @@ function sources(model: Model, options: GenerateOptions): { server: string; sql:
   for (const f of model.fns ?? []) statements.push(...fnSection(model, f, names));
   for (const a of model.actions) {
     statements.push(...actionSection(model, a, names));
-    if (takesInput(a)) statements.push(...inputFunction(a, names));
+    if (takesInput(a) || a.job !== undefined) statements.push(...inputFunction(a, names));
   }
+  statements.push(...jobSection(model, names));
   statements.push(...webhookSection(model, names));
   statements.push(...endpointSection(model, names));
   statements.push(...respondSection(model, names));

@@ -17,7 +17,7 @@ export function local(name: string): string {
 }
 
 /** What a name made for a module's declaration is for. */
-type Declared = "querySql" | "fn" | "args" | "qrow" | "input" | "endpoint" | "type" | "typeCheck" | "webhook";
+type Declared = "querySql" | "fn" | "args" | "qrow" | "input" | "endpoint" | "type" | "typeCheck" | "webhook" | "job" | "schedule";
 
 /**
  * Top-level names of the generated file. With one module, names are plain (`listTasks`,
@@ -155,5 +155,13 @@ export class Names {
   /** `githubIssuesWebhook` */
   webhook(module: string, name: string): string {
     return this.ofDeclared("webhook", module, name, `${camelCase(this.scoped(module, name))}Webhook`);
+  }
+  /** `sendDigestJob`: a job's spec (runtime/jobs/types.ts JobSpec). */
+  job(module: string, name: string): string {
+    return this.ofDeclared("job", module, name, `${camelCase(this.scoped(module, name))}Job`);
+  }
+  /** `nightlyCleanupSchedule` */
+  schedule(module: string, name: string): string {
+    return this.ofDeclared("schedule", module, name, `${camelCase(this.scoped(module, name))}Schedule`);
   }
 }

@@ -30,7 +30,7 @@ export interface ModuleFile {
   span: Span;
 }
 
-export type Decl = ResourceDecl | QueryDecl | ActionDecl | RouteDecl | WebhookDecl | TypeDecl | FnDecl;
+export type Decl = ResourceDecl | QueryDecl | ActionDecl | RouteDecl | WebhookDecl | TypeDecl | FnDecl | JobDecl | ScheduleDecl;
 
 interface DeclBase {
   /** Text of the `///` doc comments right above the declaration, joined by "\n"; null if none. */
@@ -192,7 +192,48 @@ export interface Block {
   span: Span;
 }
 
-export type Stmt = LetStmt | IfStmt | FailStmt | ReturnStmt | ExprStmt | SqlStmt | ForStmt | CollectStmt | YieldStmt;
+export type Stmt = LetStmt | IfStmt | FailStmt | ReturnStmt | ExprStmt | SqlStmt | ForStmt | CollectStmt | YieldStmt | EnqueueStmt;
+
+// ---------------------------------------------------------------- jobs and schedules (§2.8)
+
+/** `attempts 5`, `timeout 30s`, `queue "mail"`, `after 10m`, `priority -1`: as written, checked by the analyzer. */
+export interface OptionClause {
+  word: Ident;
+  /** The number, negative when written with `-`; null for a text value. */
+  amount: IntLit | null;
+  unit: Ident | null;
+  text: StringLit | null;
+  span: Span;
+}
+
+export interface JobDecl extends DeclBase {
+  kind: "Job";
+  name: Ident;
+  params: Param[];
+  options: OptionClause[];
+  transaction?: TransactionClause[];
+  body: Block;
+}
+
+/** `enqueue job(args) after 10m unique key priority 5`. */
+export interface EnqueueStmt {
+  kind: "Enqueue";
+  /** The job and its named arguments; null when what follows `enqueue` is no call (reported). */
+  call: CallExpr | null;
+  unique: Expr | null;
+  options: OptionClause[];
+  span: Span;
+}
+
+export interface ScheduleDecl extends DeclBase {
+  kind: "Schedule";
+  name: Ident;
+  every: { cron: StringLit } | { amount: IntLit; unit: Ident };
+  zone: StringLit | null;
+  /** The job it enqueues, with constant arguments; null when no call follows `runs` (reported). */
+  call: CallExpr | null;
+  missed: Ident | null;
+}
 
 /** `let name = for x in list [max N] { … yield v … }`: the list of what the loop yields. */
 export interface CollectStmt {

@@ -7,7 +7,7 @@ import { parseCodes } from "../diagnostics/codes/parse.js";
 import type {
   ActionDecl, Block, DataStep, Decl, Expr, FieldDecl, FnDecl, FnParam, IfStmt, IndexDecl, KeyDecl, MethodBlock, ModuleFile, Param,
   QueryDecl, RedirectStep, RespondClause, RespondMedia, Requires, ResourceDecl, RouteDecl, RouteFile, SqlBody, Stmt, TypeRef, WebhookDecl,
-  ForStmt, TypeDecl, LimitClause, IntLit, TransactionClause,
+  ForStmt, TypeDecl, LimitClause, IntLit, TransactionClause, JobDecl, OptionClause, ScheduleDecl, CallExpr,
 } from "./ast.js";
 import { ExpressionBuilder, intLit, stringLit } from "./build-expressions.js";
 import { childrenSpan, ident, INCOMPLETE, isReal, keepComplete, need, tokenSpan, type BuildContext } from "./build-support.js";
@@ -19,6 +19,7 @@ import type {
   RouteDeclCstChildren, RouteFileCstChildren, SqlStmtCstChildren, StatementCstChildren, TypeRefCstChildren,
   WebhookDeclCstChildren, ForStmtCstChildren, CollectForCstChildren, YieldStmtCstChildren, TypeDeclCstChildren, ListItemCstChildren,
   VisibleDeclCstChildren, FnDeclCstChildren, FnParamCstChildren, LimitClauseCstChildren, TransactionClauseCstChildren,
+  JobDeclCstChildren, OptionClauseCstChildren, ScheduleDeclCstChildren, EnqueueStmtCstChildren,
 } from "./cst.js";
 import type { IToken } from "chevrotain";
 import type { SqlScan } from "./sql-scan.js";
@@ -63,7 +64,11 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
                 ? this.webhookDecl(ctx.webhookDecl[0].children, c)
                 : ctx.visibleDecl
                   ? this.visibleDecl(ctx.visibleDecl[0].children, c)
-                  : this.fnDecl(need(ctx.fnDecl).children, c);
+                  : ctx.jobDecl
+                    ? this.jobDecl(ctx.jobDecl[0].children, c)
+                    : ctx.scheduleDecl
+                      ? this.scheduleDecl(ctx.scheduleDecl[0].children, c)
+                      : this.fnDecl(need(ctx.fnDecl).children, c);
     decl.doc = c.docs.above(decl.span.start.line);
     return decl;
   }
@@ -173,6 +178,62 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
       body,
       span,
     };
+  }
+
+  jobDecl(ctx: JobDeclCstChildren, c: BuildContext): JobDecl {
+    const span = childrenSpan(c, ctx);
+    const body: Block = ctx.block
+      ? this.block(ctx.block[0].children, c)
+      : { kind: "Block", stmts: [], span: c.positions.span(span.end.offset, span.end.offset) };
+    return {
+      kind: "Job",
+      doc: null,
+      name: ident(c, need(ctx.Name)),
+      params: ctx.paramList ? this.paramList(ctx.paramList[0].children, c) : [],
+      options: keepComplete(ctx.options, (n) => this.optionClause(n.children, c)),
+      ...(ctx.transaction ? { transaction: keepComplete(ctx.transaction, (n) => this.transactionClause(n.children, c)) } : {}),
+      body,
+      span,
+    };
+  }
+
+  optionClause(ctx: OptionClauseCstChildren, c: BuildContext): OptionClause {
+    const word = ident(c, need(ctx.word));
+    const text = ctx.text && isReal(ctx.text[0]) ? stringLit(c, ctx.text[0]) : null;
+    let amount = ctx.amount && isReal(ctx.amount[0]) ? intLit(c, ctx.amount[0]) : null;
+    if (amount === null && text === null) throw INCOMPLETE;
+    if (amount !== null && ctx.Minus) amount = { ...amount, value: -amount.value, span: { start: tokenSpan(c, ctx.Minus[0]).start, end: amount.span.end } };
+    return { word, amount, unit: ctx.unit ? ident(c, ctx.unit[0]) : null, text, span: childrenSpan(c, ctx) };
+  }
+
+  scheduleDecl(ctx: ScheduleDeclCstChildren, c: BuildContext): ScheduleDecl {
+    const span = childrenSpan(c, ctx);
+    const words: [IToken[] | undefined, string][] = [[ctx.everyWord, "every"], [ctx.runsWord, "runs"], [ctx.missedWord, "missed"]];
+    for (const [tokens, expected] of words) {
+      const t = tokens?.[0];
+      if (t && isReal(t) && t.image !== expected) c.diagnostics.push(parseCodes.unexpectedToken.at(c.file, tokenSpan(c, t), JSON.stringify(t.image), `"${expected}"`));
+    }
+    const every: ScheduleDecl["every"] = ctx.cron && isReal(ctx.cron[0])
+      ? { cron: stringLit(c, ctx.cron[0]) }
+      : { amount: intLit(c, need(ctx.amount)), unit: ident(c, need(ctx.unit)) };
+    return {
+      kind: "Schedule",
+      doc: null,
+      name: ident(c, need(ctx.Name)),
+      every,
+      zone: ctx.zone && isReal(ctx.zone[0]) ? stringLit(c, ctx.zone[0]) : null,
+      call: this.callOf(ctx.call?.[0] ? this.expression(ctx.call[0].children, c) : null, c),
+      missed: ctx.policy && isReal(ctx.policy[0]) ? ident(c, ctx.policy[0]) : null,
+      span,
+    };
+  }
+
+  /** The call an `enqueue` or a schedule's `runs` names; anything else is reported and dropped. */
+  private callOf(e: Expr | null, c: BuildContext): CallExpr | null {
+    if (e === null) throw INCOMPLETE;
+    if (e.kind === "Call") return e;
+    c.diagnostics.push(parseCodes.unexpectedToken.at(c.file, e.span, "an expression", "a job and its arguments, such as send_digest(user: u.id)"));
+    return null;
   }
 
   transactionClause(ctx: TransactionClauseCstChildren, c: BuildContext): TransactionClause {
@@ -285,6 +346,7 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
     if (ctx.sqlStmt) return this.sqlStmt(ctx.sqlStmt[0].children, c);
     if (ctx.forStmt) return this.forStmt(ctx.forStmt[0].children, c);
     if (ctx.yieldStmt) return this.yieldStmt(ctx.yieldStmt[0].children, c);
+    if (ctx.enqueueStmt) return this.enqueueStmt(ctx.enqueueStmt[0].children, c);
     const expr: Expr = this.expression(need(ctx.expression).children, c);
     return { kind: "ExprStmt", expr, span: expr.span };
   }
@@ -344,6 +406,16 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
   yieldStmt(ctx: YieldStmtCstChildren, c: BuildContext): Stmt {
     const value = this.expression(need(ctx.value).children, c);
     return { kind: "Yield", value, span: childrenSpan(c, ctx) };
+  }
+
+  enqueueStmt(ctx: EnqueueStmtCstChildren, c: BuildContext): Stmt {
+    return {
+      kind: "Enqueue",
+      call: this.callOf(ctx.call?.[0] ? this.expression(ctx.call[0].children, c) : null, c),
+      unique: ctx.unique ? this.expression(ctx.unique[0].children, c) : null,
+      options: keepComplete(ctx.options, (n) => this.optionClause(n.children, c)),
+      span: childrenSpan(c, ctx),
+    };
   }
 
   sqlStmt(ctx: SqlStmtCstChildren, c: BuildContext): Stmt {

@@ -235,6 +235,8 @@ export type DeclarationCstChildren = {
   typeDecl?: TypeDeclCstNode[];
   visibleDecl?: VisibleDeclCstNode[];
   fnDecl?: FnDeclCstNode[];
+  jobDecl?: JobDeclCstNode[];
+  scheduleDecl?: ScheduleDeclCstNode[];
 };
 
 export interface ResourceDeclCstNode extends CstNode {
@@ -384,6 +386,53 @@ export type ActionDeclCstChildren = {
   transaction?: (TransactionClauseCstNode)[];
   requiresClause?: RequiresClauseCstNode[];
   block: BlockCstNode[];
+};
+
+export interface JobDeclCstNode extends CstNode {
+  name: "jobDecl";
+  children: JobDeclCstChildren;
+}
+
+export type JobDeclCstChildren = {
+  Job: IToken[];
+  Name: IToken[];
+  paramList: ParamListCstNode[];
+  options?: OptionClauseCstNode[];
+  transaction?: TransactionClauseCstNode[];
+  block: BlockCstNode[];
+};
+
+export interface OptionClauseCstNode extends CstNode {
+  name: "optionClause";
+  children: OptionClauseCstChildren;
+}
+
+export type OptionClauseCstChildren = {
+  word: IToken[];
+  Minus?: IToken[];
+  amount?: IToken[];
+  unit?: IToken[];
+  text?: IToken[];
+};
+
+export interface ScheduleDeclCstNode extends CstNode {
+  name: "scheduleDecl";
+  children: ScheduleDeclCstChildren;
+}
+
+export type ScheduleDeclCstChildren = {
+  Schedule: IToken[];
+  Name: IToken[];
+  everyWord: IToken[];
+  cron?: IToken[];
+  amount?: IToken[];
+  unit?: IToken[];
+  In?: IToken[];
+  zone?: IToken[];
+  runsWord: IToken[];
+  call: ExpressionCstNode[];
+  missedWord?: IToken[];
+  policy?: IToken[];
 };
 
 export interface TransactionClauseCstNode extends CstNode {
@@ -544,7 +593,21 @@ export type StatementCstChildren = {
   sqlStmt?: SqlStmtCstNode[];
   forStmt?: ForStmtCstNode[];
   yieldStmt?: YieldStmtCstNode[];
+  enqueueStmt?: EnqueueStmtCstNode[];
   expression?: ExpressionCstNode[];
+};
+
+export interface EnqueueStmtCstNode extends CstNode {
+  name: "enqueueStmt";
+  children: EnqueueStmtCstChildren;
+}
+
+export type EnqueueStmtCstChildren = {
+  Enqueue: IToken[];
+  call: ExpressionCstNode[];
+  Unique?: IToken[];
+  unique?: ExpressionCstNode[];
+  options?: OptionClauseCstNode[];
 };
 
 export interface LetStmtCstNode extends CstNode {
@@ -722,6 +785,9 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   paramList(children: ParamListCstChildren, param?: IN): OUT;
   queryDecl(children: QueryDeclCstChildren, param?: IN): OUT;
   actionDecl(children: ActionDeclCstChildren, param?: IN): OUT;
+  jobDecl(children: JobDeclCstChildren, param?: IN): OUT;
+  optionClause(children: OptionClauseCstChildren, param?: IN): OUT;
+  scheduleDecl(children: ScheduleDeclCstChildren, param?: IN): OUT;
   transactionClause(children: TransactionClauseCstChildren, param?: IN): OUT;
   limitClause(children: LimitClauseCstChildren, param?: IN): OUT;
   visibleDecl(children: VisibleDeclCstChildren, param?: IN): OUT;
@@ -734,6 +800,7 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   webhookDecl(children: WebhookDeclCstChildren, param?: IN): OUT;
   block(children: BlockCstChildren, param?: IN): OUT;
   statement(children: StatementCstChildren, param?: IN): OUT;
+  enqueueStmt(children: EnqueueStmtCstChildren, param?: IN): OUT;
   letStmt(children: LetStmtCstChildren, param?: IN): OUT;
   collectFor(children: CollectForCstChildren, param?: IN): OUT;
   yieldStmt(children: YieldStmtCstChildren, param?: IN): OUT;

@@ -11,7 +11,7 @@ import {
   FloatLiteral, Get, If, Index, Key, Minus, Insert, IntLiteral, Invoke, LBrace, LBracket, Let, LParen, MethodName, Module, Name,
   Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Respond, Header, Return, Role, Limit, Per, By, Burst, Route, Unsafe, Transaction,
   RParen, SoftName, Sql, SqlBody, StringLiteral, True, Unique, Update, Webhook,
-  For, Gt, In, Lt, Max, Type, Yield,
+  For, Gt, In, Lt, Max, Type, Yield, Enqueue, Job, Schedule,
 } from "./tokens.js";
 
 export class SvcParser extends ExpressionParser {
@@ -52,8 +52,10 @@ export class SvcParser extends ExpressionParser {
         { ALT: () => this.SUBRULE(this.typeDecl) },
         { ALT: () => this.SUBRULE(this.visibleDecl) },
         { ALT: () => this.SUBRULE(this.fnDecl) },
+        { ALT: () => this.SUBRULE(this.jobDecl) },
+        { ALT: () => this.SUBRULE(this.scheduleDecl) },
       ],
-      ERR_MSG: "a declaration (resource, type, query, action, route, webhook or fn)",
+      ERR_MSG: "a declaration (resource, type, query, action, job, schedule, route, webhook or fn)",
     });
   });
 
@@ -214,6 +216,73 @@ export class SvcParser extends ExpressionParser {
   });
 
   /**
+   * `job name(params) attempts 5 timeout 30s queue "mail" priority 5 { … }` (docs/language.md
+   * §2.8): options are words the builder and the analyzer check, in any order.
+   */
+  public jobDecl = this.RULE("jobDecl", () => {
+    this.CONSUME(Job);
+    this.CONSUME(Name);
+    this.SUBRULE(this.paramList);
+    this.MANY({
+      // Any word with a value: the analyzer names the options a job takes (SVC8004).
+      GATE: () => tokenMatcher(this.LA(1), Name) && !tokenMatcher(this.LA(1), Transaction) && startsOptionValue(this.LA(2)),
+      DEF: () => this.SUBRULE(this.optionClause, { LABEL: "options" }),
+    });
+    this.OPTION(() => this.SUBRULE(this.transactionClause, { LABEL: "transaction" }));
+    this.SUBRULE(this.block);
+  });
+
+  /** `word N [unit]`, `word -N` or `word "text"`: an option of a job or of an enqueue. */
+  public optionClause = this.RULE("optionClause", () => {
+    this.CONSUME(Name, { LABEL: "word" });
+    this.OR([
+      {
+        ALT: () => {
+          this.OPTION(() => this.CONSUME(Minus));
+          this.CONSUME(IntLiteral, { LABEL: "amount" });
+          this.OPTION2({
+            GATE: () => tokenMatcher(this.LA(1), Name) && DURATION_UNITS.has(this.LA(1).image),
+            DEF: () => this.CONSUME2(Name, { LABEL: "unit" }),
+          });
+        },
+      },
+      { ALT: () => this.CONSUME(StringLiteral, { LABEL: "text" }) },
+    ]);
+  });
+
+  /**
+   * `schedule name every "0 3 * * *" [in "Europe/Paris"] runs job(args) [missed skip|run_once]`,
+   * or `every 1m`. `every`, `runs` and `missed` are names the builder checks.
+   */
+  public scheduleDecl = this.RULE("scheduleDecl", () => {
+    this.CONSUME(Schedule);
+    this.CONSUME(Name);
+    this.CONSUME2(Name, { LABEL: "everyWord" });
+    this.OR([
+      { ALT: () => this.CONSUME(StringLiteral, { LABEL: "cron" }) },
+      {
+        ALT: () => {
+          this.CONSUME(IntLiteral, { LABEL: "amount" });
+          this.CONSUME3(Name, { LABEL: "unit" });
+        },
+      },
+    ]);
+    this.OPTION(() => {
+      this.CONSUME(In);
+      this.CONSUME2(StringLiteral, { LABEL: "zone" });
+    });
+    this.CONSUME4(Name, { LABEL: "runsWord" });
+    this.SUBRULE(this.expression, { LABEL: "call" });
+    this.OPTION2({
+      GATE: () => tokenMatcher(this.LA(1), Name) && this.LA(1).image === "missed" && tokenMatcher(this.LA(2), Name),
+      DEF: () => {
+        this.CONSUME5(Name, { LABEL: "missedWord" });
+        this.CONSUME6(Name, { LABEL: "policy" });
+      },
+    });
+  });
+
+  /**
    * `transaction serializable | repeatable read | read committed | none [partial]`
    * (docs/language.md §2.3, Transactions): the words are names, checked by the analyzer;
    * `requires` and `limit`, which may follow, end them.
@@ -371,9 +440,35 @@ export class SvcParser extends ExpressionParser {
         { ALT: () => this.SUBRULE(this.sqlStmt) },
         { ALT: () => this.SUBRULE(this.forStmt) },
         { ALT: () => this.SUBRULE(this.yieldStmt) },
+        { ALT: () => this.SUBRULE(this.enqueueStmt) },
         { ALT: () => this.SUBRULE(this.expression) },
       ],
-      ERR_MSG: "a statement (let, if, for, yield, fail, return, sql or an expression)",
+      ERR_MSG: "a statement (let, if, for, yield, enqueue, fail, return, sql or an expression)",
+    });
+  });
+
+  /** `enqueue job(args) [after 10m] [unique expr] [priority N]` (docs/language.md §2.8). */
+  public enqueueStmt = this.RULE("enqueueStmt", () => {
+    this.CONSUME(Enqueue);
+    this.SUBRULE(this.expression, { LABEL: "call" });
+    this.MANY({
+      GATE: () => tokenMatcher(this.LA(1), Unique) || (tokenMatcher(this.LA(1), Name) && ENQUEUE_OPTIONS.has(this.LA(1).image)),
+      DEF: () => this.OR({
+        IGNORE_AMBIGUITIES: true,
+        DEF: [
+          {
+            GATE: () => tokenMatcher(this.LA(1), Unique),
+            ALT: () => {
+              this.CONSUME(Unique);
+              this.SUBRULE2(this.expression, { LABEL: "unique" });
+            },
+          },
+          {
+            GATE: () => tokenMatcher(this.LA(1), Name) && ENQUEUE_OPTIONS.has(this.LA(1).image),
+            ALT: () => this.SUBRULE(this.optionClause, { LABEL: "options" }),
+          },
+        ],
+      }),
     });
   });
 
@@ -517,7 +612,17 @@ function startsMember(first: IToken, second: IToken): boolean {
 const MEDIA_NAMES: ReadonlySet<string> = new Set(["text", "html", "csv", "ndjson"]);
 
 /** What may follow a respond clause without being its body. */
-const afterRespond = [Header, Redirect, Respond, Limit, Query, Invoke, Fetch, Resource, Action, Route, Webhook, Module, Unsafe];
+const afterRespond = [Header, Redirect, Respond, Limit, Query, Invoke, Fetch, Resource, Action, Route, Webhook, Module, Unsafe, Job, Schedule];
+
+/** What an option's value starts with: a number (maybe negative) or a string. */
+function startsOptionValue(token: IToken): boolean {
+  return tokenMatcher(token, IntLiteral) || tokenMatcher(token, StringLiteral) || tokenMatcher(token, Minus);
+}
+
+/** The options of an enqueue (besides `unique`): other words end the statement. */
+const ENQUEUE_OPTIONS: ReadonlySet<string> = new Set(["after", "priority"]);
+/** Words read as the unit of a duration (`30s`, `10 minutes`); the analyzer says which it takes. */
+export const DURATION_UNITS: ReadonlySet<string> = new Set(["ms", "s", "m", "h", "d", "second", "seconds", "minute", "minutes", "hour", "hours", "day", "days"]);
 
 function startsBody(token: IToken): boolean {
   if (afterRespond.some((t) => tokenMatcher(token, t))) return false;

@@ -52,6 +52,8 @@ export const For = keyword("for", false);
 export const In = keyword("in", false);
 // Lists built in code (§2.3): `let rows = for i in range(n) max 500 { yield … }`.
 export const Yield = keyword("yield", false);
+// Jobs (§2.8): `enqueue send_digest(user: u.id) after 10m` starts a statement, so it is reserved.
+export const Enqueue = keyword("enqueue", false);
 
 // Contextual: keywords only where the grammar expects them (a declaration, a route step,
 // `one`, `requires`, `desc`…), and names everywhere else, e.g. a field called `index`.
@@ -95,11 +97,15 @@ export const Burst = keyword("burst", true);
 // An action's transaction (docs/language.md §2.3, Transactions): `transaction read committed`, `transaction none`.
 export const Transaction = keyword("transaction", true);
 
+// Jobs and schedules (docs/language.md §2.8): `job send_digest(user: id) { … }`, `schedule nightly every "0 3 * * *" runs purge()`.
+export const Job = keyword("job", true);
+export const Schedule = keyword("schedule", true);
+
 const keywords = [
   Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
   Module, Resource, Query, Action, Route, Webhook, Index, Unique, Key, Desc, Asc, One, Requires, Auth,
   Role, Invoke, Fetch, Redirect, Respond, Header,
-  For, In, Yield, Type, Max, Private, Public, Fn, Unsafe, Limit, Per, By, Burst, Transaction,
+  For, In, Yield, Type, Max, Private, Public, Fn, Unsafe, Limit, Per, By, Burst, Transaction, Enqueue, Job, Schedule,
 ];
 
 /**

@@ -50,6 +50,7 @@ function firstWrite(
     if (found !== null) return;
     if (e.kind === "record" && e.op !== "get") found = { what: `${e.op} ${e.resource}`, through: [] };
     else if (e.kind === "builtin" && SESSION_WRITES.has(e.name)) found = { what: `${e.name}()`, through: [] };
+    else if (e.kind === "enqueue") found = { what: `enqueue ${e.job}`, through: [] };
     else if (e.kind === "action") {
       const inner = callee(e.action);
       if (inner !== null) found = { what: inner.what, through: [e.action, ...inner.through] };

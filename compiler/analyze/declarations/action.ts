@@ -17,6 +17,7 @@ import { sqlTextRef } from "../sql/span.js";
 import { needsTransaction } from "../transactions/transaction.js";
 import { analyzeLimits } from "../config/limits.js";
 import { declaredTransaction } from "../transactions/transaction-mode.js";
+import { lowerEnqueue } from "../expressions/enqueue.js";
 
 const FAIL_STATUSES = [400, 401, 403, 404, 409, 422];
 
@@ -171,6 +172,8 @@ export class BodyLowering {
         target.types.push(value.type);
         return [{ kind: "yield", into: target.into, value, max: target.max }];
       }
+      case "Enqueue":
+        return lowerEnqueue(s, scope, this.m, this.exprs);
     }
   }
 

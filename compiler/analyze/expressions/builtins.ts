@@ -51,6 +51,7 @@ export const BUILTINS: Record<BuiltinName, Builtin> = {
   start_session: { arity: [1, 2] },
   end_session: { arity: [0, 0] },
   revoke: { arity: [1, 1] },
+  job_id: { arity: [0, 0] },
 };
 
 /** Built-ins that need the call's context (the caller, the response's cookies). */
@@ -125,6 +126,8 @@ export function builtinType(name: BuiltinName, args: IrExpr[], e: CallExpr, c: B
   switch (name) {
     case "now":
       return scalar("timestamp");
+    case "job_id":
+      return scalar("id");
     case "random":
       return scalar("float");
     case "len":

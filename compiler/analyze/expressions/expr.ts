@@ -3,6 +3,7 @@ import type { BinaryExpr, CallExpr, Expr, ObjectEntry } from "../../parse/ast.js
 import { identityCodes } from "../../diagnostics/codes/identity.js";
 import type { ActionModel, BuiltinName, ExpectKind, IrBinaryOp, IrExpr, ParamModel, Rehash, ScalarType, ValueType } from "../model/model.js";
 import { recordStatement } from "../sql/record-sql.js";
+import { jobCodes } from "../../diagnostics/codes/jobs.js";
 import { BUILTINS, type BuiltinChecks, CONTEXT_BUILTINS, argumentName, builtinArgKind, builtinType, claimValueType, isClaims, nullSafe } from "./builtins.js";
 import { isListBuiltin, listArg, listBuiltinType } from "./list-builtins.js";
 import { compositionCodes } from "../../diagnostics/codes/composition.js";
@@ -279,6 +280,11 @@ export class ExprAnalyzer {
     }
     if (query) return this.queryCall(e, scope);
     if (action) return callAction(this, this.m, e, scope);
+    if (this.m.jobs?.has(name)) {
+      this.report(jobCodes.jobCalled.at(this.m.file, e.callee.span, name));
+      return { kind: "literal", value: null, type: UNKNOWN };
+    }
+    if (name === "job_id" && this.m.job === undefined) this.report(jobCodes.jobIdOutside.at(this.m.file, e.span));
     if (this.m.fns?.has(name)) return callFn(this, this.m, e, scope);
     if (!(name in BUILTINS)) {
       const candidates = [...this.m.queries.keys(), ...(this.m.actions?.names() ?? []), ...(this.m.fns?.names() ?? []), ...Object.keys(BUILTINS)];

@@ -22,6 +22,10 @@ export interface ModuleScope {
   actions?: ActionCalls;
   /** The module's fns (fn.ts). */
   fns?: FnCalls;
+  /** The module's jobs, by name: what `enqueue` checks its arguments against (§2.8). */
+  jobs?: ReadonlyMap<string, { module: string; name: string; params: ParamModel[] }>;
+  /** Set while a job's body is lowered: `job_id()` is known there. */
+  job?: string;
   /** Set while a fn body is lowered: the database is out of reach there (SVC2073). */
   pure?: string;
   /** Who is being lowered: for cycle messages and the `requires` a call skips. */

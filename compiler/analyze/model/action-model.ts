@@ -43,7 +43,9 @@ export type BuiltinName =
   | "issue_token"
   | "start_session"
   | "end_session"
-  | "revoke";
+  | "revoke"
+  // Jobs (docs/language.md §2.8): the running job's id, in a job's body only.
+  | "job_id";
 
 /** A typed, resolved expression. Every name is already bound to what it means. */
 export type IrExpr = (
@@ -75,6 +77,11 @@ export type IrExpr = (
   | { kind: "record"; op: Extract<RecordOp, "get" | "delete">; resource: string; statement: string; key: IrExpr[] }
   | { kind: "record"; op: "insert"; resource: string; statement: string; fields: RecordWrite[] }
   | { kind: "record"; op: "update" | "patch"; resource: string; statement: string; key: IrExpr[]; fields: RecordWrite[] }
+  /**
+   * `enqueue job(args) after 10m unique key priority 5` (§2.8): one INSERT into the jobs table on
+   * the caller's transaction. `delayMs` and `priority` absent when not written.
+   */
+  | { kind: "enqueue"; module: string; job: string; args: { name: string; value: IrExpr }[]; delayMs?: number; unique?: IrExpr; priority?: number }
   /** A value read from json meeting a typed slot: checked at run time, a 400 naming `path` when it does not fit. */
   | { kind: "expect"; value: IrExpr; as: ExpectKind; orNull: boolean; path: string }
 ) & { type: ValueType };
@@ -213,6 +220,30 @@ export interface ActionModel {
   failStatuses: number[];
   /** It reads the caller (`auth`), itself or through what it calls: a credential changes its answer. */
   readsCaller: boolean;
+  /** A `job` (§2.8): run by the server's job runner, never over HTTP (`private` is set too); absent for an action. */
+  job?: JobOptionsModel;
+}
+
+/** A job's options with their defaults filled in (docs/language.md §2.8). */
+export interface JobOptionsModel {
+  queue: string;
+  attempts: number;
+  timeoutMs: number;
+  priority: number;
+  /** `file:line:col` of the declaration. */
+  source: string;
+}
+
+/** `schedule name every … runs job(args) missed …` (§2.8). */
+export interface ScheduleModel {
+  module: string;
+  name: string;
+  doc: string | null;
+  every: { cron: string; zone: string } | { intervalMs: number };
+  job: string;
+  args: Record<string, Literal>;
+  missed: "skip" | "run_once";
+  source: string;
 }
 
 /** Where an action writes: `what` as a message names it (`insert note`, `sql { … }`, `end_session()`), `through` the called actions, outermost first. */

@@ -2,7 +2,7 @@
 // The generator never sees the AST; golden tests snapshot this as JSON.
 
 import type { Position, Span } from "../../parse/ast.js";
-import type { ActionModel, FnModel, PreparedSql, StatementModel } from "./action-model.js";
+import type { ActionModel, FnModel, PreparedSql, ScheduleModel, StatementModel } from "./action-model.js";
 import type { AppModel, RouteExprModel } from "./app-model.js";
 import type { EndpointModel, RouteEntryModel } from "./route-table-model.js";
 import type { LimitModel, ThrottleModel } from "../config/limits.js";
@@ -422,4 +422,6 @@ export interface Model {
   limits?: { throttle: ThrottleModel | null };
   /** svc.toml `[uploads]` with its defaults: present when an action takes a `file` or a resource stores one (§2.7). */
   uploads?: UploadsModel;
+  /** `schedule …` declarations (§2.8); absent when none. Jobs are among `actions`, with `job` set. */
+  schedules?: ScheduleModel[];
 }

@@ -211,6 +211,7 @@ class FailFlow {
       else if (callee.writes !== undefined) st.wrote ??= `${e.action}(…)`;
     } else if (e.kind === "record" && e.op !== "get") st.wrote ??= `${e.op} ${e.resource}`;
     else if (e.kind === "builtin" && SESSION_WRITES.has(e.name)) st.wrote ??= `${e.name}()`;
+    else if (e.kind === "enqueue") st.wrote ??= `enqueue ${e.job}`;
   }
 }
 

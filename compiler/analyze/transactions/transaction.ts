@@ -39,6 +39,8 @@ export function countStatements(stmts: readonly IrStmt[]): number {
     switch (e.kind) {
       case "query":
       case "record":
+      // One INSERT into the jobs table.
+      case "enqueue":
         n++;
         break;
       // Whatever the callee runs, a call can leave writes a later `fail` must undo.
@@ -156,6 +158,10 @@ export function forEachChild(e: IrExpr, f: (child: IrExpr) => void): void {
     case "action":
     case "fn":
       e.args.forEach((a) => f(a.value));
+      break;
+    case "enqueue":
+      e.args.forEach((a) => f(a.value));
+      if (e.unique !== undefined) f(e.unique);
       break;
     case "record":
       if (e.op !== "insert") e.key.forEach(f);

@@ -1,6 +1,7 @@
 import { type StatementStructures, StructureKind } from "../ts-morph.js";
 import type { ActionModel, Model, ParamModel, QueryModel } from "../../analyze/model/model.js";
 import { IrEmitter } from "../emit-ir.js";
+import { walkBody } from "../../analyze/transactions/transaction.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { fieldTs, queryResultTs, queryRowTs, valueTs } from "../ts-types.js";
@@ -86,7 +87,7 @@ export function queryValues(q: QueryModel): string {
 
 /** Per action: its argument type and its body as straight-line TypeScript on one transaction. */
 export function actionSection(model: Model, a: ActionModel, names: Names): Out {
-  const out: Out = [`// ---- action ${a.module}.${a.name} ----`];
+  const out: Out = [`// ---- ${a.job === undefined ? "action" : "job"} ${a.module}.${a.name} ----`];
   const args = names.argsType(a.module, a.name);
   out.push(argsInterface(args, a.params, `Arguments of \`${a.module}.${a.name}\`.`, names));
   for (const s of model.statements) {
@@ -108,6 +109,8 @@ export function actionSection(model: Model, a: ActionModel, names: Names): Out {
       { name: emitter.readsArgs ? "args" : "_args", type: args },
       // The call's context: the caller (`auth`), and where a started session's cookie goes.
       ...(a.context === true ? [{ name: "ctx", type: "rt.CallContext" }] : []),
+      // A job's run: `job_id()` reads it.
+      ...(a.job !== undefined ? [{ name: usesJob(a) ? "job" : "_job", type: "rt.JobRun" }] : []),
     ],
     returnType: `Promise<${valueTs(a.returns, names, model)}>`,
     statements: endsWithReturn ? body : `${body}\nreturn null;`,
@@ -165,4 +168,13 @@ export function inputFunction(endpoint: QueryModel | ActionModel, names: Names):
       : `rt.arg.rejectUnknown(input.args, []);\nreturn {};`,
   });
   return out;
+}
+
+/** Whether a job's body reads `job_id()`. */
+function usesJob(a: ActionModel): boolean {
+  let found = false;
+  walkBody(a.body, (e) => {
+    found ||= e.kind === "builtin" && e.name === "job_id";
+  });
+  return found;
 }

@@ -1,3 +1,4 @@
+import { jobsSpecEntry } from "./jobs.js";
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
 import type { ActionModel, Model, QueryModel, Requirement } from "../../analyze/model/model.js";
 import { literal } from "../literal.js";
@@ -166,6 +167,7 @@ export function specSection(model: Model, names: Names): Out {
     // svc.toml [uploads], defaults filled in (docs/operations.md, Uploads).
     ...(model.uploads ? [`uploads: ${literal(model.uploads)}`] : []),
     ...(model.app ? [`app: ${appSpecName(model, names)}`] : []),
+    ...jobsSpecEntry(model, names),
   ];
   return [
     "// ---- server ----",

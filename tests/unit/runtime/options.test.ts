@@ -40,6 +40,8 @@ describe("server options: defaults and precedence", () => {
       trustProxy: false,
       openapi: false,
       serverHeader: null,
+      jobs: "on",
+      jobsConcurrency: 4,
     });
     expect(options([])).toEqual(BUILTIN_DEFAULTS);
   });
@@ -201,5 +203,19 @@ describe("--help", () => {
   test("-h is --help", () => {
     expect("help" in parseServerArgs(["-h"], {}, {})).toBe(true);
     expect(helpText({}).startsWith("Server flags:")).toBe(true);
+  });
+});
+
+describe("--jobs and --jobs-concurrency", () => {
+  test("each mode is taken; anything else is refused naming the flag", () => {
+    for (const mode of ["on", "off", "only"] as const) expect(options(["--jobs", mode]).jobs).toBe(mode);
+    expect(() => options(["--jobs", "sometimes"])).toThrow(/--jobs must be on, off or only/);
+  });
+
+  test("a concurrency from 1 to 256", () => {
+    expect(options(["--jobs-concurrency", "16"]).jobsConcurrency).toBe(16);
+    expect(() => options(["--jobs-concurrency", "0"])).toThrow(/--jobs-concurrency must be a whole number from 1 to 256/);
+    expect(() => options(["--jobs-concurrency", "257"])).toThrow(/from 1 to 256/);
+    expect(() => options(["--jobs-concurrency", "many"])).toThrow(/--jobs-concurrency/);
   });
 });

@@ -9,7 +9,7 @@ import { idempotencyTable } from "../../../runtime/idempotency/table.js";
 import { deliveriesTable, recordDeliverySql } from "../../../runtime/webhooks/table.js";
 import type { ServerSpec, WebhookSpec } from "../../../runtime/types.js";
 
-type Uses = Pick<ServerSpec, "auth" | "webhooks" | "idempotency">;
+type Uses = Pick<ServerSpec, "auth" | "webhooks" | "idempotency" | "jobs">;
 const hook = { name: "m.hook" } as WebhookSpec;
 
 describe("svc's own tables", () => {
@@ -23,12 +23,20 @@ describe("svc's own tables", () => {
     expect(names({ auth: { jwt: { secret: "k", lifetimeS: 60, rolesClaim: "roles" } } })).toEqual(["svc_revocations"]);
     const all: Uses = { webhooks: [hook], idempotency: true, auth: { sessions: { lifetimeS: 60, cookie: "s" } } };
     expect(names(all)).toEqual(["svc_webhook_deliveries", "svc_idempotency_keys", "svc_sessions"]);
-    const statements = ownStatements(all).map((s) => s.name);
+    const statements = ownStatements(all, "sqlite").map((s) => s.name);
     expect(statements).toContain("svc_webhook_deliveries.record");
     expect(statements.filter((s) => s.startsWith("svc_idempotency_keys."))).toHaveLength(5);
     expect(statements.filter((s) => s.startsWith("svc_sessions."))).toHaveLength(6);
+    // Jobs: their tables, and on each dialect the statements it runs (a claim differs on SQLite).
+    expect(names({ jobs: { jobs: [], schedules: [] } })).toEqual(["svc_jobs", "svc_schedules"]);
+    const jobs = { jobs: { jobs: [], schedules: [] } };
+    for (const dialect of ["sqlite", "postgres", "mysql"] as const) {
+      const own = ownStatements(jobs, dialect);
+      expect(own.length).toBeGreaterThan(0);
+      for (const s of own) expect(s.sql[dialect]).toBeDefined();
+    }
     // Every statement is written for every dialect.
-    for (const s of ownStatements(all)) expect(Object.keys(s.sql).sort()).toEqual(["mysql", "postgres", "sqlite"]);
+    for (const s of ownStatements(all, "sqlite")) expect(Object.keys(s.sql).sort()).toEqual(["mysql", "postgres", "sqlite"]);
   });
 
   test("each dialect's DDL is the compiler's for a resource of the same fields", () => {

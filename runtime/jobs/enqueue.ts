@@ -1,0 +1,22 @@
+// `enqueue` in an action or a job (docs/language.md §2.8): one INSERT into svc_jobs on the
+// caller's executor, so the job exists exactly when the caller's transaction commits.
+
+import { createHash } from "node:crypto";
+import { newId } from "../ids.js";
+import type { Executor } from "../types.js";
+import { jobStatements } from "./table.js";
+import type { EnqueueOptions, JobSpec } from "./types.js";
+
+export async function enqueue(tx: Executor, job: JobSpec, args: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
+  const now = Date.now();
+  const unique = options.unique === undefined ? null : uniqueKey(job.name, options.unique);
+  await tx.run(jobStatements.enqueue, [
+    options.id ?? newId(), job.name, job.queue, JSON.stringify(args), options.priority ?? job.priority, now + (options.delayMs ?? 0),
+    job.attempts, job.timeoutMs, unique, now,
+  ]);
+}
+
+/** The stored key: a digest, so any value fits the indexed column on every backend. */
+export function uniqueKey(job: string, value: unknown): string {
+  return createHash("sha256").update(job).update("\0").update(JSON.stringify(value) ?? "null").digest("hex");
+}
