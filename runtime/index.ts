@@ -23,3 +23,4 @@ export * as app from "./pages/call.js";
 export { verifyPasswordThrottled } from "./limits/index.js";
 export * as jq from "./jq/index.js";
 export * as uploads from "./uploads/index.js";
+export { emit } from "./outbox/emit.js";

@@ -9,6 +9,7 @@ import { StartupError } from "./errors.js";
 import type { Logger } from "./log.js";
 import { parseListen } from "./options.js";
 import { ownStatements, ownTables } from "./revocation/index.js";
+import { outboxOwnStatements, outboxOwnTables } from "./outbox/index.js";
 import { createServer } from "./server.js";
 import { withLimitsSchema } from "./limits/index.js";
 import { drainAndClose, SHUTDOWN_GRACE_MS } from "./shutdown.js";
@@ -93,10 +94,10 @@ export async function openChecked(
   const open = openDatabase ?? (await import("./db/index.js")).openDatabase;
   const db = await open({ backend: options.backend, db: options.db, writeTimeoutMs: options.writeTimeoutMs });
   try {
-    // svc's own tables beside the app's: rate-limit counters (runtime/limits) and revocations (runtime/revocation).
+    // svc's own tables beside the app's: rate-limit counters (runtime/limits), revocations (runtime/revocation), the outbox (runtime/outbox).
     const { tables, statements } = withLimitsSchema(spec, options);
-    await db.migrate([...tables, ...ownTables(spec)]);
-    await db.prepare([...statements, ...ownStatements(spec)]);
+    await db.migrate([...tables, ...ownTables(spec), ...outboxOwnTables(spec)]);
+    await db.prepare([...statements, ...ownStatements(spec), ...outboxOwnStatements(spec)]);
   } catch (err) {
     await db.close().catch(() => undefined);
     throw err;

@@ -17,7 +17,8 @@ import { isMultipart } from "./uploads/parts.js";
 import { Uploads } from "./uploads/index.js";
 import { answerClientError, answerConnect } from "./client-errors.js";
 import { createCors } from "./cors.js";
-import { resolveCredentials } from "./credentials.js";
+import { type Credentials, resolveCredentials } from "./credentials.js";
+import { StartupError } from "./errors.js";
 import { sendData, sendOk } from "./envelope.js";
 import { HttpError } from "./errors.js";
 import { framingProblem } from "./framing.js";
@@ -44,6 +45,7 @@ import { databaseJson, sendAnswerJson, sendDatabaseJson } from "./answers/json-t
 import { allowedAt, answerOptions, routedMethods } from "./allow.js";
 import { sendAsset } from "./static.js";
 import { createLimiter, settled } from "./limits/index.js";
+import { Outbox, afterCall, outboxHealth } from "./outbox/index.js";
 
 const CLOSE = { Connection: "close" } as const;
 const HEALTH_LOGGED = loggedPath(HEALTH_PATH);
@@ -61,6 +63,7 @@ function bindWebhook(target: RouteTarget, webhooks: ReadonlyMap<string, Endpoint
 interface Connections {
   all: Set<Socket>;
   deadlines: WriteDeadlines;
+  stopBackground: () => Promise<void>;
 }
 
 const connectionsOf = new WeakMap<Server, Connections>();
@@ -75,8 +78,10 @@ export interface Handler {
   readonly router: Router;
   /** Responses still being made or sent, for a graceful shutdown. */
   readonly deadlines: WriteDeadlines;
-  /** Stops the write-deadline timer: the handler takes no more requests. */
+  /** Stops the write-deadline timer and background work: the handler takes no more requests. */
   close(): void;
+  /** A graceful stop of background work (the outbox's deliveries), before the database closes. */
+  stopBackground(): Promise<void>;
   /** How this server's errors look (svc.toml [errors]), also for requests Node refuses. */
   readonly errors: ErrorAnswers;
 }
@@ -122,6 +127,9 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const keys = spec.idempotency === undefined ? null : new IdempotencyStore(spec.idempotency, db, log);
   // Declared rate limits and the sign-in throttle (runtime/limits); null when nothing is limited.
   const limiter = createLimiter(spec, db, options, log);
+  // Events' delivery loop (runtime/outbox): subscribers' secrets are keys from here on.
+  const outbox = spec.events === undefined ? null : startOutbox(spec, db, credentials, log);
+  if (outbox !== null) health.detail = () => outboxHealth(outbox.depth());
   // Route files, pages and public/ (runtime/pages): their templates are parsed here, at start.
   const app =
     spec.app === undefined || unpoly === null
@@ -192,13 +200,12 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
           if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
           const rawQuery = q === -1 ? "" : target.slice(q + 1);
           // The app resolves the caller itself, for route files and pages only: files need none.
-          await app.handle(req, res, method, path, { target: match.target, params: match.params }, rawQuery, {
-            req,
-            requestId,
-            caller: null,
-            identity,
-            limits: limiter,
-          });
+          const appCtx: CallContext = { req, requestId, caller: null, identity, limits: limiter, outbox };
+          try {
+            await app.handle(req, res, method, path, { target: match.target, params: match.params }, rawQuery, appCtx);
+          } finally {
+            afterCall(appCtx);
+          }
         } else {
           const endpoint = match.target.endpoint;
           const respond = match.target.respond;
@@ -226,13 +233,15 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
             const resolved = identity.resolve(req, res);
             caller = resolved instanceof Promise ? await resolved : resolved;
           }
-          const ctx: CallContext = { req, requestId, caller, identity, limits: limiter };
+          const ctx: CallContext = { req, requestId, caller, identity, limits: limiter, outbox };
           // Counted before the endpoint runs and outside its transaction: a request that fails still counts.
           if (limiter !== null) await limiter.enforceAll(match.target.limits, endpoint.limits, input, ctx, res);
           if (key !== null && keys !== null) {
             // A route with `respond` stores its whole answer (status, body, headers) and replays it.
             const shape = respond === undefined ? undefined : (result: unknown) => respond(result, respondInput(match.params, req, site));
             const answer = await settled(ctx, callEndpoint(keys, key, endpoint, db, input, ctx, method, path, shape));
+            // Committed: events it emitted go out now.
+            afterCall(ctx);
             if (!res.headersSent) {
               if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
               if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
@@ -249,6 +258,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
             const written = respond === undefined ? databaseJson(db, endpoint, input) : undefined;
             let result = written ?? settled(ctx, endpoint.run(db, input, ctx));
             if (result instanceof Promise) result = await result;
+            afterCall(ctx);
             // Past the write timeout the 503 has gone out; the result has no one to go to.
             if (!res.headersSent) {
               if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
@@ -298,9 +308,26 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     },
     router,
     deadlines,
-    close: () => deadlines.stop(),
+    close: () => {
+      deadlines.stop();
+      void outbox?.stop();
+    },
+    stopBackground: async () => {
+      await outbox?.stop();
+    },
     errors,
   };
+}
+
+function startOutbox(spec: ServerSpec, db: Database, credentials: Credentials, log: Logger): Outbox {
+  let outbox: Outbox;
+  try {
+    outbox = new Outbox(spec.events!, db, credentials, log);
+  } catch (err) {
+    throw new StartupError(err instanceof Error ? err.message : String(err));
+  }
+  outbox.start();
+  return outbox;
 }
 
 /** Builds the HTTP server for `spec`: createHandler's handler behind a `node:http` socket. The caller listens and closes it. */
@@ -322,8 +349,13 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
     socket.once("close", forget);
   });
   server.once("close", () => handler.close());
-  connectionsOf.set(server, { all, deadlines: handler.deadlines });
+  connectionsOf.set(server, { all, deadlines: handler.deadlines, stopBackground: handler.stopBackground });
   return server;
+}
+
+/** Stops `server`'s background work (the outbox's deliveries) gracefully; a graceful shutdown does it before closing the database. */
+export function stopBackground(server: Server): Promise<void> {
+  return connectionsOf.get(server)?.stopBackground() ?? Promise.resolve();
 }
 
 /**

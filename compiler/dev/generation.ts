@@ -9,6 +9,7 @@ import { StartupError } from "../../runtime/errors.js";
 import type { Logger } from "../../runtime/log.js";
 import { parseServerArgs } from "../../runtime/options.js";
 import { ownStatements, ownTables } from "../../runtime/revocation/index.js";
+import { outboxOwnStatements, outboxOwnTables } from "../../runtime/outbox/index.js";
 import { createHandler, type Handler } from "../../runtime/server.js";
 import type { Database, ServerOptions, ServerSpec } from "../../runtime/types.js";
 
@@ -69,8 +70,8 @@ export async function migrateOrReset(
 ): Promise<Migrated> {
   if (db !== null) {
     try {
-      await db.migrate([...spec.tables, ...ownTables(spec)]);
-      await db.prepare([...spec.statements, ...ownStatements(spec)]);
+      await db.migrate([...spec.tables, ...ownTables(spec), ...outboxOwnTables(spec)]);
+      await db.prepare([...spec.statements, ...ownStatements(spec), ...outboxOwnStatements(spec)]);
       return { db, reset: null };
     } catch (err) {
       if (!(err instanceof StartupError)) throw err;
@@ -83,8 +84,8 @@ export async function migrateOrReset(
 async function fresh(spec: ServerSpec, open: () => Promise<Database>): Promise<Database> {
   const db = await open();
   try {
-    await db.migrate([...spec.tables, ...ownTables(spec)]);
-    await db.prepare([...spec.statements, ...ownStatements(spec)]);
+    await db.migrate([...spec.tables, ...ownTables(spec), ...outboxOwnTables(spec)]);
+    await db.prepare([...spec.statements, ...ownStatements(spec), ...outboxOwnStatements(spec)]);
     return db;
   } catch (err) {
     await db.close().catch(() => undefined);
