@@ -17,6 +17,7 @@ import { sqlTextRef } from "./sql/span.js";
 import { needsTransaction } from "./transaction.js";
 import { analyzeLimits } from "./limits.js";
 import { declaredTransaction } from "./transaction-mode.js";
+import { lowerEmit } from "./event.js";
 
 const FAIL_STATUSES = [400, 401, 403, 404, 409, 422];
 
@@ -167,6 +168,8 @@ export class BodyLowering {
         target.types.push(value.type);
         return [{ kind: "yield", into: target.into, value, max: target.max }];
       }
+      case "Emit":
+        return lowerEmit(s, this.exprs, this.m, scope);
     }
   }
 

@@ -233,6 +233,7 @@ export type DeclarationCstChildren = {
   routeDecl?: RouteDeclCstNode[];
   webhookDecl?: WebhookDeclCstNode[];
   typeDecl?: TypeDeclCstNode[];
+  eventDecl?: EventDeclCstNode[];
   visibleDecl?: VisibleDeclCstNode[];
   fnDecl?: FnDeclCstNode[];
 };
@@ -339,6 +340,20 @@ export interface TypeDeclCstNode extends CstNode {
 
 export type TypeDeclCstChildren = {
   Type: IToken[];
+  Name: IToken[];
+  LBrace: IToken[];
+  members?: BindingCstNode[];
+  Comma?: IToken[];
+  RBrace: IToken[];
+};
+
+export interface EventDeclCstNode extends CstNode {
+  name: "eventDecl";
+  children: EventDeclCstChildren;
+}
+
+export type EventDeclCstChildren = {
+  Event: IToken[];
   Name: IToken[];
   LBrace: IToken[];
   members?: BindingCstNode[];
@@ -544,6 +559,7 @@ export type StatementCstChildren = {
   sqlStmt?: SqlStmtCstNode[];
   forStmt?: ForStmtCstNode[];
   yieldStmt?: YieldStmtCstNode[];
+  emitStmt?: EmitStmtCstNode[];
   expression?: ExpressionCstNode[];
 };
 
@@ -573,6 +589,17 @@ export type CollectForCstChildren = {
   Max?: IToken[];
   max?: IToken[];
   body: BlockCstNode[];
+};
+
+export interface EmitStmtCstNode extends CstNode {
+  name: "emitStmt";
+  children: EmitStmtCstChildren;
+}
+
+export type EmitStmtCstChildren = {
+  Emit: IToken[];
+  event: IToken[];
+  data: ObjectLiteralCstNode[];
 };
 
 export interface YieldStmtCstNode extends CstNode {
@@ -719,6 +746,7 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   typeRef(children: TypeRefCstChildren, param?: IN): OUT;
   listItem(children: ListItemCstChildren, param?: IN): OUT;
   typeDecl(children: TypeDeclCstChildren, param?: IN): OUT;
+  eventDecl(children: EventDeclCstChildren, param?: IN): OUT;
   paramList(children: ParamListCstChildren, param?: IN): OUT;
   queryDecl(children: QueryDeclCstChildren, param?: IN): OUT;
   actionDecl(children: ActionDeclCstChildren, param?: IN): OUT;
@@ -736,6 +764,7 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   statement(children: StatementCstChildren, param?: IN): OUT;
   letStmt(children: LetStmtCstChildren, param?: IN): OUT;
   collectFor(children: CollectForCstChildren, param?: IN): OUT;
+  emitStmt(children: EmitStmtCstChildren, param?: IN): OUT;
   yieldStmt(children: YieldStmtCstChildren, param?: IN): OUT;
   ifStmt(children: IfStmtCstChildren, param?: IN): OUT;
   failStmt(children: FailStmtCstChildren, param?: IN): OUT;

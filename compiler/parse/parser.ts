@@ -11,7 +11,7 @@ import {
   FloatLiteral, Get, If, Index, Key, Minus, Insert, IntLiteral, Invoke, LBrace, LBracket, Let, LParen, MethodName, Module, Name,
   Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Respond, Header, Return, Role, Limit, Per, By, Burst, Route, Unsafe, Transaction,
   RParen, SoftName, Sql, SqlBody, StringLiteral, True, Unique, Update, Webhook,
-  For, Gt, In, Lt, Max, Type, Yield,
+  For, Gt, In, Lt, Max, Type, Yield, Event, Emit,
 } from "./tokens.js";
 
 export class SvcParser extends ExpressionParser {
@@ -50,10 +50,11 @@ export class SvcParser extends ExpressionParser {
         { ALT: () => this.SUBRULE(this.routeDecl) },
         { ALT: () => this.SUBRULE(this.webhookDecl) },
         { ALT: () => this.SUBRULE(this.typeDecl) },
+        { ALT: () => this.SUBRULE(this.eventDecl) },
         { ALT: () => this.SUBRULE(this.visibleDecl) },
         { ALT: () => this.SUBRULE(this.fnDecl) },
       ],
-      ERR_MSG: "a declaration (resource, type, query, action, route, webhook or fn)",
+      ERR_MSG: "a declaration (resource, type, event, query, action, route, webhook or fn)",
     });
   });
 
@@ -168,6 +169,21 @@ export class SvcParser extends ExpressionParser {
   /** `type NewUser { username: text, bio: text? }`: members as parameters, commas optional. */
   public typeDecl = this.RULE("typeDecl", () => {
     this.CONSUME(Type);
+    this.CONSUME(Name);
+    this.CONSUME(LBrace);
+    this.MANY({
+      GATE: () => tokenMatcher(this.LA(1), Name) && tokenMatcher(this.LA(2), Colon),
+      DEF: () => {
+        this.SUBRULE(this.binding, { LABEL: "members" });
+        this.OPTION(() => this.CONSUME(Comma));
+      },
+    });
+    this.CONSUME(RBrace);
+  });
+
+  /** `event task_completed { id: id, title: text }`: an event's data, members as a record type's. */
+  public eventDecl = this.RULE("eventDecl", () => {
+    this.CONSUME(Event);
     this.CONSUME(Name);
     this.CONSUME(LBrace);
     this.MANY({
@@ -371,9 +387,14 @@ export class SvcParser extends ExpressionParser {
         { ALT: () => this.SUBRULE(this.sqlStmt) },
         { ALT: () => this.SUBRULE(this.forStmt) },
         { ALT: () => this.SUBRULE(this.yieldStmt) },
+        {
+          // `emit name { … }`; `emit` alone stays a name (a variable, a call).
+          GATE: () => tokenMatcher(this.LA(1), Emit) && tokenMatcher(this.LA(2), Name) && tokenMatcher(this.LA(3), LBrace),
+          ALT: () => this.SUBRULE(this.emitStmt),
+        },
         { ALT: () => this.SUBRULE(this.expression) },
       ],
-      ERR_MSG: "a statement (let, if, for, yield, fail, return, sql or an expression)",
+      ERR_MSG: "a statement (let, if, for, yield, emit, fail, return, sql or an expression)",
     });
   });
 
@@ -405,6 +426,13 @@ export class SvcParser extends ExpressionParser {
   });
 
   /** `yield value`: adds an item to the list the nearest collecting `for` builds. */
+  /** `emit task_completed { id: t.id, … }`: an event stored with the action's writes. */
+  public emitStmt = this.RULE("emitStmt", () => {
+    this.CONSUME(Emit);
+    this.CONSUME(Name, { LABEL: "event" });
+    this.SUBRULE(this.objectLiteral, { LABEL: "data" });
+  });
+
   public yieldStmt = this.RULE("yieldStmt", () => {
     this.CONSUME(Yield);
     this.SUBRULE(this.expression, { LABEL: "value" });

@@ -75,6 +75,10 @@ export const Invoke = keyword("invoke", true);
 export const Fetch = keyword("fetch", true);
 export const Redirect = keyword("redirect", true);
 export const Type = keyword("type", true);
+// Events (docs/language.md §2.8): `event name { … }` and `emit name { … }`; names elsewhere
+// (a webhook handler's `event` parameter).
+export const Event = keyword("event", true);
+export const Emit = keyword("emit", true);
 export const Max = keyword("max", true);
 // Private code and pure functions (docs/language.md §2.3: Private queries and actions, Functions).
 export const Private = keyword("private", true);
@@ -99,7 +103,7 @@ const keywords = [
   Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
   Module, Resource, Query, Action, Route, Webhook, Index, Unique, Key, Desc, Asc, One, Requires, Auth,
   Role, Invoke, Fetch, Redirect, Respond, Header,
-  For, In, Yield, Type, Max, Private, Public, Fn, Unsafe, Limit, Per, By, Burst, Transaction,
+  For, In, Yield, Type, Max, Private, Public, Fn, Unsafe, Limit, Per, By, Burst, Transaction, Event, Emit,
 ];
 
 /**

@@ -70,6 +70,9 @@ function reach(model: Model, action: ActionModel, visit: (node: IrStmt | IrExpr)
         case "yield":
           expr(s.value);
           break;
+        case "emit":
+          expr(s.data);
+          break;
         case "sql":
           s.args.forEach(expr);
           break;

@@ -12,6 +12,7 @@ import { respondFunctionName } from "./respond.js";
 import { authorizeCall, securitySpecFields, webhookHandlers, webhookStatements, webhookTables } from "./webhooks.js";
 import { limitsField, limitsSpecFields } from "./limits.js";
 import type { LimitModel } from "../../analyze/limits.js";
+import type { EventsModel } from "../../analyze/model.js";
 import { answersFile, fileParams } from "../../analyze/uploads.js";
 
 type Out = (string | StatementStructures)[];
@@ -182,6 +183,8 @@ export function specSection(model: Model, names: Names): Out {
     ...(model.errorShape ? ["errors: errorShape"] : []),
     // svc.toml [uploads], defaults filled in (docs/operations.md, Uploads).
     ...(model.uploads ? [`uploads: ${literal(model.uploads)}`] : []),
+    // svc.toml [events], defaults filled in: the outbox's delivery loop (docs/language.md §2.8).
+    ...(model.events ? [`events: ${literal(eventsSpec(model.events))}`] : []),
     ...(model.app ? [`app: ${appSpecName(model, names)}`] : []),
   ];
   return [
@@ -195,4 +198,10 @@ export function specSection(model: Model, names: Names): Out {
     "// Run directly (`node dist/server.js [flags]`), this module serves; imported, it only exports.",
     "if (rt.isEntry(import.meta.url)) void rt.main(spec);",
   ];
+}
+
+/** The runtime's EventsSpec: what the delivery loop needs; the events' members were checked at build time. */
+function eventsSpec(events: EventsModel): Omit<EventsModel, "declared"> {
+  const { declared: _declared, ...spec } = events;
+  return spec;
 }

@@ -3,9 +3,10 @@
 
 import type { Backend } from "../../analyze/model.js";
 import type { RateModel } from "./rate.js";
+import type { EventsConfig } from "./events.js";
 import type { LogLevel } from "../../../runtime/types.js";
 
-export type { Backend, LogLevel };
+export type { Backend, LogLevel, EventsConfig };
 
 export const BACKENDS = ["sqlite", "postgres", "mysql", "tidb"] as const satisfies readonly Backend[];
 export const LOG_LEVELS = ["error", "warn", "info", "debug", "trace"] as const satisfies readonly LogLevel[];
@@ -58,6 +59,8 @@ export interface ProjectConfig {
   errors: ErrorsConfig;
   /** `[uploads]`: defaults in compiler/analyze/uploads.ts. */
   uploads: { store?: "disk" | "database"; dir?: string; max_file_size?: number; max_files?: number; max_request_size?: number };
+  /** `[events]`: subscribers and retries (compiler/project/config/events.ts). */
+  events: EventsConfig;
 }
 
 /** The type a JWT claim is checked against and `auth.claims.<name>` has. */
@@ -115,5 +118,6 @@ export function defaultConfig(): ProjectConfig {
     deploy: {},
     errors: {},
     uploads: {},
+    events: {},
   };
 }
