@@ -15,6 +15,7 @@ export const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 export const EVENTS_ENV: NodeJS.ProcessEnv = { TEST_CRM_HOOK: SECRET };
 
 export interface Delivery {
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -37,7 +38,7 @@ export class Receiver {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
-        const d = { headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+        const d = { path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
         this.deliveries.push(d);
         const status = this.answer(this.deliveries.length);
         if (status === null) this.held.add(res);
@@ -64,11 +65,11 @@ export class Receiver {
   }
 }
 
-/** The test project built with its subscriber's URL pointing at `port`. */
-export async function buildFor(port: number): Promise<string> {
+/** The test project built with its subscriber's URL pointing at `port`; `moreToml` is added to its svc.toml. */
+export async function buildFor(port: number, moreToml = ""): Promise<string> {
   const project = tmpDir("events-project-");
   cpSync(PROJECT, project, { recursive: true });
   const toml = join(project, "svc.toml");
-  writeFileSync(toml, readFileSync(toml, "utf8").replaceAll("RECEIVER", String(port)));
+  writeFileSync(toml, `${readFileSync(toml, "utf8")}${moreToml}`.replaceAll("RECEIVER", String(port)));
   return buildTo({ mode: "project", dir: project });
 }
