@@ -17,8 +17,7 @@ import { isMultipart } from "./uploads/parts.js";
 import { Uploads } from "./uploads/index.js";
 import { answerClientError, answerConnect } from "./client-errors.js";
 import { createCors } from "./cors.js";
-import { type Credentials, resolveCredentials } from "./credentials.js";
-import { StartupError } from "./errors.js";
+import { resolveCredentials } from "./credentials.js";
 import { sendData, sendOk } from "./envelope.js";
 import { HttpError } from "./errors.js";
 import { framingProblem } from "./framing.js";
@@ -45,7 +44,8 @@ import { databaseJson, sendAnswerJson, sendDatabaseJson } from "./answers/json-t
 import { allowedAt, answerOptions, routedMethods } from "./allow.js";
 import { sendAsset } from "./static.js";
 import { createLimiter, settled } from "./limits/index.js";
-import { Outbox, afterCall, outboxHealth } from "./outbox/index.js";
+import { trackConnections } from "./connections.js";
+import { afterCall, outboxHealth, startOutbox } from "./outbox/index.js";
 
 const CLOSE = { Connection: "close" } as const;
 const HEALTH_LOGGED = loggedPath(HEALTH_PATH);
@@ -58,15 +58,6 @@ function bindWebhook(target: RouteTarget, webhooks: ReadonlyMap<string, Endpoint
   if (endpoint === undefined) throw new Error(`the route table names webhook ${target.name}, which the spec does not declare`);
   return { kind: "endpoint", endpoint };
 }
-
-/** What a graceful shutdown needs to know about a server's connections. */
-interface Connections {
-  all: Set<Socket>;
-  deadlines: WriteDeadlines;
-  stopBackground: () => Promise<void>;
-}
-
-const connectionsOf = new WeakMap<Server, Connections>();
 
 /** What `createHandler` makes: the request handler of one server, apart from its socket. */
 export interface Handler {
@@ -128,7 +119,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   // Declared rate limits and the sign-in throttle (runtime/limits); null when nothing is limited.
   const limiter = createLimiter(spec, db, options, log);
   // Events' delivery loop (runtime/outbox): subscribers' secrets are keys from here on.
-  const outbox = spec.events === undefined ? null : startOutbox(spec, db, credentials, log);
+  const outbox = spec.events === undefined ? null : startOutbox(spec.events, db, credentials, log);
   if (outbox !== null) health.detail = () => outboxHealth(outbox.depth());
   // Route files, pages and public/ (runtime/pages): their templates are parsed here, at start.
   const app =
@@ -201,11 +192,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
           const rawQuery = q === -1 ? "" : target.slice(q + 1);
           // The app resolves the caller itself, for route files and pages only: files need none.
           const appCtx: CallContext = { req, requestId, caller: null, identity, limits: limiter, outbox };
-          try {
-            await app.handle(req, res, method, path, { target: match.target, params: match.params }, rawQuery, appCtx);
-          } finally {
-            afterCall(appCtx);
-          }
+          // A route file's or a page form's action that emitted has committed by now: its events go out.
+          await app.handle(req, res, method, path, { target: match.target, params: match.params }, rawQuery, appCtx).finally(() => afterCall(appCtx));
         } else {
           const endpoint = match.target.endpoint;
           const respond = match.target.respond;
@@ -240,7 +228,6 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
             // A route with `respond` stores its whole answer (status, body, headers) and replays it.
             const shape = respond === undefined ? undefined : (result: unknown) => respond(result, respondInput(match.params, req, site));
             const answer = await settled(ctx, callEndpoint(keys, key, endpoint, db, input, ctx, method, path, shape));
-            // Committed: events it emitted go out now.
             afterCall(ctx);
             if (!res.headersSent) {
               if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
@@ -312,22 +299,9 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
       deadlines.stop();
       void outbox?.stop();
     },
-    stopBackground: async () => {
-      await outbox?.stop();
-    },
+    stopBackground: async () => outbox?.stop(),
     errors,
   };
-}
-
-function startOutbox(spec: ServerSpec, db: Database, credentials: Credentials, log: Logger): Outbox {
-  let outbox: Outbox;
-  try {
-    outbox = new Outbox(spec.events!, db, credentials, log);
-  } catch (err) {
-    throw new StartupError(err instanceof Error ? err.message : String(err));
-  }
-  outbox.start();
-  return outbox;
 }
 
 /** Builds the HTTP server for `spec`: createHandler's handler behind a `node:http` socket. The caller listens and closes it. */
@@ -349,24 +323,8 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
     socket.once("close", forget);
   });
   server.once("close", () => handler.close());
-  connectionsOf.set(server, { all, deadlines: handler.deadlines, stopBackground: handler.stopBackground });
+  trackConnections(server, { all, deadlines: handler.deadlines, stopBackground: handler.stopBackground });
   return server;
-}
-
-/** Stops `server`'s background work (the outbox's deliveries) gracefully; a graceful shutdown does it before closing the database. */
-export function stopBackground(server: Server): Promise<void> {
-  return connectionsOf.get(server)?.stopBackground() ?? Promise.resolve();
-}
-
-/**
- * Connections of `server` with no request being answered: idle keep-alive ones, and ones
- * still sending a request's headers. A graceful shutdown closes these and waits for the rest.
- */
-export function connectionsWithoutRequest(server: Server): Socket[] {
-  const connections = connectionsOf.get(server);
-  if (connections === undefined) return [];
-  const busy = connections.deadlines.busySockets();
-  return [...connections.all].filter((socket) => !busy.has(socket));
 }
 
 /** Past --write-timeout: a 503 if nothing was sent yet, else the connection is cut (a client not reading holds nothing). */

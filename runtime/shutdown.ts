@@ -14,7 +14,7 @@ import type { Server } from "node:http";
 import { Server as NetServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "./log.js";
-import { connectionsWithoutRequest, stopBackground } from "./server.js";
+import { connectionsWithoutRequest, stopBackground } from "./connections.js";
 import type { Database } from "./types.js";
 
 export const SHUTDOWN_GRACE_MS = 30_000;

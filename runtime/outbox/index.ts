@@ -2,8 +2,13 @@
 // action's transaction; after commit, each server's delivery loop sends it to every
 // subscriber as a Standard Webhooks POST, retried with backoff, at least once.
 
-import type { ServerSpec, StatementSpec, TableSpec } from "../types.js";
+import type { Credentials } from "../credentials.js";
+import { StartupError } from "../errors.js";
+import type { Logger } from "../log.js";
+import type { Database, ServerSpec, StatementSpec, TableSpec } from "../types.js";
+import { Outbox } from "./outbox.js";
 import { outboxStatementList, outboxTables } from "./table.js";
+import type { EventsSpec } from "./types.js";
 
 export { emit, afterCall } from "./emit.js";
 export { Outbox, CONCURRENCY, type OutboxDepth } from "./outbox.js";
@@ -21,4 +26,16 @@ export function outboxOwnTables(spec: Pick<ServerSpec, "events">): readonly Tabl
 /** The outbox's statements, when the app declares events. */
 export function outboxOwnStatements(spec: Pick<ServerSpec, "events">): readonly StatementSpec[] {
   return spec.events === undefined ? [] : outboxStatementList;
+}
+
+/** The delivery loop of a server, started; a subscriber's secret that is no key is a StartupError. */
+export function startOutbox(spec: EventsSpec, db: Database, credentials: Credentials, log: Logger): Outbox {
+  let outbox: Outbox;
+  try {
+    outbox = new Outbox(spec, db, credentials, log);
+  } catch (err) {
+    throw new StartupError(err instanceof Error ? err.message : String(err));
+  }
+  outbox.start();
+  return outbox;
 }

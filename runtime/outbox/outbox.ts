@@ -43,6 +43,7 @@ export class Outbox implements OutboxWake {
   private pass: Promise<void> | null = null;
   private again = false;
   private poller: NodeJS.Timeout | null = null;
+  private stopped: Promise<void> | null = null;
   private lastDepth: OutboxDepth = { pending: 0, failed: 0, delivered: 0, oldestPendingSeconds: null };
 
   /** Throws an Error naming the subscriber whose secret is no key. */
@@ -91,8 +92,11 @@ export class Outbox implements OutboxWake {
   }
 
   /** Stops taking work, aborts attempts in flight (not counted) and gives their leases back. Never rejects. */
-  async stop(): Promise<void> {
-    if (this.stopping.signal.aborted) return;
+  stop(): Promise<void> {
+    return (this.stopped ??= this.halt());
+  }
+
+  private async halt(): Promise<void> {
     this.stopping.abort();
     if (this.poller !== null) clearInterval(this.poller);
     for (const t of this.timers) clearTimeout(t);
