@@ -170,21 +170,18 @@ export class SvcParser extends ExpressionParser {
   public typeDecl = this.RULE("typeDecl", () => {
     this.CONSUME(Type);
     this.CONSUME(Name);
-    this.CONSUME(LBrace);
-    this.MANY({
-      GATE: () => tokenMatcher(this.LA(1), Name) && tokenMatcher(this.LA(2), Colon),
-      DEF: () => {
-        this.SUBRULE(this.binding, { LABEL: "members" });
-        this.OPTION(() => this.CONSUME(Comma));
-      },
-    });
-    this.CONSUME(RBrace);
+    this.memberBlock();
   });
 
   /** `event task_completed { id: id, title: text }`: an event's data, members as a record type's. */
   public eventDecl = this.RULE("eventDecl", () => {
     this.CONSUME(Event);
     this.CONSUME(Name);
+    this.memberBlock();
+  });
+
+  /** `{ name: type, … }` of a record type or an event, commas optional: inlined into the rule that calls it. */
+  private memberBlock(): void {
     this.CONSUME(LBrace);
     this.MANY({
       GATE: () => tokenMatcher(this.LA(1), Name) && tokenMatcher(this.LA(2), Colon),
@@ -194,7 +191,7 @@ export class SvcParser extends ExpressionParser {
       },
     });
     this.CONSUME(RBrace);
-  });
+  }
 
   public paramList = this.RULE("paramList", () => {
     this.CONSUME(LParen);
