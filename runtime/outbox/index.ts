@@ -15,7 +15,7 @@ export { Outbox, CONCURRENCY, type OutboxDepth } from "./outbox.js";
 export { outboxHealth } from "./health.js";
 export { signedHeaders, signingKey } from "./sign.js";
 export { retryDelayMs, type BackoffPolicy } from "./backoff.js";
-export { OUTBOX_TABLE, DELIVERIES_TABLE, outboxStatements, outboxTables } from "./table.js";
+export { OUTBOX_TABLE, DELIVERIES_TABLE, outboxStatementList, outboxStatements, outboxTables } from "./table.js";
 export type { EventsSpec, OutboxWake, SubscriberSpec } from "./types.js";
 
 /** The outbox's tables, when the app declares events. */
