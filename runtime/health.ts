@@ -22,6 +22,11 @@ export interface HealthInfo {
   unavailableHead: string;
   /** Whether the version is ASCII: then an answer's size in bytes is its length. */
   ascii: boolean;
+  /**
+   * More members of the answer, each `,"name":value`, as of the last time they were measured
+   * (the outbox's depth: runtime/outbox); absent when there are none.
+   */
+  detail?: () => string;
 }
 
 export function healthInfo(version: string, startedAt = performance.now()): HealthInfo {
@@ -60,8 +65,9 @@ function answerHealth(res: ServerResponse, info: HealthInfo, log: Logger, proble
   if (problem !== null) log.warn("health check failed", { reason: problem });
   if (res.headersSent || res.destroyed) return;
   // By hand, from the head made at start: only the uptime changes.
-  const body = `${problem === null ? info.okHead : info.unavailableHead}${Math.floor((performance.now() - info.startedAt) / 1000)}}`;
-  const length = info.ascii ? body.length : Buffer.byteLength(body);
+  const detail = info.detail === undefined ? "" : info.detail();
+  const body = `${problem === null ? info.okHead : info.unavailableHead}${Math.floor((performance.now() - info.startedAt) / 1000)}${detail}}`;
+  const length = info.ascii && detail === "" ? body.length : Buffer.byteLength(body);
   // A cached "ok" would hide an outage from whoever polls.
   writeJsonHead(res, problem === null ? 200 : 503, length, true);
   endWithBody(res, body, length);

@@ -24,3 +24,4 @@ export { verifyPasswordThrottled } from "./limits/index.js";
 export * as jq from "./jq/index.js";
 export * as uploads from "./uploads/index.js";
 export { enqueue } from "./jobs/enqueue.js";
+export { emit } from "./outbox/emit.js";

@@ -7,10 +7,11 @@ import { sessionStatements, sessionsTable } from "./auth/sessions-table.js";
 import { idempotencyStatements, idempotencyTable } from "./idempotency/table.js";
 import { keepsRevocations, revocationStatementList, revocationsTable } from "./revocation/index.js";
 import { jobStatementList, jobsTable, schedulesTable } from "./jobs/table.js";
+import { outboxStatementList, outboxTables } from "./outbox/table.js";
 import type { Dialect, ServerSpec, StatementSpec, TableSpec } from "./types.js";
 import { deliveriesTable, recordDeliverySql } from "./webhooks/table.js";
 
-type Uses = Pick<ServerSpec, "auth" | "webhooks" | "idempotency" | "jobs">;
+type Uses = Pick<ServerSpec, "auth" | "webhooks" | "idempotency" | "jobs" | "events">;
 
 function owned(spec: Uses): { table: TableSpec; statements: readonly StatementSpec[] }[] {
   const out: { table: TableSpec; statements: readonly StatementSpec[] }[] = [];
@@ -20,6 +21,10 @@ function owned(spec: Uses): { table: TableSpec; statements: readonly StatementSp
   if (keepsRevocations(spec)) out.push({ table: revocationsTable, statements: revocationStatementList });
   if (spec.jobs !== undefined) {
     out.push({ table: jobsTable, statements: jobStatementList }, { table: schedulesTable, statements: [] });
+  }
+  if (spec.events !== undefined) {
+    const [events, deliveries] = outboxTables;
+    out.push({ table: events, statements: outboxStatementList }, { table: deliveries, statements: [] });
   }
   return out;
 }

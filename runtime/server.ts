@@ -44,6 +44,8 @@ import { databaseJson, sendAnswerJson, sendDatabaseJson } from "./answers/json-t
 import { allowedAt, answerOptions, routedMethods } from "./allow.js";
 import { sendAsset } from "./static.js";
 import { createLimiter, settled } from "./limits/index.js";
+import { trackConnections } from "./connections.js";
+import { afterCall, outboxHealth, startOutbox } from "./outbox/index.js";
 
 const CLOSE = { Connection: "close" } as const;
 const HEALTH_LOGGED = loggedPath(HEALTH_PATH);
@@ -57,14 +59,6 @@ function bindWebhook(target: RouteTarget, webhooks: ReadonlyMap<string, Endpoint
   return { kind: "endpoint", endpoint };
 }
 
-/** What a graceful shutdown needs to know about a server's connections. */
-interface Connections {
-  all: Set<Socket>;
-  deadlines: WriteDeadlines;
-}
-
-const connectionsOf = new WeakMap<Server, Connections>();
-
 /** What `createHandler` makes: the request handler of one server, apart from its socket. */
 export interface Handler {
   /** Answers one request; never rejects (every error becomes an answer). */
@@ -75,8 +69,10 @@ export interface Handler {
   readonly router: Router;
   /** Responses still being made or sent, for a graceful shutdown. */
   readonly deadlines: WriteDeadlines;
-  /** Stops the write-deadline timer: the handler takes no more requests. */
+  /** Stops the write-deadline timer and background work: the handler takes no more requests. */
   close(): void;
+  /** A graceful stop of background work (the outbox's deliveries), before the database closes. */
+  stopBackground(): Promise<void>;
   /** How this server's errors look (svc.toml [errors]), also for requests Node refuses. */
   readonly errors: ErrorAnswers;
 }
@@ -122,6 +118,9 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const keys = spec.idempotency === true ? new IdempotencyStore(idempotencyStatements, db, log) : null;
   // Declared rate limits and the sign-in throttle (runtime/limits); null when nothing is limited.
   const limiter = createLimiter(spec, db, options, log);
+  // Events' delivery loop (runtime/outbox): subscribers' secrets are keys from here on.
+  const outbox = spec.events === undefined ? null : startOutbox(spec.events, db, credentials, log);
+  if (outbox !== null) health.detail = () => outboxHealth(outbox.depth());
   // Route files, pages and public/ (runtime/pages): their templates are parsed here, at start.
   const app =
     spec.app === undefined || unpoly === null
@@ -192,13 +191,9 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
           if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
           const rawQuery = q === -1 ? "" : target.slice(q + 1);
           // The app resolves the caller itself, for route files and pages only: files need none.
-          await app.handle(req, res, method, path, { target: match.target, params: match.params }, rawQuery, {
-            req,
-            requestId,
-            caller: null,
-            identity,
-            limits: limiter,
-          });
+          const appCtx: CallContext = { req, requestId, caller: null, identity, limits: limiter, outbox };
+          // A route file's or a page form's action that emitted has committed by now: its events go out.
+          await app.handle(req, res, method, path, { target: match.target, params: match.params }, rawQuery, appCtx).finally(() => afterCall(appCtx));
         } else {
           const endpoint = match.target.endpoint;
           const respond = match.target.respond;
@@ -226,13 +221,14 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
             const resolved = identity.resolve(req, res);
             caller = resolved instanceof Promise ? await resolved : resolved;
           }
-          const ctx: CallContext = { req, requestId, caller, identity, limits: limiter };
+          const ctx: CallContext = { req, requestId, caller, identity, limits: limiter, outbox };
           // Counted before the endpoint runs and outside its transaction: a request that fails still counts.
           if (limiter !== null) await limiter.enforceAll(match.target.limits, endpoint.limits, input, ctx, res);
           if (key !== null && keys !== null) {
             // A route with `respond` stores its whole answer (status, body, headers) and replays it.
             const shape = respond === undefined ? undefined : (result: unknown) => respond(result, respondInput(match.params, req, site));
             const answer = await settled(ctx, callEndpoint(keys, key, endpoint, db, input, ctx, method, path, shape));
+            afterCall(ctx);
             if (!res.headersSent) {
               if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
               if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
@@ -249,6 +245,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
             const written = respond === undefined ? databaseJson(db, endpoint, input) : undefined;
             let result = written ?? settled(ctx, endpoint.run(db, input, ctx));
             if (result instanceof Promise) result = await result;
+            afterCall(ctx);
             // Past the write timeout the 503 has gone out; the result has no one to go to.
             if (!res.headersSent) {
               if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
@@ -298,7 +295,11 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     },
     router,
     deadlines,
-    close: () => deadlines.stop(),
+    close: () => {
+      deadlines.stop();
+      void outbox?.stop();
+    },
+    stopBackground: async () => outbox?.stop(),
     errors,
   };
 }
@@ -322,19 +323,8 @@ export function createServer(spec: ServerSpec, db: Database, options: ServerOpti
     socket.once("close", forget);
   });
   server.once("close", () => handler.close());
-  connectionsOf.set(server, { all, deadlines: handler.deadlines });
+  trackConnections(server, { all, deadlines: handler.deadlines, stopBackground: handler.stopBackground });
   return server;
-}
-
-/**
- * Connections of `server` with no request being answered: idle keep-alive ones, and ones
- * still sending a request's headers. A graceful shutdown closes these and waits for the rest.
- */
-export function connectionsWithoutRequest(server: Server): Socket[] {
-  const connections = connectionsOf.get(server);
-  if (connections === undefined) return [];
-  const busy = connections.deadlines.busySockets();
-  return [...connections.all].filter((socket) => !busy.has(socket));
 }
 
 /** Past --write-timeout: a 503 if nothing was sent yet, else the connection is cut (a client not reading holds nothing). */

@@ -14,7 +14,7 @@ import type { Server } from "node:http";
 import { Server as NetServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "./log.js";
-import { connectionsWithoutRequest } from "./server.js";
+import { connectionsWithoutRequest, stopBackground } from "./connections.js";
 import type { Database } from "./types.js";
 
 export const SHUTDOWN_GRACE_MS = 30_000;
@@ -38,6 +38,8 @@ export async function drainAndClose(
   // read-timeout checks (timeouts.ts) for the rest of the drain; the net.Server close that
   // it extends only stops accepting.
   const drained = new Promise<void>((done) => NetServer.prototype.close.call(server, () => done()));
+  // Background work stops with the listener: no new deliveries; those in flight are cut and their leases given back.
+  const background = stopBackground(server);
   const started = Date.now();
   if (connectionsWithoutRequest(server).length > 0) await Promise.race([drained, sleep(IDLE_GRACE_MS)]);
   const closeIdle = (): void => {
@@ -56,7 +58,7 @@ export async function drainAndClose(
   }
   clearTimeout(timer);
   clearInterval(sweep);
-  await others;
+  await Promise.all([others, background]);
   try {
     await db.close();
   } catch (err) {

@@ -12,12 +12,14 @@ import type { TableKey } from "./keys/types.js";
 import type { SpecUploads, TakesFiles } from "./uploads/types.js";
 import type { Isolation, TransactionOptions } from "./db/transaction-options.js";
 import type { JobsSpec } from "./jobs/types.js";
+import type { EventsSpec, OutboxWake } from "./outbox/types.js";
 
 export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "./respond.js";
 export type { Isolation, TransactionOptions } from "./db/transaction-options.js";
 export type { StreamSpec } from "./answers/stream/send.js";
 export type { WebhookParam, WebhookProvider, WebhookSpec } from "./webhooks/types.js";
 export type { EnqueueOptions, Every, JobRun, JobSpec, JobsSpec, JobStats, ScheduleSpec } from "./jobs/types.js";
+export type { EventsSpec, SubscriberSpec } from "./outbox/types.js";
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
 
@@ -163,6 +165,10 @@ export interface CallContext {
   /** Rate limits and the sign-in throttle, and this call's password checks it writes once the call is over (runtime/limits). */
   limits?: Limiter | null;
   passwords?: PasswordOutcome[];
+  /** The delivery loop (runtime/outbox), woken once a call that emitted has committed; absent without events. */
+  outbox?: OutboxWake | null;
+  /** Set by `emit`: the call stored an event. */
+  emitted?: true;
 }
 
 /** The `auth` value of actions, route files and page views: the caller's subject, roles and claims. */
@@ -282,6 +288,8 @@ export interface ServerSpec extends SpecUploads {
   errors?: ErrorShape;
   /** Present when something is limited or throttled: the server keeps counters (runtime/limits). */
   limits?: LimitsSpec;
+  /** Present when the app declares events: the outbox's tables and its delivery loop (runtime/outbox). */
+  events?: EventsSpec;
   /**
    * The text of openapi.json, where there is no file beside the server to read it from
    * (`svc dev` builds in memory). Never emitted by the generator; see runtime/api-docs.ts.

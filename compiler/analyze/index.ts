@@ -76,6 +76,9 @@ import { analyzeJob, jobSignatures } from "./declarations/job.js";
 import { analyzeSchedule } from "./declarations/schedule.js";
 import { jobCodes } from "../diagnostics/codes/jobs.js";
 import type { JobDecl } from "../parse/ast.js";
+import { analyzeEvents, eventsModel } from "./declarations/event.js";
+import { eventCodes } from "../diagnostics/codes/events.js";
+import { DELIVERIES_TABLE as OUTBOX_DELIVERIES_TABLE, OUTBOX_TABLE } from "../../runtime/outbox/table.js";
 
 /** The parsed files of one module folder. */
 export interface ParsedModuleDir {
@@ -155,10 +158,13 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
   const auth = authModel(input.config);
   const identity = identityFeatures(auth);
   const declaredCredentials = input.mode === "project" ? Object.keys(input.config.credentials) : null;
+  // Record types and events before any action: an action may emit an event another module declares.
+  const typesByModule = new Map(modules.map((m) => [m.name, analyzeTypes(m.name, m.decls, r)] as const));
+  const events = analyzeEvents(modules, typesByModule, r);
   try {
     for (const m of modules) {
       checkEndpointNames(m, r);
-      const moduleTypes = analyzeTypes(m.name, m.decls, r);
+      const moduleTypes = typesByModule.get(m.name)!;
       types.push(...moduleTypes.values());
       const moduleQueries = new Map<string, QueryModel>();
       for (const { decl, file } of m.decls) {
@@ -175,6 +181,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
         checker,
         reporter: r,
         types: moduleTypes,
+        events,
         identity,
       };
       // Actions and fns may call each other in any order: each is analyzed when first needed.
@@ -263,13 +270,21 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
     defaults: serverDefaults(input.config),
   };
   // Present only when used, so models of projects without them stay as they were.
-  const credentials = credentialModels(input.config, webhooks);
+  const eventsDeclared = eventsModel(input.config, events, r);
+  const credentials = credentialModels(input.config, webhooks, eventsDeclared);
   if (credentials.length > 0) model.credentials = credentials;
   if (auth !== null) model.auth = auth;
   if (webhooks.length > 0) model.deliveryStore = deliveryStore();
   if (calledOverHttp) model.idempotencyStore = idempotencyStore();
   if (app) model.app = app.app;
   if (types.length > 0) model.types = types;
+  if (eventsDeclared !== null) {
+    model.events = eventsDeclared;
+    for (const table of [OUTBOX_TABLE, OUTBOX_DELIVERIES_TABLE]) {
+      const taken = resourceDecls.get(table);
+      if (taken) r.add(eventCodes.reservedOutboxTable.at(taken.file, taken.span, table));
+    }
+  }
   if (fnModels.length > 0) model.fns = fnModels;
   if (schedules.length > 0) model.schedules = schedules;
   const limits = limitsModel(input.config.auth.throttle, actions, routes, app?.app ?? null);

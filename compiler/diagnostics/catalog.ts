@@ -23,6 +23,7 @@ import { sqlCodes } from "./codes/sql.js";
 import { uploadCodes } from "./codes/uploads.js";
 import { transactionCodes } from "./codes/transactions.js";
 import { webhookCodes } from "./codes/webhooks.js";
+import { eventCodes } from "./codes/events.js";
 import type { DiagnosticDef } from "./diagnostic.js";
 
 export interface CatalogGroup {
@@ -45,6 +46,7 @@ export const catalog: CatalogGroup[] = [
   { title: "Identity: tokens, sessions, passwords and the caller", range: "SVC7001–SVC7099", codes: { ...identityCodes, ...crossSiteCodes, ...limitCodes } },
   { title: "Route answers and error shapes", range: "SVC7101–SVC7199", codes: { ...respondCodes, ...answerCodes, ...streamCodes } },
   { title: "Jobs and schedules", range: "SVC8001–SVC8049", codes: jobCodes },
+  { title: "Events and their subscribers", range: "SVC8050–SVC8079", codes: eventCodes },
 ];
 
 /** Every definition, sorted by code. */

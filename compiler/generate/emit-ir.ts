@@ -53,6 +53,8 @@ export class IrEmitter {
       }
       case "yield":
         return `${ind}rt.values.collect(${local(s.into)}, ${this.expr(s.value)}, ${s.max}, ${JSON.stringify(s.into)});`;
+      case "emit":
+        return `${ind}await rt.emit(tx, ctx, ${JSON.stringify(s.event)}, ${this.expr(s.data)});`;
     }
   }
 

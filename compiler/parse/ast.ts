@@ -30,7 +30,7 @@ export interface ModuleFile {
   span: Span;
 }
 
-export type Decl = ResourceDecl | QueryDecl | ActionDecl | RouteDecl | WebhookDecl | TypeDecl | FnDecl | JobDecl | ScheduleDecl;
+export type Decl = ResourceDecl | QueryDecl | ActionDecl | RouteDecl | WebhookDecl | TypeDecl | EventDecl | FnDecl | JobDecl | ScheduleDecl;
 
 interface DeclBase {
   /** Text of the `///` doc comments right above the declaration, joined by "\n"; null if none. */
@@ -101,6 +101,13 @@ export interface ResourceDecl extends DeclBase {
 /** `type NewUser { username: text, bio: text? }`: a named record type for arguments. */
 export interface TypeDecl extends DeclBase {
   kind: "Type";
+  name: Ident;
+  members: Param[];
+}
+
+/** `event task_completed { id: id, title: text }`: an event's name and the members of its data (§2.9). */
+export interface EventDecl extends DeclBase {
+  kind: "Event";
   name: Ident;
   members: Param[];
 }
@@ -192,7 +199,7 @@ export interface Block {
   span: Span;
 }
 
-export type Stmt = LetStmt | IfStmt | FailStmt | ReturnStmt | ExprStmt | SqlStmt | ForStmt | CollectStmt | YieldStmt | EnqueueStmt;
+export type Stmt = LetStmt | IfStmt | FailStmt | ReturnStmt | ExprStmt | SqlStmt | ForStmt | CollectStmt | YieldStmt | EnqueueStmt | EmitStmt;
 
 // ---------------------------------------------------------------- jobs and schedules (§2.8)
 
@@ -233,6 +240,14 @@ export interface ScheduleDecl extends DeclBase {
   /** The job it enqueues, with constant arguments; null when no call follows `runs` (reported). */
   call: CallExpr | null;
   missed: Ident | null;
+}
+
+/** `emit name { member: value, … }`: the event `name` stored in the action's transaction (§2.9). */
+export interface EmitStmt {
+  kind: "Emit";
+  event: Ident;
+  data: ObjectExpr;
+  span: Span;
 }
 
 /** `let name = for x in list [max N] { … yield v … }`: the list of what the loop yields. */

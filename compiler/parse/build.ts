@@ -7,7 +7,7 @@ import { parseCodes } from "../diagnostics/codes/parse.js";
 import type {
   ActionDecl, Block, DataStep, Decl, Expr, FieldDecl, FnDecl, FnParam, IfStmt, IndexDecl, KeyDecl, MethodBlock, ModuleFile, Param,
   QueryDecl, RedirectStep, RespondClause, RespondMedia, Requires, ResourceDecl, RouteDecl, RouteFile, SqlBody, Stmt, TypeRef, WebhookDecl,
-  ForStmt, TypeDecl, LimitClause, IntLit, TransactionClause, JobDecl, OptionClause, ScheduleDecl, CallExpr,
+  ForStmt, TypeDecl, EventDecl, LimitClause, IntLit, TransactionClause, JobDecl, OptionClause, ScheduleDecl, CallExpr,
 } from "./ast.js";
 import { ExpressionBuilder, intLit, stringLit } from "./build-expressions.js";
 import { childrenSpan, ident, INCOMPLETE, isReal, keepComplete, need, tokenSpan, type BuildContext } from "./build-support.js";
@@ -17,7 +17,7 @@ import type {
   LetStmtCstChildren, MethodBlockCstChildren, ModuleCstChildren, ParamListCstChildren, QueryDeclCstChildren,
   HeaderClauseCstChildren, RedirectStepCstChildren, RequiresClauseCstChildren, RespondClauseCstChildren, ResourceDeclCstChildren, ReturnStmtCstChildren,
   RouteDeclCstChildren, RouteFileCstChildren, SqlStmtCstChildren, StatementCstChildren, TypeRefCstChildren,
-  WebhookDeclCstChildren, ForStmtCstChildren, CollectForCstChildren, YieldStmtCstChildren, TypeDeclCstChildren, ListItemCstChildren,
+  WebhookDeclCstChildren, ForStmtCstChildren, CollectForCstChildren, YieldStmtCstChildren, TypeDeclCstChildren, EventDeclCstChildren, EmitStmtCstChildren, ListItemCstChildren,
   VisibleDeclCstChildren, FnDeclCstChildren, FnParamCstChildren, LimitClauseCstChildren, TransactionClauseCstChildren,
   JobDeclCstChildren, OptionClauseCstChildren, ScheduleDeclCstChildren, EnqueueStmtCstChildren,
 } from "./cst.js";
@@ -60,6 +60,8 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
             ? this.routeDecl(ctx.routeDecl[0].children, c)
             : ctx.typeDecl
               ? this.typeDecl(ctx.typeDecl[0].children, c)
+              : ctx.eventDecl
+              ? this.eventDecl(ctx.eventDecl[0].children, c)
               : ctx.webhookDecl
                 ? this.webhookDecl(ctx.webhookDecl[0].children, c)
                 : ctx.visibleDecl
@@ -143,6 +145,11 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
   typeDecl(ctx: TypeDeclCstChildren, c: BuildContext): TypeDecl {
     const members = keepComplete(ctx.members, (n) => ({ kind: "Param" as const, ...this.binding(n.children, c) }));
     return { kind: "Type", doc: null, name: ident(c, need(ctx.Name)), members, span: childrenSpan(c, ctx) };
+  }
+
+  eventDecl(ctx: EventDeclCstChildren, c: BuildContext): EventDecl {
+    const members = keepComplete(ctx.members, (n) => ({ kind: "Param" as const, ...this.binding(n.children, c) }));
+    return { kind: "Event", doc: null, name: ident(c, need(ctx.Name)), members, span: childrenSpan(c, ctx) };
   }
 
   paramList(ctx: ParamListCstChildren, c: BuildContext): Param[] {
@@ -347,6 +354,7 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
     if (ctx.forStmt) return this.forStmt(ctx.forStmt[0].children, c);
     if (ctx.yieldStmt) return this.yieldStmt(ctx.yieldStmt[0].children, c);
     if (ctx.enqueueStmt) return this.enqueueStmt(ctx.enqueueStmt[0].children, c);
+    if (ctx.emitStmt) return this.emitStmt(ctx.emitStmt[0].children, c);
     const expr: Expr = this.expression(need(ctx.expression).children, c);
     return { kind: "ExprStmt", expr, span: expr.span };
   }
@@ -401,6 +409,11 @@ export class AstBuilder extends ExpressionBuilder implements ICstNodeVisitor<Bui
     const body = this.block(need(ctx.body).children, c);
     const loop: ForStmt = { kind: "For", name: ident(c, need(ctx.name)), list, body, span: childrenSpan(c, ctx) };
     return { loop, max: ctx.max ? intLit(c, ctx.max[0]) : null };
+  }
+
+  emitStmt(ctx: EmitStmtCstChildren, c: BuildContext): Stmt {
+    const data = this.objectLiteral(need(ctx.data).children, c);
+    return { kind: "Emit", event: ident(c, need(ctx.event)), data, span: childrenSpan(c, ctx) };
   }
 
   yieldStmt(ctx: YieldStmtCstChildren, c: BuildContext): Stmt {

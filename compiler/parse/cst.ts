@@ -233,6 +233,7 @@ export type DeclarationCstChildren = {
   routeDecl?: RouteDeclCstNode[];
   webhookDecl?: WebhookDeclCstNode[];
   typeDecl?: TypeDeclCstNode[];
+  eventDecl?: EventDeclCstNode[];
   visibleDecl?: VisibleDeclCstNode[];
   fnDecl?: FnDeclCstNode[];
   jobDecl?: JobDeclCstNode[];
@@ -341,6 +342,20 @@ export interface TypeDeclCstNode extends CstNode {
 
 export type TypeDeclCstChildren = {
   Type: IToken[];
+  Name: IToken[];
+  LBrace: IToken[];
+  members?: BindingCstNode[];
+  Comma?: IToken[];
+  RBrace: IToken[];
+};
+
+export interface EventDeclCstNode extends CstNode {
+  name: "eventDecl";
+  children: EventDeclCstChildren;
+}
+
+export type EventDeclCstChildren = {
+  Event: IToken[];
   Name: IToken[];
   LBrace: IToken[];
   members?: BindingCstNode[];
@@ -594,6 +609,7 @@ export type StatementCstChildren = {
   forStmt?: ForStmtCstNode[];
   yieldStmt?: YieldStmtCstNode[];
   enqueueStmt?: EnqueueStmtCstNode[];
+  emitStmt?: EmitStmtCstNode[];
   expression?: ExpressionCstNode[];
 };
 
@@ -636,6 +652,17 @@ export type CollectForCstChildren = {
   Max?: IToken[];
   max?: IToken[];
   body: BlockCstNode[];
+};
+
+export interface EmitStmtCstNode extends CstNode {
+  name: "emitStmt";
+  children: EmitStmtCstChildren;
+}
+
+export type EmitStmtCstChildren = {
+  Emit: IToken[];
+  event: IToken[];
+  data: ObjectLiteralCstNode[];
 };
 
 export interface YieldStmtCstNode extends CstNode {
@@ -782,6 +809,7 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   typeRef(children: TypeRefCstChildren, param?: IN): OUT;
   listItem(children: ListItemCstChildren, param?: IN): OUT;
   typeDecl(children: TypeDeclCstChildren, param?: IN): OUT;
+  eventDecl(children: EventDeclCstChildren, param?: IN): OUT;
   paramList(children: ParamListCstChildren, param?: IN): OUT;
   queryDecl(children: QueryDeclCstChildren, param?: IN): OUT;
   actionDecl(children: ActionDeclCstChildren, param?: IN): OUT;
@@ -803,6 +831,7 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   enqueueStmt(children: EnqueueStmtCstChildren, param?: IN): OUT;
   letStmt(children: LetStmtCstChildren, param?: IN): OUT;
   collectFor(children: CollectForCstChildren, param?: IN): OUT;
+  emitStmt(children: EmitStmtCstChildren, param?: IN): OUT;
   yieldStmt(children: YieldStmtCstChildren, param?: IN): OUT;
   ifStmt(children: IfStmtCstChildren, param?: IN): OUT;
   failStmt(children: FailStmtCstChildren, param?: IN): OUT;

@@ -11,7 +11,7 @@ import {
   FloatLiteral, Get, If, Index, Key, Minus, Insert, IntLiteral, Invoke, LBrace, LBracket, Let, LParen, MethodName, Module, Name,
   Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Respond, Header, Return, Role, Limit, Per, By, Burst, Route, Unsafe, Transaction,
   RParen, SoftName, Sql, SqlBody, StringLiteral, True, Unique, Update, Webhook,
-  For, Gt, In, Lt, Max, Type, Yield, Enqueue, Job, Schedule,
+  For, Gt, In, Lt, Max, Type, Yield, Enqueue, Job, Schedule, Event, Emit,
 } from "./tokens.js";
 
 export class SvcParser extends ExpressionParser {
@@ -50,12 +50,13 @@ export class SvcParser extends ExpressionParser {
         { ALT: () => this.SUBRULE(this.routeDecl) },
         { ALT: () => this.SUBRULE(this.webhookDecl) },
         { ALT: () => this.SUBRULE(this.typeDecl) },
+        { ALT: () => this.SUBRULE(this.eventDecl) },
         { ALT: () => this.SUBRULE(this.visibleDecl) },
         { ALT: () => this.SUBRULE(this.fnDecl) },
         { ALT: () => this.SUBRULE(this.jobDecl) },
         { ALT: () => this.SUBRULE(this.scheduleDecl) },
       ],
-      ERR_MSG: "a declaration (resource, type, query, action, job, schedule, route, webhook or fn)",
+      ERR_MSG: "a declaration (resource, type, event, query, action, job, schedule, route, webhook or fn)",
     });
   });
 
@@ -171,6 +172,18 @@ export class SvcParser extends ExpressionParser {
   public typeDecl = this.RULE("typeDecl", () => {
     this.CONSUME(Type);
     this.CONSUME(Name);
+    this.memberBlock();
+  });
+
+  /** `event task_completed { id: id, title: text }`: an event's data, members as a record type's. */
+  public eventDecl = this.RULE("eventDecl", () => {
+    this.CONSUME(Event);
+    this.CONSUME(Name);
+    this.memberBlock();
+  });
+
+  /** `{ name: type, … }` of a record type or an event, commas optional: inlined into the rule that calls it. */
+  private memberBlock(): void {
     this.CONSUME(LBrace);
     this.MANY({
       GATE: () => tokenMatcher(this.LA(1), Name) && tokenMatcher(this.LA(2), Colon),
@@ -180,7 +193,7 @@ export class SvcParser extends ExpressionParser {
       },
     });
     this.CONSUME(RBrace);
-  });
+  }
 
   public paramList = this.RULE("paramList", () => {
     this.CONSUME(LParen);
@@ -441,9 +454,14 @@ export class SvcParser extends ExpressionParser {
         { ALT: () => this.SUBRULE(this.forStmt) },
         { ALT: () => this.SUBRULE(this.yieldStmt) },
         { ALT: () => this.SUBRULE(this.enqueueStmt) },
+        {
+          // `emit name { … }`; `emit` alone stays a name (a variable, a call).
+          GATE: () => tokenMatcher(this.LA(1), Emit) && tokenMatcher(this.LA(2), Name) && tokenMatcher(this.LA(3), LBrace),
+          ALT: () => this.SUBRULE(this.emitStmt),
+        },
         { ALT: () => this.SUBRULE(this.expression) },
       ],
-      ERR_MSG: "a statement (let, if, for, yield, enqueue, fail, return, sql or an expression)",
+      ERR_MSG: "a statement (let, if, for, yield, enqueue, emit, fail, return, sql or an expression)",
     });
   });
 
@@ -500,6 +518,13 @@ export class SvcParser extends ExpressionParser {
   });
 
   /** `yield value`: adds an item to the list the nearest collecting `for` builds. */
+  /** `emit task_completed { id: t.id, … }`: an event stored with the action's writes. */
+  public emitStmt = this.RULE("emitStmt", () => {
+    this.CONSUME(Emit);
+    this.CONSUME(Name, { LABEL: "event" });
+    this.SUBRULE(this.objectLiteral, { LABEL: "data" });
+  });
+
   public yieldStmt = this.RULE("yieldStmt", () => {
     this.CONSUME(Yield);
     this.SUBRULE(this.expression, { LABEL: "value" });

@@ -52,7 +52,7 @@ export const For = keyword("for", false);
 export const In = keyword("in", false);
 // Lists built in code (§2.3): `let rows = for i in range(n) max 500 { yield … }`.
 export const Yield = keyword("yield", false);
-// Jobs (§2.8): `enqueue send_digest(user: u.id) after 10m` starts a statement, so it is reserved.
+// Jobs (§2.9): `enqueue send_digest(user: u.id) after 10m` starts a statement, so it is reserved.
 export const Enqueue = keyword("enqueue", false);
 
 // Contextual: keywords only where the grammar expects them (a declaration, a route step,
@@ -77,6 +77,10 @@ export const Invoke = keyword("invoke", true);
 export const Fetch = keyword("fetch", true);
 export const Redirect = keyword("redirect", true);
 export const Type = keyword("type", true);
+// Events (docs/language.md §2.9): `event name { … }` and `emit name { … }`; names elsewhere
+// (a webhook handler's `event` parameter).
+export const Event = keyword("event", true);
+export const Emit = keyword("emit", true);
 export const Max = keyword("max", true);
 // Private code and pure functions (docs/language.md §2.3: Private queries and actions, Functions).
 export const Private = keyword("private", true);
@@ -97,7 +101,7 @@ export const Burst = keyword("burst", true);
 // An action's transaction (docs/language.md §2.3, Transactions): `transaction read committed`, `transaction none`.
 export const Transaction = keyword("transaction", true);
 
-// Jobs and schedules (docs/language.md §2.8): `job send_digest(user: id) { … }`, `schedule nightly every "0 3 * * *" runs purge()`.
+// Jobs and schedules (docs/language.md §2.9): `job send_digest(user: id) { … }`, `schedule nightly every "0 3 * * *" runs purge()`.
 export const Job = keyword("job", true);
 export const Schedule = keyword("schedule", true);
 
@@ -105,7 +109,7 @@ const keywords = [
   Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
   Module, Resource, Query, Action, Route, Webhook, Index, Unique, Key, Desc, Asc, One, Requires, Auth,
   Role, Invoke, Fetch, Redirect, Respond, Header,
-  For, In, Yield, Type, Max, Private, Public, Fn, Unsafe, Limit, Per, By, Burst, Transaction, Enqueue, Job, Schedule,
+  For, In, Yield, Type, Max, Private, Public, Fn, Unsafe, Limit, Per, By, Burst, Transaction, Enqueue, Job, Schedule, Event, Emit,
 ];
 
 /**

@@ -14,6 +14,7 @@ import type { TomlIndex, TomlPath } from "./config/locate.js";
 import { formatPath, isTable } from "./config/readers.js";
 import type { ReadContext } from "./config/readers.js";
 import { defaultConfig } from "./config/schema.js";
+import { subscriberSecrets } from "./config/events.js";
 import type { Backend, CredentialRef, ProjectConfig } from "./config/schema.js";
 
 export type {
@@ -69,12 +70,15 @@ export function readConfig(file: string, text: string): ConfigResult {
   Object.assign(config.deploy, read.deploy);
   Object.assign(config.errors, read.errors);
   Object.assign(config.uploads, read.uploads);
+  Object.assign(config.events, read.events);
+  if (read.events !== undefined) Object.assign(config.events, { file, at: index.best(["events", "subscribers"]) });
 
   const declared = isTable(raw.credentials) ? Object.keys(raw.credentials) : [];
   checkCredentialRef(ctx, ["auth", "bearer"], config.auth.bearer, declared);
   checkCredentialRef(ctx, ["auth", "jwt", "secret"], config.auth.jwt?.secret, declared);
   checkCredentialRef(ctx, ["auth", "jwt", "private_key"], config.auth.jwt?.private_key, declared);
   checkCredentialRef(ctx, ["deploy", "token"], config.deploy.token, declared);
+  for (const { path, name } of subscriberSecrets(config.events)) checkCredentialName(ctx, path, name, declared);
   checkDatabaseUrl(ctx, config);
   if (config.errors.body !== undefined) {
     const problem = errorBodyProblem(config.errors.body);
@@ -139,6 +143,12 @@ function checkCredentialRef(
       closest(ref.credential, declared),
     ),
   );
+}
+
+/** A credential named by a plain string key (`secret = "crm_hook"`): declared, or SVC4009. */
+function checkCredentialName(ctx: ReadContext, path: TomlPath, name: string, declared: string[]): void {
+  if (declared.includes(name)) return;
+  ctx.diagnostics.push(configCodes.undeclaredCredential.at(ctx.file, ctx.index.best(path), formatPath(path), name, closest(name, declared)));
 }
 
 function checkDatabaseUrl(ctx: ReadContext, config: ProjectConfig): void {

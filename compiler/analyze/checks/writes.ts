@@ -71,6 +71,10 @@ function firstWrite(
         case "yield":
           visit(s.value);
           break;
+        case "emit":
+          visit(s.data);
+          if (found === null) found = { what: `emit ${s.event}`, through: [] };
+          break;
         case "return":
           if (s.value !== null) visit(s.value);
           break;

@@ -3,7 +3,7 @@
 // is not among them: `svc deploy` reads it, never the server.
 
 import type { ProjectConfig } from "../../project/config/schema.js";
-import type { AuthModel, CredentialModel, WebhookModel } from "../model/model.js";
+import type { AuthModel, CredentialModel, EventsModel, WebhookModel } from "../model/model.js";
 import { sessionStore } from "../stores/session-store.js";
 import { DEFAULT_SESSION_LIFETIME_S } from "../../project/config/auth.js";
 
@@ -11,8 +11,10 @@ const DEFAULT_JWT_LIFETIME_S = 3600;
 const DEFAULT_COOKIE = "svc_session";
 
 /** Sorted by name; a credential without a svc.toml entry is read from `SVC_CREDENTIAL_<NAME>`. */
-export function credentialModels(config: ProjectConfig, webhooks: readonly WebhookModel[]): CredentialModel[] {
+export function credentialModels(config: ProjectConfig, webhooks: readonly WebhookModel[], events: EventsModel | null): CredentialModel[] {
   const names = new Set(webhooks.map((w) => w.credential));
+  // Event subscribers' signing secrets (docs/language.md §2.9).
+  for (const s of events?.subscribers ?? []) names.add(s.secret);
   const { bearer, jwt } = config.auth;
   if (bearer !== undefined) names.add(bearer.credential);
   if (jwt?.secret !== undefined) names.add(jwt.secret.credential);

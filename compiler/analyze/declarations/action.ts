@@ -18,6 +18,7 @@ import { needsTransaction } from "../transactions/transaction.js";
 import { analyzeLimits } from "../config/limits.js";
 import { declaredTransaction } from "../transactions/transaction-mode.js";
 import { lowerEnqueue } from "../expressions/enqueue.js";
+import { lowerEmit } from "./event.js";
 
 const FAIL_STATUSES = [400, 401, 403, 404, 409, 422];
 
@@ -174,6 +175,8 @@ export class BodyLowering {
       }
       case "Enqueue":
         return lowerEnqueue(s, scope, this.m, this.exprs);
+      case "Emit":
+        return lowerEmit(s, this.exprs, this.m, scope);
     }
   }
 

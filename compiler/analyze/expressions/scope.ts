@@ -1,4 +1,4 @@
-import type { ActionModel, FnModel, ParamModel, QueryModel, RecordTypeModel, Requirement, ResourceModel, StatementModel, ValueType } from "../model/model.js";
+import type { ActionModel, EventModel, FnModel, ParamModel, QueryModel, RecordTypeModel, Requirement, ResourceModel, StatementModel, ValueType } from "../model/model.js";
 import type { Span } from "../../parse/ast.js";
 import type { Reporter } from "../shared/context.js";
 import type { SqlChecker } from "../sql/dialect.js";
@@ -16,6 +16,8 @@ export interface ModuleScope {
   reporter: Reporter;
   /** The module's record types (`type NewUser { … }`), for list and record arguments. */
   types: ReadonlyMap<string, RecordTypeModel>;
+  /** Every module's events, by name (§2.9): what `emit` may name. */
+  events: ReadonlyMap<string, EventModel>;
   /** What svc.toml configures for identity: which of `auth`, issue_token and sessions are allowed. */
   identity: IdentityFeatures;
   /** The module's actions, analyzed on their first call (action-table.ts); absent where none can be called. */

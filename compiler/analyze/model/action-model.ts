@@ -125,7 +125,9 @@ export type IrStmt =
    */
   | { kind: "for"; name: string; list: IrExpr; body: IrStmt[]; collect?: { into: string; max: number; item: ValueType } }
   /** `yield value` into the list `into` that a collecting `for` builds, bounded by its `max`. */
-  | { kind: "yield"; into: string; value: IrExpr; max: number };
+  | { kind: "yield"; into: string; value: IrExpr; max: number }
+  /** `emit event { … }` (§2.9): one row into the outbox, in the action's transaction; `data` is an object of every member. */
+  | { kind: "emit"; event: string; data: IrExpr };
 
 /** A named statement the server prepares once at start. */
 export interface PreparedSql {

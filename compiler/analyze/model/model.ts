@@ -147,6 +147,26 @@ export type ShapeModel =
   | { kind: "list"; item: ShapeModel; max: number; nullable: boolean }
   | { kind: "record"; module: string; type: string; nullable: boolean };
 
+/** `event name { … }` (docs/language.md §2.9): its members are checked as an action's parameters are. */
+export interface EventModel {
+  name: string;
+  /** The module that declares it; event names are global. */
+  module: string;
+  doc: string | null;
+  members: ParamModel[];
+}
+
+/** Declared events, svc.toml's subscribers and the delivery settings (runtime/outbox's EventsSpec). */
+export interface EventsModel {
+  declared: EventModel[];
+  subscribers: { name: string; url: string; secret: string; events: string[] }[];
+  firstRetryMs: number;
+  maxRetryMs: number;
+  maxAttempts: number;
+  timeoutMs: number;
+  pollMs: number;
+}
+
 /** `type NewUser { … }`: a named record type of a module, checked member by member at the edge. */
 export interface RecordTypeModel {
   module: string;
@@ -410,6 +430,8 @@ export interface Model {
   deliveryStore?: DeliveryStoreModel;
   /** Record types (`type NewUser { … }`) of all modules; absent when none is declared. */
   types?: RecordTypeModel[];
+  /** Events, their subscribers and delivery settings (§2.9); absent when no module declares an event. */
+  events?: EventsModel;
   /** Present when some action is called over HTTP: where `Idempotency-Key` answers are kept. */
   idempotencyStore?: IdempotencyStoreModel;
   /** The fn instances actions call (§2.3, Functions); absent when there are none. */

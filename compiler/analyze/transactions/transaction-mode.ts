@@ -165,6 +165,11 @@ class FailFlow {
         case "yield":
           this.expr(s.value, st);
           break;
+        case "emit":
+          // An event's row is a write: a later `fail` must roll it back.
+          this.expr(s.data, st);
+          st.wrote ??= `emit ${s.event}`;
+          break;
         case "return":
           if (s.value !== null) this.expr(s.value, st);
           break;

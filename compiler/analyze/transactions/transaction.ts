@@ -78,6 +78,11 @@ export function countStatements(stmts: readonly IrStmt[]): number {
       case "yield":
         visit(s.value);
         break;
+      // One row into the outbox.
+      case "emit":
+        n++;
+        visit(s.data);
+        break;
       case "sql":
         n++;
         s.args.forEach(visit);
@@ -118,6 +123,9 @@ export function walkBody(stmts: readonly IrStmt[], visit: (e: IrExpr) => void): 
         break;
       case "yield":
         deep(s.value);
+        break;
+      case "emit":
+        deep(s.data);
         break;
       case "sql":
         s.args.forEach(deep);
@@ -195,6 +203,8 @@ function callsFailingFn(stmts: readonly IrStmt[]): boolean {
         return exprFails(s.expr);
       case "yield":
         return exprFails(s.value);
+      case "emit":
+        return exprFails(s.data);
       case "for":
         return exprFails(s.list) || callsFailingFn(s.body);
       case "sql":

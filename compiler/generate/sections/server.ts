@@ -13,6 +13,7 @@ import { limitsField, limitsSpecFields } from "./limits.js";
 import { routeTableEntries } from "./route-table.js";
 import type { LimitModel } from "../../analyze/config/limits.js";
 import { answersFile, fileParams } from "../../analyze/config/uploads.js";
+import type { EventsModel } from "../../analyze/model/model.js";
 
 type Out = (string | StatementStructures)[];
 
@@ -166,6 +167,8 @@ export function specSection(model: Model, names: Names): Out {
     ...(model.errorShape ? ["errors: errorShape"] : []),
     // svc.toml [uploads], defaults filled in (docs/operations.md, Uploads).
     ...(model.uploads ? [`uploads: ${literal(model.uploads)}`] : []),
+    // svc.toml [events], defaults filled in: the outbox's delivery loop (docs/language.md §2.9).
+    ...(model.events ? [`events: ${literal(eventsSpec(model.events))}`] : []),
     ...(model.app ? [`app: ${appSpecName(model, names)}`] : []),
     ...jobsSpecEntry(model, names),
   ];
@@ -180,4 +183,10 @@ export function specSection(model: Model, names: Names): Out {
     "// Run directly (`node dist/server.js [flags]`), this module serves; imported, it only exports.",
     "if (rt.isEntry(import.meta.url)) void rt.main(spec);",
   ];
+}
+
+/** The runtime's EventsSpec: what the delivery loop needs; the events' members were checked at build time. */
+function eventsSpec(events: EventsModel): Omit<EventsModel, "declared"> {
+  const { declared: _declared, ...spec } = events;
+  return spec;
 }

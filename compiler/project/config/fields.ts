@@ -5,6 +5,7 @@ import { boolean, formatPath, integer, jsonValue, mapOf, oneOf, strings, table, 
 import type { ReadContext, Reader, StringCheck } from "./readers.js";
 import type { TomlPath } from "./locate.js";
 import { authTable } from "./auth.js";
+import { eventsTable } from "./events.js";
 import { BACKENDS, LOG_LEVELS } from "./schema.js";
 import type { CredentialRef, CredentialSource } from "./schema.js";
 
@@ -157,4 +158,6 @@ export const svcToml = table({
     max_files: integer(1, 1000),
     max_request_size: integer(1, Number.MAX_SAFE_INTEGER),
   }),
+  // Events delivered as outgoing webhooks (docs/language.md §2.9).
+  events: eventsTable,
 });

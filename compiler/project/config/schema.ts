@@ -2,12 +2,14 @@
 // Keys keep the spelling users write in svc.toml so a reader can map one to the other.
 
 import type { RateModel } from "./rate.js";
+import type { EventsConfig } from "./events.js";
 import type { LogLevel } from "../../../runtime/types.js";
 
 export type { LogLevel };
 
 /** `[database] backend`: the database a project runs on (the model carries it too). */
 export type Backend = "sqlite" | "postgres" | "mysql" | "tidb";
+export type { EventsConfig };
 
 export const BACKENDS = ["sqlite", "postgres", "mysql", "tidb"] as const satisfies readonly Backend[];
 export const LOG_LEVELS = ["error", "warn", "info", "debug", "trace"] as const satisfies readonly LogLevel[];
@@ -60,6 +62,8 @@ export interface ProjectConfig {
   errors: ErrorsConfig;
   /** `[uploads]`: defaults in compiler/analyze/config/uploads.ts. */
   uploads: { store?: "disk" | "database"; dir?: string; max_file_size?: number; max_files?: number; max_request_size?: number };
+  /** `[events]`: subscribers and retries (compiler/project/config/events.ts). */
+  events: EventsConfig;
 }
 
 /** The type a JWT claim is checked against and `auth.claims.<name>` has. */
@@ -117,5 +121,6 @@ export function defaultConfig(): ProjectConfig {
     deploy: {},
     errors: {},
     uploads: {},
+    events: {},
   };
 }

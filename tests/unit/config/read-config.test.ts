@@ -64,6 +64,18 @@ dir = "var/uploads"
 max_file_size = 2097152
 max_files = 4
 max_request_size = 8388608
+
+[events]
+first_retry_ms = 500
+max_retry_ms = 60000
+max_attempts = 8
+timeout_ms = 5000
+poll_ms = 1000
+
+[events.subscribers.crm]
+url = "https://crm.example.com/hooks/svc"
+secret = "github_webhook"
+events = ["task_completed", "*"]
 `;
 
 describe("readConfig: accepted input", () => {
@@ -96,6 +108,18 @@ describe("readConfig: accepted input", () => {
       deploy: { url: "https://deploy.example.com/v1/upload", token: { credential: "deploy_token" } },
       errors: { body: { errors: { body: ["{message}"], status: "{status}" } }, validation_status: 422 },
       uploads: { store: "database", dir: "var/uploads", max_file_size: 2097152, max_files: 4, max_request_size: 8388608 },
+      events: {
+        subscribers: {
+          crm: { url: "https://crm.example.com/hooks/svc", secret: "github_webhook", events: ["task_completed", "*"], eventSpans: [expect.any(Object), expect.any(Object)] },
+        },
+        first_retry_ms: 500,
+        max_retry_ms: 60000,
+        max_attempts: 8,
+        timeout_ms: 5000,
+        poll_ms: 1000,
+        file: "svc.toml",
+        at: expect.any(Object),
+      },
     });
     expect(typeof config.server.workers).toBe("number");
   });
@@ -110,6 +134,17 @@ describe("readConfig: accepted input", () => {
     expect(only('[server]\npublic_url = "https://api.example.com/"\n').hint).toBe("write https://api.example.com");
     expect(only('[server]\npublic_url = "ftp://x"\n').code).toBe(only('[server]\ncors_origin = "x"\n').code);
     expect(only('[server]\ntrust_proxy = "true"\n').hint).toBe("write it without quotes: true");
+  });
+
+  test("[events]: a subscriber's mistakes are reported where they are written", () => {
+    const sub = (body: string) => `[credentials]\ncrm_hook = { env = "CRM" }\n[events.subscribers.crm]\n${body}`;
+    expect(found(sub('url = "https://crm.example.com/h"\nsecret = "crm_hook"\nevents = ["a"]\n'))).toEqual([]);
+    expect(found(sub('secret = "crm_hook"\nevents = ["a"]\n'))).toEqual(["SVC4008 3:21"]);
+    expect(only(sub('url = "ftp://crm.example.com"\nsecret = "crm_hook"\nevents = ["a"]\n')).message).toMatch(/http:\/\/ or https:\/\//);
+    expect(found(sub('url = "https://crm.example.com/h"\nsecret = "crm"\nevents = ["a"]\n'))).toEqual(["SVC4009 5:10"]);
+    expect(only(sub('url = "https://crm.example.com/h"\nsecret = "crm_hook"\nevents = ["a b"]\n')).message).toMatch(/an event name/);
+    expect(only('[events]\nmax_attempts = 0\n').code).toBe(only('[server]\nworkers = 0\n').code);
+    expect(only('[events]\nretries = 3\n').code).toBe(only("[server]\nlisten2 = 1\n").code);
   });
 
   test("[server] header: a product name, never a line break or a long or non-ASCII value", () => {

@@ -1,0 +1,23 @@
+// `emit` (docs/language.md §2.9): the one statement an emitting action adds to its
+// transaction. The event's body is made here, once, and stored as the exact text that is
+// signed and sent, so every retry sends the same bytes under the same webhook-id.
+
+import { newId } from "../ids.js";
+import type { CallContext, Executor } from "../types.js";
+import { outboxStatements as sql } from "./table.js";
+
+/** Stores event `type` with `data` on `tx`; the server wakes its delivery loop once the call commits. */
+export async function emit(tx: Executor, ctx: CallContext, type: string, data: Record<string, unknown>, now = Date.now()): Promise<void> {
+  const id = `msg_${newId()}`;
+  const body = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data });
+  await tx.run(sql.enqueue, [id, type, body, now]);
+  ctx.emitted = true;
+}
+
+/** After a call: wakes the delivery loop when the call emitted (it has committed by now). */
+export function afterCall(ctx: CallContext): void {
+  if (ctx.emitted === true) {
+    ctx.emitted = undefined;
+    ctx.outbox?.wake();
+  }
+}

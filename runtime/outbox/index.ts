@@ -1,0 +1,30 @@
+// Events delivered through an outbox (docs/language.md §2.9): `emit` stores an event in the
+// action's transaction; after commit, each server's delivery loop sends it to every
+// subscriber as a Standard Webhooks POST, retried with backoff, at least once.
+
+import type { Credentials } from "../credentials.js";
+import { StartupError } from "../errors.js";
+import type { Logger } from "../log.js";
+import type { Database } from "../types.js";
+import { Outbox } from "./outbox.js";
+import type { EventsSpec } from "./types.js";
+
+export { emit, afterCall } from "./emit.js";
+export { Outbox, CONCURRENCY, type OutboxDepth } from "./outbox.js";
+export { outboxHealth } from "./health.js";
+export { signedHeaders, signingKey } from "./sign.js";
+export { retryDelayMs, type BackoffPolicy } from "./backoff.js";
+export { OUTBOX_TABLE, DELIVERIES_TABLE, outboxStatementList, outboxStatements, outboxTables } from "./table.js";
+export type { EventsSpec, OutboxWake, SubscriberSpec } from "./types.js";
+
+/** The delivery loop of a server, started; a subscriber's secret that is no key is a StartupError. */
+export function startOutbox(spec: EventsSpec, db: Database, credentials: Credentials, log: Logger): Outbox {
+  let outbox: Outbox;
+  try {
+    outbox = new Outbox(spec, db, credentials, log);
+  } catch (err) {
+    throw new StartupError(err instanceof Error ? err.message : String(err));
+  }
+  outbox.start();
+  return outbox;
+}
