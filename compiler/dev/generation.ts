@@ -5,12 +5,12 @@
 import { join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { OutputFile } from "../generate/index.js";
-import { StartupError } from "../../runtime/errors.js";
-import type { Logger } from "../../runtime/log.js";
-import { parseServerArgs } from "../../runtime/options.js";
+import { StartupError } from "../../runtime/core/errors.js";
+import type { Logger } from "../../runtime/core/log.js";
+import { parseServerArgs } from "../../runtime/start/options.js";
 import { ownStatements, ownTables } from "../../runtime/revocation/index.js";
-import { createHandler, type Handler } from "../../runtime/server.js";
-import type { Database, ServerOptions, ServerSpec } from "../../runtime/types.js";
+import { createHandler, type Handler } from "../../runtime/core/server.js";
+import type { Database, ServerOptions, ServerSpec } from "../../runtime/contract/server.js";
 
 /** The runtime as the generated module imports it: the very modules this process runs. */
 export const RUNTIME_URL = new URL("../../runtime/index.js", import.meta.url).href;

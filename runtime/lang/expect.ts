@@ -5,7 +5,7 @@
 // value stored in whatever form the driver turns it into. The generator emits a check only
 // where such a value meets a typed slot (LANGUAGE: "Values from json").
 
-import { type HttpError, ValidationError } from "../errors.js";
+import { type HttpError, ValidationError } from "../core/errors.js";
 import { parseTimestamp } from "./timestamp.js";
 
 const MAX_ID_LENGTH = 64;

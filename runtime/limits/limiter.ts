@@ -5,14 +5,14 @@
 // gets the fields on its answer.
 
 import type { ServerResponse } from "node:http";
-import { HttpError } from "../errors.js";
-import type { CallContext } from "../types.js";
+import { HttpError } from "../core/errors.js";
+import type { CallContext } from "../contract/server.js";
 import type { Counters } from "./counters.js";
 import { rateOf, waitMs } from "./gcra.js";
 import { policyField, type PolicyState, retryAfterSeconds, stateField } from "./headers.js";
 import { clientAddress, counterId, valueKey } from "./keys.js";
 import { PasswordThrottle } from "./throttle.js";
-import type { RateLimitSpec, ThrottleSpec } from "./types.js";
+import type { RateLimitSpec, ThrottleSpec } from "../contract/limits.js";
 
 export type Clock = () => number;
 

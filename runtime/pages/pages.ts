@@ -4,9 +4,9 @@
 // fragment answer per target; these pages answer every target with the whole document).
 
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
-import { Fail, HttpError } from "../errors.js";
-import { parseQueryString } from "../query-string.js";
-import type { CallContext } from "../types.js";
+import { Fail, HttpError } from "../core/errors.js";
+import { parseQueryString } from "../core/query-string.js";
+import type { CallContext } from "../contract/server.js";
 import { HTML_SECURITY_HEADERS, HTML_TYPE } from "./headers.js";
 import { type CompiledPage, type PageExtras, type Renderer, errorHtml, renderPage } from "./render.js";
 import { failedFormHeaders, sameSiteReferer } from "./route-request.js";

@@ -2,14 +2,14 @@
 // into the view ($params and $query bound), the template renders the view, and the layout
 // wraps it with the title and Unpoly. Also the error pages, in the same layout.
 
-import { HttpError } from "../errors.js";
+import { HttpError } from "../core/errors.js";
 import { type JqRunner, JqWebFailure, runCompiled } from "../jq/index.js";
-import type { Logger } from "../log.js";
-import { RequestView, type SiteOptions } from "../respond.js";
-import type { CallContext, Caller, Database } from "../types.js";
-import type { UnpolyAssets } from "../unpoly.js";
+import type { Logger } from "../core/log.js";
+import { RequestView, type SiteOptions } from "../core/answer/shaped.js";
+import type { CallContext, Caller, Database } from "../contract/server.js";
+import type { UnpolyAssets } from "../assets/unpoly.js";
 import { type HtmlBytes, type Template, parseTemplate, renderHtmlBytes, renderText } from "./templates.js";
-import type { PageSpec, RouteInput } from "./types.js";
+import type { PageSpec, RouteInput } from "../contract/pages.js";
 
 export interface Renderer {
   db: Database;

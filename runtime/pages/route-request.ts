@@ -5,22 +5,22 @@
 // again with `error` set, which is also what Unpoly needs to show the failure in the form.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readBody } from "../body.js";
+import { readBody } from "../core/body.js";
 import type { FileParts } from "../uploads/parts.js";
-import { sendOk } from "../envelope.js";
-import { lingerIfUnread } from "../linger.js";
-import { RequestView, type ShapedAnswer, sendShaped, sendShapedError } from "../respond.js";
-import { HttpError } from "../errors.js";
+import { sendOk } from "../core/answer/envelope.js";
+import { lingerIfUnread } from "../core/linger.js";
+import { RequestView, type ShapedAnswer, sendShaped, sendShapedError } from "../core/answer/shaped.js";
+import { HttpError } from "../core/errors.js";
 import { authorizeFirst, callerId, type IdempotencyStore, keptKey, REPLAYED_HEADER, requestText } from "../idempotency/index.js";
-import { newArgs, parseQueryString } from "../query-string.js";
-import type { CallContext } from "../types.js";
-import { isUnpolyRequest, unpolyLocation } from "../unpoly.js";
-import { mediaType } from "../media-type.js";
+import { newArgs, parseQueryString } from "../core/query-string.js";
+import type { CallContext } from "../contract/server.js";
+import { isUnpolyRequest, unpolyLocation } from "../assets/unpoly.js";
+import { mediaType } from "../core/media-type.js";
 import { isFormPost, wantsJsonOnly } from "./caller.js";
 import { settled } from "../limits/index.js";
 import type { AppDeps } from "./app.js";
 import type { Pages } from "./pages.js";
-import type { RouteBlockSpec, RouteFileSpec, RouteInput, RouteOutcome } from "./types.js";
+import type { RouteBlockSpec, RouteFileSpec, RouteInput, RouteOutcome } from "../contract/pages.js";
 
 export async function serveRouteFile(
   pages: Pages,

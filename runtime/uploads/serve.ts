@@ -8,7 +8,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
-import { HttpError } from "../errors.js";
+import { HttpError } from "../core/errors.js";
 import { asFileValue } from "./file.js";
 import type { UploadStore } from "./store.js";
 

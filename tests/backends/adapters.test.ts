@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { openMysql } from "../../runtime/db/mysql/index.js";
 import { BindError } from "../../runtime/db/net/args.js";
 import { openPostgres } from "../../runtime/db/postgres/index.js";
-import { HttpError, StartupError } from "../../runtime/errors.js";
-import type { Database, Dialect, StatementSpec, TableSpec } from "../../runtime/types.js";
+import { HttpError, StartupError } from "../../runtime/core/errors.js";
+import type { Database, Dialect, StatementSpec, TableSpec } from "../../runtime/contract/server.js";
 import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
 
 type Net = "postgres" | "mysql";

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "@jest/globals";
 import { repoRoot } from "../support/paths.js";
 
-const LOG = pathToFileURL(join(repoRoot, "build", "runtime", "log.js")).href;
+const LOG = pathToFileURL(join(repoRoot, "build", "runtime", "core", "log.js")).href;
 
 /** A process that logs `lines` lines over many turns of the event loop, some long and some not ASCII. */
 const CHILD = `

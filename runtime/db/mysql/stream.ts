@@ -5,7 +5,7 @@
 // (MySQL would otherwise send the rest) and the pool opens another in its place.
 
 import type { FieldPacket, PoolConnection } from "mysql2";
-import type { Row } from "../../types.js";
+import type { Row } from "../../contract/server.js";
 import type { Scalar } from "../net/args.js";
 import { isoRows } from "./rows.js";
 

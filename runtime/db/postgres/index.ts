@@ -13,8 +13,8 @@
 // is then run again from the start (retry.ts). The same holds for deadlocks (40P01).
 
 import postgres, { type RowList, type Sql, type TransactionSql } from "postgres";
-import { StartupError } from "../../errors.js";
-import type { Awaitable, Database, Executor, Isolation, Row, StatementSpec, TableSpec, TransactionOptions } from "../../types.js";
+import { StartupError } from "../../core/errors.js";
+import type { Awaitable, Database, Executor, Isolation, Row, StatementSpec, TableSpec, TransactionOptions } from "../../contract/server.js";
 import { type Scalar, bindSlots } from "../net/args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
 import { commitMarginMs, lateCommitError } from "../net/deadline.js";

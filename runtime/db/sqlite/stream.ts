@@ -8,7 +8,7 @@
 // (LIMIT -1 OFFSET n), which sees writes made in between.
 
 import BetterSqlite3 from "better-sqlite3";
-import type { Row, StatementSpec } from "../../types.js";
+import type { Row, StatementSpec } from "../../contract/server.js";
 import { mapSqliteError } from "./errors.js";
 import { type Prepared, bindValues } from "./statements.js";
 

@@ -5,9 +5,9 @@
 
 import { rmSync } from "node:fs";
 import { afterEach, describe, expect, test } from "@jest/globals";
-import { csvField, csvHeader, csvLine, ndjsonLine } from "../../../runtime/answers/stream/format.js";
+import { csvField, csvHeader, csvLine, ndjsonLine } from "../../../runtime/core/answer/stream/format.js";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
-import type { Row, StatementSpec } from "../../../runtime/types.js";
+import type { Row, StatementSpec } from "../../../runtime/contract/server.js";
 
 const LIST: StatementSpec = { name: "list", sql: { sqlite: { text: "SELECT n FROM item WHERE n >= ? ORDER BY n", slots: [0] } } };
 const COUNT: StatementSpec = { name: "count", sql: { sqlite: { text: "SELECT count(*) AS c FROM item", slots: [] } } };

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "@jest/globals";
 import { answerJson } from "../../../compiler/generate/sections/answers.js";
 import { Names } from "../../../compiler/generate/names.js";
-import { jsonRowOrNull, jsonRows, jsonTextBytes, jsonValue } from "../../../runtime/answers/json-text.js";
+import { jsonRowOrNull, jsonRows, jsonTextBytes, jsonValue } from "../../../runtime/core/answer/json-text.js";
 import { analyzeText } from "../analyze/analyze.js";
 
 const STRINGS = [

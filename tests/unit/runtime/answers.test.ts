@@ -2,12 +2,12 @@
 // docs/language.md §2.4 "Answers of any media type", §3 "Error shape", docs/operations.md).
 
 import { describe, expect, test } from "@jest/globals";
-import { Answer } from "../../../runtime/answer.js";
-import { errorAnswers } from "../../../runtime/answers/errors.js";
-import { answerClass, checkServerHeader } from "../../../runtime/answers/server-header.js";
-import { answerHtml, answerText } from "../../../runtime/answers/text.js";
-import { StartupError } from "../../../runtime/errors.js";
-import type { ErrorShape } from "../../../runtime/respond.js";
+import { Answer } from "../../../runtime/core/answer/answer.js";
+import { errorAnswers } from "../../../runtime/core/answer/errors.js";
+import { answerClass, checkServerHeader } from "../../../runtime/core/answer/server-header.js";
+import { answerHtml, answerText } from "../../../runtime/core/answer/text.js";
+import { StartupError } from "../../../runtime/core/errors.js";
+import type { ErrorShape } from "../../../runtime/core/answer/shaped.js";
 
 const SHAPE: ErrorShape = { validationStatus: 422, body: (status, message) => JSON.stringify({ errors: { status, message } }) };
 

@@ -8,7 +8,7 @@ import { IDEMPOTENCY_TABLE, idempotencyStore } from "../../../compiler/analyze/i
 import { analyze } from "../../../compiler/analyze/index.js";
 import { parseModule } from "../../../compiler/parse/index.js";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
-import { HttpError } from "../../../runtime/errors.js";
+import { HttpError } from "../../../runtime/core/errors.js";
 import {
   canonicalJson,
   IdempotencyStore,
@@ -19,7 +19,7 @@ import {
   rowKeys,
   SWEEP_INTERVAL_MS,
 } from "../../../runtime/idempotency/index.js";
-import type { IdempotencySpec, StatementSpec, TableSpec } from "../../../runtime/types.js";
+import type { IdempotencySpec, StatementSpec, TableSpec } from "../../../runtime/contract/server.js";
 import { memoryLogger } from "./helpers.js";
 import { analyzeText } from "../analyze/analyze.js";
 

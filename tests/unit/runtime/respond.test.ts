@@ -8,8 +8,8 @@ import ts from "typescript";
 import type { Model } from "../../../compiler/analyze/model.js";
 import { respondSection } from "../../../compiler/generate/sections/respond.js";
 import { Names } from "../../../compiler/generate/names.js";
-import { HttpError, ValidationError } from "../../../runtime/errors.js";
-import { type ErrorShape, RequestView, headerText, sendShapedError } from "../../../runtime/respond.js";
+import { HttpError, ValidationError } from "../../../runtime/core/errors.js";
+import { type ErrorShape, RequestView, headerText, sendShapedError } from "../../../runtime/core/answer/shaped.js";
 import { memoryLogger } from "./helpers.js";
 
 function view(headers: Record<string, string | string[]>, site: { publicUrl?: string; trustProxy?: boolean } = {}): RequestView {

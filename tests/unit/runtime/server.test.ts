@@ -3,9 +3,9 @@ import type { Server } from "node:http";
 import { connect } from "node:net";
 import { request } from "undici";
 import * as arg from "../../../runtime/lang/args.js";
-import { Fail } from "../../../runtime/errors.js";
-import { createServer } from "../../../runtime/server.js";
-import type { CallInput, EndpointSpec, RouteSpec } from "../../../runtime/types.js";
+import { Fail } from "../../../runtime/core/errors.js";
+import { createServer } from "../../../runtime/core/server.js";
+import type { CallInput, EndpointSpec, RouteSpec } from "../../../runtime/contract/server.js";
 import { endpoint, listen, MemoryDatabase, memoryLogger, route, spec, stop } from "./helpers.js";
 
 // Endpoints written the way generated code validates: reject unknown names, then one
