@@ -3,19 +3,18 @@
 // code that needs it. Argument checks come as one namespace so generated validators read
 // `arg.int(a.limit, "limit", input.text)` without colliding with argument names.
 
-export type * from "./contract/server.js";
-export type * from "./contract/pages.js";
+export type * from "./contract/index.js";
 export type { FileValue, UploadsSpec } from "./uploads/index.js";
 export type { MainHooks, OpenDatabase, Running, RunningServer } from "./start/main.js";
 export { main, isEntry } from "./start/main.js";
 export { HttpError, Fail } from "./core/errors.js";
-export { headerText } from "./core/answer/shaped.js";
-export { answerHtml, answerText } from "./core/answer/text.js";
+export { headerText } from "./core/answer/index.js";
+export { answerHtml, answerText } from "./core/answer/index.js";
 export * as values from "./values/index.js";
 export { newId } from "./core/ids.js";
 export { uuid4, uuid7 } from "./keys/uuid.js";
 export { whenRead } from "./db/awaitable.js";
-export { jsonValue, jsonRows, jsonRowOrNull } from "./core/answer/json-text.js";
+export { jsonValue, jsonRows, jsonRowOrNull } from "./core/answer/index.js";
 export { now } from "./core/time.js";
 export * from "./lang/index.js";
 export { authorize, issueToken, startSession, endSession, revoke, hashPassword, hashPasswordOrNull, passwordTransaction, verifyPassword } from "./auth/index.js";

@@ -10,7 +10,7 @@ import type { Logger } from "../../runtime/core/log.js";
 import { parseServerArgs } from "../../runtime/start/options.js";
 import { ownStatements, ownTables } from "../../runtime/revocation/index.js";
 import { createHandler, type Handler } from "../../runtime/core/server.js";
-import type { Database, ServerOptions, ServerSpec } from "../../runtime/contract/server.js";
+import type { Database, ServerOptions, ServerSpec } from "../../runtime/contract/index.js";
 
 /** The runtime as the generated module imports it: the very modules this process runs. */
 export const RUNTIME_URL = new URL("../../runtime/index.js", import.meta.url).href;

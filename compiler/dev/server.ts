@@ -16,7 +16,7 @@ import { LiveReload } from "./live-reload.js";
 import { injectIntoHtml, overlayHtml, reloadScriptTag } from "./overlay.js";
 import { createLogger, type Logger, type LogSink } from "../../runtime/core/log.js";
 import { httpServerOptions } from "../../runtime/core/timeouts.js";
-import type { Database, LogLevel } from "../../runtime/contract/server.js";
+import type { Database, LogLevel } from "../../runtime/contract/index.js";
 import type { DiscoverTarget } from "../project/discover.js";
 import { type BuildFailure, buildFailure, errorEnvelope, errorPage } from "./failure.js";
 import { type Generation, RUNTIME_URL, devOptions, importSpec, makeGeneration, migrateOrReset } from "./generation.js";

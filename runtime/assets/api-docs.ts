@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { StartupError } from "../core/errors.js";
 import { HTML_SECURITY_HEADERS, HTML_TYPE } from "../pages/headers.js";
 import { IMMUTABLE, REVALIDATE, type StaticAsset, strongEtag } from "./static.js";
-import type { ServerSpec } from "../contract/server.js";
+import type { ServerSpec } from "../contract/index.js";
 import { ASSET_PREFIX } from "./unpoly.js";
 
 export const OPENAPI_PATH = "/openapi.json";

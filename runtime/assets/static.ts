@@ -6,8 +6,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { sendWhole } from "../core/answer/index.js";
 import { StartupError } from "../core/errors.js";
-import type { PublicFileSpec } from "../contract/pages.js";
+import type { PublicFileSpec } from "../contract/index.js";
 
 export interface StaticAsset {
   body: Buffer;
@@ -88,13 +89,8 @@ export function sendAsset(req: IncomingMessage, res: ServerResponse, asset: Stat
   res.setHeader("ETag", asset.etag);
   res.setHeader("Cache-Control", asset.cacheControl);
   res.setHeader("X-Content-Type-Options", "nosniff");
-  if (notModified(req.headers["if-none-match"], asset.etag)) {
-    res.writeHead(304);
-    res.end();
-    return;
-  }
-  res.writeHead(200, { "Content-Type": asset.contentType, "Content-Length": asset.body.length });
-  res.end(asset.body);
+  if (notModified(req.headers["if-none-match"], asset.etag)) sendWhole(res, 304, null);
+  else sendWhole(res, 200, { type: asset.contentType, content: asset.body });
 }
 
 /** If-None-Match uses the weak comparison: `W/"x"` matches `"x"`; `*` matches any current file. */

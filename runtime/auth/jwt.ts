@@ -16,7 +16,7 @@ import { createHash, createPrivateKey, createPublicKey, createSecretKey, type Ke
 import { jwtVerify, SignJWT, type JWTPayload, type JWTVerifyResult } from "jose";
 import { StartupError } from "../core/errors.js";
 import type { Credentials } from "../core/credentials.js";
-import type { Caller, JwtSpec } from "../contract/server.js";
+import type { Caller, JwtSpec } from "../contract/index.js";
 import { checkClaims, checkIssuedAt, checkType, InvalidToken, isCanonicalCompact } from "./jwt-checks.js";
 import { KeysUnavailable, RemoteKeySet } from "./jwks.js";
 

@@ -13,8 +13,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Logger } from "../core/log.js";
-import type { SiteOptions } from "../core/answer/shaped.js";
-import type { Caller, Database, Executor, SessionSpec } from "../contract/server.js";
+import type { SiteOptions } from "../contract/index.js";
+import type { Caller, Database, Executor, SessionSpec } from "../contract/index.js";
 import { cookieName, clearCookie, plainLoopback, readCookie, setCookie } from "./cookies.js";
 
 /** What the cookie carries: 32 random bytes, base64url. */

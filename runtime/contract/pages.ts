@@ -2,7 +2,8 @@
 // blocks as functions, pages with their templates and loaders, the layout, and public/.
 // Everything here was decided at build time; the runtime parses templates once at start.
 
-import type { RequestView, ShapedAnswer } from "../core/answer/shaped.js";
+import type { RequestView } from "../core/answer/index.js";
+import type { ShapedAnswer } from "./answers.js";
 import type { CallContext, Database, HttpMethod, Requirement } from "./server.js";
 import type { RateLimitSpec } from "./limits.js";
 import type { TakesFiles } from "./uploads.js";

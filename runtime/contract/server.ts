@@ -4,18 +4,13 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppSpec, PageSpec, RouteFileSpec } from "./pages.js";
-import type { ErrorShape, RespondInput, ShapedAnswer } from "../core/answer/shaped.js";
-import type { StreamSpec } from "../core/answer/stream/send.js";
+import type { ErrorShape, RespondInput, ShapedAnswer, StreamSpec } from "./answers.js";
 import type { WebhookSpec } from "./webhooks.js";
 import type { Limiter, LimitsSpec, PasswordOutcome, RateLimitSpec } from "../limits/index.js";
 import type { TableKey } from "./keys.js";
 import type { SpecUploads, TakesFiles } from "./uploads.js";
 import type { Isolation, TransactionOptions } from "./transactions.js";
 
-export type { ErrorShape, RespondInput, ShapedAnswer, SiteOptions } from "../core/answer/shaped.js";
-export type { Isolation, TransactionOptions } from "./transactions.js";
-export type { StreamSpec } from "../core/answer/stream/send.js";
-export type { WebhookParam, WebhookProvider, WebhookSpec } from "./webhooks.js";
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
 
@@ -121,7 +116,7 @@ export interface Database extends Executor {
   close(): Promise<void>;
   /** SQLite: `stmt`'s rows as the JSON its `json` SQL writes, `[…]`, or with `one` the first row or `null`. */
   json?(stmt: StatementSpec, args: readonly unknown[], one: boolean): Awaitable<string>;
-  /** A streamed answer's rows, `batch` at a time (runtime/answers/stream): `each` says whether to go on. */
+  /** A streamed answer's rows, `batch` at a time (runtime/core/answer/stream): `each` says whether to go on. */
   stream?(stmt: StatementSpec, args: readonly unknown[], batch: number, each: (rows: Row[]) => boolean | Promise<boolean>): Promise<void>;
 }
 
@@ -225,7 +220,7 @@ export type RouteTarget =
       endpoint: EndpointSpec;
       /** `respond …`: the answer without the envelope; errors take the app's error shape. */
       respond?: (result: unknown, input: RespondInput) => ShapedAnswer;
-      /** `respond csv|ndjson` to a query's rows: written as they are read (runtime/answers/stream). */
+      /** `respond csv|ndjson` to a query's rows: written as they are read (runtime/core/answer/stream). */
       stream?: StreamSpec;
       /** The declared route's own `limit`s, counted before the endpoint's. */
       limits?: RateLimitSpec<CallInput>[];
@@ -379,6 +374,6 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** `--openapi`: serve /openapi.json and the API reference at /_svc/docs (runtime/api-docs.ts). */
   openapi?: boolean;
-  /** `--server-header`: the Server header of every answer; null or absent for none (runtime/answers/server-header.ts). */
+  /** `--server-header`: the Server header of every answer; null or absent for none (runtime/core/answer/server-header.ts). */
   serverHeader?: string | null;
 }

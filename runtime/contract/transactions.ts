@@ -1,4 +1,4 @@
-// How an action's transaction runs (runtime/types.ts, Database.transaction).
+// How an action's transaction runs (runtime/contract/server.ts, Database.transaction).
 
 /**
  * The isolation an action's transaction runs at (docs/language.md §2.3, Transactions):

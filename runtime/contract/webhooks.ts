@@ -1,6 +1,7 @@
 // The contract of a `webhook` block between the generated server and runtime/webhooks/
-// (re-exported by runtime/types.ts with the rest of the contract).
-import type { CallInput, Executor, Isolation, StatementSpec } from "./server.js";
+// (contract/index.ts holds it with the rest of the contract).
+import type { CallInput, Executor, StatementSpec } from "./server.js";
+import type { Isolation } from "./transactions.js";
 
 export type WebhookProvider = "github" | "stripe" | "slack" | "standard" | "hmac";
 

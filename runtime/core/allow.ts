@@ -2,6 +2,7 @@
 // a CORS preflight allows. HEAD goes wherever GET does (Node leaves out the body).
 
 import type { ServerResponse } from "node:http";
+import { sendWhole } from "./answer/answer.js";
 import { HttpError } from "./errors.js";
 import { HEALTH_PATH } from "./health.js";
 import type { Router } from "./router.js";
@@ -33,6 +34,5 @@ export function allowedAt(path: string, router: Router): string[] | null {
 /** OPTIONS that is not a CORS preflight: 204 with `Allow` for a path something answers (RFC 9110 §9.3.7), else 404. */
 export function answerOptions(res: ServerResponse, allow: string[] | null): void {
   if (allow === null) throw new HttpError(404, "not found");
-  res.writeHead(204, { Allow: allow.join(", ") });
-  res.end();
+  sendWhole(res, 204, null, { Allow: allow.join(", ") });
 }

@@ -10,7 +10,7 @@ import { parseMultipart } from "./forms.js";
 import { isJsonMedia, mediaType, parameterValues } from "./media-type.js";
 import { newArgs, parseUrlEncoded } from "./query-string.js";
 import { JsonProblem, MAX_JSON_DEPTH, parseClientJson } from "./safe-json.js";
-import type { CallInput } from "../contract/server.js";
+import type { CallInput } from "../contract/index.js";
 import { type FileParts, isMultipart } from "../uploads/parts.js";
 
 const CLOSE = { Connection: "close" } as const;

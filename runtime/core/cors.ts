@@ -12,6 +12,7 @@
 //   origin is answered 204 here; from another origin it goes on like any OPTIONS request.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { sendWhole } from "./answer/answer.js";
 
 const ALLOW_HEADERS = "Content-Type, Authorization, X-Request-Id, Idempotency-Key";
 /** Browsers cap this (Chromium at 2 h); 10 min keeps a changed setting from lingering long. */
@@ -42,12 +43,11 @@ export class Cors {
     res.setHeader("Access-Control-Allow-Origin", this.any ? "*" : origin);
     if (!this.any) res.setHeader("Access-Control-Allow-Credentials", "true");
     if (req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined) {
-      res.writeHead(204, {
+      sendWhole(res, 204, null, {
         "Access-Control-Allow-Methods": this.allowMethods,
         "Access-Control-Allow-Headers": ALLOW_HEADERS,
         "Access-Control-Max-Age": MAX_AGE_SECONDS,
       });
-      res.end();
       return true;
     }
     // Lets the page's script read the id to quote in a bug report, and see a replayed answer.

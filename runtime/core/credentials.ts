@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { StartupError } from "./errors.js";
-import type { CredentialSpec } from "../contract/server.js";
+import type { CredentialSpec } from "../contract/index.js";
 
 /** Credentials larger than this are refused at start: a secret or a token list is small, a wrong path may not be. */
 export const MAX_CREDENTIAL_BYTES = 1024 * 1024;

@@ -23,7 +23,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Cors } from "./cors.js";
 import { HttpError } from "./errors.js";
-import type { SiteOptions } from "./answer/shaped.js";
+import type { SiteOptions } from "../contract/index.js";
 import type { BoundTarget } from "./router.js";
 
 export class CrossSiteRule {

@@ -6,7 +6,7 @@ import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { endWithBody, writeJsonHead } from "./answer/answer.js";
 import type { Logger } from "./log.js";
-import type { Database } from "../contract/server.js";
+import type { Database } from "../contract/index.js";
 
 export const HEALTH_PATH = "/health";
 export const PING_TIMEOUT_MS = 1000;

@@ -14,7 +14,7 @@ import { writeSync } from "node:fs";
 import { CROCKFORD_CODES } from "./ids.js";
 import { middleOf, plainJsonString, requestLine, type RequestLogEntry } from "./request-line.js";
 import { now } from "./time.js";
-import type { LogLevel } from "../contract/server.js";
+import type { LogLevel } from "../contract/index.js";
 
 export const LOG_LEVELS: readonly LogLevel[] = ["error", "warn", "info", "debug", "trace"];
 

@@ -4,7 +4,7 @@
 // endpoint on an argument the caller did not mean.
 
 import { HttpError } from "./errors.js";
-import type { CallInput } from "../contract/server.js";
+import type { CallInput } from "../contract/index.js";
 
 /**
  * Path parameters join the arguments as text. The same name from the body or query

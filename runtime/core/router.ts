@@ -11,7 +11,7 @@
 import { HttpError } from "./errors.js";
 import { type LoggedPath, loggedPath } from "./request-line.js";
 import { newArgs } from "./query-string.js";
-import type { HttpMethod, RouteSpec, RouteTarget } from "../contract/server.js";
+import type { HttpMethod, RouteSpec, RouteTarget } from "../contract/index.js";
 
 /** A target the runtime binds at start: a webhook's name becomes its verifying endpoint. */
 export type BoundTarget = Exclude<RouteTarget, { kind: "webhook" }>;

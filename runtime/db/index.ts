@@ -2,7 +2,7 @@
 // is chosen: a server loads one of better-sqlite3, postgres.js and mysql2.
 
 import { StartupError } from "../core/errors.js";
-import type { Database, ServerOptions } from "../contract/server.js";
+import type { Database, ServerOptions } from "../contract/index.js";
 
 export interface OpenOptions {
   backend: ServerOptions["backend"];

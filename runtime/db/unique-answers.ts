@@ -4,7 +4,7 @@
 // does, on every backend; without it svc's 409 `user.username already exists` stands.
 
 import { HttpError } from "../core/errors.js";
-import type { TableSpec } from "../contract/server.js";
+import type { TableSpec } from "../contract/index.js";
 
 export class UniqueAnswers {
   private constructor(private readonly byKey: ReadonlyMap<string, { status: number; message: string }>) {}

@@ -20,7 +20,7 @@
 
 import { HttpError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
-import type { Awaitable, CallContext, Database, IdempotencySpec } from "../contract/server.js";
+import type { Awaitable, CallContext, Database, IdempotencySpec } from "../contract/index.js";
 import { boundTo } from "./bound.js";
 import { type KeyedCall, rowKeys } from "./keyed.js";
 

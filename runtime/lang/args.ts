@@ -10,7 +10,7 @@
 import { HttpError, ValidationError } from "../core/errors.js";
 import { JsonProblem, parseClientJson } from "../core/safe-json.js";
 import { parseTimestamp } from "./timestamp.js";
-import type { CallInput } from "../contract/server.js";
+import type { CallInput } from "../contract/index.js";
 export { fileArg as file } from "../uploads/file.js";
 
 export type ArgCheck<T> = (value: unknown, name: string, asText: boolean) => T;

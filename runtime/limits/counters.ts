@@ -3,7 +3,7 @@
 // other process can see either (MemoryCounters). Both answer the same three questions.
 
 import type { Logger } from "../core/log.js";
-import type { Database, Executor } from "../contract/server.js";
+import type { Database, Executor } from "../contract/index.js";
 import { decide, type Decision, type Rate } from "./gcra.js";
 import { limitStatements } from "./sql.js";
 

@@ -22,12 +22,12 @@
 
 import { HttpError } from "../core/errors.js";
 import { type Rehash, verifyPassword } from "../auth/password-work.js";
-import type { CallContext, Executor } from "../contract/server.js";
+import type { CallContext, Executor } from "../contract/index.js";
 import { rateOf, type Rate, waitMs } from "./gcra.js";
 import { retryAfterSeconds } from "./headers.js";
 import { counterId, valueKey } from "./keys.js";
 import type { Limiter } from "./limiter.js";
-import type { ThrottleSpec } from "../contract/limits.js";
+import type { ThrottleSpec } from "../contract/index.js";
 
 const ACCOUNT = "svc sign-in account";
 const ADDRESS = "svc sign-in address";

@@ -11,8 +11,8 @@ import type { Logger } from "../core/log.js";
 import { newArgs, parseQueryString } from "../core/query-string.js";
 import type { BoundTarget, Router } from "../core/router.js";
 import { PublicFiles, sendAsset } from "../assets/static.js";
-import type { ErrorShape, SiteOptions } from "../core/answer/shaped.js";
-import type { CallContext, Database } from "../contract/server.js";
+import type { ErrorShape, SiteOptions } from "../contract/index.js";
+import type { CallContext, Database } from "../contract/index.js";
 import type { UnpolyAssets } from "../assets/unpoly.js";
 import { acceptsHtml } from "./caller.js";
 import { HTML_SECURITY_HEADERS } from "./headers.js";
@@ -20,7 +20,7 @@ import { Pages } from "./pages.js";
 import { type CompiledPage, compilePage, type Renderer } from "./render.js";
 import { serveRouteFile } from "./route-request.js";
 import { parseTemplate } from "./templates.js";
-import type { AppSpec, PageSpec } from "../contract/pages.js";
+import type { AppSpec, PageSpec } from "../contract/index.js";
 import type { Uploads } from "../uploads/index.js";
 
 export interface AppDeps {

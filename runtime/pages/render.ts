@@ -5,11 +5,12 @@
 import { HttpError } from "../core/errors.js";
 import { type JqRunner, JqWebFailure, runCompiled } from "../jq/index.js";
 import type { Logger } from "../core/log.js";
-import { RequestView, type SiteOptions } from "../core/answer/shaped.js";
-import type { CallContext, Caller, Database } from "../contract/server.js";
+import { RequestView } from "../core/answer/index.js";
+import type { SiteOptions } from "../contract/index.js";
+import type { CallContext, Caller, Database } from "../contract/index.js";
 import type { UnpolyAssets } from "../assets/unpoly.js";
 import { type HtmlBytes, type Template, parseTemplate, renderHtmlBytes, renderText } from "./templates.js";
-import type { PageSpec, RouteInput } from "../contract/pages.js";
+import type { PageSpec, RouteInput } from "../contract/index.js";
 
 export interface Renderer {
   db: Database;

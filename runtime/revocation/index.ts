@@ -1,7 +1,7 @@
 // Revocation of a subject's credentials (docs/auth.md "Revocation"): the runtime's own table
 // and the per-process copy of it that JWT checks read.
 
-import type { ServerSpec, StatementSpec, TableSpec } from "../contract/server.js";
+import type { ServerSpec, StatementSpec, TableSpec } from "../contract/index.js";
 import { revocationStatementList, revocationsTable } from "./table.js";
 
 export { Revocations, REFRESH_MS, SWEEP_INTERVAL_MS, MIN_RETENTION_MS, rowId } from "./store.js";

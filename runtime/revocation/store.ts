@@ -12,7 +12,7 @@
 
 import { createHash } from "node:crypto";
 import type { Logger } from "../core/log.js";
-import type { Database, Executor } from "../contract/server.js";
+import type { Database, Executor } from "../contract/index.js";
 import { revocationStatements as sql } from "./table.js";
 
 /** How old a process's copy of the revocations may be: the documented staleness bound. */

@@ -5,7 +5,7 @@
 // Unix epoch, so comparisons are plain integer ones on every backend. The row's id is the
 // SHA-256 of the subject, since a subject may be longer than a MySQL key may be.
 
-import type { Dialect, DialectSql, StatementSpec, TableColumnDdl, TableDdl, TableSpec } from "../contract/server.js";
+import type { Dialect, DialectSql, StatementSpec, TableColumnDdl, TableDdl, TableSpec } from "../contract/index.js";
 
 export const REVOCATIONS_TABLE = "svc_revocations";
 const INDEX = `${REVOCATIONS_TABLE}_expires_at_idx`;

@@ -13,7 +13,7 @@ import { createLogger, type Logger, type LogSink } from "../core/log.js";
 import { parseServerArgs } from "./options.js";
 import { serve, type OpenDatabase, type Running, type RunningServer } from "./serve.js";
 import { exitOnSignals } from "./signals.js";
-import type { ServerOptions, ServerSpec } from "../contract/server.js";
+import type { ServerOptions, ServerSpec } from "../contract/index.js";
 import { isWorkerProcess, runWorker } from "./cluster/worker.js";
 
 export { SHUTDOWN_GRACE_MS } from "./shutdown.js";

@@ -3,7 +3,7 @@
 
 import { StartupError } from "../core/errors.js";
 import { LOG_LEVELS } from "../core/log.js";
-import type { LogLevel, ServerOptions } from "../contract/server.js";
+import type { LogLevel, ServerOptions } from "../contract/index.js";
 
 /** setTimeout's largest delay; a longer one would fire at once. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;

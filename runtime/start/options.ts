@@ -14,8 +14,8 @@ import {
   checkBackend, checkBool, checkLevel, checkListen, checkOrigin, checkPublicUrl, checkSize, checkSwitch, checkTimeout,
   checkWorkers, parseBool, parseListen, parseSize, parseSwitch, parseWhole,
 } from "./option-values.js";
-import type { ServerOptions } from "../contract/server.js";
-import { checkServerHeader } from "../core/answer/server-header.js";
+import type { ServerOptions } from "../contract/index.js";
+import { checkServerHeader } from "../core/answer/index.js";
 
 export { MAX_TIMEOUT_MS, MAX_WORKERS, parseListen, type ListenAddress } from "./option-values.js";
 

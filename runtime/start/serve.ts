@@ -12,7 +12,7 @@ import { ownStatements, ownTables } from "../revocation/index.js";
 import { createServer } from "../core/server.js";
 import { withLimitsSchema } from "../limits/index.js";
 import { drainAndClose, SHUTDOWN_GRACE_MS } from "./shutdown.js";
-import type { Database, ServerOptions, ServerSpec } from "../contract/server.js";
+import type { Database, ServerOptions, ServerSpec } from "../contract/index.js";
 
 /** `writeTimeoutMs` bounds a network database's waits and retries: past it the client has its 503 already. */
 export type OpenDatabase = (options: OpenDatabaseOptions) => Promise<Database>;

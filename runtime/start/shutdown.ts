@@ -15,7 +15,7 @@ import { Server as NetServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../core/log.js";
 import { connectionsWithoutRequest } from "../core/server.js";
-import type { Database } from "../contract/server.js";
+import type { Database } from "../contract/index.js";
 
 export const SHUTDOWN_GRACE_MS = 30_000;
 /** How long connections without a request in flight may still bring one (to be answered 503). */

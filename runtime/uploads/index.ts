@@ -4,7 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolve } from "node:path";
-import type { Database } from "../contract/server.js";
+import type { Database } from "../contract/index.js";
 import { DatabaseStore } from "./database.js";
 import { DiskStore } from "./disk.js";
 import { readMultipart } from "./multipart.js";

@@ -11,7 +11,7 @@
 // - the handler fails: the transaction rolls back with the row, so a retry runs it again.
 
 import { createHash } from "node:crypto";
-import type { Executor, StatementSpec } from "../contract/server.js";
+import type { Executor, StatementSpec } from "../contract/index.js";
 
 /**
  * The row's key: 64 hex digits, whatever the lengths of the webhook's name and the

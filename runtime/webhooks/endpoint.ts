@@ -7,7 +7,7 @@
 import type { Credentials } from "../core/credentials.js";
 import { HttpError, StartupError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
-import type { CallContext, CallInput, Database, EndpointSpec, WebhookSpec } from "../contract/server.js";
+import type { CallContext, CallInput, Database, EndpointSpec, WebhookSpec } from "../contract/index.js";
 import { recordDelivery } from "./deliveries.js";
 import { parsePayload } from "./payload.js";
 import { VERIFIERS } from "./providers.js";

@@ -10,7 +10,7 @@ import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify, 
 import { InvalidToken, Jwt, KeysUnavailable } from "../../runtime/auth/jwt.js";
 import { Credentials } from "../../runtime/core/credentials.js";
 import { StartupError } from "../../runtime/core/errors.js";
-import type { JwtSpec } from "../../runtime/contract/server.js";
+import type { JwtSpec } from "../../runtime/contract/index.js";
 
 const BASE: JwtSpec = { lifetimeS: 600, rolesClaim: "roles", issuer: "https://api.example", audience: "example" };
 

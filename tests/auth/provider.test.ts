@@ -14,7 +14,7 @@ import { InvalidToken, Jwt, KeysUnavailable } from "../../runtime/auth/jwt.js";
 import { JWKS_MAX_BYTES, JWKS_MAX_KEYS } from "../../runtime/auth/jwks.js";
 import { Credentials } from "../../runtime/core/credentials.js";
 import { HttpError } from "../../runtime/core/errors.js";
-import type { Database, JwtSpec } from "../../runtime/contract/server.js";
+import type { Database, JwtSpec } from "../../runtime/contract/index.js";
 import { canonicalVariants } from "./support.js";
 
 const ISSUER = "https://idp.example/";

@@ -14,7 +14,7 @@ import { isRetryablePostgres, mapPostgresError } from "../../runtime/db/postgres
 import { isoFromPostgres } from "../../runtime/db/postgres/types.js";
 import { backoffMs, withRetries } from "../../runtime/db/retry.js";
 import { HttpError, StartupError } from "../../runtime/core/errors.js";
-import type { TableSpec } from "../../runtime/contract/server.js";
+import type { TableSpec } from "../../runtime/contract/index.js";
 import { allTableDdl } from "../../compiler/analyze/sql/ddl/index.js";
 import { taskResource } from "../unit/sql/fixtures.js";
 

@@ -11,7 +11,7 @@ import { framingProblem } from "../../runtime/core/framing.js";
 import { Logger } from "../../runtime/core/log.js";
 import { BUILTIN_DEFAULTS, parseServerArgs } from "../../runtime/start/options.js";
 import { checkingInterval, httpServerOptions, KEEP_ALIVE_TIMEOUT_MS, WriteDeadlines } from "../../runtime/core/timeouts.js";
-import type { ServerOptions } from "../../runtime/contract/server.js";
+import type { ServerOptions } from "../../runtime/contract/index.js";
 
 function options(argv: string[], defaults: Partial<ServerOptions> = {}): ServerOptions {
   const parsed = parseServerArgs(argv, {}, defaults);

@@ -6,7 +6,7 @@ import { describe, expect, test } from "@jest/globals";
 import { AuthError, BearerTokens, Identity, authorize } from "../../runtime/auth/index.js";
 import { Credentials } from "../../runtime/core/credentials.js";
 import { HttpError, StartupError } from "../../runtime/core/errors.js";
-import type { Caller, Database, Requirement } from "../../runtime/contract/server.js";
+import type { Caller, Database, Requirement } from "../../runtime/contract/index.js";
 
 const LIST = [
   "# deploy tokens",

@@ -18,7 +18,7 @@ import type {
   TableSpec,
   WebhookParam,
   WebhookSpec,
-} from "../../runtime/contract/server.js";
+} from "../../runtime/contract/index.js";
 import { WebhookReply, webhookEndpoints } from "../../runtime/webhooks/index.js";
 import { SECRETS, hmacHeaders, slackHeaders } from "./support.js";
 

@@ -1,5 +1,5 @@
 // Which error statuses an operation can answer, read from the analyzed model: what the
-// server's edge refuses (runtime/server.ts, body.ts, idempotency/), `requires`, and every
+// server's edge refuses (runtime/core/server.ts, body.ts, idempotency/), `requires`, and every
 // `fail` an action can reach through the actions and fns it calls.
 
 import type { ActionModel, IrExpr, IrStmt, Model, Requirement } from "../../analyze/model.js";

@@ -3,7 +3,7 @@
 
 import type { Backend } from "../../analyze/model.js";
 import type { RateModel } from "./rate.js";
-import type { LogLevel } from "../../../runtime/contract/server.js";
+import type { LogLevel } from "../../../runtime/contract/index.js";
 
 export type { Backend, LogLevel };
 

@@ -61,6 +61,56 @@ export function writeJsonHead(res: ServerResponse, status: number, length: numbe
   }
 }
 
+/** A whole answer's body: text (its UTF-8 size counted when `length` is absent) or bytes. */
+export interface Body {
+  type: string;
+  content: string | Buffer;
+  length?: number;
+}
+
+/** Headers an answer sets besides its own: by name, or as pairs where a null value leaves the header out. */
+export type ExtraHeaders = Readonly<Record<string, string>> | readonly (readonly [string, string | null])[];
+
+/**
+ * The one way a whole answer goes out, whatever wrote it (an envelope, a shaped answer, a page,
+ * a file, a handshake reply, a 204, 303 or 304): `headers`, then one head and the body. When
+ * the head went out already, the only honest thing left is to cut the connection. Without a
+ * body, a 204 or 304 says no length (RFC 9110 §8.6) and any other status says 0.
+ */
+export function sendWhole(res: ServerResponse, status: number, body: Body | null, headers?: ExtraHeaders | null): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (headers !== undefined && headers !== null) setHeaders(res, headers);
+  if (body === null) {
+    if (status === 204 || status === 304) res.writeHead(status);
+    else res.writeHead(status, ["Content-Length", 0]);
+    res.end();
+    return;
+  }
+  if (typeof body.content !== "string") {
+    res.writeHead(status, ["Content-Type", body.type, "Content-Length", body.content.length]);
+    res.end(body.content);
+    return;
+  }
+  const length = body.length ?? Buffer.byteLength(body.content);
+  res.writeHead(status, ["Content-Type", body.type, "Content-Length", length]);
+  endWithBody(res, body.content, length);
+}
+
+function setHeaders(res: ServerResponse, headers: ExtraHeaders): void {
+  if (isPairs(headers)) {
+    for (const [name, value] of headers) if (value !== null) res.setHeader(name, value);
+  } else {
+    for (const name of Object.keys(headers)) res.setHeader(name, headers[name]);
+  }
+}
+
+function isPairs(headers: ExtraHeaders): headers is readonly (readonly [string, string | null])[] {
+  return Array.isArray(headers);
+}
+
 /**
  * Ends an answer whose body is `body`, `length` bytes of UTF-8. An ASCII body (its UTF-8
  * length is its length) goes out as latin1, the same bytes: Node copies a latin1 string

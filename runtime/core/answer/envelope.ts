@@ -4,7 +4,7 @@
 
 import type { ServerResponse } from "node:http";
 import { endWithBody, writeJsonHead } from "./answer.js";
-import { HttpError } from "../errors.js";
+import { failureOf } from "./failure.js";
 import type { Logger } from "../log.js";
 
 const INTERNAL = '{"ok":false,"error":"internal error"}';
@@ -28,13 +28,9 @@ export function sendOk(res: ServerResponse, data: unknown): void {
  * can be matched to the request.
  */
 export function sendError(res: ServerResponse, err: unknown, log: Logger, context?: Record<string, unknown>): void {
-  if (err instanceof HttpError) {
-    if (log.enabled("debug")) log.debug("request failed", { ...context, status: err.status, error: err.message });
-    sendJson(res, err.status, JSON.stringify({ ok: false, error: err.message }), err.headers);
-    return;
-  }
-  log.error("internal error", { ...context, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-  sendJson(res, 500, INTERNAL);
+  const failure = failureOf(err, log, context);
+  if (failure.err === null) sendJson(res, 500, INTERNAL);
+  else sendJson(res, failure.status, JSON.stringify({ ok: false, error: failure.message }), failure.headers);
 }
 
 /** Writes a complete JSON response; when headers already went out, the only honest thing left is to cut the connection. */

@@ -12,7 +12,8 @@
 
 import { STATUS_CODES, type ServerResponse } from "node:http";
 import { sendError } from "./envelope.js";
-import { type ErrorShape, sendShapedError } from "./shaped.js";
+import { sendShapedError } from "./shaped.js";
+import type { ErrorShape } from "../../contract/index.js";
 import type { Logger } from "../log.js";
 
 export interface ErrorAnswers {

@@ -12,7 +12,7 @@
 
 import type { ServerResponse } from "node:http";
 import { sendData } from "./envelope.js";
-import type { Awaitable, CallInput, Database, EndpointSpec } from "../../contract/server.js";
+import type { Awaitable, CallInput, Database, EndpointSpec } from "../../contract/index.js";
 
 /**
  * Anything but printable ASCII or with `"` or `\`: a string without any is written between

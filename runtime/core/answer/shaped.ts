@@ -4,38 +4,12 @@
 // base URL (docs/operations.md "Public URL and proxies").
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { endWithBody } from "./answer.js";
+import { sendWhole } from "./answer.js";
+import { failureOf } from "./failure.js";
+import { JSON_TYPE } from "./trusted-head.js";
 import { HttpError, ValidationError } from "../errors.js";
+import type { ErrorShape, ShapedAnswer, SiteOptions } from "../../contract/index.js";
 import type { Logger } from "../log.js";
-
-const JSON_TYPE = "application/json; charset=utf-8";
-
-/** What a compiled `respond` returns: `body` is JSON text, null for a 204; `type` a text answer's Content-Type (answers/text.ts). */
-export interface ShapedAnswer {
-  status: number;
-  body: string | null;
-  headers: [string, string | null][] | null;
-  type?: string;
-}
-
-
-/** svc.toml `[errors]`, compiled: the body of an error, and what validation 400s become. */
-export interface ErrorShape {
-  validationStatus: number;
-  body(status: number, message: string): string;
-}
-
-/** `[server] public_url` and `trust_proxy`: where `input.base_url` comes from. */
-export interface SiteOptions {
-  publicUrl: string | null;
-  trustProxy: boolean;
-}
-
-/** What a module route's `respond` reads besides its result. */
-export interface RespondInput {
-  params: Record<string, string>;
-  view: RequestView;
-}
 
 /** A host name, IPv4 or [IPv6] literal, and an optional port: nothing that could bend a URL. */
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
@@ -95,21 +69,7 @@ export function headerText(value: unknown): string | null {
 }
 
 export function sendShaped(res: ServerResponse, answer: ShapedAnswer): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  if (answer.headers !== null) {
-    for (const [name, value] of answer.headers) if (value !== null) res.setHeader(name, value);
-  }
-  if (answer.body === null) {
-    res.writeHead(answer.status);
-    res.end();
-    return;
-  }
-  const length = Buffer.byteLength(answer.body);
-  res.writeHead(answer.status, { "Content-Type": answer.type ?? JSON_TYPE, "Content-Length": length });
-  endWithBody(res, answer.body, length);
+  sendWhole(res, answer.status, answer.body === null ? null : { type: answer.type ?? JSON_TYPE, content: answer.body }, answer.headers);
 }
 
 /**
@@ -118,22 +78,7 @@ export function sendShaped(res: ServerResponse, answer: ShapedAnswer): void {
  * a 500 "internal error" whose details go only to the log.
  */
 export function sendShapedError(res: ServerResponse, err: unknown, shape: ErrorShape, log: Logger, context?: Record<string, unknown>): void {
-  let status = 500;
-  let message = "internal error";
-  if (err instanceof HttpError) {
-    status = err instanceof ValidationError ? shape.validationStatus : err.status;
-    message = err.message;
-    if (log.enabled("debug")) log.debug("request failed", { ...context, status, error: message });
-    if (err.headers !== undefined) for (const name of Object.keys(err.headers)) res.setHeader(name, err.headers[name]);
-  } else {
-    log.error("internal error", { ...context, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-  }
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const body = shape.body(status, message);
-  const length = Buffer.byteLength(body);
-  res.writeHead(status, { "Content-Type": JSON_TYPE, "Content-Length": length });
-  endWithBody(res, body, length);
+  const failure = failureOf(err, log, context);
+  const status = failure.err instanceof ValidationError ? shape.validationStatus : failure.status;
+  sendWhole(res, status, { type: JSON_TYPE, content: shape.body(status, failure.message) }, failure.headers);
 }

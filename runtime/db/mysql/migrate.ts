@@ -8,7 +8,7 @@
 // difference is found before anything is changed.
 
 import { StartupError } from "../../core/errors.js";
-import type { TableSpec } from "../../contract/server.js";
+import type { TableSpec } from "../../contract/index.js";
 import type { Constraints } from "../net/constraints.js";
 import {
   type DeclaredTable,

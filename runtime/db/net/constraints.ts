@@ -5,7 +5,7 @@
 // start, from the DDL they were built with, which field each one guards.
 
 import { HttpError } from "../../core/errors.js";
-import type { TableSpec } from "../../contract/server.js";
+import type { TableSpec } from "../../contract/index.js";
 import { UniqueAnswers } from "../unique-answers.js";
 
 export interface Constraints {

@@ -8,7 +8,7 @@
 
 import { StartupError } from "../../core/errors.js";
 import { keyProblems } from "../../keys/live.js";
-import type { TableColumnDdl, TableDdl, TableSpec } from "../../contract/server.js";
+import type { TableColumnDdl, TableDdl, TableSpec } from "../../contract/index.js";
 
 export interface LiveColumn {
   name: string;

@@ -3,7 +3,7 @@
 // SQL when the adapter prepares it there (postgres.ts, mysql.ts).
 
 import { StartupError } from "../../core/errors.js";
-import type { Dialect, ReturningRead, StatementSpec } from "../../contract/server.js";
+import type { Dialect, ReturningRead, StatementSpec } from "../../contract/index.js";
 
 export interface NetStatement {
   readonly name: string;

@@ -11,7 +11,7 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { StartupError } from "../../core/errors.js";
 import { type LiveKey, keyProblems } from "../../keys/live.js";
-import type { TableColumnDdl, TableDdl, TableSpec } from "../../contract/server.js";
+import type { TableColumnDdl, TableDdl, TableSpec } from "../../contract/index.js";
 import { retryWhileBusy } from "./busy-retry.js";
 import { isBusy } from "./errors.js";
 

@@ -11,7 +11,7 @@
 
 import type BetterSqlite3 from "better-sqlite3";
 import { StartupError } from "../../core/errors.js";
-import type { Row, StatementSpec } from "../../contract/server.js";
+import type { Row, StatementSpec } from "../../contract/index.js";
 import { type RowBuilder, rowBuilder } from "./rows.js";
 
 export interface Prepared {

@@ -16,7 +16,7 @@ import { parseListen } from "../options.js";
 import { openChecked, type OpenDatabase, type Running } from "../serve.js";
 import { SHUTDOWN_GRACE_MS } from "../shutdown.js";
 import { exitOnSignals } from "../signals.js";
-import type { ServerOptions, ServerSpec } from "../../contract/server.js";
+import type { ServerOptions, ServerSpec } from "../../contract/index.js";
 import { WORKER_ENV, type FailedMessage, type ShutdownMessage } from "./worker.js";
 
 /** After this many replacements in a row that fail to start, the primary gives up and exits 1. */

@@ -13,7 +13,7 @@ import { createLogger } from "../../core/log.js";
 import { parseServerArgs } from "../options.js";
 import { serve, type OpenDatabase, type Running } from "../serve.js";
 import { exitOnSignals } from "../signals.js";
-import type { ServerSpec } from "../../contract/server.js";
+import type { ServerSpec } from "../../contract/index.js";
 
 export const WORKER_ENV = "SVC_CLUSTER_WORKER";
 

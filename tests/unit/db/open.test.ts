@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { openDatabase, sqlitePath } from "../../../runtime/db/index.js";
 import { openSqlite } from "../../../runtime/db/sqlite/index.js";
 import { StartupError } from "../../../runtime/core/errors.js";
-import type { Database, StatementSpec } from "../../../runtime/contract/server.js";
+import type { Database, StatementSpec } from "../../../runtime/contract/index.js";
 import { tempDir } from "./task-schema.js";
 
 function pragma(name: string): StatementSpec {

@@ -3,7 +3,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { mapSqliteError } from "../../../runtime/db/sqlite/errors.js";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
 import { HttpError } from "../../../runtime/core/errors.js";
-import type { Awaitable, StatementSpec, TableColumnDdl, TableSpec } from "../../../runtime/contract/server.js";
+import type { Awaitable, StatementSpec, TableColumnDdl, TableSpec } from "../../../runtime/contract/index.js";
 import { ALL_STATEMENTS, commentTable, insertComment, insertTask, taskArgs, taskTable } from "./task-schema.js";
 import { sqliteStatement } from "../../support/sqlite-sql.js";
 

@@ -1,5 +1,5 @@
 // Query answers written as JSON by functions generated for their row types
-// (compiler/generate/sections/answers.ts, runtime/answers/json-text.ts): the text must be exactly
+// (compiler/generate/sections/answers.ts, runtime/core/answer/json-text.ts): the text must be exactly
 // JSON.stringify's, for every kind of value and every column name a query can have.
 
 import { describe, expect, test } from "@jest/globals";

@@ -16,7 +16,7 @@ import type {
   ServerSpec,
   StatementSpec,
   TableSpec,
-} from "../../../runtime/contract/server.js";
+} from "../../../runtime/contract/index.js";
 
 /** A Database that keeps nothing; enough for the HTTP core, which never looks inside. */
 export class MemoryDatabase implements Database {

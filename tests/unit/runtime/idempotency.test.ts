@@ -19,7 +19,7 @@ import {
   rowKeys,
   SWEEP_INTERVAL_MS,
 } from "../../../runtime/idempotency/index.js";
-import type { IdempotencySpec, StatementSpec, TableSpec } from "../../../runtime/contract/server.js";
+import type { IdempotencySpec, StatementSpec, TableSpec } from "../../../runtime/contract/index.js";
 import { memoryLogger } from "./helpers.js";
 import { analyzeText } from "../analyze/analyze.js";
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Agent, request } from "undici";
 import { StartupError } from "../../../runtime/core/errors.js";
 import { start, type RunningServer } from "../../../runtime/start/main.js";
-import type { ServerSpec, StatementSpec, TableSpec } from "../../../runtime/contract/server.js";
+import type { ServerSpec, StatementSpec, TableSpec } from "../../../runtime/contract/index.js";
 import { endpoint, MemoryDatabase, route, spec } from "./helpers.js";
 
 const tables: TableSpec[] = [{ name: "task", ddl: {} }];

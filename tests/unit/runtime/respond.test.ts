@@ -9,7 +9,8 @@ import type { Model } from "../../../compiler/analyze/model.js";
 import { respondSection } from "../../../compiler/generate/sections/respond.js";
 import { Names } from "../../../compiler/generate/names.js";
 import { HttpError, ValidationError } from "../../../runtime/core/errors.js";
-import { type ErrorShape, RequestView, headerText, sendShapedError } from "../../../runtime/core/answer/shaped.js";
+import { RequestView, headerText, sendShapedError } from "../../../runtime/core/answer/shaped.js";
+import type { ErrorShape } from "../../../runtime/contract/index.js";
 import { memoryLogger } from "./helpers.js";
 
 function view(headers: Record<string, string | string[]>, site: { publicUrl?: string; trustProxy?: boolean } = {}): RequestView {

@@ -5,7 +5,7 @@ import { request } from "undici";
 import * as arg from "../../../runtime/lang/args.js";
 import { Fail } from "../../../runtime/core/errors.js";
 import { createServer } from "../../../runtime/core/server.js";
-import type { CallInput, EndpointSpec, RouteSpec } from "../../../runtime/contract/server.js";
+import type { CallInput, EndpointSpec, RouteSpec } from "../../../runtime/contract/index.js";
 import { endpoint, listen, MemoryDatabase, memoryLogger, route, spec, stop } from "./helpers.js";
 
 // Endpoints written the way generated code validates: reject unknown names, then one

@@ -7,21 +7,12 @@
 // short (the connection is closed without the last chunk).
 
 import type { ServerResponse } from "node:http";
-import type { CallInput, Database, Row, ShapedAnswer, StatementSpec } from "../../../contract/server.js";
+import type { CallInput, Database, Row, ShapedAnswer, StreamSpec } from "../../../contract/index.js";
 import { HttpError } from "../../errors.js";
-import { type StreamColumn, csvHeader, csvLine, ndjsonLine } from "./format.js";
+import { csvHeader, csvLine, ndjsonLine } from "./format.js";
 
 /** Rows read from the database at a time. */
 export const STREAM_BATCH = 500;
-
-/** A route's `respond csv` / `respond ndjson` to a query that returns rows, as the build made it. */
-export interface StreamSpec {
-  format: "csv" | "ndjson";
-  columns: StreamColumn[];
-  stmt: StatementSpec;
-  /** The statement's values, from the validated input (a 400 when the input is bad). */
-  values: (input: CallInput) => unknown[];
-}
 
 /** Resolves when `res` can take more, or is gone; true while the client is there. */
 function drained(res: ServerResponse): Promise<boolean> {
