@@ -11,7 +11,7 @@ import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Answer } from "../../runtime/core/answer/answer.js";
 import { answerClientError } from "../../runtime/core/client-errors.js";
-import { ENVELOPE_ERRORS, type ErrorAnswers } from "../../runtime/core/answer/errors.js";
+import { ENVELOPE_ERRORS, type ErrorAnswers } from "../../runtime/core/answer/error-answers.js";
 import { LiveReload } from "./live-reload.js";
 import { injectIntoHtml, overlayHtml, reloadScriptTag } from "./overlay.js";
 import { createLogger, type Logger, type LogSink } from "../../runtime/core/log.js";

@@ -10,8 +10,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { StartupError } from "../core/errors.js";
-import { HTML_SECURITY_HEADERS, HTML_TYPE } from "../pages/headers.js";
-import { IMMUTABLE, REVALIDATE, type StaticAsset, strongEtag } from "./static.js";
+import { HTML_SECURITY_HEADERS, HTML_TYPE } from "../core/answer/html-headers.js";
+import { IMMUTABLE, REVALIDATE, type StaticAsset, strongEtag } from "./public-files.js";
 import type { ServerSpec } from "../contract/index.js";
 import { ASSET_PREFIX } from "./unpoly.js";
 

@@ -9,7 +9,7 @@ import type { IncomingMessage } from "node:http";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { StartupError } from "../core/errors.js";
-import { IMMUTABLE, type StaticAsset, strongEtag } from "./static.js";
+import { IMMUTABLE, type StaticAsset, strongEtag } from "./public-files.js";
 
 /** Everything the server serves itself lives below this prefix (the compiler keeps pages out of it). */
 export const ASSET_PREFIX = "/_svc/";

@@ -9,7 +9,7 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { requestIdOf } from "./answer/answer.js";
 import { HttpError } from "./errors.js";
-import type { ErrorAnswers } from "./answer/errors.js";
+import type { ErrorAnswers } from "./answer/error-answers.js";
 import { isAnswered, lingerSocket, markAnswered } from "./linger.js";
 import { requestIdFrom, type Logger } from "./log.js";
 import { MAX_HEADER_BYTES } from "./timeouts.js";

@@ -38,7 +38,7 @@ import { CrossSiteRule, crossSiteRefusal } from "./cross-site.js";
 import { unpolyAssets } from "../assets/unpoly.js";
 import { apiDocs } from "../assets/api-docs.js";
 import { allowedAt, answerOptions, routedMethods } from "./allow.js";
-import { sendAsset } from "../assets/static.js";
+import { sendAsset } from "../assets/public-files.js";
 import { createLimiter, settled } from "../limits/index.js";
 
 const CLOSE = { Connection: "close" } as const;

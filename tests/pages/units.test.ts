@@ -16,7 +16,7 @@ import { multipartBoundary, parseMultipart } from "../../runtime/core/forms.js";
 import { callInput, join as joinText } from "../../runtime/pages/call.js";
 import { siteLocation } from "../../runtime/pages/route-request.js";
 import { parseTemplate, renderHtml, renderText } from "../../runtime/pages/templates.js";
-import { notModified } from "../../runtime/assets/static.js";
+import { notModified } from "../../runtime/assets/public-files.js";
 import { removeDir, tmpDir } from "../support/server.js";
 
 function front(text: string) {

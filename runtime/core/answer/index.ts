@@ -8,7 +8,7 @@
 export { Answer, type Body, type ExtraHeaders, endWithBody, requestIdOf, sendWhole, writeJsonHead } from "./answer.js";
 export { sendData, sendError, sendJson, sendOk } from "./envelope.js";
 export { RequestView, headerText, sendShaped, sendShapedError } from "./shaped.js";
-export { ENVELOPE_ERRORS, type ErrorAnswers, errorAnswers } from "./errors.js";
+export { ENVELOPE_ERRORS, type ErrorAnswers, errorAnswers } from "./error-answers.js";
 export { failureOf, type Failure } from "./failure.js";
 export { JSON_TYPE } from "./trusted-head.js";
 export { answerHtml, answerText } from "./text.js";

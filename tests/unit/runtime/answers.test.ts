@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from "@jest/globals";
 import { Answer } from "../../../runtime/core/answer/answer.js";
-import { errorAnswers } from "../../../runtime/core/answer/errors.js";
+import { errorAnswers } from "../../../runtime/core/answer/error-answers.js";
 import { answerClass, checkServerHeader } from "../../../runtime/core/answer/server-header.js";
 import { answerHtml, answerText } from "../../../runtime/core/answer/text.js";
 import { StartupError } from "../../../runtime/core/errors.js";
