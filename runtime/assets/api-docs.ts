@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { StartupError } from "../core/errors.js";
-import { HTML_SECURITY_HEADERS, HTML_TYPE } from "../core/answer/html-headers.js";
+import { HTML_SECURITY_HEADERS, HTML_TYPE } from "../core/answer/index.js";
 import { IMMUTABLE, REVALIDATE, type StaticAsset, strongEtag } from "./public-files.js";
 import type { ServerSpec } from "../contract/index.js";
 import { ASSET_PREFIX } from "./unpoly.js";

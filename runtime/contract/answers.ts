@@ -3,7 +3,7 @@
 // site's base URL comes from, and a streamed answer's rows. Written by core/answer/.
 
 import type { RequestView } from "../core/answer/index.js";
-import type { StreamColumn } from "../core/answer/stream/format.js";
+import type { StreamColumn } from "../core/answer/index.js";
 import type { CallInput, StatementSpec } from "./server.js";
 
 /** What a compiled `respond` returns: `body` is JSON text, null for a 204; `type` a text answer's Content-Type (core/answer/text.ts). */

@@ -2,7 +2,7 @@
 // a CORS preflight allows. HEAD goes wherever GET does (Node leaves out the body).
 
 import type { ServerResponse } from "node:http";
-import { sendWhole } from "./answer/answer.js";
+import { sendWhole } from "./answer/index.js";
 import { HttpError } from "./errors.js";
 import { HEALTH_PATH } from "./health.js";
 import type { Router } from "./router.js";

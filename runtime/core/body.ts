@@ -11,7 +11,7 @@ import { isJsonMedia, mediaType, parameterValues } from "./media-type.js";
 import { newArgs, parseUrlEncoded } from "./query-string.js";
 import { JsonProblem, MAX_JSON_DEPTH, parseClientJson } from "./safe-json.js";
 import type { CallInput } from "../contract/index.js";
-import { type FileParts, isMultipart } from "../uploads/parts.js";
+import { type FileParts, isMultipart } from "../uploads/index.js";
 
 const CLOSE = { Connection: "close" } as const;
 const utf8 = new TextDecoder("utf-8", { fatal: true });

@@ -1,15 +1,15 @@
 // Requests Node refuses before any handler runs ('clientError'): malformed framing, headers
 // over MAX_HEADER_BYTES, the read timeout. Node's default answer is a bare status line with
 // no body, and none at all on a kept-alive connection; here every one gets the JSON envelope
-// (or svc.toml `[errors]`'s shape, answers/errors.ts) with `Connection: close`, an
+// (or svc.toml `[errors]`'s shape, answer/error-answers.ts) with `Connection: close`, an
 // X-Request-Id and a Date, and a log line.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import { requestIdOf } from "./answer/answer.js";
+import { requestIdOf } from "./answer/index.js";
 import { HttpError } from "./errors.js";
-import type { ErrorAnswers } from "./answer/error-answers.js";
+import type { ErrorAnswers } from "./answer/index.js";
 import { isAnswered, lingerSocket, markAnswered } from "./linger.js";
 import { requestIdFrom, type Logger } from "./log.js";
 import { MAX_HEADER_BYTES } from "./timeouts.js";

@@ -12,7 +12,7 @@
 //   origin is answered 204 here; from another origin it goes on like any OPTIONS request.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { sendWhole } from "./answer/answer.js";
+import { sendWhole } from "./answer/index.js";
 
 const ALLOW_HEADERS = "Content-Type, Authorization, X-Request-Id, Idempotency-Key";
 /** Browsers cap this (Chromium at 2 h); 10 min keeps a changed setting from lingering long. */

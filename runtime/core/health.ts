@@ -4,7 +4,7 @@
 
 import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { endWithBody, writeJsonHead } from "./answer/answer.js";
+import { endWithBody, writeJsonHead } from "./answer/index.js";
 import type { Logger } from "./log.js";
 import type { Database } from "../contract/index.js";
 

@@ -1,6 +1,6 @@
 // The request handler: request id → write deadline → CORS → shutdown and framing checks →
 // /health → router → cross-site rule → arguments → endpoint → envelope. Every failure becomes
-// an envelope (envelope.ts) and the server keeps serving. Requests Node's parser refuses never
+// an envelope (answer/envelope.ts) and the server keeps serving. Requests Node's parser refuses never
 // get here (client-errors.ts); timeouts and keep-alive are in timeouts.ts.
 //
 // Where arguments come from: GET and DELETE take the query string (text); POST and PUT
@@ -10,11 +10,11 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { Answer, answerClass, databaseJson, type ErrorAnswers, errorAnswers, RequestView, requestIdOf } from "./answer/index.js";
-import { sendAnswerJson, sendData, sendDatabaseJson, sendOk, sendShaped, sendStream } from "./answer/index.js";
+import { sendGeneratedJson, sendData, sendDatabaseJson, sendOk, sendShaped, sendStream } from "./answer/index.js";
 import { performance } from "node:perf_hooks";
 import { Identity } from "../auth/index.js";
 import { readBody, readRawBody } from "./body.js";
-import { isMultipart } from "../uploads/parts.js";
+import { isMultipart } from "../uploads/index.js";
 import { Uploads } from "../uploads/index.js";
 import { answerClientError, answerConnect } from "./client-errors.js";
 import { createCors } from "./cors.js";
@@ -35,10 +35,10 @@ import type { CallContext, CallInput, Caller, Database, EndpointSpec, RouteSpec,
 import { WebhookReply, webhookEndpoints } from "../webhooks/index.js";
 import { App, blockAnswersEnvelope } from "../pages/index.js";
 import { CrossSiteRule, crossSiteRefusal } from "./cross-site.js";
-import { unpolyAssets } from "../assets/unpoly.js";
-import { apiDocs } from "../assets/api-docs.js";
+import { unpolyAssets } from "../assets/index.js";
+import { apiDocs } from "../assets/index.js";
 import { allowedAt, answerOptions, routedMethods } from "./allow.js";
-import { sendAsset } from "../assets/public-files.js";
+import { sendAsset } from "../assets/index.js";
 import { createLimiter, settled } from "../limits/index.js";
 
 const CLOSE = { Connection: "close" } as const;
@@ -253,7 +253,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
               else if (result instanceof WebhookReply) result.send(res);
               else if (endpoint.answersFile === true && uploads !== null) await uploads.send(req, res, result);
               else if (respond !== undefined) sendShaped(res, respond(result, respondInput(match.params, req, site)));
-              else if (endpoint.json !== undefined) sendAnswerJson(res, endpoint.json(result));
+              else if (endpoint.json !== undefined) sendGeneratedJson(res, endpoint.json(result));
               else sendOk(res, result);
             }
           }

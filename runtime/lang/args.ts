@@ -11,7 +11,7 @@ import { HttpError, ValidationError } from "../core/errors.js";
 import { JsonProblem, parseClientJson } from "../core/safe-json.js";
 import { parseTimestamp } from "./timestamp.js";
 import type { CallInput } from "../contract/index.js";
-export { fileArg as file } from "../uploads/file.js";
+export { fileArg as file } from "../uploads/index.js";
 
 export type ArgCheck<T> = (value: unknown, name: string, asText: boolean) => T;
 

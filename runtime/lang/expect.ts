@@ -96,4 +96,4 @@ export function textListOrNull(value: unknown, path: string): string[] | null {
 }
 
 
-export { expectFile as file, expectFileOrNull as fileOrNull } from "../uploads/file.js";
+export { expectFile as file, expectFileOrNull as fileOrNull } from "../uploads/index.js";

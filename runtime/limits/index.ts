@@ -3,7 +3,7 @@
 
 import type { Logger } from "../core/log.js";
 import type { Awaitable, CallContext, Database, Executor, ServerOptions, ServerSpec, StatementSpec, TableSpec } from "../contract/index.js";
-import { type Rehash, verifyPassword } from "../auth/password-work.js";
+import { type Rehash, verifyPassword } from "../auth/index.js";
 import { DatabaseCounters, MemoryCounters } from "./counters.js";
 import { Limiter } from "./limiter.js";
 import { limitStatementList, limitsTable } from "./sql.js";

@@ -21,7 +21,7 @@
 // number in flight.
 
 import { HttpError } from "../core/errors.js";
-import { type Rehash, verifyPassword } from "../auth/password-work.js";
+import { type Rehash, verifyPassword } from "../auth/index.js";
 import type { CallContext, Executor } from "../contract/index.js";
 import { rateOf, type Rate, waitMs } from "./gcra.js";
 import { retryAfterSeconds } from "./headers.js";

@@ -8,7 +8,7 @@ import { failureOf, sendWhole } from "../core/answer/index.js";
 import { Fail, HttpError } from "../core/errors.js";
 import { parseQueryString } from "../core/query-string.js";
 import type { CallContext } from "../contract/index.js";
-import { HTML_SECURITY_HEADERS, HTML_TYPE } from "../core/answer/html-headers.js";
+import { HTML_SECURITY_HEADERS, HTML_TYPE } from "../core/answer/index.js";
 import { type CompiledPage, type PageExtras, type Renderer, errorHtml, renderPage } from "./render.js";
 import { failedFormHeaders, sameSiteReferer } from "./route-request.js";
 import type { HtmlBytes } from "./templates.js";

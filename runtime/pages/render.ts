@@ -8,7 +8,7 @@ import type { Logger } from "../core/log.js";
 import { RequestView } from "../core/answer/index.js";
 import type { SiteOptions } from "../contract/index.js";
 import type { CallContext, Caller, Database } from "../contract/index.js";
-import type { UnpolyAssets } from "../assets/unpoly.js";
+import type { UnpolyAssets } from "../assets/index.js";
 import { type HtmlBytes, type Template, parseTemplate, renderHtmlBytes, renderText } from "./templates.js";
 import type { PageSpec, RouteInput } from "../contract/index.js";
 

@@ -6,7 +6,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody } from "../core/body.js";
-import type { FileParts } from "../uploads/parts.js";
+import type { FileParts } from "../uploads/index.js";
 import { lingerIfUnread } from "../core/linger.js";
 import { RequestView, sendOk, sendShaped, sendShapedError, sendWhole } from "../core/answer/index.js";
 import type { ShapedAnswer } from "../contract/index.js";
@@ -14,7 +14,7 @@ import { HttpError } from "../core/errors.js";
 import { authorizeFirst, callerId, type IdempotencyStore, keptKey, REPLAYED_HEADER, requestText } from "../idempotency/index.js";
 import { newArgs, parseQueryString } from "../core/query-string.js";
 import type { CallContext } from "../contract/index.js";
-import { isUnpolyRequest, unpolyLocation } from "../assets/unpoly.js";
+import { isUnpolyRequest, unpolyLocation } from "../assets/index.js";
 import { mediaType } from "../core/media-type.js";
 import { isFormPost, wantsJsonOnly } from "./caller.js";
 import { settled } from "../limits/index.js";

@@ -11,8 +11,9 @@ import { readMultipart } from "./multipart.js";
 import { sendStoredFile } from "./serve.js";
 import type { UploadStore } from "./store.js";
 
-export { fileArg, UploadedFile, type FileValue } from "./file.js";
+export { expectFile, expectFileOrNull, fileArg, UploadedFile, type FileValue } from "./file.js";
 export { GET_UPLOAD, PUT_UPLOAD, UPLOADS_TABLE } from "./database.js";
+export { type FileParts, isMultipart } from "./parts.js";
 
 /** svc.toml `[uploads]`, with its defaults filled in by the compiler. */
 export interface UploadsSpec {

@@ -25,7 +25,7 @@ const NOT_PLAIN = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
 let ascii = true;
 
 /** Sends `text`, an answer the generated functions just wrote, in the envelope, its size known from them. */
-export function sendAnswerJson(res: ServerResponse, text: string): void {
+export function sendGeneratedJson(res: ServerResponse, text: string): void {
   sendData(res, text, 200, jsonTextBytes(text));
 }
 

@@ -7,7 +7,7 @@
 // several servers starting at once make the changes once.
 
 import { StartupError } from "../../core/errors.js";
-import { keyProblems } from "../../keys/live.js";
+import { keyProblems } from "../../keys/index.js";
 import type { TableColumnDdl, TableDdl, TableSpec } from "../../contract/index.js";
 
 export interface LiveColumn {

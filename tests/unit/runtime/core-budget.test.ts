@@ -16,8 +16,9 @@ import { repoRoot } from "../../support/paths.js";
 /**
  * The files under runtime/core/: 2,833 lines when issue 32 drew the core by meaning
  * (November 2026), the per-request path and the one answer API, with start-up, features and
- * the contract types moved out; before, the budget (3,850) counted the files at the top of
- * runtime/, whatever their job.
+ * the contract types moved out (2,856 once the headers of every HTML answer joined
+ * core/answer/); before, the budget (3,850) counted the files at the top of runtime/,
+ * whatever their job.
  */
 const CORE_BUDGET = 2_900;
 /** A file past this is asking to be split into files with one job each. */
