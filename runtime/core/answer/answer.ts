@@ -75,7 +75,8 @@ export type ExtraHeaders = Readonly<Record<string, string>> | readonly (readonly
  * The one way a whole answer goes out, whatever wrote it (an envelope, a shaped answer, a page,
  * a file, a handshake reply, a 204, 303 or 304): `headers`, then one head and the body. When
  * the head went out already, the only honest thing left is to cut the connection. Without a
- * body, a 204 or 304 says no length (RFC 9110 §8.6) and any other status says 0.
+ * body, a 204 or 304 says no length (RFC 9110 §8.6) and any other status says 0. The head
+ * goes to writeHead as an object, which svc dev's page wrapper (compiler/dev/overlay.ts) reads.
  */
 export function sendWhole(res: ServerResponse, status: number, body: Body | null, headers?: ExtraHeaders | null): void {
   if (res.headersSent) {
@@ -85,17 +86,17 @@ export function sendWhole(res: ServerResponse, status: number, body: Body | null
   if (headers !== undefined && headers !== null) setHeaders(res, headers);
   if (body === null) {
     if (status === 204 || status === 304) res.writeHead(status);
-    else res.writeHead(status, ["Content-Length", 0]);
+    else res.writeHead(status, { "Content-Length": 0 });
     res.end();
     return;
   }
   if (typeof body.content !== "string") {
-    res.writeHead(status, ["Content-Type", body.type, "Content-Length", body.content.length]);
+    res.writeHead(status, { "Content-Type": body.type, "Content-Length": body.content.length });
     res.end(body.content);
     return;
   }
   const length = body.length ?? Buffer.byteLength(body.content);
-  res.writeHead(status, ["Content-Type", body.type, "Content-Length", length]);
+  res.writeHead(status, { "Content-Type": body.type, "Content-Length": length });
   endWithBody(res, body.content, length);
 }
 
