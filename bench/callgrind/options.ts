@@ -1,5 +1,5 @@
 // The flags of the instruction-count mode, shared by `npm run bench` and `bench:backends`.
-import { LOG_LEVELS } from "../../runtime/log.js";
+import { LOG_LEVELS } from "../../runtime/core/log.js";
 import { integer } from "../args.js";
 import type { SettleRule } from "./settle.js";
 

@@ -10,7 +10,7 @@ import { createInterface } from "node:readline";
 import { openDatabase } from "../../runtime/db/index.js";
 import { emit, outboxStatementList, outboxTables } from "../../runtime/outbox/index.js";
 import { revocationStatements, revocationsTable } from "../../runtime/revocation/index.js";
-import type { CallContext } from "../../runtime/types.js";
+import type { CallContext } from "../../runtime/contract/index.js";
 
 const variant = process.argv[2] === "emit" ? "emit" : "plain";
 const n = Number(process.argv[3] ?? 1000);

@@ -2,7 +2,7 @@
 // `Authorization: Bearer <token>`, the token read from the credential `[deploy] token`
 // names (docs/language.md §6: an environment variable or a file, else SVC_CREDENTIAL_<NAME>).
 
-import { fallbackEnvName, resolveCredentials, type Env } from "../../runtime/credentials.js";
+import { fallbackEnvName, resolveCredentials, type Env } from "../../runtime/core/credentials.js";
 import type { ProjectConfig } from "../project/config.js";
 
 export interface UploadTarget {

@@ -6,12 +6,12 @@ import { join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { OutputFile } from "../generate/index.js";
 import { SQL_MODULE } from "../generate/sql-file.js";
-import { StartupError } from "../../runtime/errors.js";
-import type { Logger } from "../../runtime/log.js";
-import { parseServerArgs } from "../../runtime/options.js";
-import { ownStatements, ownTables } from "../../runtime/own-tables.js";
-import { createHandler, type Handler } from "../../runtime/server.js";
-import type { Database, ServerOptions, ServerSpec } from "../../runtime/types.js";
+import { StartupError } from "../../runtime/core/errors.js";
+import type { Logger } from "../../runtime/core/log.js";
+import { parseServerArgs } from "../../runtime/start/options.js";
+import { ownStatements, ownTables } from "../../runtime/start/own-tables.js";
+import { createHandler, type Handler } from "../../runtime/core/server.js";
+import type { Database, ServerOptions, ServerSpec } from "../../runtime/contract/index.js";
 
 /** The runtime as the generated module imports it: the very modules this process runs. */
 export const RUNTIME_URL = new URL("../../runtime/index.js", import.meta.url).href;

@@ -3,7 +3,7 @@
 // (templates/dev/overlay.html).
 
 import type { ServerResponse } from "node:http";
-import { mediaType } from "../../runtime/media-type.js";
+import { mediaType } from "../../runtime/core/media-type.js";
 import { renderTemplate } from "../templates.js";
 import { CLIENT_PATH } from "./live-reload.js";
 

@@ -8,8 +8,8 @@
 // depends on which token (if any) matched, or on how long it is.
 
 import { createHash, timingSafeEqual } from "node:crypto";
-import { StartupError } from "../errors.js";
-import type { Caller } from "../types.js";
+import { StartupError } from "../core/errors.js";
+import type { Caller } from "../contract/index.js";
 
 // RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
 export const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;

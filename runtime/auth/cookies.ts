@@ -11,7 +11,7 @@
 // public URL (or X-Forwarded-Proto: https) still gets a Secure, `__Host-` cookie.
 
 import type { IncomingMessage } from "node:http";
-import type { SiteOptions } from "../respond.js";
+import type { SiteOptions } from "../contract/index.js";
 
 const DIRECT: SiteOptions = { publicUrl: null, trustProxy: false };
 

@@ -13,12 +13,12 @@
 //   invalid token, like an expired one.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Credentials } from "../credentials.js";
-import { HttpError } from "../errors.js";
-import type { Logger } from "../log.js";
-import type { SiteOptions } from "../respond.js";
+import type { Credentials } from "../core/credentials.js";
+import { HttpError } from "../core/errors.js";
+import type { Logger } from "../core/log.js";
+import type { SiteOptions } from "../contract/index.js";
 import { Revocations } from "../revocation/index.js";
-import type { AuthSpec, CallContext, Caller, Database, Executor, IdentityService, Requirement } from "../types.js";
+import type { AuthSpec, CallContext, Caller, Database, Executor, IdentityService, Requirement } from "../contract/index.js";
 import { B64TOKEN, BearerTokens } from "./bearer.js";
 import { InvalidToken, Jwt, KeysUnavailable } from "./jwt.js";
 import { Sessions } from "./sessions.js";

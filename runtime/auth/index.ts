@@ -2,4 +2,4 @@
 
 export { AuthError, Identity, authorize, callerOf, endSession, issueToken, revoke, startSession } from "./identity.js";
 export { BearerTokens } from "./bearer.js";
-export { hashPassword, hashPasswordOrNull, passwordTransaction, verifyPassword } from "./password-work.js";
+export { hashPassword, hashPasswordOrNull, passwordTransaction, type Rehash, verifyPassword } from "./password-work.js";

@@ -2,7 +2,7 @@
 // one spelling per token, the token's type, an `iat` not in the future, and declared claims.
 
 import type { JWTPayload, ProtectedHeaderParameters } from "jose";
-import type { ClaimType } from "../types.js";
+import type { ClaimType } from "../contract/index.js";
 
 /** A token that does not verify; its message says why (never the token). */
 export class InvalidToken extends Error {}

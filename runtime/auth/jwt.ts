@@ -14,9 +14,9 @@
 
 import { createHash, createPrivateKey, createPublicKey, createSecretKey, type KeyObject } from "node:crypto";
 import { jwtVerify, SignJWT, type JWTPayload, type JWTVerifyResult } from "jose";
-import { StartupError } from "../errors.js";
-import type { Credentials } from "../credentials.js";
-import type { Caller, JwtSpec } from "../types.js";
+import { StartupError } from "../core/errors.js";
+import type { Credentials } from "../core/credentials.js";
+import type { Caller, JwtSpec } from "../contract/index.js";
 import { checkClaims, checkIssuedAt, checkType, InvalidToken, isCanonicalCompact } from "./jwt-checks.js";
 import { KeysUnavailable, RemoteKeySet } from "./jwks.js";
 

@@ -5,8 +5,8 @@
 // below 17 a stolen table is cheaper to guess. Hashes keep their parameters, so a server run
 // later at the full cost still verifies them and rewrites each on its owner's next sign-in.
 
-import { StartupError } from "../errors.js";
-import type { Logger } from "../log.js";
+import { StartupError } from "../core/errors.js";
+import type { Logger } from "../core/log.js";
 import { DEFAULT_LOG_N, MAX_LOG_N, setPasswordCost } from "./password.js";
 
 export const PASSWORD_COST_ENV = "SVC_PASSWORD_COST";

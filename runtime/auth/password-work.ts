@@ -15,7 +15,7 @@
 // one attempt 2 writes. Outside `passwordTransaction` (an action with one statement, which
 // runs on the database directly) nothing is held and the calls hash in place.
 
-import type { Awaitable, CallContext, Database, Executor, Isolation, Row, StatementSpec } from "../types.js";
+import type { Awaitable, CallContext, Database, Executor, Isolation, Row, StatementSpec } from "../contract/index.js";
 import { checkPassword, hashPassword as hash } from "./password.js";
 
 /** Writes `next` where the row still holds `old`; the generated code binds the row's key. */

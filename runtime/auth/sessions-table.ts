@@ -3,8 +3,8 @@
 // cookie's value, roles a JSON list, times ISO-8601, which compare as text), so rows read
 // the same from every driver; the indexes serve ending a subject's sessions and the sweep.
 
-import type { StatementSpec, TableSpec } from "../types.js";
-import { ownStatement, ownTable } from "../db/own-table.js";
+import type { StatementSpec, TableSpec } from "../contract/index.js";
+import { ownStatement, ownTable } from "../db/index.js";
 
 export const SESSIONS_TABLE = "svc_sessions";
 const T = SESSIONS_TABLE;

@@ -12,9 +12,9 @@
 
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { Logger } from "../log.js";
-import type { SiteOptions } from "../respond.js";
-import type { Caller, Database, Executor, SessionSpec } from "../types.js";
+import type { Logger } from "../core/log.js";
+import type { SiteOptions } from "../contract/index.js";
+import type { Caller, Database, Executor, SessionSpec } from "../contract/index.js";
 import { cookieName, clearCookie, plainLoopback, readCookie, setCookie } from "./cookies.js";
 import { sessionStatements } from "./sessions-table.js";
 

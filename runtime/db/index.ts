@@ -1,8 +1,8 @@
 // Picks the adapter for `--backend` / `--db`. Each driver is loaded only when its backend
 // is chosen: a server loads one of better-sqlite3, postgres.js and mysql2.
 
-import { StartupError } from "../errors.js";
-import type { Database, ServerOptions } from "../types.js";
+import { StartupError } from "../core/errors.js";
+import type { Database, ServerOptions } from "../contract/index.js";
 
 export interface OpenOptions {
   backend: ServerOptions["backend"];
@@ -59,3 +59,4 @@ export function sqlitePath(db: string): string {
 function redact(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, "$1:***@");
 }
+export { type OwnSql, ownStatement, ownTable } from "./own-table.js";

@@ -5,7 +5,7 @@
 // (compiler/analyze/sql/ddl), so a database made by a server that still generated these
 // tables migrates without a change.
 
-import type { Dialect, DialectSql, StatementSpec, TableColumnDdl, TableDdl, TableSpec } from "../types.js";
+import type { Dialect, DialectSql, StatementSpec, TableColumnDdl, TableDdl, TableSpec } from "../contract/index.js";
 
 /** `key`: the text primary key; `now`: a timestamp defaulting to the moment of the insert. */
 export type OwnColumnKind = "key" | "text" | "longtext" | "int" | "now";

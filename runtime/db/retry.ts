@@ -7,7 +7,7 @@
 // transactions that collided must not wake up together and collide again. Retries stop
 // before the request's deadline, since past it the client has its 503 already.
 
-import { HttpError } from "../errors.js";
+import { HttpError } from "../core/errors.js";
 
 export interface RetryOptions {
   /** `Date.now()` after which no attempt starts. */

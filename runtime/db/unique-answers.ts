@@ -3,8 +3,8 @@
 // own check cannot see (two sign-ups of one name, both past the check) answer as that check
 // does, on every backend; without it svc's 409 `user.username already exists` stands.
 
-import { HttpError } from "../errors.js";
-import type { TableSpec } from "../types.js";
+import { HttpError } from "../core/errors.js";
+import type { TableSpec } from "../contract/index.js";
 
 export class UniqueAnswers {
   private constructor(private readonly byKey: ReadonlyMap<string, { status: number; message: string }>) {}

@@ -2,7 +2,7 @@
 // its statements and its own `transaction` join that transaction, so the action's writes
 // and the stored answer commit or roll back together.
 
-import type { Database, Executor } from "../types.js";
+import type { Database, Executor } from "../contract/index.js";
 
 export function boundTo(db: Database, tx: Executor): Database {
   const refuse = (what: string) => () => {

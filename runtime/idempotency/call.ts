@@ -3,8 +3,8 @@
 // store under its target, caller and request (keyed.ts).
 
 import { authorize } from "../auth/index.js";
-import type { ShapedAnswer } from "../respond.js";
-import type { CallContext, CallInput, Database, EndpointSpec, Requirement } from "../types.js";
+import type { ShapedAnswer } from "../contract/index.js";
+import type { CallContext, CallInput, Database, EndpointSpec, Requirement } from "../contract/index.js";
 import { requestText } from "./fingerprint.js";
 import type { IdempotencyStore, IdempotentAnswer } from "./store.js";
 

@@ -4,7 +4,7 @@
 // rather than a key that silently means something else.
 
 import type { IncomingMessage } from "node:http";
-import { HttpError } from "../errors.js";
+import { HttpError } from "../core/errors.js";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const MAX_KEY_LENGTH = 255;

@@ -18,9 +18,9 @@
 // column is left empty, so the table holds no key in clear. No call of an action that
 // handles credentials comes here (server.ts, pages/route-request.ts).
 
-import { HttpError } from "../errors.js";
-import type { Logger } from "../log.js";
-import type { Awaitable, CallContext, Database, IdempotencySpec } from "../types.js";
+import { HttpError } from "../core/errors.js";
+import type { Logger } from "../core/log.js";
+import type { Awaitable, CallContext, Database, IdempotencySpec } from "../contract/index.js";
 import { boundTo } from "./bound.js";
 import { type KeyedCall, rowKeys } from "./keyed.js";
 

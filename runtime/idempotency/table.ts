@@ -3,8 +3,8 @@
 // changes no row when the key is there, instead of failing, which would abort a PostgreSQL
 // transaction.
 
-import type { IdempotencySpec, TableSpec } from "../types.js";
-import { ownStatement, ownTable } from "../db/own-table.js";
+import type { IdempotencySpec, TableSpec } from "../contract/index.js";
+import { ownStatement, ownTable } from "../db/index.js";
 
 export const IDEMPOTENCY_TABLE = "svc_idempotency_keys";
 const T = IDEMPOTENCY_TABLE;

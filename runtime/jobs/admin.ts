@@ -1,7 +1,7 @@
 // What `svc jobs` does against a database (docs/operations.md "Jobs"): lists jobs, queues a
 // failed one again with its attempts reset, or deletes one that is not running.
 
-import type { Database, Row } from "../types.js";
+import type { Database, Row } from "../contract/index.js";
 import { JOBS_TABLE, jobStatements, statement } from "./table.js";
 
 const COLUMNS = ["id", "job", "queue", "state", "attempt", "max_attempts", "run_at", "last_error"];

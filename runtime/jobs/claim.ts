@@ -4,7 +4,7 @@
 // its transactions take. A claim sets a lease (the row's `run_at`, timeout plus a margin):
 // a process that dies holding it loses the job to the next claim after it ends.
 
-import type { Database, Row } from "../types.js";
+import type { Database, Row } from "../contract/index.js";
 import { jobStatements as sql } from "./table.js";
 
 export interface Claimed {

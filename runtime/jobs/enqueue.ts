@@ -2,10 +2,10 @@
 // caller's executor, so the job exists exactly when the caller's transaction commits.
 
 import { createHash } from "node:crypto";
-import { newId } from "../ids.js";
-import type { Executor } from "../types.js";
+import { newId } from "../core/ids.js";
+import type { Executor } from "../contract/index.js";
 import { jobStatements } from "./table.js";
-import type { EnqueueOptions, JobSpec } from "./types.js";
+import type { EnqueueOptions, JobSpec } from "../contract/jobs.js";
 
 export async function enqueue(tx: Executor, job: JobSpec, args: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
   const now = Date.now();

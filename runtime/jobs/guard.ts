@@ -2,7 +2,7 @@
 // shutdown): the job's transaction then fails at its next statement and rolls back, so a
 // run svc has given up on writes nothing more.
 
-import type { Executor, Row, StatementSpec } from "../types.js";
+import type { Executor, Row, StatementSpec } from "../contract/index.js";
 
 export class RunAbandoned extends Error {
   constructor(why: string) {

@@ -1,12 +1,12 @@
 // Jobs and schedules in a server process (docs/language.md §2.8): starting and stopping the runner and the scheduler as `--jobs` says.
 
-import type { Logger } from "../log.js";
-import type { Database, ServerSpec } from "../types.js";
+import type { Logger } from "../core/log.js";
+import type { Database, ServerSpec } from "../contract/index.js";
 import { JobRunner, type RunnerOptions } from "./runner.js";
 import { Scheduler } from "./schedules.js";
-import type { JobStats } from "./types.js";
+import type { JobStats } from "../contract/jobs.js";
 
-export type * from "./types.js";
+export type * from "../contract/jobs.js";
 export { enqueue } from "./enqueue.js";
 export { DEFAULT_CONCURRENCY, POLL_MS } from "./runner.js";
 

@@ -7,13 +7,13 @@
 
 import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
-import type { Logger } from "../log.js";
-import type { Database } from "../types.js";
+import type { Logger } from "../core/log.js";
+import type { Database } from "../contract/index.js";
 import { backoffDelay } from "./backoff.js";
 import { claim, type Claimed } from "./claim.js";
 import { guarded, RunAbandoned, type RunState } from "./guard.js";
 import { jobStatements as sql } from "./table.js";
-import type { JobSpec, JobStats, JobsSpec } from "./types.js";
+import type { JobSpec, JobStats, JobsSpec } from "../contract/jobs.js";
 
 export interface RunnerOptions {
   /** Jobs run at once by this process. */

@@ -9,12 +9,12 @@
 // nothing before it counts as missed.
 
 import { createHash } from "node:crypto";
-import type { Logger } from "../log.js";
-import type { Database } from "../types.js";
+import type { Logger } from "../core/log.js";
+import type { Database } from "../contract/index.js";
 import { type Cron, nextTick, parseCron } from "./cron.js";
 import { enqueue } from "./enqueue.js";
 import { jobStatements as sql } from "./table.js";
-import type { ScheduleSpec } from "./types.js";
+import type { ScheduleSpec } from "../contract/jobs.js";
 
 export const MISSED_AFTER_MS = 30_000;
 export const SCHEDULE_POLL_MS = 200;

@@ -1,7 +1,7 @@
 // What jobs add to the HTTP surface (docs/operations.md "Jobs"): `GET /health/jobs`, the
 // queue's numbers, and `--jobs only`, a process that serves /health and nothing else.
 
-import type { EndpointSpec, ServerSpec } from "../types.js";
+import type { EndpointSpec, ServerSpec } from "../contract/index.js";
 import type { RunningJobs } from "./index.js";
 
 export const JOB_STATUS_PATH = "/health/jobs";

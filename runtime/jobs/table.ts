@@ -9,7 +9,7 @@
 // spent; kept with its last error until retried or cancelled). A job that succeeds is
 // deleted in its own transaction.
 
-import type { Dialect, DialectSql, StatementSpec, TableColumnDdl, TableDdl, TableSpec } from "../types.js";
+import type { Dialect, DialectSql, StatementSpec, TableColumnDdl, TableDdl, TableSpec } from "../contract/index.js";
 
 export const JOBS_TABLE = "svc_jobs";
 export const SCHEDULES_TABLE = "svc_schedules";

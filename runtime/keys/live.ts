@@ -4,7 +4,7 @@
 // re-keyed, which is a decision, not a migration. (A key retyped, e.g. a ULID `id` made
 // `id(int)`, is also a retyped column, which the column check reports.)
 
-import type { TableKey } from "./types.js";
+import type { TableKey } from "../contract/index.js";
 
 /** What the live table's key is: its columns in key order, and the column the database numbers, if any. */
 export interface LiveKey {

@@ -7,11 +7,11 @@
 // Text coercion applies to strings only: a non-string value is judged by the JSON
 // rules even when `asText` is true, so a mixed input can never smuggle in a wrong type.
 
-import { HttpError, ValidationError } from "../errors.js";
-import { JsonProblem, parseClientJson } from "../safe-json.js";
+import { HttpError, ValidationError } from "../core/errors.js";
+import { JsonProblem, parseClientJson } from "../core/safe-json.js";
 import { parseTimestamp } from "./timestamp.js";
-import type { CallInput } from "../types.js";
-export { fileArg as file } from "../uploads/file.js";
+import type { CallInput } from "../contract/index.js";
+export { fileArg as file } from "../uploads/index.js";
 
 export type ArgCheck<T> = (value: unknown, name: string, asText: boolean) => T;
 

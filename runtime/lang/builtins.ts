@@ -2,7 +2,7 @@
 // (the list builtins unique and join are in lists.ts).
 // Each one is null-safe: a nullable argument gives null (len gives 0), never a crash.
 
-import { ValidationError } from "../errors.js";
+import { ValidationError } from "../core/errors.js";
 
 export function trim(s: string): string;
 export function trim(s: string | null): string | null;

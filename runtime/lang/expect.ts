@@ -5,7 +5,7 @@
 // value stored in whatever form the driver turns it into. The generator emits a check only
 // where such a value meets a typed slot (LANGUAGE: "Values from json").
 
-import { type HttpError, ValidationError } from "../errors.js";
+import { type HttpError, ValidationError } from "../core/errors.js";
 import { parseTimestamp } from "./timestamp.js";
 
 const MAX_ID_LENGTH = 64;
@@ -96,4 +96,4 @@ export function textListOrNull(value: unknown, path: string): string[] | null {
 }
 
 
-export { expectFile as file, expectFileOrNull as fileOrNull } from "../uploads/file.js";
+export { expectFile as file, expectFileOrNull as fileOrNull } from "../uploads/index.js";

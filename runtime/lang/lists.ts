@@ -1,7 +1,7 @@
 // The list builtins of the svc language (docs/language.md §2.3, Lists), null-safe like the
 // others: a null list is empty. contains, for lists and text alike, is in builtins.ts.
 
-import { ValidationError } from "../errors.js";
+import { ValidationError } from "../core/errors.js";
 
 /** The list without repeated items, the first of each kept, in order. */
 export function unique<T>(list: readonly T[] | null): T[] {

@@ -1,4 +1,4 @@
-import { ValidationError } from "../errors.js";
+import { ValidationError } from "../core/errors.js";
 
 // Checks a record operation makes before it writes (docs/language.md §2.3): a value outside an
 // enum, or null for a field that is not nullable, is a 400 naming the field. The

@@ -5,7 +5,7 @@
 // ValidationErrors, so a route that responds answers them with `[errors] validation_status`.
 
 import { json } from "./args.js";
-import { ValidationError } from "../errors.js";
+import { ValidationError } from "../core/errors.js";
 
 /** Checks one value at `path` and returns it typed: `rt.expect.text`, a record type's check, … */
 export type Check<T> = (value: unknown, path: string) => T;

@@ -2,8 +2,8 @@
 // (DatabaseCounters), or a Map in this process for `--db :memory:`, whose database no
 // other process can see either (MemoryCounters). Both answer the same three questions.
 
-import type { Logger } from "../log.js";
-import type { Database, Executor } from "../types.js";
+import type { Logger } from "../core/log.js";
+import type { Database, Executor } from "../contract/index.js";
 import { decide, type Decision, type Rate } from "./gcra.js";
 import { limitStatements } from "./sql.js";
 

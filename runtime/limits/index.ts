@@ -1,9 +1,9 @@
 // Rate limits and the sign-in throttle (docs/language.md §2.6, docs/auth.md "Sign-in
 // throttle", docs/operations.md "Rate limits"): one folder, one entry.
 
-import type { Logger } from "../log.js";
-import type { Awaitable, CallContext, Database, Executor, ServerOptions, ServerSpec, StatementSpec, TableSpec } from "../types.js";
-import { type Rehash, verifyPassword } from "../auth/password-work.js";
+import type { Logger } from "../core/log.js";
+import type { Awaitable, CallContext, Database, Executor, ServerOptions, ServerSpec, StatementSpec, TableSpec } from "../contract/index.js";
+import { type Rehash, verifyPassword } from "../auth/index.js";
 import { DatabaseCounters, MemoryCounters } from "./counters.js";
 import { Limiter } from "./limiter.js";
 import { limitStatementList, limitsTable } from "./sql.js";
@@ -13,7 +13,7 @@ export { clientAddress, counterId, valueKey } from "./keys.js";
 export { DatabaseCounters, MemoryCounters, type Counters } from "./counters.js";
 export { limitsTable, limitStatements, LIMITS_TABLE } from "./sql.js";
 export type { PasswordOutcome } from "./throttle.js";
-export type { LimitsSpec, RateLimitSpec, RateSpec, ThrottleSpec } from "./types.js";
+export type { LimitsSpec, RateLimitSpec, RateSpec, ThrottleSpec } from "../contract/index.js";
 
 /** `--db :memory:`: no other process sees that database, so counters stay in this one. */
 function inMemory(options: Pick<ServerOptions, "db">): boolean {

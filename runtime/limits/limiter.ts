@@ -1,18 +1,18 @@
-// Declared rate limits at run time: the server (runtime/server.ts) and route files
+// Declared rate limits at run time: the server (runtime/core/server.ts) and route files
 // (runtime/pages/route-request.ts) ask `enforce` before an endpoint or block runs, outside
 // any transaction, so a request that fails still counts. A request over any of its
 // limits is a 429 with Retry-After and the RateLimit fields (headers.ts); one within them
 // gets the fields on its answer.
 
 import type { ServerResponse } from "node:http";
-import { HttpError } from "../errors.js";
-import type { CallContext } from "../types.js";
+import { HttpError } from "../core/errors.js";
+import type { CallContext } from "../contract/index.js";
 import type { Counters } from "./counters.js";
 import { rateOf, waitMs } from "./gcra.js";
 import { policyField, type PolicyState, retryAfterSeconds, stateField } from "./headers.js";
 import { clientAddress, counterId, valueKey } from "./keys.js";
 import { PasswordThrottle } from "./throttle.js";
-import type { RateLimitSpec, ThrottleSpec } from "./types.js";
+import type { RateLimitSpec, ThrottleSpec } from "../contract/index.js";
 
 export type Clock = () => number;
 
@@ -62,7 +62,7 @@ export class Limiter {
     }
   }
 
-  /** A declared route's limits, then its endpoint's (runtime/server.ts). */
+  /** A declared route's limits, then its endpoint's (runtime/core/server.ts). */
   async enforceAll<I>(route: readonly RateLimitSpec<I>[] | undefined, endpoint: readonly RateLimitSpec<I>[] | undefined, input: I, ctx: CallContext, res: ServerResponse): Promise<void> {
     if (route !== undefined) await this.enforce(route, input, ctx, res);
     if (endpoint !== undefined) await this.enforce(endpoint, input, ctx, res);

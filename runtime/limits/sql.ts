@@ -16,7 +16,7 @@
 // `tat` last, each computed from the old `tat` only; that reads the same under MariaDB's
 // SIMULTANEOUS_ASSIGNMENT mode.
 
-import type { Dialect, DialectSql, StatementSpec, TableDdl, TableSpec } from "../types.js";
+import type { Dialect, DialectSql, StatementSpec, TableDdl, TableSpec } from "../contract/index.js";
 
 export const LIMITS_TABLE = "svc_rate_limits";
 

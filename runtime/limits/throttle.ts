@@ -20,14 +20,14 @@
 // guesses read the same counts, so a burst of parallel requests can pass a limit by the
 // number in flight.
 
-import { HttpError } from "../errors.js";
-import { type Rehash, verifyPassword } from "../auth/password-work.js";
-import type { CallContext, Executor } from "../types.js";
+import { HttpError } from "../core/errors.js";
+import { type Rehash, verifyPassword } from "../auth/index.js";
+import type { CallContext, Executor } from "../contract/index.js";
 import { rateOf, type Rate, waitMs } from "./gcra.js";
 import { retryAfterSeconds } from "./headers.js";
 import { counterId, valueKey } from "./keys.js";
 import type { Limiter } from "./limiter.js";
-import type { ThrottleSpec } from "./types.js";
+import type { ThrottleSpec } from "../contract/index.js";
 
 const ACCOUNT = "svc sign-in account";
 const ADDRESS = "svc sign-in address";

@@ -2,7 +2,7 @@
 // (one delivery row each), then due deliveries are leased one by one.
 
 import { createHash } from "node:crypto";
-import type { Database, Row } from "../types.js";
+import type { Database, Row } from "../contract/index.js";
 import { takeLease } from "./lease.js";
 import { outboxStatements as sql } from "./table.js";
 

@@ -2,8 +2,8 @@
 // transaction. The event's body is made here, once, and stored as the exact text that is
 // signed and sent, so every retry sends the same bytes under the same webhook-id.
 
-import { newId } from "../ids.js";
-import type { CallContext, Executor } from "../types.js";
+import { newId } from "../core/ids.js";
+import type { CallContext, Executor } from "../contract/index.js";
 import { outboxStatements as sql } from "./table.js";
 
 /** Stores event `type` with `data` on `tx`; the server wakes its delivery loop once the call commits. */

@@ -2,12 +2,12 @@
 // action's transaction; after commit, each server's delivery loop sends it to every
 // subscriber as a Standard Webhooks POST, retried with backoff, at least once.
 
-import type { Credentials } from "../credentials.js";
-import { StartupError } from "../errors.js";
-import type { Logger } from "../log.js";
-import type { Database } from "../types.js";
+import type { Credentials } from "../core/credentials.js";
+import { StartupError } from "../core/errors.js";
+import type { Logger } from "../core/log.js";
+import type { Database } from "../contract/index.js";
 import { Outbox } from "./outbox.js";
-import type { EventsSpec } from "./types.js";
+import type { EventsSpec } from "../contract/events.js";
 
 export { emit, afterCall } from "./emit.js";
 export { Outbox, CONCURRENCY, type OutboxDepth } from "./outbox.js";
@@ -15,7 +15,7 @@ export { outboxHealth } from "./health.js";
 export { signedHeaders, signingKey } from "./sign.js";
 export { retryDelayMs, type BackoffPolicy } from "./backoff.js";
 export { OUTBOX_TABLE, DELIVERIES_TABLE, outboxStatementList, outboxStatements, outboxTables } from "./table.js";
-export type { EventsSpec, OutboxWake, SubscriberSpec } from "./types.js";
+export type { EventsSpec, OutboxWake, SubscriberSpec } from "../contract/events.js";
 
 /** The delivery loop of a server, started; a subscriber's secret that is no key is a StartupError. */
 export function startOutbox(spec: EventsSpec, db: Database, credentials: Credentials, log: Logger): Outbox {

@@ -5,7 +5,7 @@
 // after the subscriber answered but before the row was settled sends again.
 
 import { randomBytes } from "node:crypto";
-import type { Executor } from "../types.js";
+import type { Executor } from "../contract/index.js";
 import { outboxStatements as sql } from "./table.js";
 
 /** Extra time a lease holds past its attempt's timeout: settling the row takes a moment too. */

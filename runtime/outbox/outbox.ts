@@ -6,16 +6,16 @@
 // leases back.
 
 import { performance } from "node:perf_hooks";
-import type { Credentials } from "../credentials.js";
-import type { Logger } from "../log.js";
-import type { Database } from "../types.js";
+import type { Credentials } from "../core/credentials.js";
+import type { Logger } from "../core/log.js";
+import type { Database } from "../contract/index.js";
 import { retryDelayMs } from "./backoff.js";
 import { claimDue, fanOut, type Leased } from "./claim.js";
 import { post } from "./deliver.js";
 import { leaseMs, leaseOwner, releaseLeases } from "./lease.js";
 import { signedHeaders, signingKey } from "./sign.js";
 import { BATCH, outboxStatements as sql } from "./table.js";
-import type { EventsSpec, OutboxWake, SubscriberSpec } from "./types.js";
+import type { EventsSpec, OutboxWake, SubscriberSpec } from "../contract/events.js";
 
 /** Deliveries one process sends at once. */
 export const CONCURRENCY = 8;

@@ -3,8 +3,7 @@
 // key and the HMAC are the incoming verifier's (runtime/webhooks), so both directions
 // read a secret and compute a MAC the same way.
 
-import { standard } from "../webhooks/standard.js";
-import { hmacSha256, textKey } from "../webhooks/verifier.js";
+import { hmacSha256, standard, textKey } from "../webhooks/index.js";
 
 const SECRET_PREFIX = "whsec_";
 

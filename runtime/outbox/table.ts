@@ -9,7 +9,7 @@
 //
 // Times are milliseconds since the Unix epoch (BIGINT), compared as integers everywhere.
 
-import type { Dialect, DialectSql, StatementSpec, TableColumnDdl, TableDdl, TableSpec } from "../types.js";
+import type { Dialect, DialectSql, StatementSpec, TableColumnDdl, TableDdl, TableSpec } from "../contract/index.js";
 
 export const OUTBOX_TABLE = "svc_outbox";
 /** Rows one pass of the delivery loop reads at most (a constant in the SQL: MySQL binds no LIMIT portably). */

@@ -4,23 +4,23 @@
 // HTML 404 page rather than JSON.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { HttpError } from "../errors.js";
+import { HttpError } from "../core/errors.js";
 import type { IdempotencyStore } from "../idempotency/index.js";
 import { loadJqWeb } from "../jq/index.js";
-import type { Logger } from "../log.js";
-import { newArgs, parseQueryString } from "../query-string.js";
-import type { BoundTarget, Router } from "../router.js";
-import { PublicFiles, sendAsset } from "../static.js";
-import type { ErrorShape, SiteOptions } from "../respond.js";
-import type { CallContext, Database } from "../types.js";
-import type { UnpolyAssets } from "../unpoly.js";
+import type { Logger } from "../core/log.js";
+import { newArgs, parseQueryString } from "../core/query-string.js";
+import type { BoundTarget, Router } from "../core/router.js";
+import { PublicFiles, sendAsset } from "../assets/index.js";
+import type { ErrorShape, SiteOptions } from "../contract/index.js";
+import type { CallContext, Database } from "../contract/index.js";
+import type { UnpolyAssets } from "../assets/index.js";
 import { acceptsHtml } from "./caller.js";
-import { HTML_SECURITY_HEADERS } from "./headers.js";
+import { HTML_SECURITY_HEADERS } from "../core/answer/index.js";
 import { Pages } from "./pages.js";
 import { type CompiledPage, compilePage, type Renderer } from "./render.js";
 import { serveRouteFile } from "./route-request.js";
 import { parseTemplate } from "./templates.js";
-import type { AppSpec, PageSpec } from "./types.js";
+import type { AppSpec, PageSpec } from "../contract/index.js";
 import type { Uploads } from "../uploads/index.js";
 
 export interface AppDeps {

@@ -1,7 +1,7 @@
 // Helpers the generated route-file blocks call (as `rt.app.*`).
 
-import { newArgs } from "../query-string.js";
-import type { CallInput } from "../types.js";
+import { newArgs } from "../core/query-string.js";
+import type { CallInput } from "../contract/index.js";
 
 /** Which arguments of a data step arrived as text: all of them, or those named. */
 export interface StepText {

@@ -4,10 +4,11 @@
 // fragment answer per target; these pages answer every target with the whole document).
 
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
-import { Fail, HttpError } from "../errors.js";
-import { parseQueryString } from "../query-string.js";
-import type { CallContext } from "../types.js";
-import { HTML_SECURITY_HEADERS, HTML_TYPE } from "./headers.js";
+import { failureOf, sendWhole } from "../core/answer/index.js";
+import { Fail, HttpError } from "../core/errors.js";
+import { parseQueryString } from "../core/query-string.js";
+import type { CallContext } from "../contract/index.js";
+import { HTML_SECURITY_HEADERS, HTML_TYPE } from "../core/answer/index.js";
 import { type CompiledPage, type PageExtras, type Renderer, errorHtml, renderPage } from "./render.js";
 import { failedFormHeaders, sameSiteReferer } from "./route-request.js";
 import type { HtmlBytes } from "./templates.js";
@@ -75,17 +76,9 @@ export class Pages {
   /** An error as an HTML page: an HttpError keeps its status and message; anything else is a logged 500. */
   sendError(res: ServerResponse, err: unknown, ctx: CallContext): void {
     noStoreWhenSignedIn(res, ctx);
-    if (err instanceof HttpError) {
-      const reason = STATUS_CODES[err.status] ?? "Error";
-      sendHtml(res, err.status, errorHtml(this.renderer, err.status, reason, err.message, ctx.caller), err.headers ?? {});
-      return;
-    }
-    this.renderer.log.error("internal error", {
-      request_id: ctx.requestId,
-      path: ctx.req.url,
-      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
-    });
-    sendHtml(res, 500, errorHtml(this.renderer, 500, "Internal Server Error", "internal error", ctx.caller));
+    const { status, message, headers } = failureOf(err, this.renderer.log, { request_id: ctx.requestId, path: ctx.req.url });
+    const reason = STATUS_CODES[status] ?? "Error";
+    sendHtml(res, status, errorHtml(this.renderer, status, reason, message, ctx.caller), headers);
   }
 
   /** The 404 page, for a browser asking for a path nothing answers. */
@@ -115,10 +108,6 @@ function noStoreWhenSignedIn(res: ServerResponse, ctx: CallContext): void {
 }
 
 /** Writes a whole HTML document with the security headers. */
-export function sendHtml(res: ServerResponse, status: number, html: HtmlBytes, headers: Record<string, string> = {}): void {
-  for (const name of Object.keys(HTML_SECURITY_HEADERS)) res.setHeader(name, HTML_SECURITY_HEADERS[name]);
-  for (const name of Object.keys(headers)) res.setHeader(name, headers[name]);
-  res.setHeader("Vary", "X-Up-Target");
-  res.writeHead(status, { "Content-Type": HTML_TYPE, "Content-Length": html.length });
-  res.end(html.bytes, "latin1");
+export function sendHtml(res: ServerResponse, status: number, html: HtmlBytes, headers?: Record<string, string>): void {
+  sendWhole(res, status, { type: HTML_TYPE, content: html.bytes, length: html.length }, { ...HTML_SECURITY_HEADERS, ...headers, Vary: "X-Up-Target" });
 }

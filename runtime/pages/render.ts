@@ -2,14 +2,15 @@
 // into the view ($params and $query bound), the template renders the view, and the layout
 // wraps it with the title and Unpoly. Also the error pages, in the same layout.
 
-import { HttpError } from "../errors.js";
+import { HttpError } from "../core/errors.js";
 import { type JqRunner, JqWebFailure, runCompiled } from "../jq/index.js";
-import type { Logger } from "../log.js";
-import { RequestView, type SiteOptions } from "../respond.js";
-import type { CallContext, Caller, Database } from "../types.js";
-import type { UnpolyAssets } from "../unpoly.js";
+import type { Logger } from "../core/log.js";
+import { RequestView } from "../core/answer/index.js";
+import type { SiteOptions } from "../contract/index.js";
+import type { CallContext, Caller, Database } from "../contract/index.js";
+import type { UnpolyAssets } from "../assets/index.js";
 import { type HtmlBytes, type Template, parseTemplate, renderHtmlBytes, renderText } from "./templates.js";
-import type { PageSpec, RouteInput } from "./types.js";
+import type { PageSpec, RouteInput } from "../contract/index.js";
 
 export interface Renderer {
   db: Database;

@@ -5,22 +5,22 @@
 // again with `error` set, which is also what Unpoly needs to show the failure in the form.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readBody } from "../body.js";
-import type { FileParts } from "../uploads/parts.js";
-import { sendOk } from "../envelope.js";
-import { lingerIfUnread } from "../linger.js";
-import { RequestView, type ShapedAnswer, sendShaped, sendShapedError } from "../respond.js";
-import { HttpError } from "../errors.js";
+import { readBody } from "../core/body.js";
+import type { FileParts } from "../uploads/index.js";
+import { lingerIfUnread } from "../core/linger.js";
+import { RequestView, sendOk, sendShaped, sendShapedError, sendWhole } from "../core/answer/index.js";
+import type { ShapedAnswer } from "../contract/index.js";
+import { HttpError } from "../core/errors.js";
 import { authorizeFirst, callerId, type IdempotencyStore, keptKey, REPLAYED_HEADER, requestText } from "../idempotency/index.js";
-import { newArgs, parseQueryString } from "../query-string.js";
-import type { CallContext } from "../types.js";
-import { isUnpolyRequest, unpolyLocation } from "../unpoly.js";
-import { mediaType } from "../media-type.js";
+import { newArgs, parseQueryString } from "../core/query-string.js";
+import type { CallContext } from "../contract/index.js";
+import { isUnpolyRequest, unpolyLocation } from "../assets/index.js";
+import { mediaType } from "../core/media-type.js";
 import { isFormPost, wantsJsonOnly } from "./caller.js";
 import { settled } from "../limits/index.js";
 import type { AppDeps } from "./app.js";
 import type { Pages } from "./pages.js";
-import type { RouteBlockSpec, RouteFileSpec, RouteInput, RouteOutcome } from "./types.js";
+import type { RouteBlockSpec, RouteFileSpec, RouteInput, RouteOutcome } from "../contract/index.js";
 
 export async function serveRouteFile(
   pages: Pages,
@@ -71,8 +71,7 @@ export async function serveRouteFile(
   if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
   // 303 turns the POST into a GET of the next page (RFC 9110 §15.4.4); fetch follows it,
   // so Unpoly renders that page's fragment.
-  res.writeHead(303, { Location: location, "Content-Length": 0 });
-  res.end();
+  sendWhole(res, 303, null, { Location: location });
 }
 
 /** One request to one block, as the steps below need it. */

@@ -20,7 +20,7 @@
 // where it writes `{{title}}`; escaping twice would show `&amp;lt;` in the tab.
 
 import Mustache from "mustache";
-import { StartupError } from "../errors.js";
+import { StartupError } from "../core/errors.js";
 import { templateCode } from "./template-code.js";
 import { utf8Bytes } from "./utf8.js";
 

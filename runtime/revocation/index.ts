@@ -1,7 +1,7 @@
 // Revocation of a subject's credentials (docs/auth.md "Revocation"): the runtime's own table
 // and the per-process copy of it that JWT checks read.
 
-import type { ServerSpec } from "../types.js";
+import type { ServerSpec } from "../contract/index.js";
 
 export { Revocations, REFRESH_MS, SWEEP_INTERVAL_MS, MIN_RETENTION_MS, rowId } from "./store.js";
 export { REVOCATIONS_TABLE, revocationStatementList, revocationStatements, revocationsTable } from "./table.js";

@@ -11,8 +11,8 @@
 // most once a minute per process, like the idempotency store's.
 
 import { createHash } from "node:crypto";
-import type { Logger } from "../log.js";
-import type { Database, Executor } from "../types.js";
+import type { Logger } from "../core/log.js";
+import type { Database, Executor } from "../contract/index.js";
 import { revocationStatements as sql } from "./table.js";
 
 /** How old a process's copy of the revocations may be: the documented staleness bound. */

@@ -5,8 +5,8 @@
 // Unix epoch, so comparisons are plain integer ones on every backend. The row's id is the
 // SHA-256 of the subject, since a subject may be longer than a MySQL key may be.
 
-import type { StatementSpec, TableSpec } from "../types.js";
-import { type OwnSql, ownStatement, ownTable } from "../db/own-table.js";
+import type { StatementSpec, TableSpec } from "../contract/index.js";
+import { type OwnSql, ownStatement, ownTable } from "../db/index.js";
 
 export const REVOCATIONS_TABLE = "svc_revocations";
 

@@ -5,7 +5,7 @@
 
 import { readFile, unlink } from "node:fs/promises";
 import { Readable } from "node:stream";
-import type { Database, StatementSpec, TableSpec } from "../types.js";
+import type { Database, StatementSpec, TableSpec } from "../contract/index.js";
 import type { UploadedFile } from "./file.js";
 import type { StoredBytes, UploadStore } from "./store.js";
 

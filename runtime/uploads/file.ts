@@ -4,7 +4,7 @@
 // bytes are in the upload store, by their sha256 (store.ts); the client's filename is kept
 // as a name to show, never used as a path.
 
-import { ValidationError } from "../errors.js";
+import { ValidationError } from "../core/errors.js";
 
 /** The value of a `file` argument or field. */
 export interface FileValue {

@@ -4,15 +4,16 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolve } from "node:path";
-import type { Database } from "../types.js";
+import type { Database } from "../contract/index.js";
 import { DatabaseStore } from "./database.js";
 import { DiskStore } from "./disk.js";
 import { readMultipart } from "./multipart.js";
 import { sendStoredFile } from "./serve.js";
 import type { UploadStore } from "./store.js";
 
-export { fileArg, UploadedFile, type FileValue } from "./file.js";
+export { expectFile, expectFileOrNull, fileArg, UploadedFile, type FileValue } from "./file.js";
 export { GET_UPLOAD, PUT_UPLOAD, UPLOADS_TABLE } from "./database.js";
+export { type FileParts, isMultipart } from "./parts.js";
 
 /** svc.toml `[uploads]`, with its defaults filled in by the compiler. */
 export interface UploadsSpec {

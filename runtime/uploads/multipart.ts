@@ -13,8 +13,8 @@ import type { IncomingMessage } from "node:http";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import busboy from "busboy";
-import { HttpError } from "../errors.js";
-import { newArgs } from "../query-string.js";
+import { HttpError } from "../core/errors.js";
+import { newArgs } from "../core/query-string.js";
 import { UploadedFile, cleanFileName, cleanMediaType } from "./file.js";
 import type { UploadStore } from "./store.js";
 

@@ -2,7 +2,7 @@
 // where the file parts of one go (runtime/body.ts hands such a body to Uploads.read).
 
 import type { IncomingMessage } from "node:http";
-import { mediaType } from "../media-type.js";
+import { mediaType } from "../core/media-type.js";
 import type { Uploads } from "./index.js";
 
 /** Where a multipart body's file parts go, for something that takes files. */

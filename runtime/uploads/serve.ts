@@ -8,7 +8,8 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
-import { HttpError } from "../errors.js";
+import { sendWhole } from "../core/answer/index.js";
+import { HttpError } from "../core/errors.js";
 import { asFileValue } from "./file.js";
 import type { UploadStore } from "./store.js";
 
@@ -30,8 +31,7 @@ export async function sendStoredFile(req: IncomingMessage, res: ServerResponse, 
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
   if (matches(req.headers["if-none-match"], etag)) {
-    res.writeHead(304);
-    res.end();
+    sendWhole(res, 304, null);
     return;
   }
   res.writeHead(200, {

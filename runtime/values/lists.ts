@@ -1,7 +1,7 @@
 // Lists built in code (docs/language.md §2.3, Lists built in code): `range(n)` to count, and
 // the bounded list a collecting `for` builds with `yield`.
 
-import { ValidationError } from "../errors.js";
+import { ValidationError } from "../core/errors.js";
 
 /** The most items `range` gives: the largest `max` a list may declare. */
 export const RANGE_MAX = 10_000;

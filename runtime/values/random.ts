@@ -5,7 +5,7 @@
 // costs well under a microsecond.
 
 import { randomInt as cryptoInt } from "node:crypto";
-import { ValidationError } from "../errors.js";
+import { ValidationError } from "../core/errors.js";
 
 /** crypto.randomInt's widest span: max - min below 2^48 - 1. */
 const WIDEST = 2 ** 48 - 1;

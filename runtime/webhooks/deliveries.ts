@@ -11,7 +11,7 @@
 // - the handler fails: the transaction rolls back with the row, so a retry runs it again.
 
 import { createHash } from "node:crypto";
-import type { Executor } from "../types.js";
+import type { Executor } from "../contract/index.js";
 import { recordDeliverySql } from "./table.js";
 
 /**

@@ -4,10 +4,10 @@
 // Keys are made from the credentials once, at start: a secret that cannot be a key for
 // its provider stops the server there, not at the first delivery.
 
-import type { Credentials } from "../credentials.js";
-import { HttpError, StartupError } from "../errors.js";
-import type { Logger } from "../log.js";
-import type { CallContext, CallInput, Database, EndpointSpec, WebhookSpec } from "../types.js";
+import type { Credentials } from "../core/credentials.js";
+import { HttpError, StartupError } from "../core/errors.js";
+import type { Logger } from "../core/log.js";
+import type { CallContext, CallInput, Database, EndpointSpec, WebhookSpec } from "../contract/index.js";
 import { recordDelivery } from "./deliveries.js";
 import { parsePayload } from "./payload.js";
 import { VERIFIERS } from "./providers.js";

@@ -7,3 +7,5 @@ export { parsePayload } from "./payload.js";
 export { VERIFIERS } from "./providers.js";
 export { WebhookReply } from "./reply.js";
 export { Rejected, TOLERANCE_SECONDS, type Verifier } from "./verifier.js";
+export { standard } from "./standard.js";
+export { hmacSha256, textKey } from "./verifier.js";

@@ -13,9 +13,9 @@
 // properties (runtime/lang/builtins.ts `member`). Nesting is limited as for any client JSON.
 
 import type { IncomingHttpHeaders } from "node:http";
-import { HttpError } from "../errors.js";
-import { isJsonMedia, mediaType } from "../media-type.js";
-import { MAX_JSON_DEPTH, nestingExceeds } from "../safe-json.js";
+import { HttpError } from "../core/errors.js";
+import { isJsonMedia, mediaType } from "../core/media-type.js";
+import { MAX_JSON_DEPTH, nestingExceeds } from "../core/safe-json.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 

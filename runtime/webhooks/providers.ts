@@ -1,6 +1,6 @@
 // Provider name → verifier: the only place that lists them. docs/language.md §2.4 names the five.
 
-import type { WebhookProvider } from "../types.js";
+import type { WebhookProvider } from "../contract/index.js";
 import { github } from "./github.js";
 import { hmac } from "./hmac.js";
 import { slack } from "./slack.js";

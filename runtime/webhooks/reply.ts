@@ -2,6 +2,7 @@
 // `url_verification` wants `{"challenge": …}` back). The server sends a WebhookReply as it is.
 
 import type { ServerResponse } from "node:http";
+import { JSON_TYPE, sendWhole } from "../core/answer/index.js";
 
 export class WebhookReply {
   readonly status: number;
@@ -13,10 +14,6 @@ export class WebhookReply {
   }
 
   send(res: ServerResponse): void {
-    res.writeHead(this.status, {
-      "Content-Type": "application/json; charset=utf-8",
-      "Content-Length": Buffer.byteLength(this.body),
-    });
-    res.end(this.body);
+    sendWhole(res, this.status, { type: JSON_TYPE, content: this.body });
   }
 }

@@ -3,8 +3,8 @@
 // delivery id already there changes no row instead of failing, which would abort a
 // PostgreSQL transaction.
 
-import type { StatementSpec, TableSpec } from "../types.js";
-import { ownStatement, ownTable } from "../db/own-table.js";
+import type { StatementSpec, TableSpec } from "../contract/index.js";
+import { ownStatement, ownTable } from "../db/index.js";
 
 export const DELIVERIES_TABLE = "svc_webhook_deliveries";
 const T = DELIVERIES_TABLE;

@@ -8,9 +8,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify, type JWK } from "jose";
 import { InvalidToken, Jwt, KeysUnavailable } from "../../runtime/auth/jwt.js";
-import { Credentials } from "../../runtime/credentials.js";
-import { StartupError } from "../../runtime/errors.js";
-import type { JwtSpec } from "../../runtime/types.js";
+import { Credentials } from "../../runtime/core/credentials.js";
+import { StartupError } from "../../runtime/core/errors.js";
+import type { JwtSpec } from "../../runtime/contract/index.js";
 
 const BASE: JwtSpec = { lifetimeS: 600, rolesClaim: "roles", issuer: "https://api.example", audience: "example" };
 

@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, test } from "@jest/globals";
 import { applyPasswordCost } from "../../runtime/auth/password-cost.js";
 import { checkPassword, hashPassword, passwordCost, verifyPassword } from "../../runtime/auth/password.js";
-import { StartupError } from "../../runtime/errors.js";
-import { createLogger } from "../../runtime/log.js";
+import { StartupError } from "../../runtime/core/errors.js";
+import { createLogger } from "../../runtime/core/log.js";
 
 function logged(): { log: ReturnType<typeof createLogger>; lines: () => Record<string, unknown>[] } {
   let text = "";

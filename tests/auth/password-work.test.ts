@@ -10,7 +10,7 @@ import { openSqlite, type SqliteDatabase } from "../../runtime/db/sqlite/index.j
 import { hashPassword, passwordTransaction, verifyPassword } from "../../runtime/auth/password-work.js";
 import { useScryptForTests } from "../../runtime/auth/password.js";
 import { boundTo } from "../../runtime/idempotency/bound.js";
-import type { CallContext, Executor, StatementSpec, TableSpec } from "../../runtime/types.js";
+import type { CallContext, Executor, StatementSpec, TableSpec } from "../../runtime/contract/index.js";
 
 const accountTable: TableSpec = {
   name: "account",

@@ -12,9 +12,9 @@ import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose";
 import { Identity } from "../../runtime/auth/identity.js";
 import { InvalidToken, Jwt, KeysUnavailable } from "../../runtime/auth/jwt.js";
 import { JWKS_MAX_BYTES, JWKS_MAX_KEYS } from "../../runtime/auth/jwks.js";
-import { Credentials } from "../../runtime/credentials.js";
-import { HttpError } from "../../runtime/errors.js";
-import type { Database, JwtSpec } from "../../runtime/types.js";
+import { Credentials } from "../../runtime/core/credentials.js";
+import { HttpError } from "../../runtime/core/errors.js";
+import type { Database, JwtSpec } from "../../runtime/contract/index.js";
 import { canonicalVariants } from "./support.js";
 
 const ISSUER = "https://idp.example/";

@@ -1,4 +1,4 @@
-// The postgres and mysql adapters used directly (runtime/types.ts `Database`), on the
+// The postgres and mysql adapters used directly (runtime/contract/server.ts `Database`), on the
 // real servers: binding by slots, values as JSON wants them, errors as answers, retries
 // only for what may be retried, transactions that roll back, start-up failures that say
 // what failed.
@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { openMysql } from "../../runtime/db/mysql/index.js";
 import { BindError } from "../../runtime/db/net/args.js";
 import { openPostgres } from "../../runtime/db/postgres/index.js";
-import { HttpError, StartupError } from "../../runtime/errors.js";
-import type { Database, Dialect, StatementSpec, TableSpec } from "../../runtime/types.js";
+import { HttpError, StartupError } from "../../runtime/core/errors.js";
+import type { Database, Dialect, StatementSpec, TableSpec } from "../../runtime/contract/index.js";
 import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
 
 type Net = "postgres" | "mysql";

@@ -13,7 +13,7 @@ import { declaredTables } from "../../runtime/db/net/migrate.js";
 import { planMysql } from "../../runtime/db/mysql/migrate.js";
 import { planPostgres } from "../../runtime/db/postgres/migrate.js";
 import { migrateSqlite } from "../../runtime/db/sqlite/migrate.js";
-import type { TableSpec } from "../../runtime/types.js";
+import type { TableSpec } from "../../runtime/contract/index.js";
 import { backendAvailable, createNamespace, type Namespace } from "./support/databases.js";
 
 const field = (name: string, type: FieldModel["type"], generated?: FieldModel["generated"]): FieldModel => ({

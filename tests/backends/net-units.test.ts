@@ -13,8 +13,8 @@ import { deadlines } from "../../runtime/db/postgres/index.js";
 import { isRetryablePostgres, mapPostgresError } from "../../runtime/db/postgres/errors.js";
 import { isoFromPostgres } from "../../runtime/db/postgres/types.js";
 import { backoffMs, withRetries } from "../../runtime/db/retry.js";
-import { HttpError, StartupError } from "../../runtime/errors.js";
-import type { TableSpec } from "../../runtime/types.js";
+import { HttpError, StartupError } from "../../runtime/core/errors.js";
+import type { TableSpec } from "../../runtime/contract/index.js";
 import { allTableDdl } from "../../compiler/analyze/sql/ddl/index.js";
 import { taskResource } from "../unit/sql/fixtures.js";
 

@@ -9,8 +9,8 @@ import { passwordTransaction, hashPassword } from "../../runtime/auth/password-w
 import { useScryptForTests } from "../../runtime/auth/password.js";
 import { openMysql } from "../../runtime/db/mysql/index.js";
 import { openPostgres } from "../../runtime/db/postgres/index.js";
-import { HttpError } from "../../runtime/errors.js";
-import type { Database, StatementSpec } from "../../runtime/types.js";
+import { HttpError } from "../../runtime/core/errors.js";
+import type { Database, StatementSpec } from "../../runtime/contract/index.js";
 import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
 
 const DEADLINE_MS = 800;

@@ -7,7 +7,7 @@ import { describe, expect, test } from "@jest/globals";
 import type { Sql } from "postgres";
 import { type Lanes, PostgresDatabase } from "../../runtime/db/postgres/index.js";
 import { parseNetUrl } from "../../runtime/db/net/url.js";
-import type { StatementSpec } from "../../runtime/types.js";
+import type { StatementSpec } from "../../runtime/contract/index.js";
 
 const select: StatementSpec = { name: "item.one", sql: { postgres: { text: "SELECT 1 AS x", slots: [] } } };
 

@@ -8,8 +8,8 @@ import { describe, expect, test } from "@jest/globals";
 import type { Sql } from "postgres";
 import { PostgresDatabase } from "../../runtime/db/postgres/index.js";
 import { parseNetUrl } from "../../runtime/db/net/url.js";
-import { HttpError } from "../../runtime/errors.js";
-import type { StatementSpec } from "../../runtime/types.js";
+import { HttpError } from "../../runtime/core/errors.js";
+import type { StatementSpec } from "../../runtime/contract/index.js";
 
 const insert: StatementSpec = {
   name: "item.insert",

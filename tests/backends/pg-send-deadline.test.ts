@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { openPostgres } from "../../runtime/db/postgres/index.js";
-import type { Database, StatementSpec } from "../../runtime/types.js";
+import type { Database, StatementSpec } from "../../runtime/contract/index.js";
 import { type Namespace, SERVER_URLS, backendAvailable, createNamespace } from "./support/databases.js";
 import { TcpProxy } from "./support/proxy.js";
 

@@ -9,7 +9,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { openPostgres } from "../../runtime/db/postgres/index.js";
-import type { Database, StatementSpec } from "../../runtime/types.js";
+import type { Database, StatementSpec } from "../../runtime/contract/index.js";
 import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
 
 const ROWS = 40;

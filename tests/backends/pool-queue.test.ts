@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { openMysql } from "../../runtime/db/mysql/index.js";
 import { openPostgres } from "../../runtime/db/postgres/index.js";
-import type { Database, Isolation, StatementSpec } from "../../runtime/types.js";
+import type { Database, Isolation, StatementSpec } from "../../runtime/contract/index.js";
 import { type Answer, call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, removeDir, startServer } from "../support/server.js";

@@ -93,7 +93,7 @@ export function taskTrackerSuite(backend: SuiteBackend): void {
       });
 
       test("a query's answer is JSON.stringify's text of its rows, whatever their text holds", async () => {
-        // Written by a function generated for the row type (runtime/answers/json-text.ts), not JSON.stringify.
+        // Written by a function generated for the row type (runtime/core/answer/json-text.ts), not JSON.stringify.
         const title = 'say "hi" \\ back, \n\t\u0001 é 中 😀 \u2028 </script>';
         const t = await create(title, { description: "a long paragraph, ".repeat(40) });
         expect(t.title).toBe(title);

@@ -11,7 +11,7 @@ import { isRetryableMysql, mapMysqlError } from "../../runtime/db/mysql/errors.j
 import { beginStatements, serverKind, sessionStatements } from "../../runtime/db/mysql/session.js";
 import { emptyConstraints } from "../../runtime/db/net/constraints.js";
 import { withRetries } from "../../runtime/db/retry.js";
-import type { Database } from "../../runtime/types.js";
+import type { Database } from "../../runtime/contract/index.js";
 import { sqlBody } from "../unit/sql/fixtures.js";
 import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
 

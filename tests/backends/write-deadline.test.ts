@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { openMysql } from "../../runtime/db/mysql/index.js";
 import { commitMarginMs } from "../../runtime/db/net/deadline.js";
 import { openPostgres } from "../../runtime/db/postgres/index.js";
-import { HttpError } from "../../runtime/errors.js";
-import type { Database, StatementSpec } from "../../runtime/types.js";
+import { HttpError } from "../../runtime/core/errors.js";
+import type { Database, StatementSpec } from "../../runtime/contract/index.js";
 import { type Namespace, backendAvailable, createNamespace, openSession } from "./support/databases.js";
 
 const DEADLINE_MS = 800;

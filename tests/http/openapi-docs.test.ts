@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { parseServerArgs } from "../../runtime/options.js";
-import { CONTENT_SECURITY_POLICY } from "../../runtime/pages/headers.js";
+import { parseServerArgs } from "../../runtime/start/options.js";
+import { CONTENT_SECURITY_POLICY } from "../../runtime/core/answer/html-headers.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { buildTo, removeDir, startServer, type TestServer } from "../support/server.js";

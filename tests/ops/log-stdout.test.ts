@@ -1,4 +1,4 @@
-// The request log writes stdout with write(2) itself (runtime/log.ts). Attacked here the way
+// The request log writes stdout with write(2) itself (runtime/core/log.ts). Attacked here the way
 // a log pipe fails in production: a reader that stops reading for a while (the pipe fills and
 // writes wait) and a reader that goes away. Every line must arrive whole, once and in order,
 // and a gone reader must not take the process down with it.
@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "@jest/globals";
 import { repoRoot } from "../support/paths.js";
 
-const LOG = pathToFileURL(join(repoRoot, "build", "runtime", "log.js")).href;
+const LOG = pathToFileURL(join(repoRoot, "build", "runtime", "core", "log.js")).href;
 
 /** A process that logs `lines` lines over many turns of the event loop, some long and some not ASCII. */
 const CHILD = `

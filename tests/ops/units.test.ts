@@ -5,13 +5,13 @@ import { EventEmitter } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "@jest/globals";
-import { describeClientError } from "../../runtime/client-errors.js";
-import { Cors } from "../../runtime/cors.js";
-import { framingProblem } from "../../runtime/framing.js";
-import { Logger } from "../../runtime/log.js";
-import { BUILTIN_DEFAULTS, parseServerArgs } from "../../runtime/options.js";
-import { checkingInterval, httpServerOptions, KEEP_ALIVE_TIMEOUT_MS, WriteDeadlines } from "../../runtime/timeouts.js";
-import type { ServerOptions } from "../../runtime/types.js";
+import { describeClientError } from "../../runtime/core/client-errors.js";
+import { Cors } from "../../runtime/core/cors.js";
+import { framingProblem } from "../../runtime/core/framing.js";
+import { Logger } from "../../runtime/core/log.js";
+import { BUILTIN_DEFAULTS, parseServerArgs } from "../../runtime/start/options.js";
+import { checkingInterval, httpServerOptions, KEEP_ALIVE_TIMEOUT_MS, WriteDeadlines } from "../../runtime/core/timeouts.js";
+import type { ServerOptions } from "../../runtime/contract/index.js";
 
 function options(argv: string[], defaults: Partial<ServerOptions> = {}): ServerOptions {
   const parsed = parseServerArgs(argv, {}, defaults);

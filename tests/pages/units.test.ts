@@ -10,12 +10,12 @@ import { bySpecificity, folderPath, routeReference } from "../../compiler/analyz
 import { parseFrontMatter } from "../../compiler/parse/front-matter.js";
 import { MAX_PUBLIC_FILE, readPublicFiles } from "../../compiler/project/public-files.js";
 import { Reporter } from "../../compiler/analyze/shared/context.js";
-import { HttpError } from "../../runtime/errors.js";
-import { multipartBoundary, parseMultipart } from "../../runtime/forms.js";
+import { HttpError } from "../../runtime/core/errors.js";
+import { multipartBoundary, parseMultipart } from "../../runtime/core/forms.js";
 import { callInput, join as joinText } from "../../runtime/pages/call.js";
 import { siteLocation } from "../../runtime/pages/route-request.js";
 import { parseTemplate, renderHtml, renderText } from "../../runtime/pages/templates.js";
-import { notModified } from "../../runtime/static.js";
+import { notModified } from "../../runtime/assets/public-files.js";
 import { removeDir, tmpDir } from "../support/server.js";
 
 function front(text: string) {

@@ -3,7 +3,7 @@
 // the argument index of each (runtime/db/sqlite/statements.ts). Test SQL holds no `?` inside
 // strings or comments.
 
-import type { StatementSpec } from "../../runtime/types.js";
+import type { StatementSpec } from "../../runtime/contract/index.js";
 
 /** `WHERE (?1 IS NULL OR status = ?1) LIMIT ?2` → `WHERE (? IS NULL OR status = ?) LIMIT ?` and slots [0, 0, 1]. */
 export function positional(text: string): { text: string; slots: number[] } {

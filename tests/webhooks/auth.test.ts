@@ -4,9 +4,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, test } from "@jest/globals";
 import { AuthError, BearerTokens, Identity, authorize } from "../../runtime/auth/index.js";
-import { Credentials } from "../../runtime/credentials.js";
-import { HttpError, StartupError } from "../../runtime/errors.js";
-import type { Caller, Database, Requirement } from "../../runtime/types.js";
+import { Credentials } from "../../runtime/core/credentials.js";
+import { HttpError, StartupError } from "../../runtime/core/errors.js";
+import type { Caller, Database, Requirement } from "../../runtime/contract/index.js";
 
 const LIST = [
   "# deploy tokens",

@@ -5,9 +5,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "@jest/globals";
-import { MAX_CREDENTIAL_BYTES, fallbackEnvName, resolveCredentials } from "../../runtime/credentials.js";
-import { StartupError } from "../../runtime/errors.js";
-import type { CredentialSpec } from "../../runtime/types.js";
+import { MAX_CREDENTIAL_BYTES, fallbackEnvName, resolveCredentials } from "../../runtime/core/credentials.js";
+import { StartupError } from "../../runtime/core/errors.js";
+import type { CredentialSpec } from "../../runtime/contract/index.js";
 import { removeDir, tmpDir } from "../support/server.js";
 
 const dir = tmpDir("creds-");

@@ -5,10 +5,10 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import { allTableDdl } from "../../compiler/analyze/sql/ddl/index.js";
-import { Credentials } from "../../runtime/credentials.js";
+import { Credentials } from "../../runtime/core/credentials.js";
 import { type SqliteDatabase, openSqlite } from "../../runtime/db/sqlite/index.js";
-import { Fail, HttpError, StartupError } from "../../runtime/errors.js";
-import { Logger } from "../../runtime/log.js";
+import { Fail, HttpError, StartupError } from "../../runtime/core/errors.js";
+import { Logger } from "../../runtime/core/log.js";
 import type {
   CallInput,
   EndpointSpec,
@@ -17,7 +17,7 @@ import type {
   TableSpec,
   WebhookParam,
   WebhookSpec,
-} from "../../runtime/types.js";
+} from "../../runtime/contract/index.js";
 import { WebhookReply, webhookEndpoints } from "../../runtime/webhooks/index.js";
 import { deliveriesTable, recordDeliverySql } from "../../runtime/webhooks/table.js";
 import { SECRETS, hmacHeaders, slackHeaders } from "./support.js";

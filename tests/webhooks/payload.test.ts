@@ -2,7 +2,7 @@
 // content type), other text, nothing.
 
 import { describe, expect, test } from "@jest/globals";
-import { HttpError } from "../../runtime/errors.js";
+import { HttpError } from "../../runtime/core/errors.js";
 import { parsePayload } from "../../runtime/webhooks/payload.js";
 
 const parse = (body: string | Buffer, contentType?: string) =>

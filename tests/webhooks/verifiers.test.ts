@@ -8,7 +8,7 @@ import { describe, expect, test } from "@jest/globals";
 import { sign as octokitSign } from "@octokit/webhooks-methods";
 import { Webhook } from "standardwebhooks";
 import Stripe from "stripe";
-import type { WebhookProvider } from "../../runtime/types.js";
+import type { WebhookProvider } from "../../runtime/contract/index.js";
 import { VERIFIERS } from "../../runtime/webhooks/providers.js";
 import { Rejected, TOLERANCE_SECONDS } from "../../runtime/webhooks/verifier.js";
 import { SECRETS, hmacHeaders, slackHeaders } from "./support.js";

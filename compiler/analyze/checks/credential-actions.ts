@@ -2,7 +2,7 @@
 // issue_token, start_session, end_session or verify_password, or write a `password`
 // field, themselves or through the actions and fns they call. Their answers may carry a
 // token or a session, or answer for a password: such an action is never recorded under
-// an Idempotency-Key (runtime/server.ts, runtime/pages/route-request.ts), so the database
+// an Idempotency-Key (runtime/core/server.ts, runtime/pages/route-request.ts), so the database
 // holds nothing a password guess could be tested against.
 
 import type { ActionModel, BuiltinName, FnModel, IrStmt } from "../model/model.js";

@@ -94,7 +94,7 @@ export interface Rehash {
   key: string[];
 }
 
-/** The run-time checks on json members (runtime/expect.ts); `sized` is text or a list (for `len`). */
+/** The run-time checks on json members (runtime/lang/expect.ts); `sized` is text or a list (for `len`). */
 export type ExpectKind = "text" | "id" | "int" | "float" | "bool" | "timestamp" | "file" | "sized" | "list" | "textList";
 
 export type IrBinaryOp = "or" | "and" | "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "add" | "concat" | "sub" | "mul" | "div";

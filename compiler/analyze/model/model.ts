@@ -134,7 +134,7 @@ export interface ParamModel {
   /** `T??`: an absent argument is `undefined`, told apart from null (`has(x)`; §2.3, Absent arguments). */
   absent?: true;
   /**
-   * A `list<T>` or record-type argument: what the edge checks (runtime/shape.ts). Such an
+   * A `list<T>` or record-type argument: what the edge checks (runtime/lang/shape.ts). Such an
    * argument travels as JSON, so `type` is then "json"; absent for single values.
    */
   shape?: ShapeModel;
@@ -196,7 +196,7 @@ export interface DialectSql {
    * positional `?` repeat a name used twice.
    */
   slots: number[];
-  /** A dialect without RETURNING: the read that yields its rows (runtime/types.ts `ReturningRead`). */
+  /** A dialect without RETURNING: the read that yields its rows (runtime/contract/server.ts `ReturningRead`). */
   returning?: { text: string; slots: number[]; when: "before" | "after" };
   /** sqlite, a query's: its rows as JSON text, written by SQLite, with the same slots (sql/sqlite/json-rows.ts). */
   json?: string;
@@ -327,7 +327,7 @@ export interface CredentialModel {
   declared: boolean;
 }
 
-/** svc.toml `[auth]`: each mechanism present only when configured (runtime/types.ts AuthSpec). */
+/** svc.toml `[auth]`: each mechanism present only when configured (runtime/contract/server.ts AuthSpec). */
 export interface AuthModel {
   bearer?: { credential: string };
   /** Accepted `Authorization` scheme words; absent means `["Bearer"]`. */
@@ -385,7 +385,7 @@ export interface IdempotencyStoreModel {
   table: string;
 }
 
-/** svc.toml `[server]` and `[database]`, named as the runtime's ServerOptions (runtime/types.ts) names them. */
+/** svc.toml `[server]` and `[database]`, named as the runtime's ServerOptions (runtime/contract/server.ts) names them. */
 export interface ServerDefaults {
   listen?: string;
   backend?: Backend;

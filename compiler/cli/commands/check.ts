@@ -1,5 +1,5 @@
 import { Command, Option } from "clipanion";
-import { backendOfUrl } from "../../../runtime/options.js";
+import { backendOfUrl } from "../../../runtime/start/options.js";
 import { redactUrl } from "../../../runtime/db/net/url.js";
 import { type Diagnostic, sortDiagnostics } from "../../diagnostics/diagnostic.js";
 import { check, formatDiagnostics } from "../../index.js";

@@ -1,6 +1,6 @@
 import { Command, Option } from "clipanion";
-import { LOG_LEVELS } from "../../../runtime/log.js";
-import type { LogLevel } from "../../../runtime/types.js";
+import { LOG_LEVELS } from "../../../runtime/core/log.js";
+import type { LogLevel } from "../../../runtime/contract/index.js";
 import { DevServer } from "../../dev/server.js";
 import { resolveTarget } from "../target.js";
 

@@ -1,8 +1,8 @@
 import { Command, Option } from "clipanion";
-import { backendOfUrl } from "../../../runtime/options.js";
+import { backendOfUrl } from "../../../runtime/start/options.js";
 import { redactUrl } from "../../../runtime/db/net/url.js";
 import { JobsAdmin, type JobRow } from "../../../runtime/jobs/admin.js";
-import type { Database } from "../../../runtime/types.js";
+import type { Database } from "../../../runtime/contract/index.js";
 
 const STATES = ["queued", "running", "failed"];
 

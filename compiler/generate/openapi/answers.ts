@@ -1,4 +1,4 @@
-// What an operation answers when it succeeds: the envelope (runtime/envelope.ts) with status
+// What an operation answers when it succeeds: the envelope (runtime/core/answer/envelope.ts) with status
 // 200, or what a route's `respond` shapes (status, body, headers). Both are described here and
 // nowhere else, so openapi.json and the client follow them together.
 

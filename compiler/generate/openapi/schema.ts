@@ -149,7 +149,7 @@ export function errorSchemaName(names: Names): string {
   return names.app("schema:ErrorEnvelope", "ErrorEnvelope");
 }
 
-/** `auth` as an answer carries it (runtime/types.ts Caller). */
+/** `auth` as an answer carries it (runtime/contract/server.ts Caller). */
 export const CALLER_SCHEMA: Schema = {
   type: "object",
   description: "The caller: who the credential names, their roles and the token's claims.",

@@ -1,6 +1,6 @@
 // Which error statuses an operation can answer, read from the analyzed model: what the
-// server's edge refuses (runtime/server.ts, body.ts, idempotency/) and `requires`. The
-// statuses of the `fail`s an action reaches are the model's (ActionModel.failStatuses).
+// server's edge refuses (runtime/core/server.ts, body.ts, idempotency/), `requires`, and every
+// `fail` an action can reach through the actions and fns it calls.
 
 import type { Requirement } from "../../analyze/model/model.js";
 

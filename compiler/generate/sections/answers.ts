@@ -6,7 +6,7 @@ import { queryRowTs } from "../ts-types.js";
 import { isIdentifier, sameOrder } from "./shared.js";
 
 // An endpoint's answer written as JSON by a function made for its row type, where
-// JSON.stringify would scan every character of every string (runtime/answers/json-text.ts):
+// JSON.stringify would scan every character of every string (runtime/core/answer/json-text.ts):
 // a query's rows, and an action's answer when it is a resource's row or rows or a query's.
 // The function writes the row's columns in the order the statement returns them, which is
 // the order of the row's keys on every backend, so its text is JSON.stringify's.
@@ -78,7 +78,7 @@ function rowJsonFunction(name: string, rowType: string, columns: readonly string
   return {
     kind: StructureKind.Function,
     name,
-    docs: [`\`${rowType}\` as JSON: the text JSON.stringify writes (runtime/answers/json-text.ts).`],
+    docs: [`\`${rowType}\` as JSON: the text JSON.stringify writes (runtime/core/answer/json-text.ts).`],
     parameters: [{ name: "r", type: rowType }],
     returnType: "string",
     statements: `return (\n${[...parts, '"}"'].join(" +\n")}\n);`,

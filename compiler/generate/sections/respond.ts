@@ -53,7 +53,7 @@ export function respondSection(model: Model, names: Names): Out {
  */
 export function answerLiteral(respond: ResponseModel, whole: string): string {
   const source = respond.body === null ? whole : valueExpr(respond.body);
-  // A streamed answer's body is written by runtime/answers/stream; this makes its head.
+  // A streamed answer's body is written by runtime/core/answer/stream; this makes its head.
   const body = respond.empty || respond.stream
     ? "null"
     : respond.media?.escape === "html"
@@ -69,7 +69,7 @@ export function answerLiteral(respond: ResponseModel, whole: string): string {
   return `{ status: ${respond.status}, body: ${body}, headers: ${headers}${type} }`;
 }
 
-/** A `respond html` body: its own literals as markup, every other value escaped (runtime/answers/text.ts). */
+/** A `respond html` body: its own literals as markup, every other value escaped (runtime/core/answer/text.ts). */
 function htmlExpr(v: RouteExprModel): string {
   if (v.kind === "literal" && typeof v.value === "string") return literal(v.value);
   if (v.kind === "concat") return v.parts.map(htmlExpr).join(" + ");

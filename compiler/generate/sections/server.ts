@@ -123,7 +123,7 @@ function endpointConst(
     (requires === null ? "" : `, requires: ${literal(requires)}`) +
     // Its answers carry a token or a session: no cache may keep them, replays included.
     (noStore ? ", noStore: true" : "") +
-    // Never recorded under an Idempotency-Key (runtime/server.ts drops its key).
+    // Never recorded under an Idempotency-Key (runtime/core/server.ts drops its key).
     (credentials ? ", credentials: true" : "") +
     limitsField(limits) +
     files +

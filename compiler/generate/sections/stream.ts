@@ -1,5 +1,5 @@
 // `respond csv|ndjson` to a query's rows (docs/language.md §2.4, "Streamed answers"): the
-// route's StreamSpec, read by runtime/answers/stream: the format, the columns with what
+// route's StreamSpec, read by runtime/core/answer/stream: the format, the columns with what
 // each holds, the query's statement and its values from the validated input.
 
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";

@@ -3,7 +3,7 @@
 
 import type { RateModel } from "./rate.js";
 import type { EventsConfig } from "./events.js";
-import type { LogLevel } from "../../../runtime/types.js";
+import type { LogLevel } from "../../../runtime/contract/index.js";
 
 export type { LogLevel };
 

@@ -8,7 +8,7 @@
 // mysql/session.ts, BEGIN/COMMIT/ROLLBACK and the migration, never with a value.
 
 import type { Connection, ExecuteValues, FieldPacket, Pool, PoolConnection, ResultSetHeader } from "mysql2";
-import type { Row } from "../../types.js";
+import type { Row } from "../../contract/index.js";
 import type { Scalar } from "../net/args.js";
 import { busyError } from "../net/errors.js";
 import { isoRows } from "./rows.js";

@@ -4,7 +4,7 @@
 // unchanged and becomes a 500. Error numbers: MySQL's server error reference, MariaDB's
 // error codes, TiDB's error codes page (8002, 8022, 8028, 9007, 9001-9006).
 
-import { HttpError } from "../../errors.js";
+import { HttpError } from "../../core/errors.js";
 import {
   type Constraints,
   checkViolation,

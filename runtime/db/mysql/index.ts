@@ -5,8 +5,8 @@
 // error codes and, on a TiDB server, optimistic transactions.
 
 import mysql from "mysql2";
-import { StartupError } from "../../errors.js";
-import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec, TransactionOptions } from "../../types.js";
+import { StartupError } from "../../core/errors.js";
+import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec, TransactionOptions } from "../../contract/index.js";
 import { bindSlots } from "../net/args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
 import { commitMarginMs, lateCommitError } from "../net/deadline.js";

@@ -7,8 +7,8 @@
 // when missing), so a start that fails halfway is completed by the next one; a refused
 // difference is found before anything is changed.
 
-import { StartupError } from "../../errors.js";
-import type { TableSpec } from "../../types.js";
+import { StartupError } from "../../core/errors.js";
+import type { TableSpec } from "../../contract/index.js";
 import type { Constraints } from "../net/constraints.js";
 import {
   type DeclaredTable,

@@ -4,7 +4,7 @@
 // instant, and toISOString() writes it; JSON arrives as its text (jsonStrings) and the
 // generated decoders parse it, as they parse SQLite's.
 
-import type { Row } from "../../types.js";
+import type { Row } from "../../contract/index.js";
 
 // mysql2's column type codes (lib/constants/types.js).
 const TIMESTAMP = 7;

@@ -13,7 +13,7 @@
 //   SERIALIZABLE, so its action transactions are optimistic (`BEGIN OPTIMISTIC`): a write
 //   conflict aborts one of them at commit (9007) and it is run again.
 
-import type { Isolation } from "../../types.js";
+import type { Isolation } from "../../contract/index.js";
 
 export type ServerKind = "mysql" | "mariadb" | "tidb";
 

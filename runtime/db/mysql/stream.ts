@@ -1,11 +1,11 @@
-// A query's rows a batch at a time, for streamed answers (runtime/answers/stream): the
+// A query's rows a batch at a time, for streamed answers (runtime/core/answer/stream): the
 // statement's result is read row by row off the connection (mysql2's 'result' events on a
 // prepared statement, as execRows runs it), and the connection is paused while a batch waits
 // for the socket to drain. A client gone away ends the query: the connection is destroyed
 // (MySQL would otherwise send the rest) and the pool opens another in its place.
 
 import type { FieldPacket, PoolConnection } from "mysql2";
-import type { Row } from "../../types.js";
+import type { Row } from "../../contract/index.js";
 import type { Scalar } from "../net/args.js";
 import { isoRows } from "./rows.js";
 

@@ -2,7 +2,7 @@
 // the connection the transaction holds. A deadlock or a TiDB write conflict is thrown as
 // it is, so the transaction's retry loop (mysql.ts) sees it; other errors become answers.
 
-import type { Executor, Row, StatementSpec } from "../../types.js";
+import type { Executor, Row, StatementSpec } from "../../contract/index.js";
 import { bindSlots } from "../net/args.js";
 import type { Constraints } from "../net/constraints.js";
 import { withReturning } from "../net/returning.js";

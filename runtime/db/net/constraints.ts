@@ -4,8 +4,8 @@
 // MySQL name a constraint or an index rather than the field, so the adapters learn at
 // start, from the DDL they were built with, which field each one guards.
 
-import { HttpError } from "../../errors.js";
-import type { TableSpec } from "../../types.js";
+import { HttpError } from "../../core/errors.js";
+import type { TableSpec } from "../../contract/index.js";
 import { UniqueAnswers } from "../unique-answers.js";
 
 export interface Constraints {

@@ -2,7 +2,7 @@
 // action's transaction is therefore committed only while its request is still in time;
 // one whose work ends later is rolled back and answered 503 (postgres.ts, mysql.ts).
 
-import { HttpError } from "../../errors.js";
+import { HttpError } from "../../core/errors.js";
 
 /**
  * How long before the request's deadline a transaction must be ready to commit. The

@@ -2,7 +2,7 @@
 // Retry-After (RFC 9110 §10.2.3): a restarted database or a drained pool is usually back
 // within a second.
 
-import { HttpError } from "../../errors.js";
+import { HttpError } from "../../core/errors.js";
 
 /** Node's socket and DNS errors: the database's host cannot be reached or dropped the connection. */
 export const SOCKET_ERROR_CODES: readonly string[] = [

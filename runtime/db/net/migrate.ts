@@ -6,9 +6,9 @@
 // columns from information_schema and apply the plan under a lock of their database, so
 // several servers starting at once make the changes once.
 
-import { StartupError } from "../../errors.js";
-import { keyProblems } from "../../keys/live.js";
-import type { TableColumnDdl, TableDdl, TableSpec } from "../../types.js";
+import { StartupError } from "../../core/errors.js";
+import { keyProblems } from "../../keys/index.js";
+import type { TableColumnDdl, TableDdl, TableSpec } from "../../contract/index.js";
 
 export interface LiveColumn {
   name: string;

@@ -1,7 +1,7 @@
 // A statement with a `returning` read (types.ts ReturningRead), for a dialect without
 // RETURNING. Both run on one connection inside one transaction, which the caller provides.
 
-import type { Row } from "../../types.js";
+import type { Row } from "../../contract/index.js";
 
 /**
  * `before` (a delete): read the rows, locked, then run the statement; the rows read are

@@ -2,8 +2,8 @@
 // each one has this dialect's SQL happens once, at start; the database itself checks the
 // SQL when the adapter prepares it there (postgres.ts, mysql.ts).
 
-import { StartupError } from "../../errors.js";
-import type { Dialect, ReturningRead, StatementSpec } from "../../types.js";
+import { StartupError } from "../../core/errors.js";
+import type { Dialect, ReturningRead, StatementSpec } from "../../contract/index.js";
 
 export interface NetStatement {
   readonly name: string;

@@ -10,7 +10,7 @@
 // Waits never outlast the request's own deadline (--write-timeout): past it the client has
 // its 503 already.
 
-import { StartupError } from "../../errors.js";
+import { StartupError } from "../../core/errors.js";
 
 export interface NetSettings {
   poolSize: number;

@@ -4,7 +4,7 @@
 // (retry.ts). Anything else is returned unchanged: the server logs it and answers 500.
 // SQLSTATE codes: https://www.postgresql.org/docs/current/errcodes-appendix.html
 
-import { HttpError } from "../../errors.js";
+import { HttpError } from "../../core/errors.js";
 import {
   type Constraints,
   checkViolation,

@@ -13,8 +13,8 @@
 // is then run again from the start (retry.ts). The same holds for deadlocks (40P01).
 
 import postgres, { type RowList, type Sql, type TransactionSql } from "postgres";
-import { StartupError } from "../../errors.js";
-import type { Awaitable, Database, Executor, Isolation, Row, StatementSpec, TableSpec, TransactionOptions } from "../../types.js";
+import { StartupError } from "../../core/errors.js";
+import type { Awaitable, Database, Executor, Isolation, Row, StatementSpec, TableSpec, TransactionOptions } from "../../contract/index.js";
 import { type Scalar, bindSlots } from "../net/args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
 import { commitMarginMs, lateCommitError } from "../net/deadline.js";
@@ -273,7 +273,7 @@ export class PostgresDatabase implements Database {
   }
 
   /**
-   * A streamed answer's rows through a cursor (runtime/answers/stream): a lane is held for the
+   * A streamed answer's rows through a cursor (runtime/core/answer/stream): a lane is held for the
    * whole answer and `batch` rows are fetched at a time, the next only once `each` is done with
    * the last. A client gone away closes the cursor, and the lane is free again. The answer
    * has no deadline of its own: a day stands for none (each fetch keeps statement_timeout).

@@ -6,7 +6,7 @@
 // leaves no half-change.
 
 import type { Sql, TransactionSql } from "postgres";
-import type { TableSpec } from "../../types.js";
+import type { TableSpec } from "../../contract/index.js";
 import {
   type DeclaredTable,
   type LiveColumn,

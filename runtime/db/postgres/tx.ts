@@ -3,7 +3,7 @@
 // transaction's retry loop (postgres.ts) sees it; other errors become answers here.
 
 import type { TransactionSql } from "postgres";
-import type { Executor, Row, StatementSpec } from "../../types.js";
+import type { Executor, Row, StatementSpec } from "../../contract/index.js";
 import { type Scalar, bindSlots } from "../net/args.js";
 import type { Constraints } from "../net/constraints.js";
 import { withReturning } from "../net/returning.js";

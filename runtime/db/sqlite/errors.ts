@@ -1,7 +1,7 @@
 // Turns SQLite's constraint and lock errors into answers a client can act on. Any other
 // error is returned unchanged, so the server logs it and answers a 500.
 
-import { HttpError } from "../../errors.js";
+import { HttpError } from "../../core/errors.js";
 import type { UniqueAnswers } from "../unique-answers.js";
 
 /**

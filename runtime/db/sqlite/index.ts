@@ -4,8 +4,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { StartupError } from "../../errors.js";
-import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec } from "../../types.js";
+import { StartupError } from "../../core/errors.js";
+import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec } from "../../contract/index.js";
 import { retryWhileBusy } from "./busy-retry.js";
 import { migrateSqlite } from "./migrate.js";
 import { busyError, isBusy, mapSqliteError } from "./errors.js";

@@ -9,9 +9,9 @@
 // refused difference rolls back everything, so a failed start leaves no half-change.
 
 import type BetterSqlite3 from "better-sqlite3";
-import { StartupError } from "../../errors.js";
-import { type LiveKey, keyProblems } from "../../keys/live.js";
-import type { TableColumnDdl, TableDdl, TableSpec } from "../../types.js";
+import { StartupError } from "../../core/errors.js";
+import { type LiveKey, keyProblems } from "../../keys/index.js";
+import type { TableColumnDdl, TableDdl, TableSpec } from "../../contract/index.js";
 import { retryWhileBusy } from "./busy-retry.js";
 import { isBusy } from "./errors.js";
 

@@ -13,7 +13,7 @@
 // width, which is checked on every row.
 
 import type BetterSqlite3 from "better-sqlite3";
-import type { DialectSql, Row } from "../../types.js";
+import type { DialectSql, Row } from "../../contract/index.js";
 
 export interface RowBuilder {
   /** Values per row: a row of another width means the statement's columns changed. */

@@ -10,8 +10,8 @@
 // `?`s fed the same argument, which SQLite treats exactly as one parameter bound once.
 
 import type BetterSqlite3 from "better-sqlite3";
-import { StartupError } from "../../errors.js";
-import type { Row, StatementSpec } from "../../types.js";
+import { StartupError } from "../../core/errors.js";
+import type { Row, StatementSpec } from "../../contract/index.js";
 import { type RowBuilder, rowBuilder } from "./rows.js";
 
 export interface Prepared {

@@ -1,4 +1,4 @@
-// A query's rows a batch at a time, for streamed answers (runtime/answers/stream). The one
+// A query's rows a batch at a time, for streamed answers (runtime/core/answer/stream). The one
 // connection of a server is shared by every request, and an open iterator holds it: no other
 // statement may run on it until the iterator is closed. So a file database streams from a
 // read-only connection of its own, opened for the answer and closed after it: WAL lets it
@@ -8,7 +8,7 @@
 // (LIMIT -1 OFFSET n), which sees writes made in between.
 
 import BetterSqlite3 from "better-sqlite3";
-import type { Row, StatementSpec } from "../../types.js";
+import type { Row, StatementSpec } from "../../contract/index.js";
 import { mapSqliteError } from "./errors.js";
 import { type Prepared, bindValues } from "./statements.js";
 

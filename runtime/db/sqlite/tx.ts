@@ -1,7 +1,7 @@
 // The executor an action's body receives: statements run directly on the connection,
 // inside the transaction that owns the gate, so they never wait for it.
 
-import type { Executor, Row, StatementSpec } from "../../types.js";
+import type { Executor, Row, StatementSpec } from "../../contract/index.js";
 import { mapSqliteError } from "./errors.js";
 import type { UniqueAnswers } from "../unique-answers.js";
 import { getAll, getOne, runChanges, type StatementCache } from "./statements.js";

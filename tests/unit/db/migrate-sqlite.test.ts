@@ -6,8 +6,8 @@ import BetterSqlite3 from "better-sqlite3";
 import { join } from "node:path";
 import { migrateSqlite } from "../../../runtime/db/sqlite/migrate.js";
 import { openSqlite } from "../../../runtime/db/sqlite/index.js";
-import { StartupError } from "../../../runtime/errors.js";
-import type { TableColumnDdl, TableSpec } from "../../../runtime/types.js";
+import { StartupError } from "../../../runtime/core/errors.js";
+import type { TableColumnDdl, TableSpec } from "../../../runtime/contract/index.js";
 import { commentTable, TASK_COLUMNS, taskTable, tempDir } from "./task-schema.js";
 
 let tmp: ReturnType<typeof tempDir>;

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase, sqlitePath } from "../../../runtime/db/index.js";
 import { openSqlite } from "../../../runtime/db/sqlite/index.js";
-import { StartupError } from "../../../runtime/errors.js";
-import type { Database, StatementSpec } from "../../../runtime/types.js";
+import { StartupError } from "../../../runtime/core/errors.js";
+import type { Database, StatementSpec } from "../../../runtime/contract/index.js";
 import { tempDir } from "./task-schema.js";
 
 function pragma(name: string): StatementSpec {

@@ -5,7 +5,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
-import { HttpError } from "../../../runtime/errors.js";
+import { HttpError } from "../../../runtime/core/errors.js";
 import {
   ALL_STATEMENTS,
   commentTable,

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import BetterSqlite3 from "better-sqlite3";
 import { mapSqliteError } from "../../../runtime/db/sqlite/errors.js";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
-import { HttpError } from "../../../runtime/errors.js";
-import type { Awaitable, StatementSpec, TableColumnDdl, TableSpec } from "../../../runtime/types.js";
+import { HttpError } from "../../../runtime/core/errors.js";
+import type { Awaitable, StatementSpec, TableColumnDdl, TableSpec } from "../../../runtime/contract/index.js";
 import { ALL_STATEMENTS, commentTable, insertComment, insertTask, taskArgs, taskTable } from "./task-schema.js";
 import { sqliteStatement } from "../../support/sqlite-sql.js";
 

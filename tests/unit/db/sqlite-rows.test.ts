@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import { rmSync } from "node:fs";
 import BetterSqlite3 from "better-sqlite3";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
-import type { StatementSpec } from "../../../runtime/types.js";
+import type { StatementSpec } from "../../../runtime/contract/index.js";
 
 let db: SqliteDatabase;
 let raw: BetterSqlite3.Database;

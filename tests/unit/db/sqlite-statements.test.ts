@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, jest, test } from "@jest/globals";
 import BetterSqlite3 from "better-sqlite3";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
-import { StartupError } from "../../../runtime/errors.js";
-import type { StatementSpec } from "../../../runtime/types.js";
+import { StartupError } from "../../../runtime/core/errors.js";
+import type { StatementSpec } from "../../../runtime/contract/index.js";
 import {
   ALL_STATEMENTS,
   commentTable,

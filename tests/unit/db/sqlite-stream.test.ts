@@ -1,13 +1,13 @@
 // Streamed answers' rows on SQLite and their text (runtime/db/sqlite/stream.ts,
-// runtime/answers/stream/format.ts; docs/language.md §2.4 "Streamed answers"): a file
+// runtime/core/answer/stream/format.ts; docs/language.md §2.4 "Streamed answers"): a file
 // database streams from a connection of its own while the server's connection writes; a
 // `:memory:` one in pages, the shared connection free between them; both stop when told.
 
 import { rmSync } from "node:fs";
 import { afterEach, describe, expect, test } from "@jest/globals";
-import { csvField, csvHeader, csvLine, ndjsonLine } from "../../../runtime/answers/stream/format.js";
+import { csvField, csvHeader, csvLine, ndjsonLine } from "../../../runtime/core/answer/stream/format.js";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
-import type { Row, StatementSpec } from "../../../runtime/types.js";
+import type { Row, StatementSpec } from "../../../runtime/contract/index.js";
 
 const LIST: StatementSpec = { name: "list", sql: { sqlite: { text: "SELECT n FROM item WHERE n >= ? ORDER BY n", slots: [0] } } };
 const COUNT: StatementSpec = { name: "count", sql: { sqlite: { text: "SELECT count(*) AS c FROM item", slots: [] } } };

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
 import { setTimeout as sleep } from "node:timers/promises";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
-import { Fail, HttpError } from "../../../runtime/errors.js";
-import type { Executor, StatementSpec, TableSpec } from "../../../runtime/types.js";
+import { Fail, HttpError } from "../../../runtime/core/errors.js";
+import type { Executor, StatementSpec, TableSpec } from "../../../runtime/contract/index.js";
 import {
   ALL_STATEMENTS,
   commentTable,

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { StatementSpec, TableColumnDdl, TableSpec } from "../../../runtime/types.js";
+import type { StatementSpec, TableColumnDdl, TableSpec } from "../../../runtime/contract/index.js";
 import { sqliteStatement } from "../../support/sqlite-sql.js";
 
 export const TASK_COLUMNS: TableColumnDdl[] = [

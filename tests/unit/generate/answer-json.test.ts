@@ -1,11 +1,11 @@
 // Query answers written as JSON by functions generated for their row types
-// (compiler/generate/sections/answers.ts, runtime/answers/json-text.ts): the text must be exactly
+// (compiler/generate/sections/answers.ts, runtime/core/answer/json-text.ts): the text must be exactly
 // JSON.stringify's, for every kind of value and every column name a query can have.
 
 import { describe, expect, test } from "@jest/globals";
 import { answerJson } from "../../../compiler/generate/sections/answers.js";
 import { Names } from "../../../compiler/generate/names.js";
-import { jsonRowOrNull, jsonRows, jsonTextBytes, jsonValue } from "../../../runtime/answers/json-text.js";
+import { jsonRowOrNull, jsonRows, jsonTextBytes, jsonValue } from "../../../runtime/core/answer/json-text.js";
 import { analyzeText } from "../analyze/analyze.js";
 
 const STRINGS = [

@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from "@jest/globals";
 import { statementSpec } from "../../../compiler/generate/sections/shared.js";
-import type { StatementSpec } from "../../../runtime/types.js";
+import type { StatementSpec } from "../../../runtime/contract/index.js";
 
 function generated(columns: string[] | null): StatementSpec {
   const structure = statementSpec(

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { request } from "undici";
-import { Answer, requestIdOf, writeJsonHead } from "../../../runtime/answer.js";
-import { trustedHeadersKey } from "../../../runtime/answers/trusted-head.js";
+import { Answer, requestIdOf, writeJsonHead } from "../../../runtime/core/answer/answer.js";
+import { trustedHeadersKey } from "../../../runtime/core/answer/trusted-head.js";
 import { listen, stop } from "./helpers.js";
 
 let server: Server;

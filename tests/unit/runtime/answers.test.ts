@@ -1,13 +1,13 @@
-// Text answers and the one error writer (runtime/answers/text.ts, errors.ts, server-header.ts;
+// Text answers and the one error writer (runtime/core/answer/text.ts, errors.ts, server-header.ts;
 // docs/language.md §2.4 "Answers of any media type", §3 "Error shape", docs/operations.md).
 
 import { describe, expect, test } from "@jest/globals";
-import { Answer } from "../../../runtime/answer.js";
-import { errorAnswers } from "../../../runtime/answers/errors.js";
-import { answerClass, checkServerHeader } from "../../../runtime/answers/server-header.js";
-import { answerHtml, answerText } from "../../../runtime/answers/text.js";
-import { StartupError } from "../../../runtime/errors.js";
-import type { ErrorShape } from "../../../runtime/respond.js";
+import { Answer } from "../../../runtime/core/answer/answer.js";
+import { errorAnswers } from "../../../runtime/core/answer/error-answers.js";
+import { answerClass, checkServerHeader } from "../../../runtime/core/answer/server-header.js";
+import { answerHtml, answerText } from "../../../runtime/core/answer/text.js";
+import { StartupError } from "../../../runtime/core/errors.js";
+import type { ErrorShape } from "../../../runtime/contract/index.js";
 
 const SHAPE: ErrorShape = { validationStatus: 422, body: (status, message) => JSON.stringify({ errors: { status, message } }) };
 

@@ -1,6 +1,6 @@
 import { describe, test, expect } from "@jest/globals";
 import * as arg from "../../../runtime/lang/args.js";
-import { HttpError } from "../../../runtime/errors.js";
+import { HttpError } from "../../../runtime/core/errors.js";
 
 function failure(fn: () => unknown): HttpError {
   try {

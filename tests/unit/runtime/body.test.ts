@@ -1,9 +1,9 @@
 import { describe, test, expect, beforeAll, afterAll } from "@jest/globals";
 import { createServer, type Server } from "node:http";
 import { request } from "undici";
-import { readBody } from "../../../runtime/body.js";
-import { sendError, sendJson } from "../../../runtime/envelope.js";
-import { MAX_JSON_DEPTH } from "../../../runtime/safe-json.js";
+import { readBody } from "../../../runtime/core/body.js";
+import { sendError, sendJson } from "../../../runtime/core/answer/envelope.js";
+import { MAX_JSON_DEPTH } from "../../../runtime/core/safe-json.js";
 import { listen, memoryLogger, sendChunked, sendRaw, stop } from "./helpers.js";
 
 const LIMIT = 4096;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "@jest/globals";
 import { contains, endsWith, replace, slug, startsWith, substr } from "../../../runtime/lang/builtins.js";
-import { HttpError } from "../../../runtime/errors.js";
+import { HttpError } from "../../../runtime/core/errors.js";
 import { join, sort } from "../../../runtime/lang/lists.js";
 
 describe("string builtins", () => {

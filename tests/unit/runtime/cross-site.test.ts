@@ -4,10 +4,10 @@
 
 import type { IncomingMessage } from "node:http";
 import { describe, expect, test } from "@jest/globals";
-import { createCors } from "../../../runtime/cors.js";
-import { CrossSiteRule, isSafeMethod, originHost } from "../../../runtime/cross-site.js";
-import type { BoundTarget } from "../../../runtime/router.js";
-import type { EndpointSpec } from "../../../runtime/types.js";
+import { createCors } from "../../../runtime/core/cors.js";
+import { CrossSiteRule, isSafeMethod, originHost } from "../../../runtime/core/cross-site.js";
+import type { BoundTarget } from "../../../runtime/core/router.js";
+import type { EndpointSpec } from "../../../runtime/contract/index.js";
 
 const HOST = "app.example:8080";
 const NO_SITE = { publicUrl: null, trustProxy: false };

@@ -1,8 +1,8 @@
 import { describe, test, expect, beforeAll, afterAll } from "@jest/globals";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import { request } from "undici";
-import { sendData, sendError, sendOk } from "../../../runtime/envelope.js";
-import { Fail, HttpError } from "../../../runtime/errors.js";
+import { sendData, sendError, sendOk } from "../../../runtime/core/answer/envelope.js";
+import { Fail, HttpError } from "../../../runtime/core/errors.js";
 import { listen, memoryLogger, stop } from "./helpers.js";
 
 const memory = memoryLogger("info");

@@ -2,7 +2,7 @@ import { describe, test, expect, beforeAll, afterAll } from "@jest/globals";
 import { createServer, type Server } from "node:http";
 import { performance } from "node:perf_hooks";
 import { request } from "undici";
-import { healthInfo, sendHealth } from "../../../runtime/health.js";
+import { healthInfo, sendHealth } from "../../../runtime/core/health.js";
 import { listen, MemoryDatabase, memoryLogger, stop } from "./helpers.js";
 
 const db = new MemoryDatabase();

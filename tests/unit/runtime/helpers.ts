@@ -5,7 +5,7 @@ import { once } from "node:events";
 import type { Server } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
-import { Logger } from "../../../runtime/log.js";
+import { Logger } from "../../../runtime/core/log.js";
 import type {
   Database,
   EndpointSpec,
@@ -16,7 +16,7 @@ import type {
   ServerSpec,
   StatementSpec,
   TableSpec,
-} from "../../../runtime/types.js";
+} from "../../../runtime/contract/index.js";
 
 /** A Database that keeps nothing; enough for the HTTP core, which never looks inside. */
 export class MemoryDatabase implements Database {

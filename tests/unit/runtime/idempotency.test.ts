@@ -9,7 +9,7 @@ import { idempotencyStatements, idempotencyTable } from "../../../runtime/idempo
 import { analyze } from "../../../compiler/analyze/index.js";
 import { parseModule } from "../../../compiler/parse/index.js";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
-import { HttpError } from "../../../runtime/errors.js";
+import { HttpError } from "../../../runtime/core/errors.js";
 import {
   canonicalJson,
   IdempotencyStore,
@@ -20,7 +20,7 @@ import {
   rowKeys,
   SWEEP_INTERVAL_MS,
 } from "../../../runtime/idempotency/index.js";
-import type { IdempotencySpec, StatementSpec, TableSpec } from "../../../runtime/types.js";
+import type { IdempotencySpec, StatementSpec, TableSpec } from "../../../runtime/contract/index.js";
 import { memoryLogger } from "./helpers.js";
 import { analyzeText } from "../analyze/analyze.js";
 

@@ -1,6 +1,6 @@
 import { describe, test, expect } from "@jest/globals";
-import { createIdGenerator, isUlid, newId, ulidTime } from "../../../runtime/ids.js";
-import { now } from "../../../runtime/time.js";
+import { createIdGenerator, isUlid, newId, ulidTime } from "../../../runtime/core/ids.js";
+import { now } from "../../../runtime/core/time.js";
 
 const CROCKFORD = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 

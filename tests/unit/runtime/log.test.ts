@@ -1,6 +1,6 @@
 import { describe, test, expect } from "@jest/globals";
-import { Logger, requestIdFrom } from "../../../runtime/log.js";
-import { loggedPath } from "../../../runtime/request-line.js";
+import { Logger, requestIdFrom } from "../../../runtime/core/log.js";
+import { loggedPath } from "../../../runtime/core/request-line.js";
 import { memoryLogger } from "./helpers.js";
 
 describe("logger", () => {

@@ -6,9 +6,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, request } from "undici";
-import { StartupError } from "../../../runtime/errors.js";
-import { start, type RunningServer } from "../../../runtime/main.js";
-import type { ServerSpec, StatementSpec, TableSpec } from "../../../runtime/types.js";
+import { StartupError } from "../../../runtime/core/errors.js";
+import { start, type RunningServer } from "../../../runtime/start/main.js";
+import type { ServerSpec, StatementSpec, TableSpec } from "../../../runtime/contract/index.js";
 import { endpoint, MemoryDatabase, route, spec } from "./helpers.js";
 
 const tables: TableSpec[] = [{ name: "task", ddl: {} }];
@@ -179,7 +179,7 @@ describe("main as a process", () => {
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "svc-runtime-main-"));
-    const mainUrl = new URL("../../../runtime/main.js", import.meta.url).href;
+    const mainUrl = new URL("../../../runtime/start/main.js", import.meta.url).href;
     writeFileSync(join(dir, "package.json"), '{"type":"module"}\n');
     writeFileSync(
       join(dir, "server.js"),

@@ -1,7 +1,7 @@
 // Content-Type reading shared by body parsing, webhooks, the cross-site form check and pages.
 
 import { describe, expect, test } from "@jest/globals";
-import { isJsonMedia, mediaType, parameterValues } from "../../../runtime/media-type.js";
+import { isJsonMedia, mediaType, parameterValues } from "../../../runtime/core/media-type.js";
 
 describe("media type", () => {
   test("lower case, parameters and spaces dropped; no header is empty", () => {

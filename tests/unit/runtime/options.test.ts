@@ -1,7 +1,7 @@
 import { describe, test, expect } from "@jest/globals";
-import { StartupError } from "../../../runtime/errors.js";
-import { BUILTIN_DEFAULTS, backendOfUrl, helpText, parseListen, parseServerArgs } from "../../../runtime/options.js";
-import type { ServerOptions } from "../../../runtime/types.js";
+import { StartupError } from "../../../runtime/core/errors.js";
+import { BUILTIN_DEFAULTS, backendOfUrl, helpText, parseListen, parseServerArgs } from "../../../runtime/start/options.js";
+import type { ServerOptions } from "../../../runtime/contract/index.js";
 import { availableParallelism } from "node:os";
 
 function options(

@@ -1,13 +1,13 @@
-// svc's own tables are the runtime's (runtime/own-tables.ts): which of them a spec gets, and
+// svc's own tables are the runtime's (runtime/start/own-tables.ts): which of them a spec gets, and
 // the DDL each dialect gets, which must stay what the compiler wrote for them before, or a
 // database an earlier server made would no longer migrate.
 
 import { describe, expect, test } from "@jest/globals";
-import { ownStatements, ownTables } from "../../../runtime/own-tables.js";
+import { ownStatements, ownTables } from "../../../runtime/start/own-tables.js";
 import { sessionsTable } from "../../../runtime/auth/sessions-table.js";
 import { idempotencyTable } from "../../../runtime/idempotency/table.js";
 import { deliveriesTable, recordDeliverySql } from "../../../runtime/webhooks/table.js";
-import type { ServerSpec, WebhookSpec } from "../../../runtime/types.js";
+import type { ServerSpec, WebhookSpec } from "../../../runtime/contract/index.js";
 
 type Uses = Pick<ServerSpec, "auth" | "webhooks" | "idempotency" | "jobs">;
 const hook = { name: "m.hook" } as WebhookSpec;

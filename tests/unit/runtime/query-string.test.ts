@@ -1,6 +1,6 @@
 import { describe, test, expect } from "@jest/globals";
-import { HttpError } from "../../../runtime/errors.js";
-import { parseQueryString, parseUrlEncoded } from "../../../runtime/query-string.js";
+import { HttpError } from "../../../runtime/core/errors.js";
+import { parseQueryString, parseUrlEncoded } from "../../../runtime/core/query-string.js";
 
 function failure(fn: () => unknown): HttpError {
   try {

@@ -1,4 +1,4 @@
-// Shaped answers (runtime/respond.ts, docs/language.md §2.4, docs/operations.md): the base URL
+// Shaped answers (runtime/core/answer/shaped.ts, docs/language.md §2.4, docs/operations.md): the base URL
 // under attack (forged forwarded headers, hosts that would bend a link), header values that
 // would split a response, and errors in the app's shape.
 
@@ -8,8 +8,9 @@ import ts from "typescript";
 import type { Model } from "../../../compiler/analyze/model/model.js";
 import { respondSection } from "../../../compiler/generate/sections/respond.js";
 import { Names } from "../../../compiler/generate/names.js";
-import { HttpError, ValidationError } from "../../../runtime/errors.js";
-import { type ErrorShape, RequestView, headerText, sendShapedError } from "../../../runtime/respond.js";
+import { HttpError, ValidationError } from "../../../runtime/core/errors.js";
+import { RequestView, headerText, sendShapedError } from "../../../runtime/core/answer/shaped.js";
+import type { ErrorShape } from "../../../runtime/contract/index.js";
 import { memoryLogger } from "./helpers.js";
 
 function view(headers: Record<string, string | string[]>, site: { publicUrl?: string; trustProxy?: boolean } = {}): RequestView {

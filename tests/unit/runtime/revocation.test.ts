@@ -17,7 +17,7 @@ import {
   revocationsTable,
   rowId,
 } from "../../../runtime/revocation/index.js";
-import type { StatementSpec } from "../../../runtime/types.js";
+import type { StatementSpec } from "../../../runtime/contract/index.js";
 import { memoryLogger } from "./helpers.js";
 
 const field = (name: string, type: FieldModel["type"]): FieldModel => ({ name, type, enumValues: [], nullable: false, default: null, doc: "" });

@@ -1,8 +1,8 @@
 import { describe, test, expect } from "@jest/globals";
-import { HttpError } from "../../../runtime/errors.js";
-import { Router, pathSegments, splitTarget, type MatchResult } from "../../../runtime/router.js";
-import type { RouteSpec, RouteTarget } from "../../../runtime/types.js";
-import type { PageSpec, RouteFileSpec } from "../../../runtime/pages/types.js";
+import { HttpError } from "../../../runtime/core/errors.js";
+import { Router, pathSegments, splitTarget, type MatchResult } from "../../../runtime/core/router.js";
+import type { RouteSpec, RouteTarget } from "../../../runtime/contract/index.js";
+import type { PageSpec, RouteFileSpec } from "../../../runtime/contract/index.js";
 import { endpoint, route } from "./helpers.js";
 
 const noop = async (): Promise<unknown> => null;

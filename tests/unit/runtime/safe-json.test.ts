@@ -5,7 +5,7 @@ import {
   MAX_JSON_DEPTH,
   nestingExceeds,
   parseClientJson,
-} from "../../../runtime/safe-json.js";
+} from "../../../runtime/core/safe-json.js";
 
 function problem(text: string): JsonProblem {
   try {

@@ -3,9 +3,9 @@ import type { Server } from "node:http";
 import { connect } from "node:net";
 import { request } from "undici";
 import * as arg from "../../../runtime/lang/args.js";
-import { Fail } from "../../../runtime/errors.js";
-import { createServer } from "../../../runtime/server.js";
-import type { CallInput, EndpointSpec, RouteSpec } from "../../../runtime/types.js";
+import { Fail } from "../../../runtime/core/errors.js";
+import { createServer } from "../../../runtime/core/server.js";
+import type { CallInput, EndpointSpec, RouteSpec } from "../../../runtime/contract/index.js";
 import { endpoint, listen, MemoryDatabase, memoryLogger, route, spec, stop } from "./helpers.js";
 
 // Endpoints written the way generated code validates: reject unknown names, then one
@@ -281,7 +281,7 @@ describe("request ids and logs", () => {
   });
 
   test("a hostile X-Request-Id never reaches a head: bytes Node lets through are replaced, not echoed", async () => {
-    // JSON answers go out without Node's second check of their headers (runtime/answer.ts): the
+    // JSON answers go out without Node's second check of their headers (runtime/core/answer/answer.ts): the
     // id checked on the way in is all that stands between a caller and the head.
     // (A control character such as DEL never gets this far: Node's parser answers 400 itself.)
     const hostile = ['a"b', "a;b=c", "tab\there", "obs\xfftext", "x".repeat(129)];

@@ -1,12 +1,12 @@
 // runtime/lang/shape.ts, runtime/lang/lists.ts and contains (runtime/lang/builtins.ts): the checks generated validators call for list and
 // record arguments, attacked with the values a client can send.
 import { describe, expect, test } from "@jest/globals";
-import { HttpError, ValidationError } from "../../../runtime/errors.js";
+import { HttpError, ValidationError } from "../../../runtime/core/errors.js";
 import { contains } from "../../../runtime/lang/builtins.js";
 import * as expectCheck from "../../../runtime/lang/expect.js";
 import * as lists from "../../../runtime/lang/lists.js";
 import * as shape from "../../../runtime/lang/shape.js";
-import { parseClientJson } from "../../../runtime/safe-json.js";
+import { parseClientJson } from "../../../runtime/core/safe-json.js";
 
 function refusal(f: () => unknown): [number, string] {
   try {

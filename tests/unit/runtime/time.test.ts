@@ -1,5 +1,5 @@
 import { describe, expect, test } from "@jest/globals";
-import { isoTime, now } from "../../../runtime/time.js";
+import { isoTime, now } from "../../../runtime/core/time.js";
 
 describe("isoTime: toISOString without formatting every second again", () => {
   test("the same text as Date.prototype.toISOString, around every kind of boundary", () => {

@@ -2,7 +2,7 @@
 // anything else), clamp/min/max, range and the bounded lists a collecting `for` builds.
 
 import { describe, expect, test } from "@jest/globals";
-import { ValidationError } from "../../../runtime/errors.js";
+import { ValidationError } from "../../../runtime/core/errors.js";
 import { clamp, collect, max, min, parseBool, parseFloat, parseInt, random, randomInt, range } from "../../../runtime/values/index.js";
 
 describe("random", () => {

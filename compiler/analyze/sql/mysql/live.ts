@@ -5,7 +5,7 @@ import { parseNetUrl } from "../../../../runtime/db/net/url.js";
 import { queryConstant } from "../../../../runtime/db/mysql/conn.js";
 import { planMysql } from "../../../../runtime/db/mysql/migrate.js";
 import { serverKind, sessionStatements } from "../../../../runtime/db/mysql/session.js";
-import type { TableSpec } from "../../../../runtime/types.js";
+import type { TableSpec } from "../../../../runtime/contract/index.js";
 import { type LiveAnswer, type LiveReport, type LiveStatement, type LiveType, offsetFromMessage } from "../live.js";
 
 // `svc check --db mysql://…`: every statement prepared by the live server (never run) on

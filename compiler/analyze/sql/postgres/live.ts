@@ -3,7 +3,7 @@ import { declaredTables } from "../../../../runtime/db/net/migrate.js";
 import { parseNetUrl } from "../../../../runtime/db/net/url.js";
 import { planPostgres, quoteIdent } from "../../../../runtime/db/postgres/migrate.js";
 import { POSTGRES_TYPES } from "../../../../runtime/db/postgres/types.js";
-import type { TableSpec } from "../../../../runtime/types.js";
+import type { TableSpec } from "../../../../runtime/contract/index.js";
 import type { LiveAnswer, LiveReport, LiveStatement, LiveType } from "../live.js";
 
 // `svc check --db postgres://…`: every statement parsed and described by the live server

@@ -3,7 +3,7 @@
 // value), and the endpoint then writes them out again as JSON; SQLite's json_object writes the
 // row's JSON in C, in one value. Its text is JSON.stringify's for text and integers (the same
 // escapes, byte for byte, invalid UTF-8 included), and a boolean is written from the value as
-// runtime/record.ts `toBool` reads it. A float is not: SQLite writes 1.0 and 1.0e+21 where
+// runtime/lang/record.ts `toBool` reads it. A float is not: SQLite writes 1.0 and 1.0e+21 where
 // JavaScript writes 1 and 1e+21, and a json column's numbers keep their source spelling; a
 // query with either keeps the JavaScript writer.
 
