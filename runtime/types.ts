@@ -381,4 +381,10 @@ export interface ServerOptions {
   openapi?: boolean;
   /** `--server-header`: the Server header of every answer; null or absent for none (runtime/answers/server-header.ts). */
   serverHeader?: string | null;
+  /** `--metrics` (env SVC_METRICS): serve `GET /metrics` (runtime/metrics); absent means false. */
+  metrics?: boolean;
+  /** `--metrics-listen`: serve /metrics on this address instead of the server's own; null or absent for none. */
+  metricsListen?: string | null;
+  /** svc.toml `[server] metrics_token`: the credential a scrape from off the machine must bear; null or absent for none. */
+  metricsToken?: string | null;
 }
