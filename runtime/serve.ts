@@ -32,6 +32,8 @@ export interface Running {
 export interface RunningServer extends Running {
   server: Server;
   db: Database;
+  /** `--metrics-listen`: the port /metrics answers on there (the real one for port 0). */
+  metricsPort?: number;
 }
 
 export interface ServeSettings {
@@ -56,27 +58,44 @@ export async function serve(
   let server: Server;
   let port: number;
   let address: string;
+  // `--metrics` (runtime/metrics): loaded only then, so a server without it loads no prom-client.
+  const metrics = options.metrics === true ? (await import("./metrics/index.js")).createMetrics(spec, options, settings.env) : null;
+  let metricsServer: Server | null = null;
+  let metricsPort: number | undefined;
   try {
-    server = createServer(spec, db, options, log);
+    server = createServer(spec, metrics === null ? db : metrics.measure(db), options, log, metrics);
     const listen = parseListen(options.listen);
     port = await listenOn(server, listen.host, listen.port, options.listen);
+    if (metrics !== null && options.metricsListen) {
+      const listening = server;
+      const separate = await (await import("./metrics/listen.js")).listenMetrics(metrics, options.metricsListen, log).catch((err: unknown) => {
+        listening.close();
+        throw err;
+      });
+      metricsServer = separate.server;
+      metricsPort = separate.port;
+    }
     address = `${listen.host.includes(":") ? `[${listen.host}]` : listen.host}:${port}`;
   } catch (err) {
+    metrics?.close();
     await db.close().catch(() => undefined);
     throw err;
   }
-  const fields = { address, version: spec.version, backend: options.backend };
+  const fields = { address, version: spec.version, backend: options.backend, ...(metricsPort !== undefined && { metrics_port: metricsPort }) };
   if (settings.worker === true) log.debug("worker listening", { ...fields, pid: process.pid });
   else log.info("listening", fields);
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> =>
     (closing ??= drainAndClose(server, db, log, settings.shutdownGraceMs ?? SHUTDOWN_GRACE_MS).then(() => {
+      metrics?.close();
+      metricsServer?.closeAllConnections();
+      metricsServer?.close();
       if (settings.worker === true) log.info("worker stopped", { pid: process.pid });
       else log.info("stopped");
       log.flush();
     }));
-  return { address, port, server, db, log, close };
+  return { address, port, server, db, log, close, ...(metricsPort !== undefined && { metricsPort }) };
 }
 
 /**

@@ -19,7 +19,7 @@ import { answerClientError, answerConnect } from "./client-errors.js";
 import { createCors } from "./cors.js";
 import { resolveCredentials } from "./credentials.js";
 import { sendData, sendOk } from "./envelope.js";
-import { HttpError } from "./errors.js";
+import { HttpError, StartupError } from "./errors.js";
 import { framingProblem } from "./framing.js";
 import { HEALTH_PATH, healthInfo, sendHealth } from "./health.js";
 import { lingerIfUnread } from "./linger.js";
@@ -29,7 +29,8 @@ import { newArgs, parseQueryString } from "./query-string.js";
 import { mergePathParams } from "./path-params.js";
 import { sendStream } from "./answers/stream/send.js";
 import { RequestView, type RespondInput, type ShapedAnswer, sendShaped, type SiteOptions } from "./respond.js";
-import { type BoundTarget, Router } from "./router.js";
+import { type BoundTarget, type MatchResult, Router } from "./router.js";
+import type { Metrics } from "./metrics/index.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
 import { callEndpoint, IDEMPOTENCY_HEADER, IdempotencyStore, keptKey, REPLAYED_HEADER } from "./idempotency/index.js";
 import type { CallContext, CallInput, Caller, Database, EndpointSpec, RouteSpec, RouteTarget, ServerOptions, ServerSpec } from "./types.js";
@@ -87,6 +88,8 @@ export interface HandlerHooks {
    * request on a kept-alive connection gets a 503 and responses close their connection.
    */
   accepting: () => boolean;
+  /** `--metrics` (runtime/metrics, loaded only then): null or absent when off. */
+  metrics?: Metrics | null;
 }
 
 /**
@@ -133,11 +136,17 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const crossSite = new CrossSiteRule(cors, site);
   // `--openapi`: /openapi.json and the API reference page (read here, at start).
   const docs = options.openapi === true ? apiDocs(spec) : null;
+  // `--metrics`: answers /metrics and counts every request (runtime/metrics); null when off.
+  const metrics = hooks.metrics ?? null;
+  if (metrics !== null && metrics.onServerAddress && router.match("GET", metrics.path) !== null) {
+    throw new StartupError(`the route table has ${metrics.path}, which --metrics serves; serve metrics elsewhere with --metrics-listen`);
+  }
 
   // Hot path: every request runs through here; keep it free of per-request closures,
   // URL objects and regexes.
   async function handle(req: IncomingMessage, res: Answer): Promise<void> {
     const started = performance.now();
+    if (metrics !== null) metrics.http.inFlight++;
     const requestId = requestIdFrom(req.headers["x-request-id"]);
     // Written with the head (answer.ts).
     res.requestId = requestId;
@@ -153,6 +162,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     let matched: BoundTarget | null = null;
     // The path as the log line writes it, when it is one made at start (see Router).
     let logged: LoggedPath | null = null;
+    // The route table's answer, for the metrics' route label.
+    let route: MatchResult = null;
     try {
       // Once shutdown has begun, a request arriving on a kept-alive connection is not
       // started: the client learns to retry elsewhere, and the connection closes.
@@ -169,12 +180,15 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
         if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
         const answered = sendHealth(res, db, health, log);
         if (answered !== undefined) await answered;
+      } else if (metrics !== null && path === metrics.path && metrics.onServerAddress) {
+        await metrics.scrape(req, res);
       } else if (docs !== null && docs.has(path)) {
         if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
         if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
         sendAsset(req, res, docs.get(path)!);
       } else {
         const match = router.match(method, path);
+        route = match;
         if (match !== null && "path" in match && match.path === path) logged = match.logged;
         if (match === null) {
           if (app === null || !app.answersNotFound(req, method)) throw new HttpError(404, "not found");
@@ -275,14 +289,9 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
         res.destroy();
       }
     }
-    log.request({
-      requestId,
-      method: req.method ?? "",
-      path,
-      logged,
-      status: res.statusCode,
-      durationMs: performance.now() - started,
-    });
+    const durationMs = performance.now() - started;
+    log.request({ requestId, method: req.method ?? "", path, logged, status: res.statusCode, durationMs });
+    if (metrics !== null) metrics.http.answered(route, path, method, res, durationMs / 1000);
     // Done with the response: its write deadline is met now, or when it closes.
     deadlines.settle(res);
   }
@@ -304,8 +313,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
 }
 
 /** Builds the HTTP server for `spec`: createHandler's handler behind a `node:http` socket. The caller listens and closes it. */
-export function createServer(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger): Server {
-  const handler = createHandler(spec, db, options, log, { accepting: () => server.listening });
+export function createServer(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger, metrics: Metrics | null = null): Server {
+  const handler = createHandler(spec, db, options, log, { accepting: () => server.listening, metrics });
   // handle never rejects: every error ends in answerError.
   // `--server-header`: a response class that sets it, or Answer itself when there is none (answers/server-header.ts).
   const ServerResponse = answerClass(options.serverHeader);
