@@ -40,6 +40,9 @@ describe("server options: defaults and precedence", () => {
       trustProxy: false,
       openapi: false,
       serverHeader: null,
+      metrics: false,
+      metricsListen: null,
+      metricsToken: null,
     });
     expect(options([])).toEqual(BUILTIN_DEFAULTS);
   });
@@ -201,5 +204,25 @@ describe("--help", () => {
   test("-h is --help", () => {
     expect("help" in parseServerArgs(["-h"], {}, {})).toBe(true);
     expect(helpText({}).startsWith("Server flags:")).toBe(true);
+  });
+});
+
+describe("metrics options", () => {
+  test("--metrics wins over SVC_METRICS, which wins over [server] metrics", () => {
+    expect(options([]).metrics).toBe(false);
+    expect(options([], {}, { metrics: true }).metrics).toBe(true);
+    expect(options([], { SVC_METRICS: "false" }, { metrics: true }).metrics).toBe(false);
+    expect(options([], { SVC_METRICS: "true" }).metrics).toBe(true);
+    expect(options(["--metrics=false"], { SVC_METRICS: "true" }).metrics).toBe(false);
+    expect(options(["--metrics"], { SVC_METRICS: "false" }).metrics).toBe(true);
+    expect(startupError([], { SVC_METRICS: "yes" })).toBe('SVC_METRICS: "yes" is not true or false');
+  });
+
+  test("--metrics-listen is an address; metrics_token only comes from svc.toml, as a credential's name", () => {
+    expect(options(["--metrics-listen", "10.0.0.5:9464"]).metricsListen).toBe("10.0.0.5:9464");
+    expect(options([], {}, { metricsListen: ":9464" }).metricsListen).toBe(":9464");
+    expect(startupError(["--metrics-listen", "nowhere"])).toMatch(/--metrics-listen/);
+    expect(options([], {}, { metricsToken: "scrape" }).metricsToken).toBe("scrape");
+    expect(startupError(["--metrics-token", "x"])).toMatch(/unknown flag/);
   });
 });
