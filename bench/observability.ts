@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { BenchOptions } from "./args.js";
+import { type BenchOptions, integer } from "./args.js";
 import { COUNTED_ENDPOINTS, loadRequests } from "./endpoints.js";
 import { benchPaths } from "./paths.js";
 import { prepare, svcSpec } from "./prepare.js";
@@ -49,7 +49,7 @@ function parse(argv: string[]): Options | "help" {
     options: { ...CALLGRIND_FLAGS, variants: { type: "string" }, connections: { type: "string" }, help: { type: "boolean" } },
   });
   if (values.help) return "help";
-  const connections = Number(values.connections ?? 8);
+  const connections = integer("--connections", values.connections, 8, 1, 1000);
   const count = callgrindOptions({ ...values, callgrind: true }, connections, [])!;
   const variants = (values.variants ?? "off,metrics,traces").split(",");
   for (const v of variants) if (!["off", "metrics", "traces"].includes(v)) throw new Error(`unknown variant ${v}`);

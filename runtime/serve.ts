@@ -12,6 +12,7 @@ import { ownStatements, ownTables } from "./revocation/index.js";
 import { createServer } from "./server.js";
 import { withLimitsSchema } from "./limits/index.js";
 import { drainAndClose, SHUTDOWN_GRACE_MS } from "./shutdown.js";
+import { tracingConfigured } from "./traces/config.js";
 import type { Database, ServerOptions, ServerSpec } from "./types.js";
 
 /** `writeTimeoutMs` bounds a network database's waits and retries: past it the client has its 503 already. */
@@ -60,10 +61,14 @@ export async function serve(
   let address: string;
   // `--metrics` (runtime/metrics): loaded only then, so a server without it loads no prom-client.
   const metrics = options.metrics === true ? (await import("./metrics/index.js")).createMetrics(spec, options, settings.env) : null;
+  // OTEL_EXPORTER_OTLP_ENDPOINT (runtime/traces): the SDK is loaded only then.
+  const traces = tracingConfigured(settings.env ?? process.env) ? (await import("./traces/index.js")) : null;
+  const tracing = traces === null ? null : traces.createTracing(spec, log);
+  const served = tracing === null ? { spec, db } : traces!.traced(spec, db, tracing);
   let metricsServer: Server | null = null;
   let metricsPort: number | undefined;
   try {
-    server = createServer(spec, metrics === null ? db : metrics.measure(db), options, log, metrics);
+    server = createServer(served.spec, metrics === null ? served.db : metrics.measure(served.db), options, log, { metrics, traces: tracing });
     const listen = parseListen(options.listen);
     port = await listenOn(server, listen.host, listen.port, options.listen);
     if (metrics !== null && options.metricsListen) {
@@ -78,6 +83,7 @@ export async function serve(
     address = `${listen.host.includes(":") ? `[${listen.host}]` : listen.host}:${port}`;
   } catch (err) {
     metrics?.close();
+    await tracing?.close();
     await db.close().catch(() => undefined);
     throw err;
   }
@@ -91,6 +97,9 @@ export async function serve(
       metrics?.close();
       metricsServer?.closeAllConnections();
       metricsServer?.close();
+    }).then(async () => {
+      // The spans of the last requests go out before the process ends.
+      await tracing?.close();
       if (settings.worker === true) log.info("worker stopped", { pid: process.pid });
       else log.info("stopped");
       log.flush();

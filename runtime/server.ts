@@ -31,6 +31,7 @@ import { sendStream } from "./answers/stream/send.js";
 import { RequestView, type RespondInput, type ShapedAnswer, sendShaped, type SiteOptions } from "./respond.js";
 import { type BoundTarget, type MatchResult, Router } from "./router.js";
 import type { Metrics } from "./metrics/index.js";
+import type { Tracing } from "./traces/index.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
 import { callEndpoint, IDEMPOTENCY_HEADER, IdempotencyStore, keptKey, REPLAYED_HEADER } from "./idempotency/index.js";
 import type { CallContext, CallInput, Caller, Database, EndpointSpec, RouteSpec, RouteTarget, ServerOptions, ServerSpec } from "./types.js";
@@ -90,6 +91,8 @@ export interface HandlerHooks {
   accepting: () => boolean;
   /** `--metrics` (runtime/metrics, loaded only then): null or absent when off. */
   metrics?: Metrics | null;
+  /** OpenTelemetry traces (runtime/traces, loaded only when configured): null or absent when off. */
+  traces?: Tracing | null;
 }
 
 /**
@@ -138,6 +141,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const docs = options.openapi === true ? apiDocs(spec) : null;
   // `--metrics`: answers /metrics and counts every request (runtime/metrics); null when off.
   const metrics = hooks.metrics ?? null;
+  // OTEL_EXPORTER_OTLP_ENDPOINT (runtime/traces): a span per request; null when off.
+  const traces = hooks.traces ?? null;
   if (metrics !== null && metrics.onServerAddress && router.match("GET", metrics.path) !== null) {
     throw new StartupError(`the route table has ${metrics.path}, which --metrics serves; serve metrics elsewhere with --metrics-listen`);
   }
@@ -156,6 +161,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     const path = q === -1 ? target : target.slice(0, q);
     // HEAD is answered like GET; Node leaves the body out.
     const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
+    const span = traces === null ? null : traces.started(req, path);
     // At trace, a request that never gets its "request" line (a crash, a kill) still shows.
     if (traceRequests) log.trace("request received", { request_id: requestId, method: req.method, path });
     // What the request matched, for the error answer: an envelope target's errors keep the envelope.
@@ -292,6 +298,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     const durationMs = performance.now() - started;
     log.request({ requestId, method: req.method ?? "", path, logged, status: res.statusCode, durationMs });
     if (metrics !== null) metrics.http.answered(route, path, method, res, durationMs / 1000);
+    if (span !== null) traces!.answered(span, route, method, res);
     // Done with the response: its write deadline is met now, or when it closes.
     deadlines.settle(res);
   }
@@ -313,8 +320,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
 }
 
 /** Builds the HTTP server for `spec`: createHandler's handler behind a `node:http` socket. The caller listens and closes it. */
-export function createServer(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger, metrics: Metrics | null = null): Server {
-  const handler = createHandler(spec, db, options, log, { accepting: () => server.listening, metrics });
+export function createServer(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger, observe: Pick<HandlerHooks, "metrics" | "traces"> = {}): Server {
+  const handler = createHandler(spec, db, options, log, { accepting: () => server.listening, ...observe });
   // handle never rejects: every error ends in answerError.
   // `--server-header`: a response class that sets it, or Answer itself when there is none (answers/server-header.ts).
   const ServerResponse = answerClass(options.serverHeader);
