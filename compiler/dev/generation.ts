@@ -10,6 +10,7 @@ import type { Logger } from "../../runtime/log.js";
 import { parseServerArgs } from "../../runtime/options.js";
 import { ownStatements, ownTables } from "../../runtime/revocation/index.js";
 import { createHandler, type Handler } from "../../runtime/server.js";
+import { traced, type Tracing } from "../../runtime/traces/index.js";
 import type { Database, ServerOptions, ServerSpec } from "../../runtime/types.js";
 
 /** The runtime as the generated module imports it: the very modules this process runs. */
@@ -103,8 +104,11 @@ export function makeGeneration(
   options: ServerOptions,
   log: Logger,
   listening: () => boolean,
+  tracing: Tracing,
 ): Generation {
-  const handler = createHandler(spec, db, options, log, { accepting: listening });
+  // Every request is traced, for the trace view (compiler/dev/traces.ts); `db` stays the plain one, which migrations use.
+  const served = traced(spec, db, tracing);
+  const handler = createHandler(served.spec, served.db, options, log, { accepting: listening, traces: tracing });
   return {
     id,
     spec,
