@@ -12,7 +12,7 @@ import { ownStatements, ownTables } from "./revocation/index.js";
 import { createServer } from "./server.js";
 import { withLimitsSchema } from "./limits/index.js";
 import { drainAndClose, SHUTDOWN_GRACE_MS } from "./shutdown.js";
-import { tracingConfigured } from "./traces/config.js";
+import { observe } from "./observe/index.js";
 import type { Database, ServerOptions, ServerSpec } from "./types.js";
 
 /** `writeTimeoutMs` bounds a network database's waits and retries: past it the client has its 503 already. */
@@ -59,31 +59,20 @@ export async function serve(
   let server: Server;
   let port: number;
   let address: string;
-  // `--metrics` (runtime/metrics): loaded only then, so a server without it loads no prom-client.
-  const metrics = options.metrics === true ? (await import("./metrics/index.js")).createMetrics(spec, options, settings.env) : null;
-  // OTEL_EXPORTER_OTLP_ENDPOINT (runtime/traces): the SDK is loaded only then.
-  const traces = tracingConfigured(settings.env ?? process.env) ? (await import("./traces/index.js")) : null;
-  const tracing = traces === null ? null : traces.createTracing(spec, log);
-  const served = tracing === null ? { spec, db } : traces!.traced(spec, db, tracing);
-  let metricsServer: Server | null = null;
   let metricsPort: number | undefined;
+  // Metrics and traces (runtime/observe), each loaded only when asked for.
+  const seen = await observe(spec, db, options, settings.env ?? process.env, log);
   try {
-    server = createServer(served.spec, metrics === null ? served.db : metrics.measure(served.db), options, log, { metrics, traces: tracing });
+    server = createServer(seen.spec, seen.db, options, log, seen.observer);
     const listen = parseListen(options.listen);
     port = await listenOn(server, listen.host, listen.port, options.listen);
-    if (metrics !== null && options.metricsListen) {
-      const listening = server;
-      const separate = await (await import("./metrics/listen.js")).listenMetrics(metrics, options.metricsListen, log).catch((err: unknown) => {
-        listening.close();
-        throw err;
-      });
-      metricsServer = separate.server;
-      metricsPort = separate.port;
-    }
+    metricsPort = await seen.listen().catch((err: unknown) => {
+      server.close();
+      throw err;
+    });
     address = `${listen.host.includes(":") ? `[${listen.host}]` : listen.host}:${port}`;
   } catch (err) {
-    metrics?.close();
-    await tracing?.close();
+    await seen.close();
     await db.close().catch(() => undefined);
     throw err;
   }
@@ -93,13 +82,8 @@ export async function serve(
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> =>
-    (closing ??= drainAndClose(server, db, log, settings.shutdownGraceMs ?? SHUTDOWN_GRACE_MS).then(() => {
-      metrics?.close();
-      metricsServer?.closeAllConnections();
-      metricsServer?.close();
-    }).then(async () => {
-      // The spans of the last requests go out before the process ends.
-      await tracing?.close();
+    (closing ??= drainAndClose(server, db, log, settings.shutdownGraceMs ?? SHUTDOWN_GRACE_MS).then(async () => {
+      await seen.close();
       if (settings.worker === true) log.info("worker stopped", { pid: process.pid });
       else log.info("stopped");
       log.flush();

@@ -19,7 +19,7 @@ import { answerClientError, answerConnect } from "./client-errors.js";
 import { createCors } from "./cors.js";
 import { resolveCredentials } from "./credentials.js";
 import { sendData, sendOk } from "./envelope.js";
-import { HttpError, StartupError } from "./errors.js";
+import { HttpError } from "./errors.js";
 import { framingProblem } from "./framing.js";
 import { HEALTH_PATH, healthInfo, sendHealth } from "./health.js";
 import { lingerIfUnread } from "./linger.js";
@@ -30,14 +30,13 @@ import { mergePathParams } from "./path-params.js";
 import { sendStream } from "./answers/stream/send.js";
 import { RequestView, type RespondInput, type ShapedAnswer, sendShaped, type SiteOptions } from "./respond.js";
 import { type BoundTarget, type MatchResult, Router } from "./router.js";
-import type { Metrics } from "./metrics/index.js";
-import type { Tracing } from "./traces/index.js";
+import type { Observer } from "./observe/observer.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
 import { callEndpoint, IDEMPOTENCY_HEADER, IdempotencyStore, keptKey, REPLAYED_HEADER } from "./idempotency/index.js";
 import type { CallContext, CallInput, Caller, Database, EndpointSpec, RouteSpec, RouteTarget, ServerOptions, ServerSpec } from "./types.js";
 import { WebhookReply, webhookEndpoints } from "./webhooks/index.js";
 import { App, blockAnswersEnvelope } from "./pages/index.js";
-import { type ErrorAnswers, errorAnswers } from "./answers/errors.js";
+import { answerError, type ErrorAnswers, errorAnswers } from "./answers/errors.js";
 import { answerClass } from "./answers/server-header.js";
 import { CrossSiteRule, crossSiteRefusal } from "./cross-site.js";
 import { unpolyAssets } from "./unpoly.js";
@@ -89,10 +88,8 @@ export interface HandlerHooks {
    * request on a kept-alive connection gets a 503 and responses close their connection.
    */
   accepting: () => boolean;
-  /** `--metrics` (runtime/metrics, loaded only then): null or absent when off. */
-  metrics?: Metrics | null;
-  /** OpenTelemetry traces (runtime/traces, loaded only when configured): null or absent when off. */
-  traces?: Tracing | null;
+  /** `--metrics` and OTEL_* traces (runtime/observe): null or absent when both are off. */
+  observer?: Observer | null;
 }
 
 /**
@@ -139,19 +136,13 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const crossSite = new CrossSiteRule(cors, site);
   // `--openapi`: /openapi.json and the API reference page (read here, at start).
   const docs = options.openapi === true ? apiDocs(spec) : null;
-  // `--metrics`: answers /metrics and counts every request (runtime/metrics); null when off.
-  const metrics = hooks.metrics ?? null;
-  // OTEL_EXPORTER_OTLP_ENDPOINT (runtime/traces): a span per request; null when off.
-  const traces = hooks.traces ?? null;
-  if (metrics !== null && metrics.onServerAddress && router.match("GET", metrics.path) !== null) {
-    throw new StartupError(`the route table has ${metrics.path}, which --metrics serves; serve metrics elsewhere with --metrics-listen`);
-  }
+  // Metrics (/metrics, each request counted) and a span per request (runtime/observe); null when off.
+  const observer = hooks.observer ?? null;
 
   // Hot path: every request runs through here; keep it free of per-request closures,
   // URL objects and regexes.
   async function handle(req: IncomingMessage, res: Answer): Promise<void> {
     const started = performance.now();
-    if (metrics !== null) metrics.http.inFlight++;
     const requestId = requestIdFrom(req.headers["x-request-id"]);
     // Written with the head (answer.ts).
     res.requestId = requestId;
@@ -161,14 +152,13 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     const path = q === -1 ? target : target.slice(0, q);
     // HEAD is answered like GET; Node leaves the body out.
     const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
-    const span = traces === null ? null : traces.started(req, path);
+    const span = observer === null ? null : observer.started(req, path);
     // At trace, a request that never gets its "request" line (a crash, a kill) still shows.
     if (traceRequests) log.trace("request received", { request_id: requestId, method: req.method, path });
     // What the request matched, for the error answer: an envelope target's errors keep the envelope.
     let matched: BoundTarget | null = null;
     // The path as the log line writes it, when it is one made at start (see Router).
     let logged: LoggedPath | null = null;
-    // The route table's answer, for the metrics' route label.
     let route: MatchResult = null;
     try {
       // Once shutdown has begun, a request arriving on a kept-alive connection is not
@@ -186,8 +176,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
         if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
         const answered = sendHealth(res, db, health, log);
         if (answered !== undefined) await answered;
-      } else if (metrics !== null && path === metrics.path && metrics.onServerAddress) {
-        await metrics.scrape(req, res);
+      } else if (observer !== null && observer.serves(path)) {
+        await observer.scrape(req, res);
       } else if (docs !== null && docs.has(path)) {
         if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
         if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
@@ -297,8 +287,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     }
     const durationMs = performance.now() - started;
     log.request({ requestId, method: req.method ?? "", path, logged, status: res.statusCode, durationMs });
-    if (metrics !== null) metrics.http.answered(route, path, method, res, durationMs / 1000);
-    if (span !== null) traces!.answered(span, route, method, res);
+    if (observer !== null) observer.answered(span, route, path, method, res, durationMs);
     // Done with the response: its write deadline is met now, or when it closes.
     deadlines.settle(res);
   }
@@ -320,8 +309,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
 }
 
 /** Builds the HTTP server for `spec`: createHandler's handler behind a `node:http` socket. The caller listens and closes it. */
-export function createServer(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger, observe: Pick<HandlerHooks, "metrics" | "traces"> = {}): Server {
-  const handler = createHandler(spec, db, options, log, { accepting: () => server.listening, ...observe });
+export function createServer(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger, observer: Observer | null = null): Server {
+  const handler = createHandler(spec, db, options, log, { accepting: () => server.listening, observer });
   // handle never rejects: every error ends in answerError.
   // `--server-header`: a response class that sets it, or Answer itself when there is none (answers/server-header.ts).
   const ServerResponse = answerClass(options.serverHeader);
@@ -388,28 +377,4 @@ function respondInput(params: Record<string, string> | null, req: IncomingMessag
  */
 function closesAfter(accepting: () => boolean, deadlines: WriteDeadlines, res: ServerResponse): boolean {
   return !accepting() && !deadlines.hasLaterOnConnection(res);
-}
-
-function answerError(
-  res: ServerResponse,
-  err: unknown,
-  errors: ErrorAnswers,
-  envelope: boolean,
-  log: Logger,
-  requestId: string,
-  method: string | undefined,
-  path: string,
-  closing: boolean,
-): void {
-  try {
-    if (closing) res.setHeader("Connection", "close");
-    errors.send(res, err, log, { request_id: requestId, method, path }, envelope);
-  } catch (writeErr) {
-    // Writing the envelope itself failed (a broken header, a dead socket): drop the connection.
-    log.error("could not answer a request", {
-      request_id: requestId,
-      error: writeErr instanceof Error ? (writeErr.stack ?? writeErr.message) : String(writeErr),
-    });
-    res.destroy();
-  }
 }

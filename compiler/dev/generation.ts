@@ -11,6 +11,7 @@ import { parseServerArgs } from "../../runtime/options.js";
 import { ownStatements, ownTables } from "../../runtime/revocation/index.js";
 import { createHandler, type Handler } from "../../runtime/server.js";
 import { traced, type Tracing } from "../../runtime/traces/index.js";
+import { Observer } from "../../runtime/observe/observer.js";
 import type { Database, ServerOptions, ServerSpec } from "../../runtime/types.js";
 
 /** The runtime as the generated module imports it: the very modules this process runs. */
@@ -108,7 +109,7 @@ export function makeGeneration(
 ): Generation {
   // Every request is traced, for the trace view (compiler/dev/traces.ts); `db` stays the plain one, which migrations use.
   const served = traced(spec, db, tracing);
-  const handler = createHandler(served.spec, served.db, options, log, { accepting: listening, traces: tracing });
+  const handler = createHandler(served.spec, served.db, options, log, { accepting: listening, observer: new Observer(null, tracing) });
   return {
     id,
     spec,
