@@ -12,6 +12,7 @@ export type TemplateName =
   | "dev/client.js"
   | "dev/overlay.html"
   | "dev/error-page.html"
+  | "dev/traces.html"
   | "pages/layout.html"
   | "pages/error.html"
   | "output/package.json"
@@ -39,6 +40,6 @@ export function escapeHtml(text: string): string {
 }
 
 /** An HTML template filled in: `{{x}}` escaped with escapeHtml, `{{{x}}}` as given. */
-export function renderTemplate(name: TemplateName, view: Record<string, string>): string {
-  return Mustache.render(readTemplate(name), view, {}, { escape: escapeHtml });
+export function renderTemplate(name: TemplateName, view: Record<string, unknown>): string {
+  return Mustache.render(readTemplate(name), view, {}, { escape: (value: unknown) => escapeHtml(String(value)) });
 }

@@ -11,7 +11,7 @@ export { HttpError, Fail } from "./core/errors.js";
 export { headerText } from "./core/answer/index.js";
 export { answerHtml, answerText } from "./core/answer/index.js";
 export * as values from "./values/index.js";
-export { newId } from "./core/ids.js";
+export { newId } from "./lang/ids.js";
 export { uuid4, uuid7 } from "./keys/uuid.js";
 export { whenRead } from "./db/awaitable.js";
 export { jsonValue, jsonRows, jsonRowOrNull } from "./core/answer/index.js";

@@ -417,5 +417,8 @@ function serverDefaults(c: ProjectConfig): ServerDefaults {
   if (c.server.trust_proxy !== undefined) d.trustProxy = c.server.trust_proxy;
   if (c.server.openapi !== undefined) d.openapi = c.server.openapi;
   if (c.server.header !== undefined) d.serverHeader = c.server.header;
+  if (c.server.metrics !== undefined) d.metrics = c.server.metrics;
+  if (c.server.metrics_listen !== undefined) d.metricsListen = c.server.metrics_listen;
+  if (c.server.metrics_token !== undefined) d.metricsToken = c.server.metrics_token;
   return d;
 }

@@ -12,6 +12,8 @@ import { parseServerArgs } from "../../runtime/start/options.js";
 import { ownStatements, ownTables } from "../../runtime/start/own-tables.js";
 import { createHandler, type Handler } from "../../runtime/core/server.js";
 import type { Database, ServerOptions, ServerSpec } from "../../runtime/contract/index.js";
+import { traced, type Tracing } from "../../runtime/traces/index.js";
+import { Observer } from "../../runtime/observe/index.js";
 
 /** The runtime as the generated module imports it: the very modules this process runs. */
 export const RUNTIME_URL = new URL("../../runtime/index.js", import.meta.url).href;
@@ -117,8 +119,11 @@ export function makeGeneration(
   options: ServerOptions,
   log: Logger,
   listening: () => boolean,
+  tracing: Tracing,
 ): Generation {
-  const handler = createHandler(spec, db, options, log, { accepting: listening });
+  // Every request is traced, for the trace view (compiler/dev/traces.ts); `db` stays the plain one, which migrations use.
+  const served = traced(spec, db, tracing);
+  const handler = createHandler(served.spec, served.db, options, log, { accepting: listening, observer: new Observer(null, tracing) });
   return {
     id,
     spec,

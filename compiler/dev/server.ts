@@ -23,6 +23,10 @@ import { type Generation, RUNTIME_URL, devOptions, importSpec, makeGeneration, m
 import { BuildCache, describeReuse } from "./build-cache.js";
 import { build, formatDiagnostics } from "../index.js";
 import { type Watcher, onlyMainArea, watchProject } from "./watch.js";
+import { createTracing, type Tracing } from "../../runtime/traces/index.js";
+import { tracingConfigured } from "../../runtime/traces/config.js";
+import { RecentTraces } from "../../runtime/traces/recent.js";
+import { answerTraces } from "./traces.js";
 
 /** Builds run after start to warm the compiler up (see warmUp). */
 const WARM_UP_BUILDS = 3;
@@ -69,6 +73,9 @@ export class DevServer {
   private rootPath: string | null = null;
   /** What one build leaves for the next: ASTs, SQL checks, templates, page.jq (keyed by content). */
   private readonly cache = new BuildCache();
+  /** The last requests' spans, for /_svc/traces; also exported when OTEL_* says where. */
+  private readonly recent = new RecentTraces();
+  private tracing: Tracing | null = null;
 
   private constructor(
     private readonly options: DevServerOptions,
@@ -221,7 +228,9 @@ export class DevServer {
       reset = migrated.reset;
       const options = devOptions(spec, this.options.logLevel);
       try {
-        next = makeGeneration(this.nextId, spec, migrated.db, options, this.log, () => this.http.listening);
+        // Every request sampled: the trace view shows them all.
+        this.tracing ??= createTracing(spec, this.log, [this.recent], tracingConfigured(process.env), true);
+        next = makeGeneration(this.nextId, spec, migrated.db, options, this.log, () => this.http.listening, this.tracing);
       } catch (err) {
         if (migrated.db !== this.db) await migrated.db.close().catch(() => undefined);
         throw err;
@@ -287,6 +296,7 @@ export class DevServer {
     const q = target.indexOf("?");
     const path = q === -1 ? target : target.slice(0, q);
     if (this.live.handle(req, res, path)) return;
+    if (answerTraces(res, path, this.recent)) return;
     const gen = this.current;
     const failure = this.failure;
     if (failure !== null && (gen === null || this.isApi(gen, req.method ?? "GET", path))) {
@@ -339,6 +349,7 @@ export class DevServer {
     });
     if (this.current !== null) this.current.handler.close();
     await this.db?.close().catch(() => undefined);
+    await this.tracing?.close();
     this.cache.dispose();
     this.log.flush();
   }

@@ -4,6 +4,7 @@
 import { analyzeCodes } from "./codes/analyze.js";
 import { answerCodes } from "./codes/answers.js";
 import { streamCodes } from "./codes/stream.js";
+import { observabilityCodes } from "./codes/observability.js";
 import { appCodes } from "./codes/app.js";
 import { compositionCodes } from "./codes/composition.js";
 import { configCodes } from "./codes/config.js";
@@ -44,7 +45,7 @@ export const catalog: CatalogGroup[] = [
   { title: "jq page loaders", range: "SVC5001–SVC5099", codes: jqCodes },
   { title: "Route files, pages and public/", range: "SVC6001–SVC6099", codes: { ...appCodes, ...uploadCodes } },
   { title: "Identity: tokens, sessions, passwords and the caller", range: "SVC7001–SVC7099", codes: { ...identityCodes, ...crossSiteCodes, ...limitCodes } },
-  { title: "Route answers and error shapes", range: "SVC7101–SVC7199", codes: { ...respondCodes, ...answerCodes, ...streamCodes } },
+  { title: "Route answers and error shapes", range: "SVC7101–SVC7199", codes: { ...respondCodes, ...answerCodes, ...streamCodes, ...observabilityCodes } },
   { title: "Jobs and schedules", range: "SVC8001–SVC8049", codes: jobCodes },
   { title: "Events and their subscribers", range: "SVC8050–SVC8079", codes: eventCodes },
 ];

@@ -6,6 +6,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { configCodes } from "../diagnostics/codes/config.js";
 import { respondCodes } from "../diagnostics/codes/respond.js";
+import { observabilityCodes } from "../diagnostics/codes/observability.js";
 import { closest } from "../diagnostics/did-you-mean.js";
 import { svcToml } from "./config/fields.js";
 import { PositionMap } from "../parse/positions.js";
@@ -79,6 +80,7 @@ export function readConfig(file: string, text: string): ConfigResult {
   checkCredentialRef(ctx, ["auth", "jwt", "private_key"], config.auth.jwt?.private_key, declared);
   checkCredentialRef(ctx, ["deploy", "token"], config.deploy.token, declared);
   for (const { path, name } of subscriberSecrets(config.events)) checkCredentialName(ctx, path, name, declared);
+  checkMetrics(ctx, config.server, declared);
   checkDatabaseUrl(ctx, config);
   if (config.errors.body !== undefined) {
     const problem = errorBodyProblem(config.errors.body);
@@ -149,6 +151,26 @@ function checkCredentialRef(
 function checkCredentialName(ctx: ReadContext, path: TomlPath, name: string, declared: string[]): void {
   if (declared.includes(name)) return;
   ctx.diagnostics.push(configCodes.undeclaredCredential.at(ctx.file, ctx.index.best(path), formatPath(path), name, closest(name, declared)));
+}
+
+/** `[server] metrics_token` names a credential as the `{ credential = … }` keys do; metrics_listen is another address. */
+function checkMetrics(ctx: ReadContext, server: ProjectConfig["server"], declared: string[]): void {
+  const token = server.metrics_token;
+  if (token !== undefined && !declared.includes(token)) {
+    const at = ctx.index.best(["server", "metrics_token"]);
+    ctx.diagnostics.push(configCodes.undeclaredCredential.at(ctx.file, at, "server.metrics_token", token, closest(token, declared)));
+  }
+  const listen = server.listen ?? "127.0.0.1:8080";
+  if (server.metrics_listen !== undefined && sameAddress(server.metrics_listen, listen)) {
+    const at = ctx.index.best(["server", "metrics_listen"]);
+    ctx.diagnostics.push(observabilityCodes.metricsListenIsListen.at(ctx.file, at, server.metrics_listen));
+  }
+}
+
+/** An empty host means 127.0.0.1, as the runtime reads `--listen`. */
+function sameAddress(a: string, b: string): boolean {
+  const norm = (v: string): string => (v.startsWith(":") ? `127.0.0.1${v}` : v);
+  return norm(a) === norm(b);
 }
 
 function checkDatabaseUrl(ctx: ReadContext, config: ProjectConfig): void {

@@ -3,6 +3,7 @@
 // reads. Generated code sees these through runtime/index.ts as `rt.<Name>`.
 
 export type * from "./server.js";
+export type * from "./options.js";
 export type * from "./jobs.js";
 export type * from "./events.js";
 export type * from "./answers.js";

@@ -10,6 +10,7 @@ import type { Limiter, LimitsSpec, PasswordOutcome, RateLimitSpec } from "../lim
 import type { TableKey } from "./keys.js";
 import type { SpecUploads, TakesFiles } from "./uploads.js";
 import type { Isolation, TransactionOptions } from "./transactions.js";
+import type { ServerOptions } from "./options.js";
 import type { JobsSpec } from "./jobs.js";
 import type { EventsSpec, OutboxWake } from "./events.js";
 
@@ -362,35 +363,4 @@ export interface SessionSpec {
   idleS?: number;
   /** The cookie's name; `__Host-` is put before it when the cookie is Secure. */
   cookie: string;
-}
-
-export type LogLevel = "error" | "warn" | "info" | "debug" | "trace";
-
-/** Server flags after parsing (runtime/start/options.ts); docs/service.md §8 lists them. */
-export interface ServerOptions {
-  listen: string;
-  backend: "sqlite" | "postgres" | "mysql" | "tidb";
-  db: string;
-  /** `--cors-origin`: one exact origin, `*`, or null for no CORS headers at all. */
-  corsOrigin: string | null;
-  /** `--read-timeout`: request headers and body must arrive within this many ms of the request's start. */
-  readTimeoutMs: number;
-  /** `--write-timeout`: a response must be complete within this many ms of the request's headers. */
-  writeTimeoutMs: number;
-  maxBodySize: number;
-  /** `--workers`: processes sharing the port; 1 serves from the starting process. */
-  workers: number;
-  logLevel: LogLevel;
-  /** `--public-url`: the external base URL `input.base_url` answers; null or absent to derive it from the request. */
-  publicUrl?: string | null;
-  /** `--trust-proxy`: believe X-Forwarded-Proto and X-Forwarded-Host; absent means false. */
-  trustProxy?: boolean;
-  /** `--openapi`: serve /openapi.json and the API reference at /_svc/docs (runtime/api-docs.ts). */
-  openapi?: boolean;
-  /** `--server-header`: the Server header of every answer; null or absent for none (runtime/core/answer/server-header.ts). */
-  serverHeader?: string | null;
-  /** `--jobs`: run jobs beside serving (`on`, the default), not at all (`off`), or only jobs, serving /health alone (`only`). */
-  jobs?: "on" | "off" | "only";
-  /** `--jobs-concurrency`: jobs one process runs at once. */
-  jobsConcurrency?: number;
 }

@@ -11,7 +11,7 @@
 
 import { randomBytes } from "node:crypto";
 import { writeSync } from "node:fs";
-import { CROCKFORD_CODES } from "./ids.js";
+import { CROCKFORD_CODES } from "../lang/ids.js";
 import { middleOf, plainJsonString, requestLine, type RequestLogEntry } from "./request-line.js";
 import { now } from "./time.js";
 import type { LogLevel } from "../contract/index.js";
@@ -81,6 +81,11 @@ export class Logger {
   private pending = "";
   private pendingBytes = 0;
   private flushScheduled = false;
+  /**
+   * Set by runtime/traces when tracing is on: the trace id of the request being answered,
+   * which every line written meanwhile carries as `trace_id`. Null (no work at all) otherwise.
+   */
+  traceIdOf: (() => string | undefined) | null = null;
   private readonly flushSoon = (): void => {
     this.flushScheduled = false;
     this.flush();
@@ -100,24 +105,24 @@ export class Logger {
 
   error(msg: string, fields?: LogFields): void {
     if (this.rank < RANK.error) return;
-    this.write(formatLine("error", msg, fields));
+    this.write(formatLine("error", msg, this.traced(fields)));
     this.flush();
   }
 
   warn(msg: string, fields?: LogFields): void {
-    if (this.rank >= RANK.warn) this.write(formatLine("warn", msg, fields));
+    if (this.rank >= RANK.warn) this.write(formatLine("warn", msg, this.traced(fields)));
   }
 
   info(msg: string, fields?: LogFields): void {
-    if (this.rank >= RANK.info) this.write(formatLine("info", msg, fields));
+    if (this.rank >= RANK.info) this.write(formatLine("info", msg, this.traced(fields)));
   }
 
   debug(msg: string, fields?: LogFields): void {
-    if (this.rank >= RANK.debug) this.write(formatLine("debug", msg, fields));
+    if (this.rank >= RANK.debug) this.write(formatLine("debug", msg, this.traced(fields)));
   }
 
   trace(msg: string, fields?: LogFields): void {
-    if (this.rank >= RANK.trace) this.write(formatLine("trace", msg, fields));
+    if (this.rank >= RANK.trace) this.write(formatLine("trace", msg, this.traced(fields)));
   }
 
   /**
@@ -127,6 +132,7 @@ export class Logger {
    */
   request(entry: RequestLogEntry): void {
     if (this.rank < RANK.info) return;
+    if (this.traceIdOf !== null) return this.tracedRequest(entry);
     if (entry.logged !== null) {
       const line = requestLine(entry, entry.logged.middleFor(entry.method, entry.status));
       this.write(line, line.length);
@@ -135,6 +141,18 @@ export class Logger {
     const plain = plainJsonString(entry.path);
     const line = requestLine(entry, middleOf(entry.method, plain ?? JSON.stringify(entry.path), entry.status));
     this.write(line, plain === null ? Buffer.byteLength(line) : line.length);
+  }
+
+  /** `fields` with the current request's trace id, when tracing is on and a request is being answered. */
+  private traced(fields: LogFields | undefined): LogFields | undefined {
+    const traceId = this.traceIdOf === null ? undefined : this.traceIdOf();
+    return traceId === undefined ? fields : { ...fields, trace_id: traceId };
+  }
+
+  /** The request line with its trace id: the general path, as tracing costs far more than it anyway. */
+  private tracedRequest(entry: RequestLogEntry): void {
+    const fields = { request_id: entry.requestId, method: entry.method, path: entry.path, status: entry.status, duration_ms: Math.round(entry.durationMs * 100) / 100 };
+    this.write(formatLine("info", "request", this.traced(fields)));
   }
 
   /** Writes buffered lines now; call before the process exits. */

@@ -9,7 +9,7 @@
 
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { Answer, answerClass, databaseJson, type ErrorAnswers, errorAnswers, RequestView, requestIdOf } from "./answer/index.js";
+import { Answer, answerClass, answerError, databaseJson, type ErrorAnswers, errorAnswers, RequestView, requestIdOf } from "./answer/index.js";
 import { sendGeneratedJson, sendData, sendDatabaseJson, sendOk, sendShaped, sendStream } from "./answer/index.js";
 import { performance } from "node:perf_hooks";
 import { Identity } from "../auth/index.js";
@@ -28,7 +28,7 @@ import { type LoggedPath, loggedPath } from "./request-line.js";
 import { newArgs, parseQueryString } from "./query-string.js";
 import { mergePathParams } from "./path-params.js";
 import type { RespondInput, ShapedAnswer, SiteOptions } from "../contract/index.js";
-import { type BoundTarget, Router } from "./router.js";
+import { type BoundTarget, type MatchResult, Router } from "./router.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
 import { callEndpoint, IDEMPOTENCY_HEADER, IdempotencyStore, idempotencyStatements, keptKey, REPLAYED_HEADER } from "../idempotency/index.js";
 import { afterCall, outboxHealth, startOutbox } from "../outbox/index.js";
@@ -36,6 +36,7 @@ import { trackConnections } from "./connections.js";
 import type { CallContext, CallInput, Caller, Database, EndpointSpec, RouteSpec, RouteTarget, ServerOptions, ServerSpec } from "../contract/index.js";
 import { WebhookReply, webhookEndpoints } from "../webhooks/index.js";
 import { App, blockAnswersEnvelope } from "../pages/index.js";
+import type { Observer } from "../observe/index.js";
 import { CrossSiteRule, crossSiteRefusal } from "./cross-site.js";
 import { unpolyAssets } from "../assets/index.js";
 import { apiDocs } from "../assets/index.js";
@@ -79,6 +80,8 @@ export interface HandlerHooks {
    * request on a kept-alive connection gets a 503 and responses close their connection.
    */
   accepting: () => boolean;
+  /** `--metrics` and OTEL_* traces (runtime/observe): null or absent when both are off. */
+  observer?: Observer | null;
 }
 
 /**
@@ -128,6 +131,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const crossSite = new CrossSiteRule(cors, site);
   // `--openapi`: /openapi.json and the API reference page (read here, at start).
   const docs = options.openapi === true ? apiDocs(spec) : null;
+  // Metrics (/metrics, each request counted) and a span per request (runtime/observe); null when off.
+  const observer = hooks.observer ?? null;
 
   // Hot path: every request runs through here; keep it free of per-request closures,
   // URL objects and regexes.
@@ -142,12 +147,14 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     const path = q === -1 ? target : target.slice(0, q);
     // HEAD is answered like GET; Node leaves the body out.
     const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
+    const span = observer === null ? null : observer.started(req, path);
     // At trace, a request that never gets its "request" line (a crash, a kill) still shows.
     if (traceRequests) log.trace("request received", { request_id: requestId, method: req.method, path });
     // What the request matched, for the error answer: an envelope target's errors keep the envelope.
     let matched: BoundTarget | null = null;
     // The path as the log line writes it, when it is one made at start (see Router).
     let logged: LoggedPath | null = null;
+    let route: MatchResult = null;
     try {
       // Once shutdown has begun, a request arriving on a kept-alive connection is not
       // started: the client learns to retry elsewhere, and the connection closes.
@@ -164,12 +171,15 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
         if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
         const answered = sendHealth(res, db, health, log);
         if (answered !== undefined) await answered;
+      } else if (observer !== null && observer.serves(path)) {
+        await observer.scrape(req, res);
       } else if (docs !== null && docs.has(path)) {
         if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
         if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
         sendAsset(req, res, docs.get(path)!);
       } else {
         const match = router.match(method, path);
+        route = match;
         if (match !== null && "path" in match && match.path === path) logged = match.logged;
         if (match === null) {
           if (app === null || !app.answersNotFound(req, method)) throw new HttpError(404, "not found");
@@ -268,14 +278,9 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
         res.destroy();
       }
     }
-    log.request({
-      requestId,
-      method: req.method ?? "",
-      path,
-      logged,
-      status: res.statusCode,
-      durationMs: performance.now() - started,
-    });
+    const durationMs = performance.now() - started;
+    log.request({ requestId, method: req.method ?? "", path, logged, status: res.statusCode, durationMs });
+    if (observer !== null) observer.answered(span, route, path, method, res, durationMs);
     // Done with the response: its write deadline is met now, or when it closes.
     deadlines.settle(res);
   }
@@ -301,8 +306,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
 }
 
 /** Builds the HTTP server for `spec`: createHandler's handler behind a `node:http` socket. The caller listens and closes it. */
-export function createServer(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger): Server {
-  const handler = createHandler(spec, db, options, log, { accepting: () => server.listening });
+export function createServer(spec: ServerSpec, db: Database, options: ServerOptions, log: Logger, observer: Observer | null = null): Server {
+  const handler = createHandler(spec, db, options, log, { accepting: () => server.listening, observer });
   // handle never rejects: every error ends in answerError.
   // `--server-header`: a response class that sets it, or Answer itself when there is none (answers/server-header.ts).
   const ServerResponse = answerClass(options.serverHeader);
@@ -358,28 +363,4 @@ function respondInput(params: Record<string, string> | null, req: IncomingMessag
  */
 function closesAfter(accepting: () => boolean, deadlines: WriteDeadlines, res: ServerResponse): boolean {
   return !accepting() && !deadlines.hasLaterOnConnection(res);
-}
-
-function answerError(
-  res: ServerResponse,
-  err: unknown,
-  errors: ErrorAnswers,
-  envelope: boolean,
-  log: Logger,
-  requestId: string,
-  method: string | undefined,
-  path: string,
-  closing: boolean,
-): void {
-  try {
-    if (closing) res.setHeader("Connection", "close");
-    errors.send(res, err, log, { request_id: requestId, method, path }, envelope);
-  } catch (writeErr) {
-    // Writing the envelope itself failed (a broken header, a dead socket): drop the connection.
-    log.error("could not answer a request", {
-      request_id: requestId,
-      error: writeErr instanceof Error ? (writeErr.stack ?? writeErr.message) : String(writeErr),
-    });
-    res.destroy();
-  }
 }

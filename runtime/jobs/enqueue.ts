@@ -2,7 +2,7 @@
 // caller's executor, so the job exists exactly when the caller's transaction commits.
 
 import { createHash } from "node:crypto";
-import { newId } from "../core/ids.js";
+import { newId } from "../lang/ids.js";
 import type { Executor } from "../contract/index.js";
 import { jobStatements } from "./table.js";
 import type { EnqueueOptions, JobSpec } from "../contract/jobs.js";

@@ -2,7 +2,7 @@
 // transaction. The event's body is made here, once, and stored as the exact text that is
 // signed and sent, so every retry sends the same bytes under the same webhook-id.
 
-import { newId } from "../core/ids.js";
+import { newId } from "../lang/ids.js";
 import type { CallContext, Executor } from "../contract/index.js";
 import { outboxStatements as sql } from "./table.js";
 

@@ -37,6 +37,9 @@ export const BUILTIN_DEFAULTS: Readonly<ServerOptions> = {
   serverHeader: null,
   jobs: "on",
   jobsConcurrency: DEFAULT_CONCURRENCY,
+  metrics: false,
+  metricsListen: null,
+  metricsToken: null,
 };
 
 type Key = keyof ServerOptions;
@@ -143,6 +146,19 @@ const FLAGS: Record<string, FlagInfo> = {
     toml: "[server] openapi",
     switch: true,
   },
+  "--metrics": {
+    key: "metrics",
+    value: "(alone, or =false)",
+    help: "serve Prometheus metrics at GET /metrics (env SVC_METRICS; docs/operations.md)",
+    toml: "[server] metrics",
+    switch: true,
+  },
+  "--metrics-listen": {
+    key: "metricsListen",
+    value: "<addr:port>",
+    help: "serve /metrics on this address instead of the server's own",
+    toml: "[server] metrics_listen",
+  },
 };
 
 export type ParsedArgs = { help: string } | { options: ServerOptions };
@@ -225,7 +241,22 @@ function resolve(
     serverHeader: pick(given, defaults, "serverHeader", checkServerHeader, checkServerHeader),
     jobs: pick(given, defaults, "jobs", checkJobs, checkJobs),
     jobsConcurrency: pick(given, defaults, "jobsConcurrency", parseWhole(checkConcurrency), checkConcurrency),
+    metrics: metricsSwitch(given, env, defaults),
+    metricsListen: pick(given, defaults, "metricsListen", checkListen, checkListen),
+    // A credential's name, never a value: only svc.toml sets it (the value comes from [credentials]).
+    metricsToken: typeof defaults.metricsToken === "string" ? defaults.metricsToken : null,
   };
+}
+
+/** `--metrics` wins over SVC_METRICS, which wins over `[server] metrics`. */
+function metricsSwitch(
+  given: Map<Key, Given>,
+  env: Readonly<Record<string, string | undefined>>,
+  defaults: Partial<ServerOptions>,
+): boolean {
+  const fromEnv = env.SVC_METRICS;
+  if (given.get("metrics") === undefined && fromEnv !== undefined && fromEnv !== "") return parseBool(fromEnv, "SVC_METRICS");
+  return pick(given, defaults, "metrics", parseSwitch, checkSwitch) === true;
 }
 
 /** The flag's value when given, else the svc.toml default when present, else the built-in one; each checked. */

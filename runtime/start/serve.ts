@@ -15,6 +15,7 @@ import { createServer } from "../core/server.js";
 import { withLimitsSchema } from "../limits/index.js";
 import { drainAndClose, SHUTDOWN_GRACE_MS } from "./shutdown.js";
 import type { Database, ServerOptions, ServerSpec } from "../contract/index.js";
+import { observe } from "./observe.js";
 
 /** `writeTimeoutMs` bounds a network database's waits and retries: past it the client has its 503 already. */
 export type OpenDatabase = (options: OpenDatabaseOptions) => Promise<Database>;
@@ -34,6 +35,8 @@ export interface Running {
 export interface RunningServer extends Running {
   server: Server;
   db: Database;
+  /** `--metrics-listen`: the port /metrics answers on there (the real one for port 0). */
+  metricsPort?: number;
 }
 
 export interface ServeSettings {
@@ -59,33 +62,42 @@ export async function serve(
   let port: number;
   let address: string;
   let jobs: RunningJobs | null = null;
+  let metricsPort: number | undefined;
+  // Metrics and traces (runtime/observe), each loaded only when asked for.
+  const seen = await observe(spec, db, options, settings.env ?? process.env, log);
   try {
     // `--jobs`: beside serving (the default), not here, or alone, with /health the only answer.
     if (options.jobs !== "off") {
-      jobs = await startJobs(spec, db, log, { concurrency: options.jobsConcurrency ?? 4, pollMs: 200 });
+      jobs = await startJobs(spec, seen.db, log, { concurrency: options.jobsConcurrency ?? 4, pollMs: 200 });
     }
-    const served = options.jobs === "only" ? jobsOnlySpec(spec) : spec;
-    server = createServer(withJobStatus(served, jobs), db, options, log);
+    const served = options.jobs === "only" ? jobsOnlySpec(seen.spec) : seen.spec;
+    server = createServer(withJobStatus(served, jobs), seen.db, options, log, seen.observer);
     const listen = parseListen(options.listen);
     port = await listenOn(server, listen.host, listen.port, options.listen);
+    metricsPort = await seen.listen().catch((err: unknown) => {
+      server.close();
+      throw err;
+    });
     address = `${listen.host.includes(":") ? `[${listen.host}]` : listen.host}:${port}`;
   } catch (err) {
     await jobs?.stop(0).catch(() => undefined);
+    await seen.close();
     await db.close().catch(() => undefined);
     throw err;
   }
-  const fields = { address, version: spec.version, backend: options.backend };
+  const fields = { address, version: spec.version, backend: options.backend, ...(metricsPort !== undefined && { metrics_port: metricsPort }) };
   if (settings.worker === true) log.debug("worker listening", { ...fields, pid: process.pid });
   else log.info("listening", fields);
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> =>
-    (closing ??= drainAndClose(server, db, log, settings.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, (graceMs) => jobs?.stop(graceMs)).then(() => {
+    (closing ??= drainAndClose(server, db, log, settings.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, (graceMs) => jobs?.stop(graceMs)).then(async () => {
+      await seen.close();
       if (settings.worker === true) log.info("worker stopped", { pid: process.pid });
       else log.info("stopped");
       log.flush();
     }));
-  return { address, port, server, db, log, close };
+  return { address, port, server, db, log, close, ...(metricsPort !== undefined && { metricsPort }) };
 }
 
 /**

@@ -1,5 +1,5 @@
 // The credentials a server reads at start (docs/language.md §6): every webhook's secret, the
-// `[auth]` token list and `[auth.jwt]` keys, each with where it comes from. `[deploy] token`
+// `[auth]` token list, `[auth.jwt]` keys and `[server] metrics_token`, each with where it comes from. `[deploy] token`
 // is not among them: `svc deploy` reads it, never the server.
 
 import type { ProjectConfig } from "../../project/config/schema.js";
@@ -19,6 +19,7 @@ export function credentialModels(config: ProjectConfig, webhooks: readonly Webho
   if (bearer !== undefined) names.add(bearer.credential);
   if (jwt?.secret !== undefined) names.add(jwt.secret.credential);
   if (jwt?.private_key !== undefined) names.add(jwt.private_key.credential);
+  if (config.server.metrics_token !== undefined) names.add(config.server.metrics_token);
   return [...names]
     .sort()
     .map((name) =>

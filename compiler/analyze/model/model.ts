@@ -400,6 +400,10 @@ export interface ServerDefaults {
   trustProxy?: boolean;
   openapi?: boolean;
   serverHeader?: string;
+  metrics?: boolean;
+  metricsListen?: string;
+  /** A credential's name (it is among the model's credentials). */
+  metricsToken?: string;
 }
 
 export interface Model {

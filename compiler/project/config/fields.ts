@@ -137,6 +137,9 @@ export const SERVER_FIELDS = {
   trust_proxy: boolean(),
   openapi: boolean(),
   header: text(serverHeader),
+  metrics: boolean(),
+  metrics_listen: text(listenAddress),
+  metrics_token: text(identifier),
 };
 
 /** The whole file. */

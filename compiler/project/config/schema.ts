@@ -38,6 +38,12 @@ export interface ServerConfig {
   openapi?: boolean;
   /** The Server header every answer carries (docs/operations.md); none when absent. */
   header?: string;
+  /** Serve Prometheus metrics at GET /metrics (docs/operations.md, Metrics). */
+  metrics?: boolean;
+  /** Serve /metrics on this address instead of the server's own. */
+  metrics_listen?: string;
+  /** The credential a scrape from off the machine must bear (`Authorization: Bearer …`). */
+  metrics_token?: string;
 }
 
 /** `[errors]`: how the error bodies of routes that shape their answer look. */

@@ -58,3 +58,28 @@ function rawAnswer(status: number, body: string, requestId: string, server: stri
     body
   );
 }
+
+/** A request's error answer, in the target's shape; a failure to write even that drops the connection (server.ts). */
+export function answerError(
+  res: ServerResponse,
+  err: unknown,
+  errors: ErrorAnswers,
+  envelope: boolean,
+  log: Logger,
+  requestId: string,
+  method: string | undefined,
+  path: string,
+  closing: boolean,
+): void {
+  try {
+    if (closing) res.setHeader("Connection", "close");
+    errors.send(res, err, log, { request_id: requestId, method, path }, envelope);
+  } catch (writeErr) {
+    // Writing the envelope itself failed (a broken header, a dead socket): drop the connection.
+    log.error("could not answer a request", {
+      request_id: requestId,
+      error: writeErr instanceof Error ? (writeErr.stack ?? writeErr.message) : String(writeErr),
+    });
+    res.destroy();
+  }
+}

@@ -9,7 +9,7 @@
 export { Answer, type Body, type ExtraHeaders, endWithBody, requestIdOf, sendWhole, writeJsonHead } from "./answer.js";
 export { sendData, sendError, sendJson, sendOk } from "./envelope.js";
 export { RequestView, headerText, sendShaped, sendShapedError } from "./shaped.js";
-export { ENVELOPE_ERRORS, type ErrorAnswers, errorAnswers } from "./error-answers.js";
+export { answerError, ENVELOPE_ERRORS, type ErrorAnswers, errorAnswers } from "./error-answers.js";
 export { failureOf, type Failure } from "./failure.js";
 export { JSON_TYPE } from "./trusted-head.js";
 export { CONTENT_SECURITY_POLICY, HTML_SECURITY_HEADERS, HTML_TYPE } from "./html-headers.js";

@@ -57,6 +57,8 @@ export async function startCluster(
 ): Promise<RunningCluster> {
   const db = await openChecked(spec, options, hooks.openDatabase);
   await db.close();
+  // `--metrics`: one scrape answers for every worker, the primary passing their metrics on (metrics/cluster.ts).
+  const gatherer = options.metrics === true ? new (await import("../../metrics/cluster.js")).MetricsGatherer() : null;
 
   // Workers accept from the one listening socket themselves (SCHED_NONE), instead of the
   // primary accepting and passing each connection on (round-robin, Node's default on Linux).
@@ -83,6 +85,7 @@ export async function startCluster(
     slots.set(worker.id, slot);
     worker.on("message", (message: Partial<FailedMessage>) => {
       if (message?.svc === "failed" && typeof message.message === "string") slot.failure = message.message;
+      else gatherer?.onMessage(worker, message as object);
     });
     worker.on("listening", (address: { port: number }) => {
       slot.ready = true;
@@ -98,6 +101,7 @@ export async function startCluster(
 
   const onExit = (slot: Slot, code: number | null, signal: string | null): void => {
     slots.delete(slot.worker.id);
+    gatherer?.onExit(slot.worker);
     if (stopping) {
       if (code !== 0) log.warn("worker stopped uncleanly", { worker: slot.worker.id, code, signal });
       if (slots.size === 0) onAllExited?.();
@@ -142,6 +146,7 @@ export async function startCluster(
       for (const timer of timers) clearTimeout(timer);
       const finish = (): void => {
         clearTimeout(killTimer);
+        gatherer?.close();
         log.info("stopped");
         log.flush();
         done();

@@ -17,10 +17,11 @@ import { repoRoot } from "../../support/paths.js";
  * The files under runtime/core/: 2,833 lines when issue 32 drew the core by meaning
  * (November 2026), the per-request path and the one answer API, with start-up, features and
  * the contract types moved out (2,856 once the headers of every HTML answer joined
- * core/answer/); before, the budget (3,850) counted the files at the top of runtime/,
- * whatever their job.
+ * core/answer/; 2,805 with the outbox's connection tracking and the metrics and traces hooks
+ * in, and time-ordered ids moved to lang/, where generated code calls them); before, the
+ * budget (3,850) counted the files at the top of runtime/, whatever their job.
  */
-const CORE_BUDGET = 2_900;
+const CORE_BUDGET = 2_850;
 /** A file past this is asking to be split into files with one job each. */
 const FILE_BUDGET = 400;
 /** runtime/index.ts exports what generated servers and `main` use, not every name. */

@@ -1,5 +1,5 @@
 import { describe, test, expect } from "@jest/globals";
-import { createIdGenerator, isUlid, newId, ulidTime } from "../../../runtime/core/ids.js";
+import { createIdGenerator, isUlid, newId, ulidTime } from "../../../runtime/lang/ids.js";
 import { now } from "../../../runtime/core/time.js";
 
 const CROCKFORD = /^[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -42,6 +42,9 @@ describe("server options: defaults and precedence", () => {
       serverHeader: null,
       jobs: "on",
       jobsConcurrency: 4,
+      metrics: false,
+      metricsListen: null,
+      metricsToken: null,
     });
     expect(options([])).toEqual(BUILTIN_DEFAULTS);
   });
@@ -217,5 +220,25 @@ describe("--jobs and --jobs-concurrency", () => {
     expect(() => options(["--jobs-concurrency", "0"])).toThrow(/--jobs-concurrency must be a whole number from 1 to 256/);
     expect(() => options(["--jobs-concurrency", "257"])).toThrow(/from 1 to 256/);
     expect(() => options(["--jobs-concurrency", "many"])).toThrow(/--jobs-concurrency/);
+  });
+});
+
+describe("metrics options", () => {
+  test("--metrics wins over SVC_METRICS, which wins over [server] metrics", () => {
+    expect(options([]).metrics).toBe(false);
+    expect(options([], {}, { metrics: true }).metrics).toBe(true);
+    expect(options([], { SVC_METRICS: "false" }, { metrics: true }).metrics).toBe(false);
+    expect(options([], { SVC_METRICS: "true" }).metrics).toBe(true);
+    expect(options(["--metrics=false"], { SVC_METRICS: "true" }).metrics).toBe(false);
+    expect(options(["--metrics"], { SVC_METRICS: "false" }).metrics).toBe(true);
+    expect(startupError([], { SVC_METRICS: "yes" })).toBe('SVC_METRICS: "yes" is not true or false');
+  });
+
+  test("--metrics-listen is an address; metrics_token only comes from svc.toml, as a credential's name", () => {
+    expect(options(["--metrics-listen", "10.0.0.5:9464"]).metricsListen).toBe("10.0.0.5:9464");
+    expect(options([], {}, { metricsListen: ":9464" }).metricsListen).toBe(":9464");
+    expect(startupError(["--metrics-listen", "nowhere"])).toMatch(/--metrics-listen/);
+    expect(options([], {}, { metricsToken: "scrape" }).metricsToken).toBe("scrape");
+    expect(startupError(["--metrics-token", "x"])).toMatch(/unknown flag/);
   });
 });

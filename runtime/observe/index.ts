@@ -1,0 +1,37 @@
+// The one hook of the request handler (server.ts) for metrics and traces: called as a request
+// starts and once it is answered, and asked whether a path is /metrics. The handler holds
+// null instead when neither is on, so a request then pays one null check at each place.
+
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Span } from "@opentelemetry/api";
+import type { Metrics } from "../metrics/index.js";
+import type { MatchResult } from "../core/router.js";
+import type { Tracing } from "../traces/index.js";
+
+export class Observer {
+  constructor(
+    readonly metrics: Metrics | null,
+    readonly tracing: Tracing | null,
+  ) {}
+
+  /** Hot path when on: the request counts as in flight; its span starts (null when not traced). */
+  started(req: IncomingMessage, path: string): Span | null {
+    if (this.metrics !== null) this.metrics.http.inFlight++;
+    return this.tracing === null ? null : this.tracing.started(req, path);
+  }
+
+  /** Hot path when on: `method` is the request's with HEAD read as GET; `match` what the route table said. */
+  answered(span: Span | null, match: MatchResult, path: string, method: string, res: ServerResponse, durationMs: number): void {
+    if (this.metrics !== null) this.metrics.http.answered(match, path, method, res, durationMs / 1000);
+    if (span !== null) this.tracing!.answered(span, match, method, res);
+  }
+
+  /** Whether `path` is /metrics on the server's own address. */
+  serves(path: string): boolean {
+    return this.metrics !== null && this.metrics.onServerAddress && path === this.metrics.path;
+  }
+
+  scrape(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return this.metrics!.scrape(req, res);
+  }
+}

@@ -1,0 +1,173 @@
+// OpenTelemetry traces (docs/operations.md, Traces): an OTLP/HTTP receiver here, on 127.0.0.1,
+// decodes what the server exports (OTLP's JSON encoding) and the test checks span names,
+// attributes, parent/child links, the caller's `traceparent` carried on, and the trace id in
+// the request's log line.
+
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { removeDir, startServer, type TestServer } from "../support/server.js";
+import { buildServer, logLines, postJson, raw, request, waitForLog } from "./support.js";
+
+interface OtlpValue {
+  stringValue?: string;
+  intValue?: string | number;
+  boolValue?: boolean;
+}
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: { key: string; value: OtlpValue }[];
+  status?: { code?: number };
+}
+interface Export {
+  resourceSpans: { resource: { attributes: { key: string; value: OtlpValue }[] }; scopeSpans: { spans: OtlpSpan[] }[] }[];
+}
+
+/** Every span received so far, and a wait for one that matches. */
+class Receiver {
+  readonly spans: OtlpSpan[] = [];
+  readonly resources: Record<string, unknown>[] = [];
+  readonly paths: string[] = [];
+  private waiters: (() => void)[] = [];
+  server!: Server;
+
+  start(): Promise<number> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        this.paths.push(`${req.method} ${req.url} ${req.headers["content-type"]}`);
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Export;
+        for (const rs of body.resourceSpans) {
+          this.resources.push(attrs(rs.resource.attributes));
+          for (const ss of rs.scopeSpans) this.spans.push(...ss.spans);
+        }
+        res.writeHead(200, { "Content-Type": "application/json" }).end("{}");
+        for (const wake of this.waiters.splice(0)) wake();
+      });
+    });
+    return new Promise((resolve) => this.server.listen(0, "127.0.0.1", () => resolve((this.server.address() as AddressInfo).port)));
+  }
+
+  /** Resolves once `ready` holds for what was received (checked at each export); fails the test after 10 s. */
+  async until(ready: () => boolean): Promise<void> {
+    const started = Date.now();
+    while (!ready()) {
+      const left = 10_000 - (Date.now() - started);
+      if (left <= 0) throw new Error(`spans never arrived; got ${this.spans.map((s) => s.name).join(", ")}`);
+      await new Promise<void>((wake) => {
+        this.waiters.push(wake);
+        setTimeout(wake, left).unref();
+      });
+    }
+  }
+}
+
+function attrs(list: { key: string; value: OtlpValue }[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const { key, value } of list) out[key] = value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : value.boolValue);
+  return out;
+}
+
+let dir: string;
+let receiver: Receiver;
+let server: TestServer;
+
+const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+const PARENT_ID = "00f067aa0ba902b7";
+
+beforeAll(async () => {
+  dir = await buildServer();
+  receiver = new Receiver();
+  const port = await receiver.start();
+  server = await startServer(dir, ["--db", join(dir, "traces.db")], {
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+    OTEL_TRACES_SAMPLER: "always_on",
+    OTEL_SERVICE_NAME: "tasks-under-test",
+    OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=test",
+    // Export each batch soon after its spans end, not after the default 5 s.
+    OTEL_BSP_SCHEDULE_DELAY: "20",
+  });
+});
+
+afterAll(async () => {
+  expect(await server?.stop()).toBe(0);
+  receiver?.server.close();
+  removeDir(dir);
+});
+
+test("a request, its query and its statement are spans, children of the caller's traceparent", async () => {
+  const created = await raw(server.port, postJson("/v1/tasks", JSON.stringify({ title: "traced" }), { Connection: "close" }));
+  expect(created.status).toBe(200);
+  const id = (created.json as { data: { id: string } }).data.id;
+  const mark = server.output.length;
+  const answer = await raw(server.port, request("GET", `/v1/tasks/${id}`, { Connection: "close", traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: "vendor=abc" }));
+  expect(answer.status).toBe(200);
+
+  await receiver.until(() => receiver.spans.filter((s) => s.traceId === TRACE_ID).length >= 3);
+  const spans = receiver.spans.filter((s) => s.traceId === TRACE_ID);
+  const requestSpan = spans.find((s) => s.name === "GET /v1/tasks/:id")!;
+  expect(requestSpan).toBeDefined();
+  // The caller's span is the parent; SERVER kind (2); HTTP semantic conventions.
+  expect(requestSpan.parentSpanId).toBe(PARENT_ID);
+  expect(requestSpan.kind).toBe(2);
+  expect(attrs(requestSpan.attributes)).toMatchObject({
+    "http.request.method": "GET",
+    "http.route": "/v1/tasks/:id",
+    "http.response.status_code": 200,
+    "url.path": `/v1/tasks/${id}`,
+  });
+  const query = spans.find((s) => s.name === "query task_tracker.get_task")!;
+  expect(query.parentSpanId).toBe(requestSpan.spanId);
+  const statement = spans.find((s) => s.parentSpanId === query.spanId)!;
+  expect(statement).toBeDefined();
+  const statementAttrs = attrs(statement.attributes);
+  expect(statementAttrs["db.system"]).toBe("sqlite");
+  expect(statementAttrs["db.system.name"]).toBe("sqlite");
+  expect(statementAttrs["svc.statement"]).toBe(statement.name);
+  expect(statement.name).toMatch(/^task_tracker\./);
+  // Never an argument value: the id is in the request's path only.
+  for (const span of [query, statement]) expect(JSON.stringify(span)).not.toContain(id);
+
+  // The resource: OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES over the project's name.
+  expect(receiver.resources[0]).toMatchObject({ "service.name": "tasks-under-test", "service.version": "0.1.0", "deployment.environment.name": "test" });
+  expect(receiver.paths[0]).toBe("POST /v1/traces application/json");
+
+  // The request's log line carries the trace id.
+  const line = await waitForLog(server, (l) => l.msg === "request" && l.path === `/v1/tasks/${id}`, 5000, mark);
+  expect(line.trace_id).toBe(TRACE_ID);
+});
+
+test("without a traceparent a request starts its own trace; an action's statements are its children", async () => {
+  const mark = server.output.length;
+  const created = await raw(server.port, postJson("/api/task_tracker:create_task", JSON.stringify({ title: "root" }), { Connection: "close" }));
+  expect(created.status).toBe(200);
+  const line = await waitForLog(server, (l) => l.msg === "request" && l.path === "/api/task_tracker:create_task", 5000, mark);
+  const traceId = line.trace_id as string;
+  expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+  await receiver.until(() => receiver.spans.some((s) => s.traceId === traceId && s.name.startsWith("action ")));
+  const spans = receiver.spans.filter((s) => s.traceId === traceId);
+  const root = spans.find((s) => s.name === "POST /api/task_tracker:create_task")!;
+  expect(root.parentSpanId ?? "").toBe("");
+  const action = spans.find((s) => s.name === "action task_tracker.create_task")!;
+  expect(action.parentSpanId).toBe(root.spanId);
+  await receiver.until(() => receiver.spans.some((s) => s.traceId === traceId && s.parentSpanId === action.spanId));
+  const insert = receiver.spans.find((s) => s.traceId === traceId && s.parentSpanId === action.spanId)!;
+  expect(attrs(insert.attributes)["db.operation.name"]).toBe("INSERT");
+  expect(logLines(server, mark).filter((l) => l.msg === "request").every((l) => typeof l.trace_id === "string")).toBe(true);
+});
+
+test("a 404 is named by its method alone: no raw path becomes a span name", async () => {
+  const mark = server.output.length;
+  expect((await raw(server.port, request("GET", "/no/such/thing", { Connection: "close" }))).status).toBe(404);
+  const line = await waitForLog(server, (l) => l.msg === "request" && l.path === "/no/such/thing", 5000, mark);
+  await receiver.until(() => receiver.spans.some((s) => s.traceId === line.trace_id));
+  const span = receiver.spans.find((s) => s.traceId === line.trace_id)!;
+  expect(span.name).toBe("GET");
+  expect(attrs(span.attributes)["http.response.status_code"]).toBe(404);
+});
