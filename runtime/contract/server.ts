@@ -121,6 +121,22 @@ export interface Database extends Executor {
   json?(stmt: StatementSpec, args: readonly unknown[], one: boolean): Awaitable<string>;
   /** A streamed answer's rows, `batch` at a time (runtime/core/answer/stream): `each` says whether to go on. */
   stream?(stmt: StatementSpec, args: readonly unknown[], batch: number, each: (rows: Row[]) => boolean | Promise<boolean>): Promise<void>;
+  /** The connection pools of a networked adapter, which metrics read (none for SQLite's one connection). */
+  readonly pools?: readonly ConnectionPool[];
+}
+
+/** One pool of connections as metrics see it (docs/operations.md, Metrics: svc_db_pool_*). */
+export interface ConnectionPool {
+  /** The `pool` label: `statements` and `transactions` on PostgreSQL, `shared` on MySQL. */
+  readonly name: string;
+  /** Connections handed out and not given back. */
+  readonly inUse: number;
+  /** Of the pool's `pool_size`, those not handed out (opened on demand, so some may not be open yet). */
+  readonly idle: number;
+  /** Callers waiting for a connection. */
+  readonly queued: number;
+  /** Told each wait for a connection that got one, in seconds; null while metrics are off (one null check). */
+  acquired: { observe(seconds: number): void } | null;
 }
 
 /**
