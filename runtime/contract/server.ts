@@ -121,6 +121,22 @@ export interface Database extends Executor {
   json?(stmt: StatementSpec, args: readonly unknown[], one: boolean): Awaitable<string>;
   /** A streamed answer's rows, `batch` at a time (runtime/core/answer/stream): `each` says whether to go on. */
   stream?(stmt: StatementSpec, args: readonly unknown[], batch: number, each: (rows: Row[]) => boolean | Promise<boolean>): Promise<void>;
+  /** The connection pools of a networked adapter, which metrics read (none for SQLite's one connection). */
+  readonly pools?: readonly ConnectionPool[];
+}
+
+/** One pool of connections as metrics see it (docs/operations.md, Metrics: svc_db_pool_*). */
+export interface ConnectionPool {
+  /** The `pool` label: `statements` and `transactions` on PostgreSQL, `shared` on MySQL. */
+  readonly name: string;
+  /** Connections handed out and not given back. */
+  readonly inUse: number;
+  /** Of the pool's `pool_size`, those not handed out (opened on demand, so some may not be open yet). */
+  readonly idle: number;
+  /** Callers waiting for a connection. */
+  readonly queued: number;
+  /** Told each wait for a connection that got one, in seconds; null while metrics are off (one null check). */
+  acquired: { observe(seconds: number): void } | null;
 }
 
 /**
@@ -363,4 +379,14 @@ export interface SessionSpec {
   idleS?: number;
   /** The cookie's name; `__Host-` is put before it when the cookie is Secure. */
   cookie: string;
+}
+
+/**
+ * Where a feature puts a span of its own (page render, jq loader, webhook verification): the
+ * tracer of runtime/traces when OTEL_* turn tracing on, else null, which a feature checks
+ * before making the closure it would run in the span (docs/operations.md, Traces).
+ */
+export interface Spans {
+  /** Runs `fn` in a child span of the request's current one; outside a request, just runs it. */
+  within<T>(name: string, attributes: Record<string, string | number | boolean>, fn: () => Awaitable<T>): Awaitable<T>;
 }

@@ -96,7 +96,9 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const site: SiteOptions = { publicUrl: options.publicUrl ?? null, trustProxy: options.trustProxy === true };
   const identity = spec.auth === undefined ? null : new Identity(spec.auth, credentials, db, { site, log });
   // A webhook's entry in the route table becomes its endpoint, which checks signatures with its secret.
-  const webhooks = webhookEndpoints(spec.webhooks ?? [], credentials, log);
+  // Spans of features below the request (pages, webhooks) when traced; null otherwise.
+  const spans = hooks.observer?.tracing ?? null;
+  const webhooks = webhookEndpoints(spec.webhooks ?? [], credentials, log, spans);
   // svc's own assets (Unpoly) for pages: served below /_svc/, where no page or public file can be.
   const unpoly = spec.app === undefined ? null : unpolyAssets();
   const own: RouteSpec[] = unpoly === null ? [] : [...unpoly.byPath.keys()].map((path) => ({ method: "GET", path, target: ASSET }));
@@ -124,7 +126,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   const app =
     spec.app === undefined || unpoly === null
       ? null
-      : new App(spec.app, router, unpoly, { db, log, maxBodySize, keys, site, errors: errorShape, uploads });
+      : new App(spec.app, router, unpoly, { db, log, maxBodySize, keys, site, errors: errorShape, uploads, spans });
   // A preflight allows every method something here answers (docs/language.md §3).
   const cors = createCors(options.corsOrigin, routedMethods(router));
   // Requests from other sites may not change anything, unless CORS names their origin (cross-site.ts).

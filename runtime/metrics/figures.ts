@@ -3,7 +3,7 @@
 // function read at every scrape, so it keeps no metrics state of its own and costs nothing
 // between scrapes.
 
-import { type Family, gaugeFamily } from "./family.js";
+import { DURATION_BUCKETS, type Family, gaugeFamily, HistogramCell, histogramFamily } from "./family.js";
 
 /** One label set and its value, as read when scraped. */
 export interface Figure {
@@ -21,17 +21,40 @@ export interface FigureGauge {
   across?: "sum" | "max";
 }
 
+/** A histogram a feature observes itself: a cell per label set, each observed on its hot path. */
+export interface FigureHistogram {
+  /** The cell of `labels`, made once (at start) and kept by the feature. */
+  cell(labels: Record<string, string>): HistogramCell;
+}
+
 /** The registration API: what `Metrics.figures` is, and all a feature sees of metrics. */
 export class Figures {
-  private readonly gauges = new Map<string, Family>();
+  private readonly registered = new Map<string, Family>();
 
   gauge(gauge: FigureGauge): void {
-    if (!/^svc_[a-z0-9_]+$/.test(gauge.name)) throw new Error(`a figure's name must be svc_ and snake case: ${gauge.name}`);
-    if (this.gauges.has(gauge.name)) throw new Error(`the figure ${gauge.name} is registered twice`);
-    this.gauges.set(gauge.name, gaugeFamily(gauge.name, gauge.help, () => gauge.read(), gauge.across ?? "sum"));
+    this.add(gauge.name, gaugeFamily(gauge.name, gauge.help, () => gauge.read(), gauge.across ?? "sum"));
+  }
+
+  /** Seconds by default (`…_seconds`); summed across `--workers`, bucket by bucket. */
+  histogram(name: string, help: string, bounds: readonly number[] = DURATION_BUCKETS): FigureHistogram {
+    const cells: HistogramCell[] = [];
+    this.add(name, histogramFamily(name, help, () => cells, bounds));
+    return {
+      cell(labels) {
+        const cell = new HistogramCell(labels, bounds);
+        cells.push(cell);
+        return cell;
+      },
+    };
+  }
+
+  private add(name: string, family: Family): void {
+    if (!/^svc_[a-z0-9_]+$/.test(name)) throw new Error(`a figure's name must be svc_ and snake case: ${name}`);
+    if (this.registered.has(name)) throw new Error(`the figure ${name} is registered twice`);
+    this.registered.set(name, family);
   }
 
   families(): Family[] {
-    return [...this.gauges.values()];
+    return [...this.registered.values()];
   }
 }

@@ -17,6 +17,7 @@ import { expose, wantsOpenMetrics } from "./exposition.js";
 import type { MetricJson } from "./family.js";
 import { Figures } from "./figures.js";
 import { HttpSeries } from "./http-series.js";
+import { poolFigures } from "./pools.js";
 import { MeasuredDatabase, StatementSeries } from "./statements.js";
 
 export { Figures, type Figure, type FigureGauge } from "./figures.js";
@@ -52,8 +53,12 @@ export class Metrics {
     this.workers = inWorker ? new WorkerMetrics(() => this.own()) : null;
   }
 
-  /** The database the handler runs statements on: `db`, each statement timed. */
-  measure(db: Database): Database {
+  /**
+   * The database the handler runs statements on: `db`, each statement timed. `pools`: the
+   * adapter's own database, whose connection pools are measured (a wrapper has none).
+   */
+  measure(db: Database, pools: Database = db): Database {
+    poolFigures(this.figures, pools.pools ?? []);
     return new MeasuredDatabase(db, this.statements);
   }
 

@@ -20,7 +20,7 @@ import { Pages } from "./pages.js";
 import { type CompiledPage, compilePage, type Renderer } from "./render.js";
 import { serveRouteFile } from "./route-request.js";
 import { parseTemplate } from "./templates.js";
-import type { AppSpec, PageSpec } from "../contract/index.js";
+import type { AppSpec, PageSpec, Spans } from "../contract/index.js";
 import type { Uploads } from "../uploads/index.js";
 
 export interface AppDeps {
@@ -34,6 +34,8 @@ export interface AppDeps {
   site: SiteOptions;
   /** svc.toml [errors]: the error body of blocks with `respond`; null keeps the envelope. */
   errors: ErrorShape | null;
+  /** Spans of page render and jq loader when traced; null or absent otherwise. */
+  spans?: Spans | null;
 }
 
 export class App {
@@ -59,6 +61,7 @@ export class App {
       unpoly,
       jq: pages.some((p) => p.load === null && p.jq !== null) ? loadJqWeb() : null,
       site: deps.site,
+      spans: deps.spans ?? null,
     };
     this.deps = deps;
     // A failed load surfaces on the first request that needs jq-web; until then it must not

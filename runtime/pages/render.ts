@@ -10,7 +10,7 @@ import type { SiteOptions } from "../contract/index.js";
 import type { CallContext, Caller, Database } from "../contract/index.js";
 import type { UnpolyAssets } from "../assets/index.js";
 import { type HtmlBytes, type Template, parseTemplate, renderHtmlBytes, renderText } from "./templates.js";
-import type { PageSpec, RouteInput } from "../contract/index.js";
+import type { PageSpec, RouteInput, Spans } from "../contract/index.js";
 
 export interface Renderer {
   db: Database;
@@ -23,6 +23,8 @@ export interface Renderer {
   jq: Promise<JqRunner> | null;
   /** Where `input.base_url` comes from. */
   site: SiteOptions;
+  /** Traced: a `page` span around each render and a `jq` span around its loader; null otherwise. */
+  spans: Spans | null;
 }
 
 export interface CompiledPage {
@@ -49,7 +51,20 @@ export function compilePage(spec: PageSpec): CompiledPage {
  * The whole HTML document of a page. Throws what the route file throws (an HttpError 404
  * from `fetch`, a 400 for a bad query-string value) and an Error when page.jq fails.
  */
-export async function renderPage(
+export function renderPage(
+  r: Renderer,
+  page: CompiledPage,
+  params: Record<string, string>,
+  query: Record<string, string>,
+  ctx: CallContext,
+  extras: PageExtras | null,
+): Promise<HtmlBytes> {
+  if (r.spans === null) return renderUntraced(r, page, params, query, ctx, extras);
+  const attributes = { "svc.page": page.spec.path, "svc.page.source": page.spec.source };
+  return r.spans.within(`page ${page.spec.path}`, attributes, () => renderUntraced(r, page, params, query, ctx, extras)) as Promise<HtmlBytes>;
+}
+
+async function renderUntraced(
   r: Renderer,
   page: CompiledPage,
   params: Record<string, string>,
@@ -62,7 +77,10 @@ export async function renderPage(
     const input: RouteInput = { query, body: NO_BODY, params, form: false, view: new RequestView(ctx.req, r.site) };
     data = (await page.spec.data(r.db, input, ctx)).data;
   }
-  let view = await runLoader(r, page.spec, data, params, query);
+  let view =
+    r.spans === null || (page.spec.load === null && page.spec.jq === null)
+      ? await runLoader(r, page.spec, data, params, query)
+      : await r.spans.within(`jq ${page.spec.path}`, loaderAttributes(page.spec), () => runLoader(r, page.spec, data, params, query));
   if (extras !== null) view = { ...view, error: extras.error, form: extras.form };
   // `auth` (the caller, or null) is in every view, so a page and the layout can show who is signed in.
   const auth = ctx.caller ?? null;
@@ -80,6 +98,11 @@ export function layoutHtml(r: Renderer, title: string, content: HtmlBytes, auth:
 export function errorHtml(r: Renderer, status: number, reason: string, message: string, auth: Caller | null | undefined = null): HtmlBytes {
   const content = renderHtmlBytes(r.errorContent, { status, reason, message });
   return layoutHtml(r, `${status} ${reason}`, content, auth ?? null);
+}
+
+/** A jq span says which of page.jq's two engines ran it (compiled to JavaScript, or jq-web). */
+function loaderAttributes(spec: PageSpec): Record<string, string> {
+  return { "svc.page": spec.path, "svc.jq.engine": spec.load !== null ? "compiled" : "jq-web" };
 }
 
 /** The view: page.jq's one output, an object; the route data itself without page.jq. */

@@ -41,7 +41,7 @@ export async function observe(
   let separate: Server | null = null;
   return {
     spec: served.spec,
-    db: metrics === null ? served.db : metrics.measure(served.db),
+    db: metrics === null ? served.db : metrics.measure(served.db, db),
     observer: metrics === null && tracing === null ? null : new Observer(metrics, tracing),
     async listen() {
       if (metrics === null || !options.metricsListen) return undefined;

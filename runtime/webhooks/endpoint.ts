@@ -7,7 +7,7 @@
 import type { Credentials } from "../core/credentials.js";
 import { HttpError, StartupError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
-import type { CallContext, CallInput, Database, EndpointSpec, WebhookSpec } from "../contract/index.js";
+import type { CallContext, CallInput, Database, EndpointSpec, Spans, WebhookSpec } from "../contract/index.js";
 import { recordDelivery } from "./deliveries.js";
 import { parsePayload } from "./payload.js";
 import { VERIFIERS } from "./providers.js";
@@ -26,6 +26,7 @@ export function webhookEndpoints(
   webhooks: readonly WebhookSpec[],
   credentials: Credentials,
   log: Logger,
+  spans: Spans | null = null,
   clock: Clock = systemClock,
 ): Map<string, EndpointSpec> {
   const out = new Map<string, EndpointSpec>();
@@ -38,12 +39,14 @@ export function webhookEndpoints(
       const why = err instanceof Error ? err.message : String(err);
       throw new StartupError(`credential "${spec.credential}", the secret of webhook ${spec.name}: ${why}`);
     }
-    out.set(spec.name, webhookEndpoint(spec, verifier, key, log, clock));
+    out.set(spec.name, webhookEndpoint(spec, verifier, key, log, clock, spans));
   }
   return out;
 }
 
-function webhookEndpoint(spec: WebhookSpec, verifier: Verifier, key: Buffer, log: Logger, clock: Clock): EndpointSpec {
+function webhookEndpoint(spec: WebhookSpec, verifier: Verifier, key: Buffer, log: Logger, clock: Clock, spans: Spans | null): EndpointSpec {
+  const verifyName = `webhook verify ${spec.name}`;
+  const verifyAttributes = { "svc.webhook": spec.name, "svc.webhook.provider": spec.provider };
   return {
     kind: "action",
     name: spec.name,
@@ -52,7 +55,8 @@ function webhookEndpoint(spec: WebhookSpec, verifier: Verifier, key: Buffer, log
       const headers = ctx.req.headers;
       const body = input.raw ?? EMPTY;
       try {
-        verifier.verify(headers, body, key, Math.floor(clock()));
+        if (spans === null) verifier.verify(headers, body, key, Math.floor(clock()));
+        else spans.within(verifyName, verifyAttributes, () => verifier.verify(headers, body, key, Math.floor(clock())));
       } catch (err) {
         if (!(err instanceof Rejected)) throw err;
         log.warn("webhook delivery rejected", { request_id: ctx.requestId, webhook: spec.name, reason: err.message });

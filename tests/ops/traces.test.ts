@@ -1,8 +1,10 @@
 // OpenTelemetry traces (docs/operations.md, Traces): an OTLP/HTTP receiver here, on 127.0.0.1,
 // decodes what the server exports (OTLP's JSON encoding) and the test checks span names,
 // attributes, parent/child links, the caller's `traceparent` carried on, and the trace id in
-// the request's log line.
+// the request's log line; a page's render and jq loader, and a webhook's signature check, are
+// spans below their request.
 
+import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -170,4 +172,54 @@ test("a 404 is named by its method alone: no raw path becomes a span name", asyn
   const span = receiver.spans.find((s) => s.traceId === line.trace_id)!;
   expect(span.name).toBe("GET");
   expect(attrs(span.attributes)["http.response.status_code"]).toBe(404);
+});
+
+/** The spans of the one request whose log line is the next at `path` after `mark`, once `ready` holds for them. */
+async function spansOf(path: string, mark: number, ready: (spans: OtlpSpan[]) => boolean): Promise<OtlpSpan[]> {
+  const line = await waitForLog(server, (l) => l.msg === "request" && l.path === path, 5000, mark);
+  const ofTrace = () => receiver.spans.filter((s) => s.traceId === line.trace_id);
+  await receiver.until(() => ready(ofTrace()));
+  return ofTrace();
+}
+
+test("a page is a span below its request, with its route data's statement and its jq loader below it", async () => {
+  const mark = server.output.length;
+  const answer = await raw(server.port, request("GET", "/tasks", { Connection: "close", Accept: "text/html" }));
+  expect(answer.status).toBe(200);
+  const spans = await spansOf("/tasks", mark, (got) => got.some((s) => s.name === "GET /tasks") && got.some((s) => s.name === "jq /tasks"));
+  const root = spans.find((s) => s.name === "GET /tasks")!;
+  const page = spans.find((s) => s.name === "page /tasks")!;
+  expect(page.parentSpanId).toBe(root.spanId);
+  expect(attrs(page.attributes)).toMatchObject({ "svc.page": "/tasks", "svc.page.source": "app/tasks/page.html" });
+  const loader = spans.find((s) => s.name === "jq /tasks")!;
+  expect(loader.parentSpanId).toBe(page.spanId);
+  expect(["compiled", "jq-web"]).toContain(attrs(loader.attributes)["svc.jq.engine"]);
+  // The route data's statements run inside the page's span.
+  expect(spans.some((s) => s.parentSpanId === page.spanId && attrs(s.attributes)["svc.statement"] !== undefined)).toBe(true);
+});
+
+test("a webhook's signature check is a span: a good signature passes, a forged one marks it failed", async () => {
+  const body = JSON.stringify({ zen: "traced" });
+  const signature = `sha256=${createHmac("sha256", "dev-secret").update(body).digest("hex")}`;
+  const headers = { Connection: "close", "X-GitHub-Event": "ping", "X-GitHub-Delivery": "traced-1" };
+  const verify = "webhook verify task_tracker.github_issues";
+  for (const [sig, status, code] of [
+    [signature, 200, 0],
+    [`sha256=${"0".repeat(64)}`, 401, 2],
+  ] as const) {
+    const mark = server.output.length;
+    expect((await raw(server.port, postJson("/webhooks/github", body, { ...headers, "X-Hub-Signature-256": sig }))).status).toBe(status);
+    const spans = await spansOf("/webhooks/github", mark, (got) => got.some((s) => s.name === verify) && got.some((s) => s.kind === 2));
+    const root = spans.find((s) => s.kind === 2)!;
+    const check = spans.find((s) => s.name === verify)!;
+    expect(check.parentSpanId).not.toBe(undefined);
+    // Below the request (through the webhook's action span).
+    const parents = new Map(spans.map((s) => [s.spanId, s.parentSpanId]));
+    let up = check.parentSpanId;
+    while (up !== undefined && up !== root.spanId) up = parents.get(up);
+    expect(up).toBe(root.spanId);
+    expect(attrs(check.attributes)).toMatchObject({ "svc.webhook": "task_tracker.github_issues", "svc.webhook.provider": "github" });
+    // OTLP status: 0 unset, 2 error.
+    expect(check.status?.code ?? 0).toBe(code);
+  }
 });

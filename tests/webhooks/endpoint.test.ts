@@ -91,7 +91,7 @@ function hook(
 
 function endpointFor(spec: WebhookSpec, clock: () => number = () => NOW): EndpointSpec {
   const credentials = new Credentials(new Map([[spec.credential, SECRETS[spec.provider]]]));
-  const endpoints = webhookEndpoints([spec], credentials, new Logger("error", () => undefined), clock);
+  const endpoints = webhookEndpoints([spec], credentials, new Logger("error", () => undefined), null, clock);
   expect([...endpoints.keys()]).toEqual([spec.name]);
   const endpoint = endpoints.get(spec.name)!;
   expect(endpoint.rawBody).toBe(true);

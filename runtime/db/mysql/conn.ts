@@ -8,7 +8,8 @@
 // mysql/session.ts, BEGIN/COMMIT/ROLLBACK and the migration, never with a value.
 
 import type { Connection, ExecuteValues, FieldPacket, Pool, PoolConnection, ResultSetHeader } from "mysql2";
-import type { Row } from "../../contract/index.js";
+import { performance } from "node:perf_hooks";
+import type { ConnectionPool, Row } from "../../contract/index.js";
 import type { Scalar } from "../net/args.js";
 import { busyError } from "../net/errors.js";
 import { isoRows } from "./rows.js";
@@ -65,7 +66,10 @@ export interface PoolSettings {
 }
 
 /** The pool: a connection within the deadline, set up (mysql/session.ts) before its first use. */
-export class MysqlPool {
+export class MysqlPool implements ConnectionPool {
+  /** One pool serves statements and transactions alike. */
+  readonly name = "shared";
+  acquired: ConnectionPool["acquired"] = null;
   private kind: ServerKind | null = null;
   private readonly ready = new WeakSet<PoolConnection>();
   /** Callers of `acquire` not answered yet: those beyond the free connections wait in mysql2's queue, in order. */
@@ -78,6 +82,18 @@ export class MysqlPool {
     private readonly settings: PoolSettings,
   ) {}
 
+  get inUse(): number {
+    return this.held;
+  }
+
+  get idle(): number {
+    return Math.max(0, this.settings.poolSize - this.held);
+  }
+
+  get queued(): number {
+    return Math.max(0, this.pending - this.idle);
+  }
+
   /** The server's kind, known once a connection was made. */
   get serverKind(): ServerKind | null {
     return this.kind;
@@ -88,14 +104,14 @@ export class MysqlPool {
    * (a `Date.now()` time). A request beyond queue_limit waiting ones is refused at once.
    */
   acquire(deadline = Infinity): Promise<PoolConnection> {
-    const queued = this.pending - Math.max(0, this.settings.poolSize - this.held);
-    if (queued >= this.settings.queueLimit) {
+    if (this.queued >= this.settings.queueLimit) {
       return Promise.reject(
         busyError(new Error(`${this.settings.queueLimit} requests are waiting for a connection already (queue_limit)`)),
       );
     }
     const waitMs = Math.max(1, Math.min(this.settings.acquireTimeoutMs, deadline - Date.now()));
     this.pending++;
+    const since = this.acquired === null ? 0 : performance.now();
     return new Promise((resolve, reject) => {
       let waiting = true;
       const timer = setTimeout(() => {
@@ -117,6 +133,7 @@ export class MysqlPool {
           return;
         }
         this.held++;
+        if (this.acquired !== null) this.acquired.observe((performance.now() - since) / 1000);
         if (this.ready.has(conn)) {
           resolve(conn);
           return;

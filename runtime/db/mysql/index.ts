@@ -6,7 +6,7 @@
 
 import mysql from "mysql2";
 import { StartupError } from "../../core/errors.js";
-import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec, TransactionOptions } from "../../contract/index.js";
+import type { Awaitable, ConnectionPool, Database, Executor, Row, StatementSpec, TableSpec, TransactionOptions } from "../../contract/index.js";
 import { bindSlots } from "../net/args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
 import { commitMarginMs, lateCommitError } from "../net/deadline.js";
@@ -54,12 +54,15 @@ export class MysqlDatabase implements Database {
   private readonly statements = new NetStatements("mysql");
   private constraints: Constraints = emptyConstraints();
   private closed = false;
+  readonly pools: readonly ConnectionPool[];
 
   constructor(
     private readonly pool: MysqlPool,
     private readonly target: NetTarget,
     readonly flavor: MysqlFlavor,
-  ) {}
+  ) {
+    this.pools = [pool];
+  }
 
   async migrate(tables: readonly TableSpec[]): Promise<void> {
     try {

@@ -28,6 +28,8 @@
 // postgres.js marks a query taken by a connection by setting its `state` (the backend's
 // key) and `active`, and cancels through its `canceller`: none of it is typed API.
 
+import { performance } from "node:perf_hooks";
+import type { ConnectionPool } from "../../contract/index.js";
 import { busyError } from "../net/errors.js";
 
 /** The parts of a postgres.js query the gate uses. */
@@ -42,6 +44,8 @@ interface Waiter {
   fail: (err: unknown) => void;
   /** Not handed over past this. */
   waitUntil: number;
+  /** performance.now() as it began to wait, when `acquired` is on (0 otherwise). */
+  since: number;
 }
 
 interface Running {
@@ -52,7 +56,7 @@ interface Running {
 /** How often deadlines are checked while statements run or wait. */
 const SWEEP_MS = 50;
 
-export class SendGate<L> {
+export class SendGate<L> implements ConnectionPool {
   /**
    * At most one per lane, in no order. An array: with a Set here every server of 18 fell into
    * the mode where every query is promoted, with the array half of 12 did; most likely the
@@ -65,6 +69,7 @@ export class SendGate<L> {
   private waiting: (Waiter | undefined)[] = [];
   private head = 0;
   private timer: NodeJS.Timeout | null = null;
+  acquired: ConnectionPool["acquired"] = null;
 
   constructor(
     lanes: readonly L[],
@@ -73,6 +78,8 @@ export class SendGate<L> {
     private readonly queueLimit: number,
     /** The lane to use after `lane` ran a statement that failed with `err`. */
     private readonly renew: (lane: L, err: unknown) => L = (lane) => lane,
+    /** The `pool` label of its metrics. */
+    readonly name = "statements",
   ) {
     this.free = [...lanes].reverse();
   }
@@ -87,18 +94,31 @@ export class SendGate<L> {
     return this.waiting.length - this.head;
   }
 
+  get inUse(): number {
+    return this.running.length;
+  }
+
+  get idle(): number {
+    return this.free.length;
+  }
+
   /**
    * Runs `send(lane)` (which creates the query: postgres.js sends it only then) once a lane
    * is free and before `deadline`, a `Date.now()` time; cancels it on the server past that.
    */
   run<T>(send: (lane: L) => GatedQuery<T>, deadline: number): Promise<T> {
-    if (this.free.length > 0 && this.queued === 0) return this.start(send, deadline);
+    if (this.free.length > 0 && this.queued === 0) {
+      // A lane at once: no wait, which the acquire histogram counts as such.
+      if (this.acquired !== null) this.acquired.observe(0);
+      return this.start(send, deadline);
+    }
     if (this.queued >= this.queueLimit) return Promise.reject(queueFull(this.queueLimit));
     return new Promise<T>((resolve, reject) => {
       this.waiting.push({
         send: () => this.start(send, deadline).then(resolve, reject),
         fail: reject,
         waitUntil: Math.min(Date.now() + this.acquireTimeoutMs, deadline),
+        since: this.acquired === null ? 0 : performance.now(),
       });
       this.arm();
     });
@@ -155,7 +175,10 @@ export class SendGate<L> {
     while (this.free.length > 0 && this.head < this.waiting.length) {
       const w = this.shift();
       if (w.waitUntil <= now) w.fail(gaveUp(this.acquireTimeoutMs));
-      else w.send();
+      else {
+        if (this.acquired !== null && w.since !== 0) this.acquired.observe((performance.now() - w.since) / 1000);
+        w.send();
+      }
     }
   }
 

@@ -14,7 +14,7 @@
 
 import postgres, { type RowList, type Sql, type TransactionSql } from "postgres";
 import { StartupError } from "../../core/errors.js";
-import type { Awaitable, Database, Executor, Isolation, Row, StatementSpec, TableSpec, TransactionOptions } from "../../contract/index.js";
+import type { Awaitable, ConnectionPool, Database, Executor, Isolation, Row, StatementSpec, TableSpec, TransactionOptions } from "../../contract/index.js";
 import { type Scalar, bindSlots } from "../net/args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
 import { commitMarginMs, lateCommitError } from "../net/deadline.js";
@@ -118,13 +118,13 @@ function anyLive(pool: Lanes): Sql {
  * postgres.js hands the error PostgreSQL sent as it closed a connection (57P01 when it was
  * terminated) to the next statement on the reopened one, which would fail for nothing.
  */
-function gateOf(pool: Lanes, acquireTimeoutMs: number, queueLimit: number): SendGate<Sql> {
+function gateOf(pool: Lanes, acquireTimeoutMs: number, queueLimit: number, name: string): SendGate<Sql> {
   return new SendGate(pool.lanes, acquireTimeoutMs, queueLimit, (sql, err) => {
     if (!isUnavailablePostgres(err)) return sql;
     pool.live.delete(sql);
     sql.end({ timeout: 0 }).catch(() => undefined);
     return pool.open();
-  });
+  }, name);
 }
 
 /** The longest wait before postgres.js reopens a connection (reconnectDelaySeconds). */
@@ -161,6 +161,7 @@ export class PostgresDatabase implements Database {
   private readonly statements = new NetStatements("postgres");
   private readonly gate: SendGate<Sql>;
   private readonly txGate: SendGate<Sql>;
+  readonly pools: readonly ConnectionPool[];
   /** A statement outside a transaction is done within this of being asked for, or cancelled (deadlines()). */
   private readonly spanMs: number;
   private constraints: Constraints = emptyConstraints();
@@ -175,8 +176,9 @@ export class PostgresDatabase implements Database {
   ) {
     const d = deadlines(target.settings);
     this.spanMs = d.spanMs;
-    this.gate = gateOf(pool, d.acquireTimeoutMs, target.settings.queueLimit);
-    this.txGate = gateOf(txPool, d.acquireTimeoutMs, target.settings.queueLimit);
+    this.gate = gateOf(pool, d.acquireTimeoutMs, target.settings.queueLimit, "statements");
+    this.txGate = gateOf(txPool, d.acquireTimeoutMs, target.settings.queueLimit, "transactions");
+    this.pools = [this.gate, this.txGate];
   }
 
   // Start-up work (before the first request, and on each rebuild of `svc dev`) uses a client directly.
