@@ -14,6 +14,7 @@ import { createHandler, type Handler } from "../../runtime/core/server.js";
 import type { Database, ServerOptions, ServerSpec } from "../../runtime/contract/index.js";
 import { traced, type Tracing } from "../../runtime/traces/index.js";
 import { Observer } from "../../runtime/observe/index.js";
+import { DEFAULT_CONCURRENCY, POLL_MS, startJobs, type RunningJobs } from "../../runtime/jobs/index.js";
 
 /** The runtime as the generated module imports it: the very modules this process runs. */
 export const RUNTIME_URL = new URL("../../runtime/index.js", import.meta.url).href;
@@ -24,6 +25,8 @@ export interface Generation {
   /** Made by createHandler: the dev server hands it requests; its route table says what answers in JSON. */
   handler: Handler;
   db: Database;
+  /** Its jobs' runner and schedules (§2.8), as a built server's: stopped when the generation retires. */
+  jobs: RunningJobs | null;
   inFlight: number;
   retired: boolean;
   /** Set once retired with requests still in flight: the last one to finish calls it. */
@@ -129,7 +132,25 @@ export function makeGeneration(
     spec,
     handler,
     db,
+    jobs: null,
     inFlight: 0,
     retired: false,
   };
+}
+
+/**
+ * Starts the runner and the scheduler of `gen`'s jobs on its database. The one before it has
+ * stopped its own by then (stopJobs); a job it returned runs here, under its lease rules.
+ */
+export async function startGenerationJobs(gen: Generation, options: ServerOptions, log: Logger): Promise<void> {
+  if (options.jobs === "off") return;
+  gen.jobs = await startJobs(gen.spec, gen.db, log, { concurrency: options.jobsConcurrency ?? DEFAULT_CONCURRENCY, pollMs: POLL_MS });
+}
+
+/** Stops `gen`'s jobs: no more claims or ticks; a job still running is returned to the queue at its next statement. */
+export async function stopJobs(gen: Generation): Promise<void> {
+  const jobs = gen.jobs;
+  gen.jobs = null;
+  // Dev has no grace period: the next generation runs the job again from its start.
+  await jobs?.stop(0);
 }

@@ -16,10 +16,19 @@ import { LiveReload } from "./live-reload.js";
 import { injectIntoHtml, overlayHtml, reloadScriptTag } from "./overlay.js";
 import { createLogger, type Logger, type LogSink } from "../../runtime/core/log.js";
 import { httpServerOptions } from "../../runtime/core/timeouts.js";
-import type { Database, LogLevel } from "../../runtime/contract/index.js";
+import type { Database, LogLevel, ServerOptions } from "../../runtime/contract/index.js";
 import type { DiscoverTarget } from "../project/discover.js";
 import { type BuildFailure, buildFailure, errorEnvelope, errorPage } from "./failure.js";
-import { type Generation, RUNTIME_URL, devOptions, importSpec, makeGeneration, migrateOrReset } from "./generation.js";
+import {
+  type Generation,
+  RUNTIME_URL,
+  devOptions,
+  importSpec,
+  makeGeneration,
+  migrateOrReset,
+  startGenerationJobs,
+  stopJobs,
+} from "./generation.js";
 import { BuildCache, describeReuse } from "./build-cache.js";
 import { build, formatDiagnostics } from "../index.js";
 import { type Watcher, onlyMainArea, watchProject } from "./watch.js";
@@ -220,13 +229,14 @@ export class DevServer {
 
     let reset: string | null = null;
     let next: Generation;
+    let options: ServerOptions;
     try {
       const spec = await importSpec(result.files, result.root);
       // Built in memory: no openapi.json beside the module for --openapi to read.
       spec.openapi = String(result.files.find((f) => f.path === "openapi.json")?.contents ?? "{}");
       const migrated = await migrateOrReset(spec, this.db, () => this.openMemory());
       reset = migrated.reset;
-      const options = devOptions(spec, this.options.logLevel);
+      options = devOptions(spec, this.options.logLevel);
       try {
         // Every request sampled: the trace view shows them all.
         this.tracing ??= createTracing(spec, this.log, [this.recent], tracingConfigured(process.env), true);
@@ -246,7 +256,12 @@ export class DevServer {
     this.current = next;
     this.db = next.db;
     this.failure = null;
-    if (previous !== null) this.retire(previous, previousDb !== next.db ? previousDb : null);
+    if (previous !== null) {
+      // One generation runs jobs at a time: the old one's stop before its database may close.
+      await stopJobs(previous).catch((err: unknown) => this.log.error("stopping the jobs failed", { error: String(err) }));
+      this.retire(previous, previousDb !== next.db ? previousDb : null);
+    }
+    await startGenerationJobs(next, options, this.log).catch((err: unknown) => this.log.error("starting the jobs failed", { error: String(err) }));
     const ms = performance.now() - started;
     if (reset !== null) {
       this.say(`svc dev: the schema change is not additive; the in-memory data was reset:\n${reset}`);
@@ -347,7 +362,10 @@ export class DevServer {
       // Dev has no 30 s grace: whatever is still open after a moment is cut.
       setTimeout(() => this.http.closeAllConnections(), 2_000).unref();
     });
-    if (this.current !== null) this.current.handler.close();
+    if (this.current !== null) {
+      await stopJobs(this.current).catch(() => undefined);
+      this.current.handler.close();
+    }
     await this.db?.close().catch(() => undefined);
     await this.tracing?.close();
     this.cache.dispose();
