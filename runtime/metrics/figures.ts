@@ -4,6 +4,7 @@
 // between scrapes.
 
 import { type Family, gaugeFamily } from "./family.js";
+import { SvcError } from "../core/errors.js";
 
 /** One label set and its value, as read when scraped. */
 export interface Figure {
@@ -26,8 +27,8 @@ export class Figures {
   private readonly gauges = new Map<string, Family>();
 
   gauge(gauge: FigureGauge): void {
-    if (!/^svc_[a-z0-9_]+$/.test(gauge.name)) throw new Error(`a figure's name must be svc_ and snake case: ${gauge.name}`);
-    if (this.gauges.has(gauge.name)) throw new Error(`the figure ${gauge.name} is registered twice`);
+    if (!/^svc_[a-z0-9_]+$/.test(gauge.name)) throw new SvcError("SVC_ERR_INTERNAL", `a figure's name must be svc_ and snake case: ${gauge.name}`);
+    if (this.gauges.has(gauge.name)) throw new SvcError("SVC_ERR_INTERNAL", `the figure ${gauge.name} is registered twice`);
     this.gauges.set(gauge.name, gaugeFamily(gauge.name, gauge.help, () => gauge.read(), gauge.across ?? "sum"));
   }
 
