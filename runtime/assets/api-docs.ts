@@ -61,7 +61,7 @@ function readDocument(entry: string | undefined): string {
     JSON.parse(text);
     return text;
   } catch (e) {
-    throw new StartupError(`--openapi serves ${file}, which svc build writes beside server.js, but it cannot be read: ${e instanceof Error ? e.message : String(e)}`);
+    throw new StartupError("SVC_ERR_ASSET", `--openapi serves ${file}, which svc build writes beside server.js, but it cannot be read: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 
@@ -71,7 +71,7 @@ function swaggerUi(): { dir: string; version: string } {
     const manifest = require.resolve("swagger-ui-dist/package.json");
     return { dir: dirname(manifest), version: (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version };
   } catch (e) {
-    throw new StartupError(`--openapi needs the \`swagger-ui-dist\` package for /_svc/docs, which cannot be loaded: ${e instanceof Error ? e.message : String(e)}`);
+    throw new StartupError("SVC_ERR_ASSET", `--openapi needs the \`swagger-ui-dist\` package for /_svc/docs, which cannot be loaded: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 

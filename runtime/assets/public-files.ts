@@ -58,7 +58,7 @@ export class PublicFiles {
 function readPublicFiles(files: readonly PublicFileSpec[], root: string): Buffer[] {
   if (files.length === 0) return [];
   if (!root.startsWith("file:")) {
-    throw new StartupError(`public/ files are read beside the server module, which was not loaded from a file (${root.slice(0, 40)}…)`);
+    throw new StartupError("SVC_ERR_ASSET", `public/ files are read beside the server module, which was not loaded from a file (${root.slice(0, 40)}…)`);
   }
   const bodies: Buffer[] = [];
   const missing: string[] = [];
@@ -72,6 +72,7 @@ function readPublicFiles(files: readonly PublicFileSpec[], root: string): Buffer
   }
   if (missing.length > 0) {
     throw new StartupError(
+      "SVC_ERR_ASSET",
       `cannot read ${missing.length === 1 ? "a file" : `${missing.length} files`} of public/, which svc build writes beside server.js: ${missing.join(", ")}`,
     );
   }

@@ -35,9 +35,9 @@ export function unpolyAssets(): UnpolyAssets {
     dir = dirname(manifest);
     version = (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
   } catch (e) {
-    throw new StartupError(`pages need the \`unpoly\` package, which cannot be loaded: ${e instanceof Error ? e.message : String(e)}`);
+    throw new StartupError("SVC_ERR_ASSET", `pages need the \`unpoly\` package, which cannot be loaded: ${e instanceof Error ? e.message : String(e)}`);
   }
-  if (!/^3\./.test(version)) throw new StartupError(`pages need Unpoly 3; the installed \`unpoly\` package is ${version}`);
+  if (!/^3\./.test(version)) throw new StartupError("SVC_ERR_ASSET", `pages need Unpoly 3; the installed \`unpoly\` package is ${version}`);
   const base = `${ASSET_PREFIX}unpoly/${version}/`;
   const byPath = new Map<string, StaticAsset>();
   const add = (file: string, contentType: string): string => {

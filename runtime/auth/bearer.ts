@@ -41,6 +41,7 @@ export class BearerTokens {
       const [token, ...roles] = line.split(/\s+/);
       if (!B64TOKEN.test(token)) {
         throw new StartupError(
+          "SVC_ERR_AUTH_CONFIG",
           `credential "${credential}", line ${i + 1}: a bearer token may hold only letters, digits and - . _ ~ + / (then =), as RFC 6750 allows`,
         );
       }
@@ -48,6 +49,7 @@ export class BearerTokens {
     });
     if (entries.length === 0) {
       throw new StartupError(
+        "SVC_ERR_AUTH_CONFIG",
         `credential "${credential}" holds no bearer token: write one token per line, optionally followed by roles`,
       );
     }

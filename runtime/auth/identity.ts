@@ -14,7 +14,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Credentials } from "../core/credentials.js";
-import { HttpError } from "../core/errors.js";
+import { type ErrorCode, HttpError, SvcError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
 import type { SiteOptions } from "../contract/index.js";
 import { Revocations } from "../revocation/index.js";
@@ -25,8 +25,8 @@ import { Sessions } from "./sessions.js";
 
 /** The 401 or 403 of a failed check, with its challenge. A form post's failure page passes it on as it is. */
 export class AuthError extends HttpError {
-  constructor(status: 400 | 401 | 403, message: string, challenge: string) {
-    super(status, message, { headers: { "WWW-Authenticate": challenge } });
+  constructor(code: ErrorCode, status: 400 | 401 | 403, message: string, challenge: string) {
+    super(status, message, { code, headers: { "WWW-Authenticate": challenge } });
     this.name = "AuthError";
   }
 }
@@ -74,7 +74,7 @@ export class Identity implements IdentityService {
     let count = 0;
     const raw = req.rawHeaders;
     for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === "authorization") count++;
-    if (count > 1) throw new AuthError(400, "send one Authorization header, not several", `${this.scheme} error="invalid_request"`);
+    if (count > 1) throw new AuthError("SVC_ERR_AUTH_HEADER", 400, "send one Authorization header, not several", `${this.scheme} error="invalid_request"`);
     const value = isBlank(header, 0) || isBlank(header, header.length - 1) ? header.trim() : header;
     const space = value.indexOf(" ");
     const scheme = (space === -1 ? value : value.slice(0, space)).toLowerCase();
@@ -106,7 +106,7 @@ export class Identity implements IdentityService {
         return caller;
       },
       (err: unknown) => {
-        throw new HttpError(503, "cannot check the token now: the revocation list cannot be read", { cause: err });
+        throw new HttpError(503, "cannot check the token now: the revocation list cannot be read", { code: "SVC_ERR_AUTH_UNAVAILABLE", cause: err });
       },
     );
   }
@@ -114,28 +114,28 @@ export class Identity implements IdentityService {
   private rethrow(err: unknown): never {
     if (err instanceof InvalidToken) throw this.invalid(`invalid token: ${err.message}`);
     // The client's token may be fine: a 503 says to try again, where a 401 would say to sign in again.
-    if (err instanceof KeysUnavailable) throw new HttpError(503, "cannot check the token now: the identity provider's keys cannot be fetched");
+    if (err instanceof KeysUnavailable) throw new HttpError(503, "cannot check the token now: the identity provider's keys cannot be fetched", { code: "SVC_ERR_AUTH_UNAVAILABLE" });
     throw err;
   }
 
   private invalid(message: string): AuthError {
-    return new AuthError(401, message, `${this.scheme} error="invalid_token"`);
+    return new AuthError("SVC_ERR_UNAUTHENTICATED", 401, message, `${this.scheme} error="invalid_token"`);
   }
 
   /** The 401 of a call that needs a caller and has none. */
   required(): AuthError {
     const how = this.sessions !== null && this.bearer === null && this.jwt === null ? "sign in" : `send Authorization: ${this.scheme} <token>`;
-    return new AuthError(401, `authentication required: ${how}`, this.scheme);
+    return new AuthError("SVC_ERR_UNAUTHENTICATED", 401, `authentication required: ${how}`, this.scheme);
   }
 
   issueToken(subject: string, roles: readonly string[] | null): Promise<string> {
-    if (this.jwt === null || !this.jwt.canIssue) throw new Error("issue_token needs [auth.jwt] secret or private_key");
+    if (this.jwt === null || !this.jwt.canIssue) throw new SvcError("SVC_ERR_AUTH_NOT_CONFIGURED", "issue_token needs [auth.jwt] secret or private_key");
     this.checkSubject(subject);
     return this.jwt.issue(subject, roles);
   }
 
   async startSession(tx: Executor, ctx: CallContext, subject: string, roles: readonly string[] | null): Promise<string> {
-    if (this.sessions === null) throw new Error("start_session needs [auth.sessions]");
+    if (this.sessions === null) throw new SvcError("SVC_ERR_AUTH_NOT_CONFIGURED", "start_session needs [auth.sessions]");
     this.checkSubject(subject);
     const started = await this.sessions.start(tx, ctx.req, subject, roles);
     (ctx.cookies ??= []).push(started.cookie);
@@ -151,15 +151,15 @@ export class Identity implements IdentityService {
   private checkSubject(subject: string): void {
     const prefix = this.jwt?.providerPrefix ?? null;
     if (prefix !== null && subject.startsWith(prefix)) {
-      throw new HttpError(400, `a subject may not begin with "${prefix}": that is how the identity provider's callers are named`);
+      throw new HttpError(400, `a subject may not begin with "${prefix}": that is how the identity provider's callers are named`, { code: "SVC_ERR_SUBJECT_RESERVED" });
     }
     if (this.bearer !== null && subject.startsWith("bearer:")) {
-      throw new HttpError(400, 'a subject may not begin with "bearer:": that is how the callers of the [auth] bearer list are named');
+      throw new HttpError(400, 'a subject may not begin with "bearer:": that is how the callers of the [auth] bearer list are named', { code: "SVC_ERR_SUBJECT_RESERVED" });
     }
   }
 
   async endSession(tx: Executor, ctx: CallContext): Promise<boolean> {
-    if (this.sessions === null) throw new Error("end_session needs [auth.sessions]");
+    if (this.sessions === null) throw new SvcError("SVC_ERR_AUTH_NOT_CONFIGURED", "end_session needs [auth.sessions]");
     const ended = await this.sessions.end(tx, ctx.req);
     (ctx.cookies ??= []).push(ended.cookie);
     return ended.ended;
@@ -196,11 +196,11 @@ export function authorize(ctx: CallContext, requirement: Requirement): void {
   const caller = ctx.caller;
   const identity = ctx.identity as Identity | null | undefined;
   if (caller === undefined || caller === null) {
-    throw identity instanceof Identity ? identity.required() : new AuthError(401, "authentication required", "Bearer");
+    throw identity instanceof Identity ? identity.required() : new AuthError("SVC_ERR_UNAUTHENTICATED", 401, "authentication required", "Bearer");
   }
   if (requirement.kind === "role" && !caller.roles.includes(requirement.role)) {
     const scheme = identity instanceof Identity ? identity.scheme : "Bearer";
-    throw new AuthError(403, `this needs the role "${requirement.role}"`, `${scheme} error="insufficient_scope"`);
+    throw new AuthError("SVC_ERR_FORBIDDEN", 403, `this needs the role "${requirement.role}"`, `${scheme} error="insufficient_scope"`);
   }
 }
 
@@ -211,24 +211,24 @@ export function callerOf(ctx: CallContext): Caller | null {
 
 /** `issue_token(subject[, roles])` in an action. */
 export function issueToken(ctx: CallContext, subject: string, roles: readonly string[] | null = null): Promise<string> {
-  if (!ctx.identity) throw new Error("issue_token needs [auth.jwt]");
+  if (!ctx.identity) throw new SvcError("SVC_ERR_AUTH_NOT_CONFIGURED", "issue_token needs [auth.jwt]");
   return ctx.identity.issueToken(subject, roles);
 }
 
 /** `start_session(subject[, roles])` in an action. */
 export function startSession(tx: Executor, ctx: CallContext, subject: string, roles: readonly string[] | null = null): Promise<string> {
-  if (!ctx.identity) throw new Error("start_session needs [auth.sessions]");
+  if (!ctx.identity) throw new SvcError("SVC_ERR_AUTH_NOT_CONFIGURED", "start_session needs [auth.sessions]");
   return ctx.identity.startSession(tx, ctx, subject, roles);
 }
 
 /** `revoke(subject)` in an action. */
 export function revoke(tx: Executor, ctx: CallContext, subject: string): Promise<number> {
-  if (!ctx.identity) throw new Error("revoke needs [auth.jwt] or [auth.sessions]");
+  if (!ctx.identity) throw new SvcError("SVC_ERR_AUTH_NOT_CONFIGURED", "revoke needs [auth.jwt] or [auth.sessions]");
   return ctx.identity.revoke(tx, ctx, subject);
 }
 
 /** `end_session()` in an action. */
 export function endSession(tx: Executor, ctx: CallContext): Promise<boolean> {
-  if (!ctx.identity) throw new Error("end_session needs [auth.sessions]");
+  if (!ctx.identity) throw new SvcError("SVC_ERR_AUTH_NOT_CONFIGURED", "end_session needs [auth.sessions]");
   return ctx.identity.endSession(tx, ctx);
 }

@@ -13,6 +13,7 @@
 // Selecting the key a token names (kid, alg, kty, use) stays jose's: createLocalJWKSet.
 
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
+import { SvcError } from "../core/errors.js";
 
 /** A key set larger than this is refused: the largest public providers' sets are some 15 KiB. */
 export const JWKS_MAX_BYTES = 128 * 1024;
@@ -99,19 +100,19 @@ export class RemoteKeySet {
     });
     if (answer.status !== 200) {
       await answer.body?.cancel();
-      throw new Error(`${this.url.href} answered ${answer.status}`);
+      throw new SvcError("SVC_ERR_JWKS", `${this.url.href} answered ${answer.status}`);
     }
     const declared = Number(answer.headers.get("content-length"));
     if (declared > JWKS_MAX_BYTES) {
       await answer.body?.cancel();
-      throw new Error(`the key set is ${declared} bytes, over ${JWKS_MAX_BYTES}`);
+      throw new SvcError("SVC_ERR_JWKS", `the key set is ${declared} bytes, over ${JWKS_MAX_BYTES}`);
     }
     const set = JSON.parse(await boundedText(answer, JWKS_MAX_BYTES)) as unknown;
     const keys = typeof set === "object" && set !== null ? (set as { keys?: unknown }).keys : undefined;
     if (!Array.isArray(keys) || !keys.every((k) => typeof k === "object" && k !== null && !Array.isArray(k))) {
-      throw new Error("the answer is not a key set ({\"keys\": [...]})");
+      throw new SvcError("SVC_ERR_JWKS", "the answer is not a key set ({\"keys\": [...]})");
     }
-    if (keys.length > JWKS_MAX_KEYS) throw new Error(`the key set holds ${keys.length} keys, over ${JWKS_MAX_KEYS}`);
+    if (keys.length > JWKS_MAX_KEYS) throw new SvcError("SVC_ERR_JWKS", `the key set holds ${keys.length} keys, over ${JWKS_MAX_KEYS}`);
     return { keys: keys as JSONWebKeySet["keys"] };
   }
 }
@@ -123,7 +124,7 @@ async function boundedText(answer: Response, max: number): Promise<string> {
   let size = 0;
   for await (const chunk of answer.body as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
-    if (size > max) throw new Error(`the key set is over ${max} bytes`);
+    if (size > max) throw new SvcError("SVC_ERR_JWKS", `the key set is over ${max} bytes`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");

@@ -14,7 +14,7 @@
 
 import { createHash, createPrivateKey, createPublicKey, createSecretKey, type KeyObject } from "node:crypto";
 import { jwtVerify, SignJWT, type JWTPayload, type JWTVerifyResult } from "jose";
-import { StartupError } from "../core/errors.js";
+import { StartupError, SvcError } from "../core/errors.js";
 import type { Credentials } from "../core/credentials.js";
 import type { Caller, JwtSpec } from "../contract/index.js";
 import { checkClaims, checkIssuedAt, checkType, InvalidToken, isCanonicalCompact } from "./jwt-checks.js";
@@ -55,7 +55,7 @@ export class Jwt {
   /** A JWT for `subject`: sub, roles (when given), iat, exp, and iss/aud when configured. */
   async issue(subject: string, roles: readonly string[] | null): Promise<string> {
     const key = this.local;
-    if (key === null) throw new Error("issue_token needs [auth.jwt] secret or private_key");
+    if (key === null) throw new SvcError("SVC_ERR_AUTH_NOT_CONFIGURED", "issue_token needs [auth.jwt] secret or private_key");
     const nowMs = Date.now();
     const now = Math.floor(nowMs / 1000);
     const claims: JWTPayload = roles === null ? {} : { [this.spec.rolesClaim]: [...roles] };
@@ -165,6 +165,7 @@ function localKey(spec: JwtSpec, credentials: Credentials): LocalKey | null {
     const secret = Buffer.from(credentials.get(spec.secret), "utf8");
     if (secret.length < 32) {
       throw new StartupError(
+        "SVC_ERR_AUTH_CONFIG",
         `credential "${spec.secret}" ([auth.jwt] secret) is ${secret.length} bytes: an HS256 secret needs at least 32 (e.g. openssl rand -base64 48)`,
       );
     }
@@ -176,13 +177,14 @@ function localKey(spec: JwtSpec, credentials: Credentials): LocalKey | null {
     try {
       sign = createPrivateKey({ key: credentials.get(spec.privateKey), format: "pem" });
     } catch {
-      throw new StartupError(`credential "${spec.privateKey}" ([auth.jwt] private_key) is not a PEM private key`);
+      throw new StartupError("SVC_ERR_AUTH_CONFIG", `credential "${spec.privateKey}" ([auth.jwt] private_key) is not a PEM private key`);
     }
     const type = sign.asymmetricKeyType;
     const curve = sign.asymmetricKeyDetails?.namedCurve;
     const alg = type === "ed25519" ? "EdDSA" : type === "ec" && curve === "prime256v1" ? "ES256" : null;
     if (alg === null) {
       throw new StartupError(
+        "SVC_ERR_AUTH_CONFIG",
         `credential "${spec.privateKey}" ([auth.jwt] private_key) is a ${type ?? "unknown"}${curve ? ` (${curve})` : ""} key: use Ed25519 (EdDSA) or P-256 (ES256)`,
       );
     }

@@ -23,6 +23,7 @@ export function applyPasswordCost(env: Readonly<Record<string, string | undefine
   const cost = /^\d{1,2}$/.test(value) ? Number(value) : NaN;
   if (!(cost >= MIN_PASSWORD_COST && cost <= MAX_LOG_N)) {
     throw new StartupError(
+      "SVC_ERR_AUTH_CONFIG",
       `${PASSWORD_COST_ENV}: ${JSON.stringify(value)} is not a password cost ` +
         `(log2 of scrypt's N, a whole number from ${MIN_PASSWORD_COST} to ${MAX_LOG_N}; unset means ${DEFAULT_LOG_N})`,
     );

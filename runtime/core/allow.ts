@@ -33,6 +33,6 @@ export function allowedAt(path: string, router: Router): string[] | null {
 
 /** OPTIONS that is not a CORS preflight: 204 with `Allow` for a path something answers (RFC 9110 §9.3.7), else 404. */
 export function answerOptions(res: ServerResponse, allow: string[] | null): void {
-  if (allow === null) throw new HttpError(404, "not found");
+  if (allow === null) throw new HttpError(404, "not found", { code: "SVC_ERR_NOT_FOUND" });
   sendWhole(res, 204, null, { Allow: allow.join(", ") });
 }

@@ -54,7 +54,7 @@ function bodyKind(header: string | undefined): BodyKind {
   // Fast path: what JSON clients almost always send.
   if (header === "application/json") return "json";
   if (header === undefined || header.length === 0) {
-    throw new HttpError(415, `a request body needs a Content-Type; ${EXPECTED}`, { headers: CLOSE });
+    throw new HttpError(415, `a request body needs a Content-Type; ${EXPECTED}`, { code: "SVC_ERR_UNSUPPORTED_MEDIA_TYPE", headers: CLOSE });
   }
   const media = mediaType(header);
   const kind: BodyKind | null = isJsonMedia(media)
@@ -64,11 +64,11 @@ function bodyKind(header: string | undefined): BodyKind {
       : media === "multipart/form-data"
         ? "multipart"
         : null;
-  if (kind === null) throw new HttpError(415, `unsupported Content-Type "${media}"; ${EXPECTED}`, { headers: CLOSE });
+  if (kind === null) throw new HttpError(415, `unsupported Content-Type "${media}"; ${EXPECTED}`, { code: "SVC_ERR_UNSUPPORTED_MEDIA_TYPE", headers: CLOSE });
   // Only UTF-8 is accepted (RFC 8259 §8.1 requires it for JSON; forms follow the page's encoding, ours is UTF-8).
   for (const charset of parameterValues(header, "charset")) {
     if (charset !== "utf-8" && charset !== "utf8") {
-      throw new HttpError(415, `unsupported charset "${charset}"; send UTF-8`, { headers: CLOSE });
+      throw new HttpError(415, `unsupported charset "${charset}"; send UTF-8`, { code: "SVC_ERR_UNSUPPORTED_MEDIA_TYPE", headers: CLOSE });
     }
   }
   return kind;
@@ -101,11 +101,11 @@ function readRaw(req: IncomingMessage, max: number): Promise<Buffer> {
     };
     const onError = (err: Error): void => {
       cleanup();
-      reject(new HttpError(400, "request body could not be read", { cause: err, headers: CLOSE }));
+      reject(new HttpError(400, "request body could not be read", { code: "SVC_ERR_BAD_BODY", cause: err, headers: CLOSE }));
     };
     const onClose = (): void => {
       cleanup();
-      reject(new HttpError(400, "request body ended before it was complete", { headers: CLOSE }));
+      reject(new HttpError(400, "request body ended before it was complete", { code: "SVC_ERR_BAD_BODY", headers: CLOSE }));
     };
     req.on("data", onData);
     req.on("end", onEnd);
@@ -115,14 +115,14 @@ function readRaw(req: IncomingMessage, max: number): Promise<Buffer> {
 }
 
 function tooLarge(max: number): HttpError {
-  return new HttpError(413, `request body is larger than ${max} bytes`, { headers: CLOSE });
+  return new HttpError(413, `request body is larger than ${max} bytes`, { code: "SVC_ERR_BODY_TOO_LARGE", headers: CLOSE });
 }
 
 function decodeUtf8(raw: Buffer): string {
   try {
     return utf8.decode(raw);
   } catch {
-    throw new HttpError(400, "request body is not valid UTF-8");
+    throw new HttpError(400, "request body is not valid UTF-8", { code: "SVC_ERR_BAD_BODY" });
   }
 }
 
@@ -132,12 +132,12 @@ function parseJsonArgs(text: string): Record<string, unknown> {
     value = parseClientJson(text);
   } catch (err) {
     if (!(err instanceof JsonProblem)) throw err;
-    if (err.kind === "malformed") throw new HttpError(400, "malformed JSON body");
-    if (err.kind === "too-deep") throw new HttpError(400, `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-    throw new HttpError(400, `JSON body has a ${err.message}`);
+    if (err.kind === "malformed") throw new HttpError(400, "malformed JSON body", { code: "SVC_ERR_BAD_BODY" });
+    if (err.kind === "too-deep") throw new HttpError(400, `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, { code: "SVC_ERR_BAD_BODY" });
+    throw new HttpError(400, `JSON body has a ${err.message}`, { code: "SVC_ERR_BAD_BODY" });
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new HttpError(400, "JSON body must be an object of arguments");
+    throw new HttpError(400, "JSON body must be an object of arguments", { code: "SVC_ERR_BAD_BODY" });
   }
   return value as Record<string, unknown>;
 }

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { requestIdOf } from "./answer/index.js";
-import { HttpError } from "./errors.js";
+import { type ErrorCode, HttpError } from "./errors.js";
 import type { ErrorAnswers } from "./answer/index.js";
 import { isAnswered, lingerSocket, markAnswered } from "./linger.js";
 import { requestIdFrom, type Logger } from "./log.js";
@@ -24,22 +24,23 @@ interface ClientError extends Error {
 export function describeClientError(
   err: ClientError,
   readTimeoutMs: number,
-): { status: number; message: string } | null {
+): { status: number; message: string; code: ErrorCode } | null {
   switch (err.code) {
     case "ECONNRESET":
     case "EPIPE":
     case "ETIMEDOUT":
       return null;
     case "HPE_HEADER_OVERFLOW":
-      return { status: 431, message: `request headers are larger than ${MAX_HEADER_BYTES} bytes` };
+      return { status: 431, message: `request headers are larger than ${MAX_HEADER_BYTES} bytes`, code: "SVC_ERR_HEADERS_TOO_LARGE" };
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
-      return { status: 413, message: "chunk extensions are too large" };
+      return { status: 413, message: "chunk extensions are too large", code: "SVC_ERR_BAD_FRAMING" };
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return { status: 408, message: `the request did not arrive within the read timeout (${readTimeoutMs} ms)` };
+      return { status: 408, message: `the request did not arrive within the read timeout (${readTimeoutMs} ms)`, code: "SVC_ERR_READ_TIMEOUT" };
     default:
       return {
         status: 400,
         message: err.reason !== undefined ? `malformed HTTP request: ${err.reason}` : "malformed HTTP request",
+        code: "SVC_ERR_BAD_FRAMING",
       };
   }
 }
@@ -58,11 +59,11 @@ export function answerClientError(err: ClientError, socket: Duplex, log: Logger,
   // (Node keeps it there; its own default handler looks at it too): answer through it, so the
   // handler's request log line shows the real status, and Node closes the connection after.
   const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-  const fields = { status: answer.status, error: answer.message, code: err.code };
+  const fields = { status: answer.status, error: answer.message, code: answer.code, parser_code: err.code };
   if (res !== undefined && res !== null) {
     log.info("request rejected", { request_id: requestIdOf(res), ...fields });
     if (res.headersSent) socket.destroy();
-    else errors.send(res, new HttpError(answer.status, answer.message, { headers: { Connection: "close" } }), log, undefined, false);
+    else errors.send(res, new HttpError(answer.status, answer.message, { code: answer.code, headers: { Connection: "close" } }), log, undefined, false);
     return;
   }
   const requestId = requestIdFrom(undefined);

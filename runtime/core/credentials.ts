@@ -6,7 +6,7 @@
 
 import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import { StartupError } from "./errors.js";
+import { StartupError, SvcError } from "./errors.js";
 import type { CredentialSpec } from "../contract/index.js";
 
 /** Credentials larger than this are refused at start: a secret or a token list is small, a wrong path may not be. */
@@ -28,7 +28,7 @@ export class Credentials {
   /** The value of a credential resolved at start; a name the spec did not list is a bug in the generated server. */
   get(name: string): string {
     const value = this.values.get(name);
-    if (value === undefined) throw new Error(`credential "${name}" was not resolved at start`);
+    if (value === undefined) throw new SvcError("SVC_ERR_INTERNAL", `credential "${name}" was not resolved at start`);
     return value;
   }
 
@@ -54,9 +54,9 @@ export function resolveCredentials(
     if (typeof result === "string") values.set(spec.name, result);
     else problems.push(`credential "${spec.name}" ${result.problem} (${origin(spec)})`);
   }
-  if (problems.length === 1) throw new StartupError(problems[0]);
+  if (problems.length === 1) throw new StartupError("SVC_ERR_CREDENTIAL", problems[0]);
   if (problems.length > 1)
-    throw new StartupError(`${problems.length} credentials are missing:\n  ${problems.join("\n  ")}`);
+    throw new StartupError("SVC_ERR_CREDENTIAL", `${problems.length} credentials are missing:\n  ${problems.join("\n  ")}`);
   return new Credentials(values);
 }
 

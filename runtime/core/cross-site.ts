@@ -90,7 +90,7 @@ export function isSafeMethod(method: string): boolean {
 
 /** The 403 of a refused request; `method` as the client sent it. */
 export function crossSiteRefusal(method: string): HttpError {
-  return new HttpError(403, `cross-site ${method} requests are not accepted`);
+  return new HttpError(403, `cross-site ${method} requests are not accepted`, { code: "SVC_ERR_CROSS_SITE" });
 }
 
 /** `https://Example.com:8443` → `example.com:8443`; null for something that is not an origin. */

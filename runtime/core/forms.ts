@@ -53,13 +53,13 @@ function addField(out: Record<string, string>, headers: string, value: Buffer): 
   const name = param(disposition, "name");
   if (name === null) throw bad("has a part without a name");
   if (param(disposition, "filename") !== null) {
-    throw new HttpError(415, `argument "${name}" is a file upload, and no file is taken there`, { headers: { Connection: "close" } });
+    throw new HttpError(415, `argument "${name}" is a file upload, and no file is taken there`, { code: "SVC_ERR_UNSUPPORTED_MEDIA_TYPE", headers: { Connection: "close" } });
   }
   const bracket = name.indexOf("[");
   if (bracket !== -1) {
-    throw new HttpError(400, `argument "${name.slice(0, bracket)}" given as a list or object in the form body; pass one value`);
+    throw new HttpError(400, `argument "${name.slice(0, bracket)}" given as a list or object in the form body; pass one value`, { code: "SVC_ERR_BAD_BODY" });
   }
-  if (name in out) throw new HttpError(400, `argument "${name}" given more than once in the form body`);
+  if (name in out) throw new HttpError(400, `argument "${name}" given more than once in the form body`, { code: "SVC_ERR_BAD_BODY" });
   out[name] = decode(value, `field "${name}"`);
 }
 
@@ -77,10 +77,10 @@ function decode(bytes: Buffer, what: string): string {
   try {
     return utf8.decode(bytes);
   } catch {
-    throw new HttpError(400, `form body ${what} is not valid UTF-8`);
+    throw new HttpError(400, `form body ${what} is not valid UTF-8`, { code: "SVC_ERR_BAD_BODY" });
   }
 }
 
 function bad(problem: string): HttpError {
-  return new HttpError(400, `multipart form body ${problem}`);
+  return new HttpError(400, `multipart form body ${problem}`, { code: "SVC_ERR_BAD_BODY" });
 }

@@ -23,19 +23,18 @@ export function framingProblem(req: IncomingMessage): HttpError | null {
   const te = req.headers["transfer-encoding"];
   if (te !== undefined) {
     if (req.httpVersionMinor === 0 && req.httpVersionMajor === 1) {
-      return new HttpError(400, "Transfer-Encoding is not allowed in an HTTP/1.0 request", { headers: CLOSE });
+      return new HttpError(400, "Transfer-Encoding is not allowed in an HTTP/1.0 request", { code: "SVC_ERR_BAD_FRAMING", headers: CLOSE });
     }
     if (te.length !== 7 || te.toLowerCase() !== "chunked") {
-      return new HttpError(400, `Transfer-Encoding "${te}" is not supported; send chunked or a Content-Length`, {
-        headers: CLOSE,
+      return new HttpError(400, `Transfer-Encoding "${te}" is not supported; send chunked or a Content-Length`, { code: "SVC_ERR_BAD_FRAMING", headers: CLOSE,
       });
     }
   }
   const hosts = hostCount(req.rawHeaders);
   if (hosts === 1) return null;
-  if (hosts > 1) return new HttpError(400, "more than one Host header", { headers: CLOSE });
+  if (hosts > 1) return new HttpError(400, "more than one Host header", { code: "SVC_ERR_BAD_FRAMING", headers: CLOSE });
   if (req.httpVersionMinor >= 1 || req.httpVersionMajor > 1) {
-    return new HttpError(400, "an HTTP/1.1 request needs a Host header", { headers: CLOSE });
+    return new HttpError(400, "an HTTP/1.1 request needs a Host header", { code: "SVC_ERR_BAD_FRAMING", headers: CLOSE });
   }
   return null;
 }

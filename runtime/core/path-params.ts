@@ -18,7 +18,7 @@ export function mergePathParams(input: CallInput, params: Record<string, string>
     if (existing !== undefined && !sameAsText(existing, value)) {
       throw new HttpError(
         400,
-        `argument "${name}" is "${value}" in the path but differs in the ${input.text ? "query string or form" : "body"}`,
+        `argument "${name}" is "${value}" in the path but differs in the ${input.text ? "query string or form" : "body"}`, { code: "SVC_ERR_BAD_URL" },
       );
     }
     input.args[name] = value;

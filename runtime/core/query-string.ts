@@ -50,10 +50,10 @@ function addPair(out: Record<string, string>, input: string, start: number, end:
   const bracket = key.indexOf("[");
   if (bracket !== -1) {
     const name = key.slice(0, bracket);
-    throw new HttpError(400, `argument "${name}" given as a list or object in the ${where}; pass one value`);
+    throw new HttpError(400, `argument "${name}" given as a list or object in the ${where}; pass one value`, { code: "SVC_ERR_BAD_URL" });
   }
   if (key in out) {
-    throw new HttpError(400, `argument "${key}" given more than once in the ${where}`);
+    throw new HttpError(400, `argument "${key}" given more than once in the ${where}`, { code: "SVC_ERR_BAD_URL" });
   }
   out[key] = value;
 }
@@ -73,6 +73,6 @@ function decodeComponent(raw: string, where: string): string {
   try {
     return decodeURIComponent(spaced);
   } catch {
-    throw new HttpError(400, `bad %-escape in the ${where}`);
+    throw new HttpError(400, `bad %-escape in the ${where}`, { code: "SVC_ERR_BAD_URL" });
   }
 }

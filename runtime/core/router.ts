@@ -8,7 +8,7 @@
 // only looks at entries that could match; an exact entry is taken over a parameter one only
 // when it comes first in the table.
 
-import { HttpError } from "./errors.js";
+import { HttpError, SvcError } from "./errors.js";
 import { type LoggedPath, loggedPath } from "./request-line.js";
 import { newArgs } from "./query-string.js";
 import type { HttpMethod, RouteSpec, RouteTarget } from "../contract/index.js";
@@ -168,7 +168,7 @@ export class Router {
 }
 
 function unbound(target: RouteTarget): BoundTarget {
-  if (target.kind === "webhook") throw new Error(`webhook ${target.name} is in the route table but was not bound`);
+  if (target.kind === "webhook") throw new SvcError("SVC_ERR_INTERNAL", `webhook ${target.name} is in the route table but was not bound`);
   return target;
 }
 
@@ -217,7 +217,7 @@ function extractParams(e: Entry, segments: readonly string[]): Record<string, st
 function decodeSegment(segment: string, name: string): string {
   if (segment.indexOf("%") === -1) return segment;
   const decoded = safeDecode(segment);
-  if (decoded === null) throw new HttpError(400, `bad %-escape in path parameter "${name}"`);
+  if (decoded === null) throw new HttpError(400, `bad %-escape in path parameter "${name}"`, { code: "SVC_ERR_BAD_URL" });
   return decoded;
 }
 

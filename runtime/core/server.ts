@@ -19,7 +19,7 @@ import { Uploads } from "../uploads/index.js";
 import { answerClientError, answerConnect } from "./client-errors.js";
 import { createCors } from "./cors.js";
 import { resolveCredentials } from "./credentials.js";
-import { HttpError } from "./errors.js";
+import { HttpError, SvcError } from "./errors.js";
 import { framingProblem } from "./framing.js";
 import { HEALTH_PATH, healthInfo, sendHealth } from "./health.js";
 import { lingerIfUnread } from "./linger.js";
@@ -52,7 +52,7 @@ const ASSET: RouteTarget = { kind: "asset" };
 function bindWebhook(target: RouteTarget, webhooks: ReadonlyMap<string, EndpointSpec>): BoundTarget {
   if (target.kind !== "webhook") return target;
   const endpoint = webhooks.get(target.name);
-  if (endpoint === undefined) throw new Error(`the route table names webhook ${target.name}, which the spec does not declare`);
+  if (endpoint === undefined) throw new SvcError("SVC_ERR_INTERNAL", `the route table names webhook ${target.name}, which the spec does not declare`);
   return { kind: "endpoint", endpoint };
 }
 
@@ -160,7 +160,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     try {
       // Once shutdown has begun, a request arriving on a kept-alive connection is not
       // started: the client learns to retry elsewhere, and the connection closes.
-      if (!accepting()) throw new HttpError(503, "the server is shutting down", { headers: CLOSE });
+      if (!accepting()) throw new HttpError(503, "the server is shutting down", { code: "SVC_ERR_SHUTTING_DOWN", headers: CLOSE });
       const framing = framingProblem(req);
       if (framing !== null) throw framing;
       if (cors !== null && cors.handle(req, res)) {
@@ -169,14 +169,14 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
         answerOptions(res, allowedAt(path, router));
       } else if (path === HEALTH_PATH) {
         logged = HEALTH_LOGGED;
-        if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
+        if (method !== "GET") throw new HttpError(405, "method not allowed", { code: "SVC_ERR_METHOD_NOT_ALLOWED", headers: { Allow: "GET" } });
         if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
         const answered = sendHealth(res, db, health, log);
         if (answered !== undefined) await answered;
       } else if (observer !== null && observer.serves(path)) {
         await observer.scrape(req, res);
       } else if (docs !== null && docs.has(path)) {
-        if (method !== "GET") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
+        if (method !== "GET") throw new HttpError(405, "method not allowed", { code: "SVC_ERR_METHOD_NOT_ALLOWED", headers: { Allow: "GET" } });
         if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
         sendAsset(req, res, docs.get(path)!);
       } else {
@@ -184,17 +184,17 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
         route = match;
         if (match !== null && "path" in match && match.path === path) logged = match.logged;
         if (match === null) {
-          if (app === null || !app.answersNotFound(req, method)) throw new HttpError(404, "not found");
+          if (app === null || !app.answersNotFound(req, method)) throw new HttpError(404, "not found", { code: "SVC_ERR_NOT_FOUND" });
           if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
           app.sendNotFound(res);
         } else if ("allow" in match) {
-          throw new HttpError(405, "method not allowed", { headers: { Allow: match.allow.join(", ") } });
+          throw new HttpError(405, "method not allowed", { code: "SVC_ERR_METHOD_NOT_ALLOWED", headers: { Allow: match.allow.join(", ") } });
         } else if (crossSite.refuses(req, method, match.target)) {
           // The one cross-site rule, for every kind of target, before anything it reaches runs.
           matched = match.target;
           throw crossSiteRefusal(method);
         } else if (match.target.kind !== "endpoint") {
-          if (app === null) throw new HttpError(404, "not found");
+          if (app === null) throw new HttpError(404, "not found", { code: "SVC_ERR_NOT_FOUND" });
           matched = match.target;
           if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
           const rawQuery = q === -1 ? "" : target.slice(q + 1);
@@ -220,7 +220,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
               ? await readBody(req, maxBodySize, uploads !== null && endpoint.files !== undefined ? { uploads, accepts: endpoint.files } : null)
               : { args: q === -1 ? newArgs() : parseQueryString(target.slice(q + 1)), text: true };
           // Answered meanwhile (the read or write timeout): the endpoint must not run.
-          if (res.headersSent) throw new HttpError(res.statusCode, "already answered");
+          if (res.headersSent) throw new HttpError(res.statusCode, "already answered", { code: "SVC_ERR_INTERNAL" });
           if (match.params !== null) mergePathParams(input, match.params);
           // Once per request, before the endpoint: a refused credential is a 401 whatever the
           // endpoint. Webhooks prove themselves by signature and are not asked.
@@ -338,7 +338,7 @@ function onWriteTimeout(res: ServerResponse, log: Logger, timeoutMs: number, err
     return;
   }
   // The server's own error, whatever the target: in the declared shape when there is one.
-  const late = new HttpError(503, `the server did not answer within the write timeout (${timeoutMs} ms)`, { headers: CLOSE });
+  const late = new HttpError(503, `the server did not answer within the write timeout (${timeoutMs} ms)`, { code: "SVC_ERR_WRITE_TIMEOUT", headers: CLOSE });
   errors.send(res, late, log, { request_id: requestIdOf(res) }, false);
   lingerIfUnread(res.req, res);
 }

@@ -28,7 +28,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       return openMysql(options.db, { flavor: options.backend, requestTimeoutMs: options.writeTimeoutMs });
     }
     default:
-      throw new StartupError(`unknown backend ${String(options.backend)}; use sqlite, postgres, mysql or tidb`);
+      throw new StartupError("SVC_ERR_DB_URL", `unknown backend ${String(options.backend)}; use sqlite, postgres, mysql or tidb`);
   }
 }
 
@@ -38,17 +38,18 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
  */
 export function sqlitePath(db: string): string {
   const value = db.trim();
-  if (value === "") throw new StartupError("--db is empty; pass a sqlite file path or :memory:");
+  if (value === "") throw new StartupError("SVC_ERR_DB_URL", "--db is empty; pass a sqlite file path or :memory:");
   if (value.toLowerCase().startsWith("sqlite:")) {
     let rest = value.slice("sqlite:".length);
     // `sqlite://` + an absolute path keeps its own leading slash: sqlite:///var/x.db
     if (rest.startsWith("//")) rest = rest.slice(2);
-    if (rest === "") throw new StartupError(`--db ${db} names no file; use e.g. sqlite:data/app.db or sqlite::memory:`);
+    if (rest === "") throw new StartupError("SVC_ERR_DB_URL", `--db ${db} names no file; use e.g. sqlite:data/app.db or sqlite::memory:`);
     return rest;
   }
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value);
   if (scheme) {
     throw new StartupError(
+      "SVC_ERR_DB_URL",
       `--db ${redact(value)} is a ${scheme[1]} URL, but the backend is sqlite; pass --backend or a file path`,
     );
   }

@@ -58,8 +58,7 @@ export async function withRetries<T>(
 
 /** A conflict that outlasted its retries: the database is too contended right now. */
 export function conflictError(cause: unknown): HttpError {
-  return new HttpError(503, "database busy: too many conflicting writes, try again", {
-    cause,
+  return new HttpError(503, "database busy: too many conflicting writes, try again", { code: "SVC_ERR_DB_UNAVAILABLE", cause,
     headers: { "Retry-After": "1" },
   });
 }

@@ -25,7 +25,7 @@ export class UniqueAnswers {
   answer(table: string | null, columns: readonly string[], cause: unknown): HttpError | null {
     if (table === null || this.byKey.size === 0) return null;
     const a = this.byKey.get(key(table, columns));
-    return a === undefined ? null : new HttpError(a.status, a.message, { cause });
+    return a === undefined ? null : new HttpError(a.status, a.message, { code: "SVC_ERR_CONSTRAINT", cause });
   }
 }
 

@@ -3,10 +3,11 @@
 // and the stored answer commit or roll back together.
 
 import type { Database, Executor } from "../contract/index.js";
+import { SvcError } from "../core/errors.js";
 
 export function boundTo(db: Database, tx: Executor): Database {
   const refuse = (what: string) => () => {
-    throw new Error(`${what} inside an action's transaction`);
+    throw new SvcError("SVC_ERR_INTERNAL", `${what} inside an action's transaction`);
   };
   return {
     dialect: db.dialect,

@@ -15,7 +15,7 @@ export function idempotencyKey(req: IncomingMessage): string | null {
   if (header === undefined) return null;
   // Node joins repeated headers with ", ": two keys must not read as one.
   if (typeof header !== "string" || countHeader(req.rawHeaders) > 1) {
-    throw new HttpError(400, "Idempotency-Key is sent more than once");
+    throw new HttpError(400, "Idempotency-Key is sent more than once", { code: "SVC_ERR_IDEMPOTENCY_KEY" });
   }
   return parseKey(header);
 }
@@ -34,7 +34,7 @@ export function keptKey(req: IncomingMessage, recorded: boolean): string | null 
 export function parseKey(value: string): string {
   const key = value.startsWith('"') ? unquote(value) : value;
   if (key.length === 0 || key.length > MAX_KEY_LENGTH || !printable(key, value.startsWith('"') ? 0x20 : 0x21)) {
-    throw new HttpError(400, `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters`);
+    throw new HttpError(400, `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters`, { code: "SVC_ERR_IDEMPOTENCY_KEY" });
   }
   return key;
 }
@@ -55,7 +55,7 @@ function unquote(value: string): string {
       out += c;
     }
   }
-  throw new HttpError(400, "Idempotency-Key is not a valid quoted string");
+  throw new HttpError(400, "Idempotency-Key is not a valid quoted string", { code: "SVC_ERR_IDEMPOTENCY_KEY" });
 }
 
 function printable(key: string, lowest: number): boolean {

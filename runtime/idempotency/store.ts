@@ -87,16 +87,16 @@ export class IdempotencyStore {
           continue;
         }
         if (row.fingerprint !== fingerprint) {
-          throw new HttpError(422, "this Idempotency-Key was used with a different request; use a new key for a new request");
+          throw new HttpError(422, "this Idempotency-Key was used with a different request; use a new key for a new request", { code: "SVC_ERR_IDEMPOTENCY_MISMATCH" });
         }
         const status = Number(row.status);
         if (status === CLAIMED || typeof row.body !== "string") {
-          throw new HttpError(409, "a request with this Idempotency-Key is still being processed");
+          throw new HttpError(409, "a request with this Idempotency-Key is still being processed", { code: "SVC_ERR_IDEMPOTENCY_IN_PROGRESS" });
         }
         return { status, body: row.body, replayed: true };
       }
       // Claimed, deleted and claimed again by others between each of our statements.
-      throw new HttpError(503, "this Idempotency-Key is contended; try again", { headers: { "Retry-After": "1" } });
+      throw new HttpError(503, "this Idempotency-Key is contended; try again", { code: "SVC_ERR_IDEMPOTENCY_CONTENDED", headers: { "Retry-After": "1" } });
     });
     this.maybeSweep();
     return answer;

@@ -14,6 +14,7 @@ import { claim, type Claimed } from "./claim.js";
 import { guarded, RunAbandoned, type RunState } from "./guard.js";
 import { jobStatements as sql } from "./table.js";
 import type { JobSpec, JobStats, JobsSpec } from "../contract/jobs.js";
+import { SvcError } from "../core/errors.js";
 
 export interface RunnerOptions {
   /** Jobs run at once by this process. */
@@ -101,7 +102,7 @@ export class JobRunner {
     let outcome = "done";
     let error: string | null = null;
     try {
-      if (spec === undefined) throw new Error(`no job ${c.job} in this server (built from other sources?)`);
+      if (spec === undefined) throw new SvcError("SVC_ERR_INTERNAL", `no job ${c.job} in this server (built from other sources?)`);
       const args = JSON.parse(c.args) as Record<string, unknown>;
       const work = this.db.transaction(
         async (tx) => {

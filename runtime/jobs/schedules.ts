@@ -15,6 +15,7 @@ import { type Cron, nextTick, parseCron } from "./cron.js";
 import { enqueue } from "./enqueue.js";
 import { jobStatements as sql } from "./table.js";
 import type { ScheduleSpec } from "../contract/jobs.js";
+import { SvcError } from "../core/errors.js";
 
 export const MISSED_AFTER_MS = 30_000;
 export const SCHEDULE_POLL_MS = 200;
@@ -27,7 +28,7 @@ function nextOf(s: ScheduleSpec): Next {
     return (after) => (Math.floor(after / every) + 1) * every;
   }
   const cron = parseCron(s.every.cron);
-  if ("error" in cron) throw new Error(`schedule ${s.name}: ${cron.error}`);
+  if ("error" in cron) throw new SvcError("SVC_ERR_SCHEDULE", `schedule ${s.name}: ${cron.error}`);
   const zone = s.every.zone;
   return (after) => nextTick(cron as Cron, zone, after);
 }

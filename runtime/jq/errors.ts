@@ -1,10 +1,14 @@
 // jq errors as JavaScript exceptions, and the signals compiled code uses around `try`.
 
+import type { ErrorCode } from "../core/errors.js";
 import { dump } from "./print.js";
 
 /** A jq error: `value` is what `try … catch .` would see (usually the message). */
 export class JqError extends Error {
-  constructor(readonly value: unknown) {
+  constructor(
+    readonly value: unknown,
+    readonly code: ErrorCode = "SVC_ERR_JQ",
+  ) {
     super(typeof value === "string" ? value : `${dump(value, false)} (not a string)`);
     this.name = "JqError";
   }
@@ -19,7 +23,7 @@ export class Passthrough {
 export const NONE: unique symbol = Symbol("jq.none");
 
 export function fail(message: string): never {
-  throw new JqError(message);
+  throw new JqError(message, "SVC_ERR_JQ");
 }
 
 export function error(value: unknown): JqError {

@@ -10,6 +10,7 @@
 
 import { createRequire } from "node:module";
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
+import { SvcError } from "../core/errors.js";
 
 export interface JqWebRequest {
   id: number;
@@ -34,7 +35,7 @@ interface JqWebModule {
 
 const data = workerData as { port?: MessagePort; signal?: Int32Array } | null;
 const port = data?.port ?? parentPort;
-if (port === null) throw new Error("runtime/jq/web-worker.js runs as a worker thread");
+if (port === null) throw new SvcError("SVC_ERR_INTERNAL", "runtime/jq/web-worker.js runs as a worker thread");
 const signal = data?.signal;
 
 function send(reply: JqWebReply): void {

@@ -9,6 +9,7 @@
 // and as bytes, in the order they were made.
 
 import { randomFillSync, randomUUID } from "node:crypto";
+import { OutOfRangeError } from "../core/errors.js";
 
 export const uuid4: () => string = () => randomUUID();
 
@@ -31,7 +32,7 @@ export function createUuid7(clock: () => number = Date.now): () => string {
       offset = 0;
     }
     let time = clock();
-    if (!Number.isInteger(time) || time < 0 || time > MAX_TIME) throw new RangeError(`uuid7: time ${time} is outside 0..2^48-1 ms`);
+    if (!Number.isInteger(time) || time < 0 || time > MAX_TIME) throw new OutOfRangeError("SVC_ERR_CLOCK_RANGE", `uuid7: time ${time} is outside 0..2^48-1 ms`);
     if (time > lastTime) {
       counter = ((pool[offset] << 8) | pool[offset + 1]) & 0x7ff;
     } else if (counter < 0xfff) {

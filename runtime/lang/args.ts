@@ -23,7 +23,7 @@ const NINE = 57; // 9
 const DECIMAL = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 function bad(name: string, expected: string): HttpError {
-  return new ValidationError(`argument "${name}" must be ${expected}`);
+  return new ValidationError("SVC_ERR_ARGUMENT", `argument "${name}" must be ${expected}`);
 }
 
 export function text(value: unknown, name: string, asText: boolean): string {
@@ -99,6 +99,7 @@ export function json(value: unknown, name: string, asText: boolean): unknown {
   } catch (err) {
     if (!(err instanceof JsonProblem)) throw err;
     throw new ValidationError(
+      "SVC_ERR_ARGUMENT",
       err.kind === "malformed" ? `argument "${name}" must be JSON` : `argument "${name}": JSON ${err.message}`,
     );
   }
@@ -122,12 +123,12 @@ export function rejectUnknown(args: Record<string, unknown>, known: readonly str
   }
   if (unknown === null) return;
   const names = unknown.map((n) => `"${n}"`).join(", ");
-  throw new ValidationError(unknown.length === 1 ? `unknown argument ${names}` : `unknown arguments ${names}`);
+  throw new ValidationError("SVC_ERR_ARGUMENT", unknown.length === 1 ? `unknown argument ${names}` : `unknown arguments ${names}`);
 }
 
 /** The 400 for a required argument that was not given; throws, so it fits in an expression. */
 export function missing(name: string): never {
-  throw new ValidationError(`argument "${name}" is required`);
+  throw new ValidationError("SVC_ERR_ARGUMENT", `argument "${name}" is required`);
 }
 
 /**

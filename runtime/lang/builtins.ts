@@ -96,7 +96,7 @@ export function contains(whole: string | readonly unknown[] | null, part: unknow
   if (whole === null) return false;
   if (typeof whole === "string") return whole.includes(text(part ?? "", "contains"));
   if (Array.isArray(whole)) return whole.includes(part);
-  throw new ValidationError(`contains takes text or a list, found ${kindOf(whole)}`);
+  throw new ValidationError("SVC_ERR_VALIDATION", `contains takes text or a list, found ${kindOf(whole)}`);
 }
 
 /**
@@ -120,7 +120,7 @@ export function substr(s: string | null, start: number | null, count?: number | 
  */
 function text(x: unknown, fn: string): string {
   if (typeof x === "string") return x;
-  throw new ValidationError(`${fn} takes text, found ${kindOf(x)}`);
+  throw new ValidationError("SVC_ERR_VALIDATION", `${fn} takes text, found ${kindOf(x)}`);
 }
 
 function kindOf(x: unknown): string {

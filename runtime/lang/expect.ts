@@ -11,7 +11,7 @@ import { parseTimestamp } from "./timestamp.js";
 const MAX_ID_LENGTH = 64;
 
 function bad(path: string, expected: string): HttpError {
-  return new ValidationError(`${path} must be ${expected}`);
+  return new ValidationError("SVC_ERR_VALIDATION", `${path} must be ${expected}`);
 }
 
 export function text(value: unknown, path: string): string {

@@ -5,6 +5,7 @@
 // they were made.
 
 import { randomFillSync } from "node:crypto";
+import { OutOfRangeError } from "../core/errors.js";
 
 // Crockford base32: no I, L, O, U.
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -73,7 +74,7 @@ export function createIdGenerator(clock: () => number = Date.now): IdGenerator {
 
   function setTime(time: number): void {
     if (!Number.isInteger(time) || time < 0 || time > MAX_TIME) {
-      throw new RangeError(`ulid: time ${time} is outside 0..2^48-1 milliseconds`);
+      throw new OutOfRangeError("SVC_ERR_CLOCK_RANGE", `ulid: time ${time} is outside 0..2^48-1 milliseconds`);
     }
     lastTime = time;
     timePart = encodeTime(time);

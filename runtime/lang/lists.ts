@@ -22,7 +22,7 @@ export function sort<T>(list: readonly T[] | null, path?: string): T[] {
     if (v === null) continue;
     const k = typeof v;
     if (path !== undefined && ((k !== "number" && k !== "string" && k !== "boolean") || (kind !== null && k !== kind))) {
-      throw new ValidationError(`${path}[${i}] must be ${kind === null ? "a number, text or a bool" : kind === "string" ? "text" : `a ${kind}`} to sort`);
+      throw new ValidationError("SVC_ERR_VALIDATION", `${path}[${i}] must be ${kind === null ? "a number, text or a bool" : kind === "string" ? "text" : `a ${kind}`} to sort`);
     }
     kind ??= k;
   }
@@ -56,7 +56,7 @@ export function join(list: readonly unknown[] | null, sep: string | null, path?:
   if (list === null) return "";
   if (path !== undefined) {
     for (let i = 0; i < list.length; i++) {
-      if (typeof list[i] !== "string" && list[i] !== null) throw new ValidationError(`${path}[${i}] must be text`);
+      if (typeof list[i] !== "string" && list[i] !== null) throw new ValidationError("SVC_ERR_VALIDATION", `${path}[${i}] must be text`);
     }
   }
   return list.join(sep ?? "");

@@ -5,13 +5,13 @@ import { ValidationError } from "../core/errors.js";
 // generator emits a check only where the value's static type does not rule it out.
 
 export function notNull<T>(value: T | null | undefined, field: string): T {
-  if (value === null || value === undefined) throw new ValidationError(`${field} must not be null`);
+  if (value === null || value === undefined) throw new ValidationError("SVC_ERR_VALIDATION", `${field} must not be null`);
   return value;
 }
 
 export function oneOf<T extends string>(value: unknown, field: string, values: readonly T[]): T {
   if (typeof value === "string" && (values as readonly string[]).includes(value)) return value as T;
-  throw new ValidationError(`${field} must be one of ${values.join(", ")}`);
+  throw new ValidationError("SVC_ERR_VALIDATION", `${field} must be one of ${values.join(", ")}`);
 }
 
 export function oneOfOrNull<T extends string>(value: unknown, field: string, values: readonly T[]): T | null {

@@ -20,9 +20,9 @@ export function fromText(value: unknown, name: string, asText: boolean): unknown
 
 /** A list of at most `max` items, each checked at `path[i]`. */
 export function list<T>(value: unknown, path: string, max: number, item: Check<T>): T[] {
-  if (!Array.isArray(value)) throw new ValidationError(`${path} must be a list`);
+  if (!Array.isArray(value)) throw new ValidationError("SVC_ERR_VALIDATION", `${path} must be a list`);
   if (value.length > max) {
-    throw new ValidationError(`${path} has ${value.length} items; at most ${max} are allowed`);
+    throw new ValidationError("SVC_ERR_VALIDATION", `${path} has ${value.length} items; at most ${max} are allowed`);
   }
   const out = new Array<T>(value.length);
   for (let i = 0; i < value.length; i++) out[i] = item(value[i], `${path}[${i}]`);
@@ -35,7 +35,7 @@ export function list<T>(value: unknown, path: string, max: number, item: Check<T
  */
 export function record(value: unknown, path: string, type: string, members: readonly string[]): Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new ValidationError(`${path} must be an object (${type})`);
+    throw new ValidationError("SVC_ERR_VALIDATION", `${path} must be an object (${type})`);
   }
   let unknown: string[] | null = null;
   for (const key of Object.keys(value)) {
@@ -43,6 +43,7 @@ export function record(value: unknown, path: string, type: string, members: read
   }
   if (unknown !== null) {
     throw new ValidationError(
+      "SVC_ERR_VALIDATION",
       unknown.length === 1 ? `${unknown[0]} is not a member of ${type}` : `${unknown.join(", ")} are not members of ${type}`,
     );
   }
@@ -51,7 +52,7 @@ export function record(value: unknown, path: string, type: string, members: read
 
 /** The 400 for a required member that was not sent; throws, so it fits in an expression. */
 export function missing(path: string, member: string): never {
-  throw new ValidationError(`${path}.${member} is required`);
+  throw new ValidationError("SVC_ERR_VALIDATION", `${path}.${member} is required`);
 }
 
 /** A check for one of an enum's values; build it once per declaration, not per call. */
@@ -60,7 +61,7 @@ export function oneOf<const T extends string>(values: readonly T[]): Check<T> {
   const listed = values.join(", ");
   return (value, path) => {
     if (typeof value === "string" && allowed.has(value)) return value as T;
-    throw new ValidationError(`${path} must be one of: ${listed}`);
+    throw new ValidationError("SVC_ERR_VALIDATION", `${path} must be one of: ${listed}`);
   };
 }
 

@@ -6,6 +6,7 @@ import type { Logger } from "../core/log.js";
 import type { Database, Executor } from "../contract/index.js";
 import { decide, type Decision, type Rate } from "./gcra.js";
 import { limitStatements } from "./sql.js";
+import { SvcError } from "../core/errors.js";
 
 export interface Counters {
   /** One GCRA check of `id` at `now`: counts the request when it is allowed. */
@@ -33,7 +34,7 @@ export class DatabaseCounters implements Counters {
   async take(id: string, now: number, rate: Rate): Promise<Decision> {
     const row = await this.db.one(limitStatements.take, [id, now, rate.intervalMs, rate.capacityMs]);
     this.maybeSweep(now);
-    if (row === null) throw new Error("svc_rate_limits.take returned no row");
+    if (row === null) throw new SvcError("SVC_ERR_INTERNAL", "svc_rate_limits.take returned no row");
     return { allowed: Number(row.allowed) === 1, tat: Number(row.tat) };
   }
 

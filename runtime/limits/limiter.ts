@@ -50,8 +50,7 @@ export class Limiter {
       const state: PolicyState = { name: limit.name, count: limit.count, windowS: limit.windowS, rate, tat: decision.tat };
       if (!decision.allowed) {
         const wait = retryAfterSeconds(waitMs(decision.tat, now, rate));
-        throw new HttpError(429, `too many requests; try again in ${wait} s`, {
-          headers: { "Retry-After": String(wait), "RateLimit-Policy": policyField([state]), RateLimit: stateField([state], now) },
+        throw new HttpError(429, `too many requests; try again in ${wait} s`, { code: "SVC_ERR_RATE_LIMITED", headers: { "Retry-After": String(wait), "RateLimit-Policy": policyField([state]), RateLimit: stateField([state], now) },
         });
       }
       states.push(state);

@@ -17,6 +17,7 @@
 // SIMULTANEOUS_ASSIGNMENT mode.
 
 import type { Dialect, DialectSql, StatementSpec, TableDdl, TableSpec } from "../contract/index.js";
+import { SvcError } from "../core/errors.js";
 
 export const LIMITS_TABLE = "svc_rate_limits";
 
@@ -52,7 +53,7 @@ function sql(text: string, names: readonly string[], dialect: Dialect): DialectS
   const slots: number[] = [];
   const out = text.replace(/:(\w+)/g, (_, name: string) => {
     const index = names.indexOf(name);
-    if (index < 0) throw new Error(`limits SQL names :${name}, which is not a parameter`);
+    if (index < 0) throw new SvcError("SVC_ERR_INTERNAL", `limits SQL names :${name}, which is not a parameter`);
     if (dialect !== "postgres") {
       slots.push(index);
       return "?";

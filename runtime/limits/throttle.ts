@@ -84,7 +84,7 @@ export class PasswordThrottle {
     }
     if (wait > 0) {
       const seconds = retryAfterSeconds(wait);
-      throw new HttpError(429, `too many failed sign-ins; try again in ${seconds} s`, { headers: { "Retry-After": String(seconds) } });
+      throw new HttpError(429, `too many failed sign-ins; try again in ${seconds} s`, { code: "SVC_ERR_RATE_LIMITED", headers: { "Retry-After": String(seconds) } });
     }
     // On the action's executor, so the hash runs outside its transaction (runtime/auth/password-work.ts).
     const ok = await verifyPassword(stored, given, exec, rehash);

@@ -26,14 +26,14 @@ export class ScrapeAccess {
     const forwarded = req.headers.forwarded !== undefined || req.headers["x-forwarded-for"] !== undefined;
     if (this.token === null) {
       if (this.open || (!forwarded && isLoopback(req.socket.remoteAddress))) return;
-      throw new HttpError(403, "metrics are served to this machine only; set [server] metrics_token or --metrics-listen to scrape from elsewhere");
+      throw new HttpError(403, "metrics are served to this machine only; set [server] metrics_token or --metrics-listen to scrape from elsewhere", { code: "SVC_ERR_METRICS_ACCESS" });
     }
     if (!forwarded && isLoopback(req.socket.remoteAddress)) return;
     const header = req.headers.authorization;
     // Compared as digests: equal lengths, and the time taken says nothing of the token.
     const given = header !== undefined && header.slice(0, 7).toLowerCase() === "bearer " ? digest(header.slice(7).trim()) : null;
     if (given === null || !timingSafeEqual(given, this.token)) {
-      throw new HttpError(401, "a scrape from another machine needs the metrics token", { headers: { "WWW-Authenticate": 'Bearer realm="metrics"' } });
+      throw new HttpError(401, "a scrape from another machine needs the metrics token", { code: "SVC_ERR_METRICS_ACCESS", headers: { "WWW-Authenticate": 'Bearer realm="metrics"' } });
     }
   }
 }

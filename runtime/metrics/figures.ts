@@ -4,6 +4,7 @@
 // between scrapes.
 
 import { DURATION_BUCKETS, type Family, gaugeFamily, HistogramCell, histogramFamily } from "./family.js";
+import { SvcError } from "../core/errors.js";
 
 /** One label set and its value, as read when scraped. */
 export interface Figure {
@@ -49,8 +50,8 @@ export class Figures {
   }
 
   private add(name: string, family: Family): void {
-    if (!/^svc_[a-z0-9_]+$/.test(name)) throw new Error(`a figure's name must be svc_ and snake case: ${name}`);
-    if (this.registered.has(name)) throw new Error(`the figure ${name} is registered twice`);
+    if (!/^svc_[a-z0-9_]+$/.test(name)) throw new SvcError("SVC_ERR_INTERNAL", `a figure's name must be svc_ and snake case: ${name}`);
+    if (this.registered.has(name)) throw new SvcError("SVC_ERR_INTERNAL", `the figure ${name} is registered twice`);
     this.registered.set(name, family);
   }
 

@@ -64,7 +64,7 @@ export class Metrics {
 
   /** Answers GET /metrics (HEAD too); throws the HttpError of a refused or wrong request. */
   async scrape(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "method not allowed", { headers: { Allow: "GET" } });
+    if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "method not allowed", { code: "SVC_ERR_METHOD_NOT_ALLOWED", headers: { Allow: "GET" } });
     this.access.check(req);
     const processes = this.workers === null ? [await this.own()] : await this.workers.gather();
     const { contentType, body } = await expose(prom, processes, wantsOpenMetrics(req.headers.accept));

@@ -23,7 +23,7 @@ export function startOutbox(spec: EventsSpec, db: Database, credentials: Credent
   try {
     outbox = new Outbox(spec, db, credentials, log);
   } catch (err) {
-    throw new StartupError(err instanceof Error ? err.message : String(err));
+    throw new StartupError("SVC_ERR_CREDENTIAL", err instanceof Error ? err.message : String(err));
   }
   outbox.start();
   return outbox;

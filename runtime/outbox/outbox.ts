@@ -16,6 +16,7 @@ import { leaseMs, leaseOwner, releaseLeases } from "./lease.js";
 import { signedHeaders, signingKey } from "./sign.js";
 import { BATCH, outboxStatements as sql } from "./table.js";
 import type { EventsSpec, OutboxWake, SubscriberSpec } from "../contract/events.js";
+import { SvcError } from "../core/errors.js";
 
 /** Deliveries one process sends at once. */
 export const CONCURRENCY = 8;
@@ -58,7 +59,7 @@ export class Outbox implements OutboxWake {
       try {
         return { ...s, key: signingKey(credentials.get(s.secret)) };
       } catch (err) {
-        throw new Error(`events subscriber "${s.name}": credential "${s.secret}" ${err instanceof Error ? err.message : String(err)}`);
+        throw new SvcError("SVC_ERR_CREDENTIAL", `events subscriber "${s.name}": credential "${s.secret}" ${err instanceof Error ? err.message : String(err)}`);
       }
     });
   }

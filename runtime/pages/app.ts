@@ -98,7 +98,7 @@ export class App {
     const target = found.target;
     if (target.kind === "asset") {
       const asset = this.unpoly.byPath.get(path) ?? this.publicFiles.get(path);
-      if (asset === undefined) throw new HttpError(404, "not found");
+      if (asset === undefined) throw new HttpError(404, "not found", { code: "SVC_ERR_NOT_FOUND" });
       sendAsset(req, res, asset);
       return;
     }

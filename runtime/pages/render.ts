@@ -2,7 +2,7 @@
 // into the view ($params and $query bound), the template renders the view, and the layout
 // wraps it with the title and Unpoly. Also the error pages, in the same layout.
 
-import { HttpError } from "../core/errors.js";
+import { HttpError, SvcError } from "../core/errors.js";
 import { type JqRunner, JqWebFailure, runCompiled } from "../jq/index.js";
 import type { Logger } from "../core/log.js";
 import { RequestView } from "../core/answer/index.js";
@@ -120,7 +120,7 @@ async function runLoader(
   const view = outputs[0];
   if (outputs.length !== 1 || view === null || typeof view !== "object" || Array.isArray(view)) {
     const got = outputs.length !== 1 ? `${outputs.length} results` : `a ${view === null ? "null" : Array.isArray(view) ? "list" : typeof view}`;
-    throw new Error(`${spec.source}: page.jq must give one object for the template, but gave ${got}`);
+    throw new SvcError("SVC_ERR_PAGE_DATA", `${spec.source}: page.jq must give one object for the template, but gave ${got}`);
   }
   return view as Record<string, unknown>;
 }
@@ -140,7 +140,7 @@ async function runFallback(
   try {
     return await jq(program, data, { params, query });
   } catch (e) {
-    if (e instanceof JqWebFailure && e.reason !== "crash") throw new HttpError(503, "this page took too long to prepare; try again later", { cause: e });
+    if (e instanceof JqWebFailure && e.reason !== "crash") throw new HttpError(503, "this page took too long to prepare; try again later", { code: "SVC_ERR_PAGE_TIMEOUT", cause: e });
     throw e;
   }
 }

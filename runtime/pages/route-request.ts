@@ -94,7 +94,7 @@ async function readInput(call: BlockCall, query: Record<string, string>, params:
   const files = uploads !== null && call.block.files !== undefined ? { uploads, accepts: call.block.files } : null;
   const body = call.method === "GET" ? newArgs() : await readRouteBody(call.req, call.pages.maxBodySize, files);
   // Answered meanwhile (the read or write timeout): the block must not run.
-  if (call.res.headersSent) throw new HttpError(call.res.statusCode, "already answered");
+  if (call.res.headersSent) throw new HttpError(call.res.statusCode, "already answered", { code: "SVC_ERR_INTERNAL" });
   return { query, body, params, form, view: new RequestView(call.req, call.deps.site) };
 }
 
@@ -176,17 +176,17 @@ function chooseBlock(file: RouteFileSpec, method: string, handler: string | unde
   const blocks = file.blocks.filter((b) => b.method === method);
   if (blocks.length === 0) {
     const allow = [...new Set(file.blocks.map((b) => b.method))];
-    throw new HttpError(405, "method not allowed", { headers: { Allow: allow.join(", ") } });
+    throw new HttpError(405, "method not allowed", { code: "SVC_ERR_METHOD_NOT_ALLOWED", headers: { Allow: allow.join(", ") } });
   }
   if (handler !== undefined && handler !== "") {
     const named = blocks.find((b) => b.handler === handler);
-    if (named === undefined) throw new HttpError(404, `${method} ${file.path} has no handler "${handler}"`);
+    if (named === undefined) throw new HttpError(404, `${method} ${file.path} has no handler "${handler}"`, { code: "SVC_ERR_PAGE_HANDLER" });
     return named;
   }
   const fallback = blocks.find((b) => b.handler === null);
   if (fallback === undefined) {
     const names = blocks.map((b) => b.handler).join(", ");
-    throw new HttpError(400, `${method} ${file.path} needs ?handler= with one of: ${names}`);
+    throw new HttpError(400, `${method} ${file.path} needs ?handler= with one of: ${names}`, { code: "SVC_ERR_PAGE_HANDLER" });
   }
   return fallback;
 }
@@ -206,7 +206,7 @@ async function readRouteBody(req: IncomingMessage, maxBodySize: number, files: F
  */
 export function siteLocation(location: string): string {
   if (!location.startsWith("/") || location.startsWith("//") || location.startsWith("/\\")) {
-    throw new HttpError(400, "the redirect leaves this site");
+    throw new HttpError(400, "the redirect leaves this site", { code: "SVC_ERR_REDIRECT_OFFSITE" });
   }
   return location.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
 }

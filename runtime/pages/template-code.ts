@@ -10,6 +10,7 @@
 // source with JSON.stringify, so a template's content is always data, never code.
 
 import { utf8Bytes } from "./utf8.js";
+import { SvcError } from "../core/errors.js";
 
 type Token = [string, string, number, number, Token[]?, number?];
 
@@ -65,7 +66,7 @@ class CodeWriter {
         );
       }
       case ">":
-        throw new Error(`partial {{> ${value}}} in a page template: partials are not available`);
+        throw new SvcError("SVC_ERR_TEMPLATE", `partial {{> ${value}}} in a page template: partials are not available`);
       default:
         // Comments ({{! }}) and delimiter changes ({{= =}}) write nothing.
         return "";

@@ -76,6 +76,7 @@ export function parseTemplate(text: string): Template {
   } catch (err) {
     if (!(err instanceof EvalError)) throw err;
     throw new StartupError(
+      "SVC_ERR_TEMPLATE",
       "pages are rendered by functions made at start, and this Node refuses to make code from text " +
         "(--disallow-code-generation-from-strings); run the server without that flag",
     );

@@ -8,7 +8,7 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startCluster } from "./cluster/index.js";
-import { StartupError } from "../core/errors.js";
+import { type ErrorCode, StartupError } from "../core/errors.js";
 import { createLogger, type Logger, type LogSink } from "../core/log.js";
 import { parseServerArgs } from "./options.js";
 import { serve, type OpenDatabase, type Running, type RunningServer } from "./serve.js";
@@ -49,7 +49,7 @@ export async function main(
     return await startCluster(spec, options, workers, log, hooks);
   } catch (err) {
     if (err instanceof StartupError) {
-      process.stderr.write(`${spec.name}: ${err.message}\n`);
+      process.stderr.write(`${spec.name}: ${withCode(err.message, err.code)}\n`);
     } else {
       process.stderr.write(
         `${spec.name}: could not start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
@@ -57,6 +57,12 @@ export async function main(
     }
     process.exit(1);
   }
+}
+
+/** The code goes at the end of the message's first line, where a multi-line reason (a statement's SQL) does not bury it. */
+function withCode(message: string, code: ErrorCode): string {
+  const end = message.indexOf("\n");
+  return end === -1 ? `${message} [${code}]` : `${message.slice(0, end)} [${code}]${message.slice(end)}`;
 }
 
 /**

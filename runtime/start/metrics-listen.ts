@@ -14,13 +14,13 @@ import type { Metrics } from "../metrics/index.js";
 export function listenMetrics(metrics: Metrics, address: string, log: Logger): Promise<{ server: Server; port: number }> {
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?", 1)[0];
-    const answered = path === metrics.path ? metrics.scrape(req, res) : Promise.reject(new HttpError(404, "not found"));
+    const answered = path === metrics.path ? metrics.scrape(req, res) : Promise.reject(new HttpError(404, "not found", { code: "SVC_ERR_NOT_FOUND" }));
     answered.catch((err: unknown) => sendError(res, err, log, { path }));
   });
   const { host, port } = parseListen(address, "--metrics-listen");
   return new Promise((resolve, reject) => {
     server.once("error", (err: NodeJS.ErrnoException) => {
-      reject(new StartupError(`cannot listen on ${address} (--metrics-listen): ${err.code === "EADDRINUSE" ? "the address is in use" : err.message}`));
+      reject(new StartupError("SVC_ERR_LISTEN", `cannot listen on ${address} (--metrics-listen): ${err.code === "EADDRINUSE" ? "the address is in use" : err.message}`));
     });
     server.listen(port, host, () => resolve({ server, port: (server.address() as AddressInfo).port }));
   });

@@ -33,7 +33,7 @@ export async function observe(
 ): Promise<Observing> {
   const metrics = options.metrics === true ? (await import("../metrics/index.js")).createMetrics(spec, options, env, isWorkerProcess()) : null;
   if (metrics !== null && metrics.onServerAddress && spec.routes.some((r) => r.path === metrics.path)) {
-    throw new StartupError(`the route table has ${metrics.path}, which --metrics serves; serve metrics elsewhere with --metrics-listen`);
+    throw new StartupError("SVC_ERR_OPTION", `the route table has ${metrics.path}, which --metrics serves; serve metrics elsewhere with --metrics-listen`);
   }
   const traces = tracingConfigured(env) ? await import("../traces/index.js") : null;
   const tracing = traces === null ? null : traces.createTracing(spec, log);

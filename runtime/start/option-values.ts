@@ -31,7 +31,7 @@ export function checkPublicUrl(value: unknown, source: string): string {
     !url.search && !url.hash && !url.username && !url.password &&
     !(value as string).endsWith("/");
   if (!ok) {
-    throw new StartupError(`${source}: ${JSON.stringify(value)} is not a public URL (http:// or https://, no query or trailing slash)`);
+    throw new StartupError("SVC_ERR_OPTION", `${source}: ${JSON.stringify(value)} is not a public URL (http:// or https://, no query or trailing slash)`);
   }
   return value as string;
 }
@@ -39,34 +39,34 @@ export function checkPublicUrl(value: unknown, source: string): string {
 export function parseBool(value: string, source: string): boolean {
   if (value === "true") return true;
   if (value === "false") return false;
-  throw new StartupError(`${source}: "${value}" is not true or false`);
+  throw new StartupError("SVC_ERR_OPTION", `${source}: "${value}" is not true or false`);
 }
 
 export function checkBool(value: unknown, source: string): boolean {
   if (typeof value === "boolean") return value;
-  throw new StartupError(`${source}: ${JSON.stringify(value)} is not true or false`);
+  throw new StartupError("SVC_ERR_OPTION", `${source}: ${JSON.stringify(value)} is not true or false`);
 }
 
 export function checkBackend(value: unknown, source: string): ServerOptions["backend"] {
   if (typeof value === "string" && (BACKENDS as readonly string[]).includes(value))
     return value as ServerOptions["backend"];
-  throw new StartupError(`${source}: unknown backend ${JSON.stringify(value)}; use one of ${BACKENDS.join(", ")}`);
+  throw new StartupError("SVC_ERR_OPTION", `${source}: unknown backend ${JSON.stringify(value)}; use one of ${BACKENDS.join(", ")}`);
 }
 
 export function checkLevel(value: unknown, source: string): LogLevel {
   if (typeof value === "string" && (LOG_LEVELS as readonly string[]).includes(value)) return value as LogLevel;
-  throw new StartupError(`${source}: unknown log level ${JSON.stringify(value)}; use one of ${LOG_LEVELS.join(", ")}`);
+  throw new StartupError("SVC_ERR_OPTION", `${source}: unknown log level ${JSON.stringify(value)}; use one of ${LOG_LEVELS.join(", ")}`);
 }
 
 export function parseSize(value: string, source: string): number {
   if (!/^\d+$/.test(value))
-    throw new StartupError(`${source}: "${value}" is not a size in bytes (a whole number, 0 or more)`);
+    throw new StartupError("SVC_ERR_OPTION", `${source}: "${value}" is not a size in bytes (a whole number, 0 or more)`);
   return checkSize(Number(value), source);
 }
 
 export function checkSize(value: unknown, source: string): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-    throw new StartupError(`${source}: ${JSON.stringify(value)} is not a size in bytes (a whole number, 0 or more)`);
+    throw new StartupError("SVC_ERR_OPTION", `${source}: ${JSON.stringify(value)} is not a size in bytes (a whole number, 0 or more)`);
   }
   return value;
 }
@@ -79,6 +79,7 @@ export function parseWhole(check: (value: unknown, source: string) => number): (
 export function checkTimeout(value: unknown, source: string): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
     throw new StartupError(
+      "SVC_ERR_OPTION",
       `${source}: ${JSON.stringify(value)} is not a timeout in milliseconds (a whole number from 1 to ${MAX_TIMEOUT_MS})`,
     );
   }
@@ -88,6 +89,7 @@ export function checkTimeout(value: unknown, source: string): number {
 export function checkWorkers(value: unknown, source: string): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_WORKERS) {
     throw new StartupError(
+      "SVC_ERR_OPTION",
       `${source}: ${JSON.stringify(value)} is not a number of workers (a whole number from 1 to ${MAX_WORKERS})`,
     );
   }
@@ -111,11 +113,11 @@ export function checkOrigin(value: unknown, source: string): string {
     url !== null && url.origin !== "null" && typeof value === "string" && value.startsWith(url.origin)
       ? `; an origin has no path: ${url.origin}`
       : "; e.g. https://app.example.com, or * for any origin";
-  throw new StartupError(`${source}: ${JSON.stringify(value)} is not an origin (scheme://host[:port])${hint}`);
+  throw new StartupError("SVC_ERR_OPTION", `${source}: ${JSON.stringify(value)} is not an origin (scheme://host[:port])${hint}`);
 }
 
 export function checkListen(value: unknown, source: string): string {
-  if (typeof value !== "string") throw new StartupError(`${source} must be a string like 127.0.0.1:8080`);
+  if (typeof value !== "string") throw new StartupError("SVC_ERR_OPTION", `${source} must be a string like 127.0.0.1:8080`);
   parseListen(value, source);
   return value;
 }
@@ -126,29 +128,29 @@ export function parseListen(value: string, source = "--listen"): ListenAddress {
   let portText: string;
   if (value.startsWith("[")) {
     const close = value.indexOf("]");
-    if (close === -1 || value[close + 1] !== ":") throw new StartupError(`${source}: "${value}" is not [address]:port`);
+    if (close === -1 || value[close + 1] !== ":") throw new StartupError("SVC_ERR_OPTION", `${source}: "${value}" is not [address]:port`);
     host = value.slice(1, close);
     portText = value.slice(close + 2);
   } else {
     const colon = value.lastIndexOf(":");
     host = colon === -1 ? "" : value.slice(0, colon);
     portText = colon === -1 ? value : value.slice(colon + 1);
-    if (host.includes(":")) throw new StartupError(`${source}: write an IPv6 address in brackets, e.g. [::1]:8080`);
+    if (host.includes(":")) throw new StartupError("SVC_ERR_OPTION", `${source}: write an IPv6 address in brackets, e.g. [::1]:8080`);
   }
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) {
-    throw new StartupError(`${source}: port "${portText}" is not a number from 0 to 65535`);
+    throw new StartupError("SVC_ERR_OPTION", `${source}: port "${portText}" is not a number from 0 to 65535`);
   }
-  if (/\s/.test(host)) throw new StartupError(`${source}: "${host}" is not a host name or address`);
+  if (/\s/.test(host)) throw new StartupError("SVC_ERR_OPTION", `${source}: "${host}" is not a host name or address`);
   return { host: host === "" ? "127.0.0.1" : host, port: Number(portText) };
 }
 
 export function parseSwitch(value: string, source: string): boolean {
   if (value === "true") return true;
   if (value === "false") return false;
-  throw new StartupError(`${source} is "${value}"; use ${source} alone, or =true or =false`);
+  throw new StartupError("SVC_ERR_OPTION", `${source} is "${value}"; use ${source} alone, or =true or =false`);
 }
 
 export function checkSwitch(value: unknown, source: string): boolean {
-  if (typeof value !== "boolean") throw new StartupError(`${source} must be true or false`);
+  if (typeof value !== "boolean") throw new StartupError("SVC_ERR_OPTION", `${source} must be true or false`);
   return value;
 }

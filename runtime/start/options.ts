@@ -179,11 +179,11 @@ export function parseServerArgs(
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--help" || arg === "-h") return { help: helpText(defaults, env) };
-    if (!arg.startsWith("--")) throw new StartupError(`unexpected argument "${arg}"; server flags start with --`);
+    if (!arg.startsWith("--")) throw new StartupError("SVC_ERR_OPTION", `unexpected argument "${arg}"; server flags start with --`);
     const eq = arg.indexOf("=");
     const flag = eq === -1 ? arg : arg.slice(0, eq);
     const info = FLAGS[flag];
-    if (info === undefined) throw new StartupError(`unknown flag "${flag}"; run with --help to list the flags`);
+    if (info === undefined) throw new StartupError("SVC_ERR_OPTION", `unknown flag "${flag}"; run with --help to list the flags`);
     let value: string;
     if (eq !== -1) {
       value = arg.slice(eq + 1);
@@ -191,11 +191,11 @@ export function parseServerArgs(
       value = "true";
     } else {
       const next = argv[i + 1];
-      if (next === undefined || next.startsWith("--")) throw new StartupError(`${flag} needs a value ${info.value}`);
+      if (next === undefined || next.startsWith("--")) throw new StartupError("SVC_ERR_OPTION", `${flag} needs a value ${info.value}`);
       value = next;
       i++;
     }
-    if (given.has(info.key)) throw new StartupError(`${flag} is given more than once`);
+    if (given.has(info.key)) throw new StartupError("SVC_ERR_OPTION", `${flag} is given more than once`);
     given.set(info.key, { value, source: flag });
   }
   return { options: resolve(given, env, defaults) };
@@ -221,7 +221,7 @@ function resolve(
   const db = dbFlag?.value ?? stringDefault(defaults.db, "db") ?? BUILTIN_DEFAULTS.db;
   const dbSource =
     dbFlag?.source ?? (defaults.db !== undefined ? tomlName("db") : `the default --db ${BUILTIN_DEFAULTS.db}`);
-  if (db === "") throw new StartupError(`${dbSource} is empty`);
+  if (db === "") throw new StartupError("SVC_ERR_OPTION", `${dbSource} is empty`);
 
   const backend = resolveBackend(given.get("backend"), defaults.backend, db, dbSource);
 
@@ -281,7 +281,7 @@ function tomlName(key: Key): string {
 
 function stringDefault(value: unknown, key: Key): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "string") throw new StartupError(`${tomlName(key)} must be a string`);
+  if (typeof value !== "string") throw new StartupError("SVC_ERR_OPTION", `${tomlName(key)} must be a string`);
   return value;
 }
 
@@ -320,7 +320,7 @@ function resolveBackend(
     fromUrl === null ? backend === "sqlite" : fromUrl === backend || (backend === "tidb" && fromUrl === "mysql");
   if (!compatible) {
     const scheme = fromUrl !== null ? `a ${db.slice(0, db.indexOf(":") + 1)} URL` : db === ":memory:" ? "an in-memory SQLite database" : "a SQLite file path";
-    throw new StartupError(`${source} ${backend} does not match ${dbSource}, which is ${scheme}`);
+    throw new StartupError("SVC_ERR_OPTION", `${source} ${backend} does not match ${dbSource}, which is ${scheme}`);
   }
   return backend;
 }
@@ -347,10 +347,10 @@ export function helpText(
 
 function checkJobs(value: unknown, source: string): "on" | "off" | "only" {
   if (value === "on" || value === "off" || value === "only") return value;
-  throw new StartupError(`${source} must be on, off or only, not ${JSON.stringify(value)}`);
+  throw new StartupError("SVC_ERR_OPTION", `${source} must be on, off or only, not ${JSON.stringify(value)}`);
 }
 
 function checkConcurrency(value: unknown, source: string): number {
   if (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 256) return value;
-  throw new StartupError(`${source} must be a whole number from 1 to 256, not ${JSON.stringify(value)}`);
+  throw new StartupError("SVC_ERR_OPTION", `${source} must be a whole number from 1 to 256, not ${JSON.stringify(value)}`);
 }

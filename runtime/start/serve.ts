@@ -130,7 +130,7 @@ function listenOn(server: Server, host: string, port: number, asGiven: string): 
     const onError = (err: NodeJS.ErrnoException): void => {
       const why =
         err.code === "EADDRINUSE" ? "the address is in use" : err.code === "EACCES" ? "permission denied" : err.message;
-      reject(new StartupError(`cannot listen on ${asGiven}: ${why}`));
+      reject(new StartupError("SVC_ERR_LISTEN", `cannot listen on ${asGiven}: ${why}`));
     };
     server.once("error", onError);
     server.listen(port, host, () => {

@@ -7,6 +7,7 @@ import { mkdir, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { UploadedFile } from "./file.js";
 import type { StoredBytes, UploadStore } from "./store.js";
+import { SvcError } from "../core/errors.js";
 
 const SHA256 = /^[0-9a-f]{64}$/u;
 
@@ -15,7 +16,7 @@ export class DiskStore implements UploadStore {
 
   private path(sha256: string): string {
     // The key is checked where it becomes a path, whatever checked it before.
-    if (!SHA256.test(sha256)) throw new Error(`not a sha256: ${JSON.stringify(sha256)}`);
+    if (!SHA256.test(sha256)) throw new SvcError("SVC_ERR_INTERNAL", `not a sha256: ${JSON.stringify(sha256)}`);
     return join(this.dir, sha256.slice(0, 2), sha256);
   }
 

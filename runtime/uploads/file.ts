@@ -44,7 +44,7 @@ export class UploadedFile implements FileValue {
 /** The check of a `file` argument (runtime/lang/args.ts has the others): an uploaded part, whatever the body's other values. */
 export function fileArg(value: unknown, name: string, _asText: boolean): FileValue {
   if (value instanceof UploadedFile) return value.toJSON();
-  throw new ValidationError(`argument "${name}" must be a file, sent as a part of a multipart/form-data body`);
+  throw new ValidationError("SVC_ERR_ARGUMENT", `argument "${name}" must be a file, sent as a part of a multipart/form-data body`);
 }
 
 const MAX_NAME = 255;
@@ -82,7 +82,7 @@ export function asFileValue(value: unknown): FileValue | null {
 
 /** A json member meeting a `file` slot (runtime/lang/expect.ts): a file is never a json value, only a part of the request. */
 export function expectFile(_value: unknown, path: string): never {
-  throw new ValidationError(`${path} must be a file uploaded with the request, not a value from json`);
+  throw new ValidationError("SVC_ERR_ARGUMENT", `${path} must be a file uploaded with the request, not a value from json`);
 }
 
 export function expectFileOrNull(value: unknown, path: string): null {

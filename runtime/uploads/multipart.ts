@@ -64,7 +64,7 @@ function receive(req: IncomingMessage, limits: UploadLimits, accepts: ReadonlySe
         limits: { fileSize: limits.maxFileSize, files: limits.maxFiles, fields: MAX_FIELDS, fieldSize: MAX_FIELD_SIZE, fieldNameSize: 200 },
       });
     } catch (err) {
-      reject(new HttpError(400, `multipart form body ${/boundary/i.test(String(err)) ? "has no boundary in its Content-Type" : "has a Content-Type busboy cannot read"}`, { cause: err, headers: CLOSE }));
+      reject(new HttpError(400, `multipart form body ${/boundary/i.test(String(err)) ? "has no boundary in its Content-Type" : "has a Content-Type busboy cannot read"}`, { code: "SVC_ERR_BAD_BODY", cause: err, headers: CLOSE }));
       return;
     }
     const args = newArgs() as Record<string, unknown>;
@@ -98,11 +98,11 @@ function receive(req: IncomingMessage, limits: UploadLimits, accepts: ReadonlySe
     const name = (raw: string): string | null => {
       const bracket = raw.indexOf("[");
       if (bracket !== -1) {
-        fail(new HttpError(400, `argument "${raw.slice(0, bracket)}" given as a list or object in the form body; pass one value`, { headers: CLOSE }));
+        fail(new HttpError(400, `argument "${raw.slice(0, bracket)}" given as a list or object in the form body; pass one value`, { code: "SVC_ERR_BAD_BODY", headers: CLOSE }));
         return null;
       }
       if (claimed.has(raw)) {
-        fail(new HttpError(400, `argument "${raw}" given more than once in the form body`, { headers: CLOSE }));
+        fail(new HttpError(400, `argument "${raw}" given more than once in the form body`, { code: "SVC_ERR_BAD_BODY", headers: CLOSE }));
         return null;
       }
       claimed.add(raw);
@@ -122,7 +122,7 @@ function receive(req: IncomingMessage, limits: UploadLimits, accepts: ReadonlySe
       if (failure !== null) return void stream.resume();
       if (!accepts.has(raw)) {
         stream.resume();
-        return fail(new HttpError(415, `argument "${raw}" is a file upload, and no file is taken there`, { headers: CLOSE }));
+        return fail(new HttpError(415, `argument "${raw}" is a file upload, and no file is taken there`, { code: "SVC_ERR_UNSUPPORTED_MEDIA_TYPE", headers: CLOSE }));
       }
       const n = name(raw);
       if (n === null) return void stream.resume();
@@ -130,7 +130,7 @@ function receive(req: IncomingMessage, limits: UploadLimits, accepts: ReadonlySe
         mkdirSync(join(limits.dir, ".incoming"), { recursive: true });
       } catch (err) {
         stream.resume();
-        return fail(new HttpError(500, "the uploads folder could not be made", { cause: err }));
+        return fail(new HttpError(500, "the uploads folder could not be made", { code: "SVC_ERR_UPLOAD_WRITE", cause: err }));
       }
       streams.add(stream);
       const temp = join(limits.dir, ".incoming", randomBytes(16).toString("hex"));
@@ -178,14 +178,14 @@ function receive(req: IncomingMessage, limits: UploadLimits, accepts: ReadonlySe
           args[n] = file;
           uploaded.push(file);
         })().catch((err: unknown) => {
-          if (failure === null) fail(new HttpError(500, "an uploaded file could not be written", { cause: err }));
+          if (failure === null) fail(new HttpError(500, "an uploaded file could not be written", { code: "SVC_ERR_UPLOAD_WRITE", cause: err }));
         }),
       );
     });
     for (const event of ["filesLimit", "partsLimit", "fieldsLimit"] as const) {
       bb.on(event, () => fail(tooLarge(event === "filesLimit" ? `more than ${limits.maxFiles} files in one request` : "too many parts in the form body")));
     }
-    bb.on("error", (err: Error) => fail(new HttpError(400, `multipart form body is malformed: ${err.message.replace(/^Multipart: /u, "")}`, { cause: err, headers: CLOSE })));
+    bb.on("error", (err: Error) => fail(new HttpError(400, `multipart form body is malformed: ${err.message.replace(/^Multipart: /u, "")}`, { code: "SVC_ERR_BAD_BODY", cause: err, headers: CLOSE })));
     bb.on("close", () => {
       parsed = true;
       void Promise.allSettled(writing).then(() => {
@@ -193,9 +193,9 @@ function receive(req: IncomingMessage, limits: UploadLimits, accepts: ReadonlySe
         resolve({ args, uploaded });
       });
     });
-    req.on("aborted", () => fail(new HttpError(400, "request body ended before it was complete", { headers: CLOSE })));
+    req.on("aborted", () => fail(new HttpError(400, "request body ended before it was complete", { code: "SVC_ERR_BAD_BODY", headers: CLOSE })));
     req.on("close", () => {
-      if (!parsed && !req.complete) fail(new HttpError(400, "request body ended before it was complete", { headers: CLOSE }));
+      if (!parsed && !req.complete) fail(new HttpError(400, "request body ended before it was complete", { code: "SVC_ERR_BAD_BODY", headers: CLOSE }));
     });
     req.on("data", count);
     req.pipe(bb);
@@ -211,5 +211,5 @@ function unescapeName(name: string | undefined): string {
 }
 
 function tooLarge(message: string): HttpError {
-  return new HttpError(413, message, { headers: CLOSE });
+  return new HttpError(413, message, { code: "SVC_ERR_BODY_TOO_LARGE", headers: CLOSE });
 }

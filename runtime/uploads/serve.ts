@@ -20,9 +20,9 @@ const ACTIVE = /(html|xml|svg|javascript|ecmascript|x-shockwave-flash|\/x-sh$|mu
 
 export async function sendStoredFile(req: IncomingMessage, res: ServerResponse, result: unknown, store: UploadStore): Promise<void> {
   const file = asFileValue(result);
-  if (file === null) throw new HttpError(404, "not found");
+  if (file === null) throw new HttpError(404, "not found", { code: "SVC_ERR_NOT_FOUND" });
   const stored = await store.get(file.sha256);
-  if (stored === null) throw new HttpError(404, "the file is not in the store");
+  if (stored === null) throw new HttpError(404, "the file is not in the store", { code: "SVC_ERR_NOT_FOUND" });
   const etag = `"${file.sha256}"`;
   const active = ACTIVE.test(file.type);
   const inline = !active && INLINE.test(file.type);

@@ -14,7 +14,7 @@ export function range(start: number, end: number): number[] {
   const count = end - start;
   if (count <= 0) return [];
   if (count > RANGE_MAX) {
-    throw new ValidationError(`range(${start}, ${end}) has ${count} items; at most ${RANGE_MAX} are allowed`);
+    throw new ValidationError("SVC_ERR_VALIDATION", `range(${start}, ${end}) has ${count} items; at most ${RANGE_MAX} are allowed`);
   }
   const out = new Array<number>(count);
   for (let i = 0; i < count; i++) out[i] = start + i;
@@ -23,6 +23,6 @@ export function range(start: number, end: number): number[] {
 
 /** `yield value` into the list `name`, which holds at most `max` items: one more is a 400. */
 export function collect<T>(list: T[], value: T, max: number, name: string): void {
-  if (list.length >= max) throw new ValidationError(`${name} has more than ${max} items; at most ${max} are allowed`);
+  if (list.length >= max) throw new ValidationError("SVC_ERR_VALIDATION", `${name} has more than ${max} items; at most ${max} are allowed`);
   list.push(value);
 }

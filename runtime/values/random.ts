@@ -22,8 +22,8 @@ export function random(): number {
  * more than 2^48 - 2 apart, is a 400: the bounds usually come from the request.
  */
 export function randomInt(lo: number, hi: number): number {
-  if (lo > hi) throw new ValidationError(`random_int(${lo}, ${hi}): the low bound is above the high one`);
-  if (hi - lo >= WIDEST - 1) throw new ValidationError(`random_int(${lo}, ${hi}): the bounds may be at most 2^48 - 2 apart`);
+  if (lo > hi) throw new ValidationError("SVC_ERR_VALIDATION", `random_int(${lo}, ${hi}): the low bound is above the high one`);
+  if (hi - lo >= WIDEST - 1) throw new ValidationError("SVC_ERR_VALIDATION", `random_int(${lo}, ${hi}): the bounds may be at most 2^48 - 2 apart`);
   // An offset from lo: hi + 1 may be past 2^53 - 1, which crypto.randomInt refuses.
   return lo + cryptoInt(hi - lo + 1);
 }

@@ -37,7 +37,7 @@ export function webhookEndpoints(
       key = verifier.key(credentials.get(spec.credential));
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      throw new StartupError(`credential "${spec.credential}", the secret of webhook ${spec.name}: ${why}`);
+      throw new StartupError("SVC_ERR_CREDENTIAL", `credential "${spec.credential}", the secret of webhook ${spec.name}: ${why}`);
     }
     out.set(spec.name, webhookEndpoint(spec, verifier, key, log, clock, spans));
   }
@@ -60,7 +60,7 @@ function webhookEndpoint(spec: WebhookSpec, verifier: Verifier, key: Buffer, log
       } catch (err) {
         if (!(err instanceof Rejected)) throw err;
         log.warn("webhook delivery rejected", { request_id: ctx.requestId, webhook: spec.name, reason: err.message });
-        throw new HttpError(401, `webhook signature rejected: ${err.message}`);
+        throw new HttpError(401, `webhook signature rejected: ${err.message}`, { code: "SVC_ERR_WEBHOOK_SIGNATURE" });
       }
       const payload = parsePayload(headers, body);
       if (spec.provider === "slack" && stringField(payload, "type") === "url_verification") {

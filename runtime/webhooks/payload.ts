@@ -25,14 +25,14 @@ export function parsePayload(headers: IncomingHttpHeaders, body: Buffer): unknow
   try {
     text = utf8.decode(body);
   } catch {
-    throw new HttpError(400, "webhook body is not valid UTF-8");
+    throw new HttpError(400, "webhook body is not valid UTF-8", { code: "SVC_ERR_BAD_BODY" });
   }
   const media = mediaType(headers["content-type"]);
   if (media === "application/x-www-form-urlencoded") return formPayload(text);
   const declaredJson = isJsonMedia(media);
   const value = parseJson(text);
   if (value !== NOT_JSON) return value;
-  if (declaredJson) throw new HttpError(400, "malformed JSON body");
+  if (declaredJson) throw new HttpError(400, "malformed JSON body", { code: "SVC_ERR_BAD_BODY" });
   return text;
 }
 
@@ -40,7 +40,7 @@ const NOT_JSON = Symbol("not JSON");
 
 function parseJson(text: string): unknown {
   if (nestingExceeds(text, MAX_JSON_DEPTH))
-    throw new HttpError(400, `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    throw new HttpError(400, `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, { code: "SVC_ERR_BAD_BODY" });
   try {
     return JSON.parse(text);
   } catch {
@@ -53,7 +53,7 @@ function formPayload(text: string): unknown {
   const keys = [...new Set(form.keys())];
   if (keys.length === 1 && keys[0] === "payload") {
     const value = parseJson(form.get("payload")!);
-    if (value === NOT_JSON) throw new HttpError(400, "the form field payload is not JSON");
+    if (value === NOT_JSON) throw new HttpError(400, "the form field payload is not JSON", { code: "SVC_ERR_BAD_BODY" });
     return value;
   }
   const fields: Record<string, string | string[]> = Object.create(null);

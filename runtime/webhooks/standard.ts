@@ -18,6 +18,7 @@ import {
   sameMac,
   stringField,
 } from "./verifier.js";
+import { SvcError } from "../core/errors.js";
 
 const SECRET_PREFIX = "whsec_";
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -33,7 +34,7 @@ export const standard: Verifier = {
   key(secret: string): Buffer {
     const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
     if (encoded === "" || !BASE64.test(encoded)) {
-      throw new Error("it is not a Standard Webhooks secret: whsec_ followed by the key in base64");
+      throw new SvcError("SVC_ERR_CREDENTIAL", "it is not a Standard Webhooks secret: whsec_ followed by the key in base64");
     }
     return Buffer.from(encoded, "base64");
   },

@@ -169,7 +169,8 @@ describe("headers", () => {
     const rejected = logLines(server).filter((l) => l.msg === "request rejected");
     expect(rejected.map((l) => l.status)).toEqual(expect.arrayContaining([400, 431]));
     expect(rejected.find((l) => l.status === 431)).toMatchObject({
-      code: "HPE_HEADER_OVERFLOW",
+      code: "SVC_ERR_HEADERS_TOO_LARGE",
+      parser_code: "HPE_HEADER_OVERFLOW",
       request_id: expect.any(String),
     });
   });

@@ -101,7 +101,7 @@ test("a port in use stops a cluster start with one message and exit 1", async ()
       { cwd: dir, encoding: "utf8", timeout: 30_000, env: { ...EXAMPLE_ENV, ...process.env } },
     );
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe(`task_tracker: cannot listen on 127.0.0.1:${port}: the address is in use\n`);
+    expect(r.stderr).toBe(`task_tracker: cannot listen on 127.0.0.1:${port}: the address is in use [SVC_ERR_LISTEN]\n`);
   } finally {
     blocker.close();
   }

@@ -29,7 +29,7 @@ export function answerClass(serverHeader: string | null | undefined): typeof Ans
 export function checkServerHeader(value: unknown, source: string): string | null {
   if (value === "") return null;
   if (typeof value !== "string" || value.length > 128 || !/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value)) {
-    throw new StartupError(`${source} must be a product name such as "svc" or "svc/1.0": visible ASCII, at most 128 characters`);
+    throw new StartupError("SVC_ERR_OPTION", `${source} must be a product name such as "svc" or "svc/1.0": visible ASCII, at most 128 characters`);
   }
   return value;
 }

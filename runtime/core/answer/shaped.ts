@@ -45,7 +45,7 @@ export class RequestView {
       if (proto === "http" || proto === "https") scheme = proto;
       host = firstValue(this.header("x-forwarded-host")) ?? host;
     }
-    if (host === undefined || !HOST.test(host)) throw new HttpError(400, "the request's host is not a host name");
+    if (host === undefined || !HOST.test(host)) throw new HttpError(400, "the request's host is not a host name", { code: "SVC_ERR_BAD_HOST" });
     return `${scheme}://${host.toLowerCase()}`;
   }
 }

@@ -148,7 +148,7 @@ function duplicate(c: Constraints, err: unknown, message: string): HttpError {
       const pk = ([...pks][0] as string).split(", ");
       return uniqueViolation(c, err, pkTables.length === 1 ? pkTables[0] : null, pk);
     }
-    return new HttpError(409, "a row with the same primary key already exists", { cause: err });
+    return new HttpError(409, "a row with the same primary key already exists", { code: "SVC_ERR_CONSTRAINT", cause: err });
   }
   const index = c.uniqueIndexes.get(key);
   return index ? uniqueViolation(c, err, index.table, index.columns) : uniqueIndexViolation(err, key);

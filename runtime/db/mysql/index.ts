@@ -231,7 +231,7 @@ export class MysqlDatabase implements Database {
     const cause = err instanceof Error && "cause" in err && err.cause instanceof Error ? err.cause : err;
     const message = cause instanceof Error ? cause.message : String(cause);
     const why = isUnavailableMysql(cause) ? `cannot connect to ${where}: ${message}` : `${where}: ${message}`;
-    return new StartupError(`${what}: ${redactUrl(why)}`);
+    return new StartupError("SVC_ERR_DB_OPEN", `${what}: ${redactUrl(why)}`);
   }
 }
 

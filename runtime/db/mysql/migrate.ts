@@ -35,6 +35,7 @@ export async function migrateMysql(conn: Connection, tables: readonly TableSpec[
   );
   if (Number(got[0]?.got) !== 1) {
     throw new StartupError(
+      "SVC_ERR_MIGRATION",
       `another server held the schema lock for ${MYSQL_MIGRATE_LOCK_TIMEOUT_S} s while this one waited to check its tables`,
     );
   }

@@ -9,6 +9,7 @@ import { withReturning } from "../net/returning.js";
 import type { NetStatement, NetStatements } from "../net/statements.js";
 import { type PoolConnection, execCount, execRows } from "./conn.js";
 import { type MysqlFlavor, isRetryableMysql, mapMysqlError } from "./errors.js";
+import { SvcError } from "../../core/errors.js";
 
 export class MysqlTx implements Executor {
   private active = true;
@@ -42,7 +43,7 @@ export class MysqlTx implements Executor {
   private statement(spec: StatementSpec): NetStatement {
     const s = this.statements.get(spec);
     if (!this.active) {
-      throw new Error(`statement ${spec.name} ran after its transaction ended (a missing await in the action?)`);
+      throw new SvcError("SVC_ERR_TX_ENDED", `statement ${spec.name} ran after its transaction ended (a missing await in the action?)`);
     }
     return s;
   }

@@ -4,14 +4,19 @@
 // check is the last line that keeps an object or an array from a request out of a driver
 // (mysql2 would turn an object into JSON, a bug's data would reach the table unnoticed).
 
+import type { ErrorCode } from "../../core/errors.js";
+
 /** A value the adapters bind: text, a finite number, a boolean, a bigint, bytes (an upload's, runtime/uploads) or SQL NULL. */
 export type Scalar = string | number | boolean | bigint | Buffer | null;
 
 /** Thrown for arguments the generated code should never pass; the server answers 500 and logs it. */
 export class BindError extends TypeError {
-  constructor(message: string) {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string) {
     super(message);
     this.name = "BindError";
+    this.code = code;
   }
 }
 
@@ -30,11 +35,12 @@ export function bindSlots(name: string, slots: readonly number[], args: readonly
         break;
       case "number":
         if (!Number.isFinite(value))
-          throw new BindError(`statement ${name}: argument ${index} is ${value}, which SQL cannot hold`);
+          throw new BindError("SVC_ERR_BIND", `statement ${name}: argument ${index} is ${value}, which SQL cannot hold`);
         values[i] = value;
         break;
       case "undefined":
         throw new BindError(
+          "SVC_ERR_BIND",
           index >= args.length
             ? `statement ${name}: argument ${index} is missing (${args.length} given)`
             : `statement ${name}: argument ${index} is undefined; pass null for SQL NULL`,
@@ -44,6 +50,7 @@ export function bindSlots(name: string, slots: readonly number[], args: readonly
         else if (Buffer.isBuffer(value)) values[i] = value;
         else
           throw new BindError(
+            "SVC_ERR_BIND",
             `statement ${name}: argument ${index} is ${describe(value)}; only text, numbers, booleans and null are bound`,
           );
     }

@@ -81,24 +81,24 @@ export function uniqueViolation(
     columns.length === 1
       ? `${fieldName(c, table, columns[0])} already exists`
       : `${table ?? "a row"} (${columns.join(", ")}) already exists`;
-  return new HttpError(409, text, { cause });
+  return new HttpError(409, text, { code: "SVC_ERR_CONSTRAINT", cause });
 }
 
 /** A unique index whose columns are not known (an expression index): named as SQLite names it. */
 export function uniqueIndexViolation(cause: unknown, index: string): HttpError {
-  return new HttpError(409, `a row with the same values for index ${index} already exists`, { cause });
+  return new HttpError(409, `a row with the same values for index ${index} already exists`, { code: "SVC_ERR_CONSTRAINT", cause });
 }
 
 export function foreignKeyViolation(cause: unknown): HttpError {
   return new HttpError(
     409,
     "foreign key constraint failed: the referenced row does not exist, or another row still refers to this one",
-    { cause },
+    { code: "SVC_ERR_CONSTRAINT", cause },
   );
 }
 
 export function notNullViolation(c: Constraints, cause: unknown, table: string | null, column: string): HttpError {
-  return new HttpError(400, `${fieldName(c, table, column)} is required`, { cause });
+  return new HttpError(400, `${fieldName(c, table, column)} is required`, { code: "SVC_ERR_CONSTRAINT", cause });
 }
 
 /**
@@ -107,12 +107,11 @@ export function notNullViolation(c: Constraints, cause: unknown, table: string |
  * when the database did not say which one; then the constraint's own name stands in.
  */
 export function checkViolation(cause: unknown, column: string | null, constraint: string): HttpError {
-  return new HttpError(400, `check ${column ?? constraint} failed`, { cause });
+  return new HttpError(400, `check ${column ?? constraint} failed`, { code: "SVC_ERR_CONSTRAINT", cause });
 }
 
 /** A value the column's type cannot hold (too long, malformed JSON, a bad date): the client's data. */
 export function invalidValue(cause: unknown, column: string | null, why: string): HttpError {
-  return new HttpError(400, column === null ? `invalid value: ${why}` : `invalid value for ${column}: ${why}`, {
-    cause,
+  return new HttpError(400, column === null ? `invalid value: ${why}` : `invalid value for ${column}: ${why}`, { code: "SVC_ERR_CONSTRAINT", cause,
   });
 }

@@ -16,7 +16,6 @@ export function commitMarginMs(requestTimeoutMs: number): number {
 
 /** The answer to work that ended too late to be committed: it was rolled back. */
 export function lateCommitError(): HttpError {
-  return new HttpError(503, "the server did not answer within the write timeout; nothing was written", {
-    headers: { "Retry-After": "1" },
+  return new HttpError(503, "the server did not answer within the write timeout; nothing was written", { code: "SVC_ERR_WRITE_TIMEOUT", headers: { "Retry-After": "1" },
   });
 }

@@ -18,10 +18,10 @@ export const SOCKET_ERROR_CODES: readonly string[] = [
 
 /** The database cannot be reached, refused the connection, or dropped it. */
 export function unavailableError(cause: unknown): HttpError {
-  return new HttpError(503, "database unavailable", { cause, headers: { "Retry-After": "1" } });
+  return new HttpError(503, "database unavailable", { code: "SVC_ERR_DB_UNAVAILABLE", cause, headers: { "Retry-After": "1" } });
 }
 
 /** The database is there but cannot take the work now: no free connection in time, a lock, a timeout. */
 export function busyError(cause: unknown): HttpError {
-  return new HttpError(503, "database busy", { cause, headers: { "Retry-After": "1" } });
+  return new HttpError(503, "database busy", { code: "SVC_ERR_DB_UNAVAILABLE", cause, headers: { "Retry-After": "1" } });
 }

@@ -40,7 +40,7 @@ export function declaredTables(tables: readonly TableSpec[], dialect: "postgres"
   return tables.map((table) => {
     const ddl = table.ddl[dialect];
     if (ddl === undefined) {
-      throw new StartupError(`table ${table.name} has no ${dialect} DDL; rebuild the server with this svc version`);
+      throw new StartupError("SVC_ERR_MIGRATION", `table ${table.name} has no ${dialect} DDL; rebuild the server with this svc version`);
     }
     return { name: table.name, ddl };
   });
@@ -106,6 +106,7 @@ export function planMigration(
 
 export function mismatchError(problems: readonly string[]): StartupError {
   return new StartupError(
+    "SVC_ERR_MIGRATION",
     "the database does not match the declared resources, and no data is dropped implicitly:\n" +
       problems.map((p) => `  - ${p}`).join("\n") +
       "\nchange the table by hand (or restore the declaration), then start again",
@@ -117,6 +118,6 @@ export async function execDdl(run: (sql: string) => Promise<unknown>, sql: strin
   try {
     await run(sql);
   } catch (err) {
-    throw new StartupError(`${what}: ${(err as Error).message}\n  ${sql}`);
+    throw new StartupError("SVC_ERR_MIGRATION", `${what}: ${(err as Error).message}\n  ${sql}`);
   }
 }

@@ -2,7 +2,7 @@
 // each one has this dialect's SQL happens once, at start; the database itself checks the
 // SQL when the adapter prepares it there (postgres.ts, mysql.ts).
 
-import { StartupError } from "../../core/errors.js";
+import { StartupError, SvcError } from "../../core/errors.js";
 import type { Dialect, ReturningRead, StatementSpec } from "../../contract/index.js";
 
 export interface NetStatement {
@@ -32,6 +32,7 @@ export class NetStatements {
       const sql = spec.sql[this.dialect];
       if (sql === undefined) {
         throw new StartupError(
+          "SVC_ERR_STATEMENT",
           `statement ${spec.name} has no ${this.dialect} SQL; rebuild the server with this svc version`,
         );
       }
@@ -50,7 +51,7 @@ export class NetStatements {
   get(spec: StatementSpec): NetStatement {
     const statement = this.map.get(spec);
     if (statement === undefined) {
-      throw new Error(`statement ${spec.name} was not prepared; pass it to Database.prepare at start-up`);
+      throw new SvcError("SVC_ERR_INTERNAL", `statement ${spec.name} was not prepared; pass it to Database.prepare at start-up`);
     }
     return statement;
   }
@@ -58,6 +59,6 @@ export class NetStatements {
 
 function checkSlots(name: string, slots: readonly number[]): void {
   if (!Array.isArray(slots) || !slots.every((s) => Number.isInteger(s) && s >= 0)) {
-    throw new StartupError(`statement ${name}: its parameter slots are not argument indexes`);
+    throw new StartupError("SVC_ERR_STATEMENT", `statement ${name}: its parameter slots are not argument indexes`);
   }
 }

@@ -57,20 +57,20 @@ export function parseNetUrl(db: string, dialect: "postgres" | "mysql", requestTi
   try {
     url = new URL(db.trim());
   } catch {
-    throw new StartupError(`--db ${redactUrl(db)} is not a URL; expected e.g. ${example(dialect)}`);
+    throw new StartupError("SVC_ERR_DB_URL", `--db ${redactUrl(db)} is not a URL; expected e.g. ${example(dialect)}`);
   }
   if (!SCHEMES[dialect].includes(url.protocol.toLowerCase())) {
-    throw new StartupError(`--db ${redactUrl(db)} is not a ${dialect} URL; expected e.g. ${example(dialect)}`);
+    throw new StartupError("SVC_ERR_DB_URL", `--db ${redactUrl(db)} is not a ${dialect} URL; expected e.g. ${example(dialect)}`);
   }
   if (url.hostname === "")
-    throw new StartupError(`--db ${redactUrl(db)} names no host; expected e.g. ${example(dialect)}`);
+    throw new StartupError("SVC_ERR_DB_URL", `--db ${redactUrl(db)} names no host; expected e.g. ${example(dialect)}`);
   const database = decodeURIComponent(url.pathname.replace(/^\//, ""));
   if (database === "" || database.includes("/")) {
-    throw new StartupError(`--db ${redactUrl(db)} names no database; put it in the path, e.g. ${example(dialect)}`);
+    throw new StartupError("SVC_ERR_DB_URL", `--db ${redactUrl(db)} names no database; put it in the path, e.g. ${example(dialect)}`);
   }
   const take = (name: string): string | null => {
     const all = url.searchParams.getAll(name);
-    if (all.length > 1) throw new StartupError(`--db ${redactUrl(db)}: ${name} is given ${all.length} times`);
+    if (all.length > 1) throw new StartupError("SVC_ERR_DB_URL", `--db ${redactUrl(db)}: ${name} is given ${all.length} times`);
     url.searchParams.delete(name);
     return all.length === 0 ? null : all[0];
   };
@@ -78,7 +78,7 @@ export function parseNetUrl(db: string, dialect: "postgres" | "mysql", requestTi
     const text = take(name);
     if (text === null) return fallback;
     if (!/^\d{1,9}$/.test(text) || Number(text) < min || Number(text) > max) {
-      throw new StartupError(`--db ${redactUrl(db)}: ${name}=${text} is not a whole number from ${min} to ${max}`);
+      throw new StartupError("SVC_ERR_DB_URL", `--db ${redactUrl(db)}: ${name}=${text} is not a whole number from ${min} to ${max}`);
     }
     return Number(text);
   };
@@ -93,10 +93,11 @@ export function parseNetUrl(db: string, dialect: "postgres" | "mysql", requestTi
   };
   const schema = dialect === "postgres" ? take("schema") : null;
   if (dialect === "mysql" && url.searchParams.has("schema")) {
-    throw new StartupError(`--db ${redactUrl(db)}: schema= is for postgres; a MySQL database is the URL's path`);
+    throw new StartupError("SVC_ERR_DB_URL", `--db ${redactUrl(db)}: schema= is for postgres; a MySQL database is the URL's path`);
   }
   if (schema !== null && !/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/.test(schema)) {
     throw new StartupError(
+      "SVC_ERR_DB_URL",
       `--db ${redactUrl(db)}: schema=${schema} is not a plain identifier (letters, digits, _ and $)`,
     );
   }

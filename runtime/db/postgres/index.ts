@@ -345,6 +345,6 @@ export class PostgresDatabase implements Database {
     const where = `postgres ${this.target.host}${this.target.port === null ? "" : `:${this.target.port}`}/${this.target.database}`;
     const message = err instanceof Error ? err.message : String(err);
     const why = isUnavailablePostgres(err) ? `cannot connect to ${where}: ${message}` : `${where}: ${message}`;
-    return new StartupError(`${what}: ${redactUrl(why)}`);
+    return new StartupError("SVC_ERR_DB_OPEN", `${what}: ${redactUrl(why)}`);
   }
 }

@@ -10,6 +10,7 @@ import { withReturning } from "../net/returning.js";
 import type { NetStatement, NetStatements } from "../net/statements.js";
 import { completed, isRetryablePostgres, mapPostgresError } from "./errors.js";
 import { takeRows } from "./rows.js";
+import { SvcError } from "../../core/errors.js";
 
 export class PostgresTx implements Executor {
   private active = true;
@@ -58,7 +59,7 @@ export class PostgresTx implements Executor {
   private statement(spec: StatementSpec): NetStatement {
     const s = this.statements.get(spec);
     if (!this.active) {
-      throw new Error(`statement ${spec.name} ran after its transaction ended (a missing await in the action?)`);
+      throw new SvcError("SVC_ERR_TX_ENDED", `statement ${spec.name} ran after its transaction ended (a missing await in the action?)`);
     }
     return s;
   }

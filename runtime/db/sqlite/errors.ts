@@ -24,7 +24,7 @@ export function isBusy(err: unknown): boolean {
 
 export function busyError(cause: unknown): HttpError {
   // RFC 9110 §10.2.3: the lock is usually free again well within a second.
-  return new HttpError(503, "database busy", { cause, headers: { "Retry-After": "1" } });
+  return new HttpError(503, "database busy", { code: "SVC_ERR_DB_UNAVAILABLE", cause, headers: { "Retry-After": "1" } });
 }
 
 /** The HttpError for `err`, or `err` itself when it is not one the client caused. */
@@ -41,7 +41,7 @@ export function mapSqliteError(err: unknown, answers?: UniqueAnswers): unknown {
     if (declared !== null) return declared;
   }
   const message = constraintMessage(code, (err as Error).message);
-  return message === null ? err : new HttpError(message.status, message.text, { cause: err });
+  return message === null ? err : new HttpError(message.status, message.text, { code: "SVC_ERR_CONSTRAINT", cause: err });
 }
 
 interface Message {

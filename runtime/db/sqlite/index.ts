@@ -28,7 +28,7 @@ export interface SqliteOptions {
 /** Opens (creating it and its folder when missing) `path`, or `:memory:`. */
 export function openSqlite(path: string, options: SqliteOptions = {}): SqliteDatabase {
   const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
-  if (path.trim() === "") throw new StartupError("the sqlite database path is empty; pass --db FILE or --db :memory:");
+  if (path.trim() === "") throw new StartupError("SVC_ERR_DB_OPEN", "the sqlite database path is empty; pass --db FILE or --db :memory:");
   const memory = path === ":memory:";
   let db: BetterSqlite3.Database | undefined;
   try {
@@ -40,7 +40,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): SqliteDat
     if (!memory) {
       const mode = switchToWal(db, busyTimeoutMs);
       if (mode !== "wal")
-        throw new StartupError(`sqlite database ${path} cannot use WAL journal mode (got ${String(mode)})`);
+        throw new StartupError("SVC_ERR_DB_OPEN", `sqlite database ${path} cannot use WAL journal mode (got ${String(mode)})`);
       // NORMAL is durable across application crashes in WAL mode; only a power loss
       // may drop the last commits, never corrupt the file.
       db.pragma("synchronous = NORMAL");
@@ -51,7 +51,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): SqliteDat
   } catch (err) {
     db?.close();
     if (err instanceof StartupError) throw err;
-    throw new StartupError(`cannot open sqlite database ${path}: ${(err as Error).message}`);
+    throw new StartupError("SVC_ERR_DB_OPEN", `cannot open sqlite database ${path}: ${(err as Error).message}`);
   }
   return new SqliteDatabase(db, path, busyTimeoutMs);
 }

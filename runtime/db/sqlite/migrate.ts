@@ -33,7 +33,7 @@ export async function migrateSqlite(
   const ddls = tables.map((table) => {
     const ddl = table.ddl.sqlite;
     if (ddl === undefined)
-      throw new StartupError(`table ${table.name} has no sqlite DDL; rebuild the server for the sqlite backend`);
+      throw new StartupError("SVC_ERR_MIGRATION", `table ${table.name} has no sqlite DDL; rebuild the server for the sqlite backend`);
     return { name: table.name, ddl };
   });
   try {
@@ -41,6 +41,7 @@ export async function migrateSqlite(
   } catch (err) {
     if (!isBusy(err)) throw err;
     throw new StartupError(
+      "SVC_ERR_MIGRATION",
       `the database stayed locked by another connection for ${lockTimeoutMs / 1000} s while this server waited to check its tables`,
     );
   }
@@ -49,6 +50,7 @@ export async function migrateSqlite(
     for (const { name, ddl } of ddls) migrateTable(db, name, ddl, problems);
     if (problems.length > 0) {
       throw new StartupError(
+        "SVC_ERR_MIGRATION",
         "the database does not match the declared resources, and no data is dropped implicitly:\n" +
           problems.map((p) => `  - ${p}`).join("\n") +
           "\nchange the table by hand (or restore the declaration), then start again",
@@ -70,7 +72,7 @@ function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, 
     execDdl(db, ddl.createTable, `table ${table}: cannot create the table`);
     live = liveColumns(db, table);
     if (live.length === 0)
-      throw new StartupError(`table ${table}: its CREATE TABLE statement creates no table named ${table}`);
+      throw new StartupError("SVC_ERR_MIGRATION", `table ${table}: its CREATE TABLE statement creates no table named ${table}`);
     // A fresh table is still compared below: that checks the DDL's own column list.
   }
   // SQLite matches column names case-insensitively.
@@ -137,7 +139,7 @@ function execDdl(db: BetterSqlite3.Database, sql: string, what: string): void {
   try {
     db.exec(sql);
   } catch (err) {
-    throw new StartupError(`${what}: ${(err as Error).message}\n  ${sql}`);
+    throw new StartupError("SVC_ERR_MIGRATION", `${what}: ${(err as Error).message}\n  ${sql}`);
   }
 }
 

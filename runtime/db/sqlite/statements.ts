@@ -10,7 +10,7 @@
 // `?`s fed the same argument, which SQLite treats exactly as one parameter bound once.
 
 import type BetterSqlite3 from "better-sqlite3";
-import { StartupError } from "../../core/errors.js";
+import { StartupError, SvcError } from "../../core/errors.js";
 import type { Row, StatementSpec } from "../../contract/index.js";
 import { type RowBuilder, rowBuilder } from "./rows.js";
 
@@ -29,20 +29,20 @@ export interface Prepared {
 export function prepareStatement(db: BetterSqlite3.Database, spec: StatementSpec): Prepared {
   const sql = spec.sql.sqlite;
   if (sql === undefined) {
-    throw new StartupError(`statement ${spec.name} has no sqlite SQL; rebuild the server for the sqlite backend`);
+    throw new StartupError("SVC_ERR_STATEMENT", `statement ${spec.name} has no sqlite SQL; rebuild the server for the sqlite backend`);
   }
   let stmt: BetterSqlite3.Statement<unknown[], Row>;
   try {
     stmt = db.prepare<unknown[], Row>(sql.text);
   } catch (err) {
-    throw new StartupError(`statement ${spec.name} does not prepare: ${(err as Error).message}`);
+    throw new StartupError("SVC_ERR_STATEMENT", `statement ${spec.name} does not prepare: ${(err as Error).message}`);
   }
   let json: BetterSqlite3.Statement<unknown[], string> | null = null;
   if (sql.json !== undefined) {
     try {
       json = db.prepare<unknown[], string>(sql.json).pluck();
     } catch (err) {
-      throw new StartupError(`statement ${spec.name} does not prepare as JSON: ${(err as Error).message}`);
+      throw new StartupError("SVC_ERR_STATEMENT", `statement ${spec.name} does not prepare as JSON: ${(err as Error).message}`);
     }
   }
   const p: Prepared = { name: spec.name, stmt, order: sql.slots, rows: null, json };
@@ -115,7 +115,7 @@ export function getAllJson(p: Prepared, args: readonly unknown[]): string {
 }
 
 function jsonForm(p: Prepared): BetterSqlite3.Statement<unknown[], string> {
-  if (p.json === null) throw new Error(`statement ${p.name} has no JSON form; rebuild the server`);
+  if (p.json === null) throw new SvcError("SVC_ERR_INTERNAL", `statement ${p.name} has no JSON form; rebuild the server`);
   return p.json;
 }
 
@@ -141,7 +141,7 @@ export class StatementCache {
   get(spec: StatementSpec): Prepared {
     const prepared = this.map.get(spec);
     if (prepared === undefined) {
-      throw new Error(`statement ${spec.name} was not prepared; pass it to Database.prepare at start-up`);
+      throw new SvcError("SVC_ERR_INTERNAL", `statement ${spec.name} was not prepared; pass it to Database.prepare at start-up`);
     }
     return prepared;
   }

@@ -5,6 +5,7 @@ import type { Executor, Row, StatementSpec } from "../../contract/index.js";
 import { mapSqliteError } from "./errors.js";
 import type { UniqueAnswers } from "../unique-answers.js";
 import { getAll, getOne, runChanges, type StatementCache } from "./statements.js";
+import { SvcError } from "../../core/errors.js";
 
 export class SqliteTx implements Executor {
   private active = true;
@@ -51,7 +52,7 @@ export class SqliteTx implements Executor {
 
   private checkActive(spec: StatementSpec): void {
     if (!this.active) {
-      throw new Error(`statement ${spec.name} ran after its transaction ended (a missing await in the action?)`);
+      throw new SvcError("SVC_ERR_TX_ENDED", `statement ${spec.name} ran after its transaction ended (a missing await in the action?)`);
     }
   }
 }

@@ -10,7 +10,7 @@
 // db/sqlite/migrate.ts). The primary holds no connection while serving.
 
 import cluster, { type Worker } from "node:cluster";
-import { StartupError } from "../../core/errors.js";
+import { codeOf, type ErrorCode, StartupError } from "../../core/errors.js";
 import type { Logger } from "../../core/log.js";
 import { parseListen } from "../options.js";
 import { openChecked, type OpenDatabase, type Running } from "../serve.js";
@@ -44,7 +44,7 @@ interface Slot {
   worker: Worker;
   startedAt: number;
   ready: boolean;
-  failure?: string;
+  failure?: { message: string; code: ErrorCode };
 }
 
 /** Starts `count` workers and resolves once all listen; throws StartupError if one cannot start. */
@@ -77,14 +77,14 @@ export async function startCluster(
   let restartDelay = 0;
   const timers = new Set<NodeJS.Timeout>();
   let onAllExited: (() => void) | null = null;
-  let startup: { ready: () => void; fail: (message: string) => void } | null = null;
+  let startup: { ready: () => void; fail: (message: string, code: ErrorCode) => void } | null = null;
 
   const fork = (): void => {
     const worker = cluster.fork({ [WORKER_ENV]: "1" });
     const slot: Slot = { worker, startedAt: Date.now(), ready: false };
     slots.set(worker.id, slot);
     worker.on("message", (message: Partial<FailedMessage>) => {
-      if (message?.svc === "failed" && typeof message.message === "string") slot.failure = message.message;
+      if (message?.svc === "failed" && typeof message.message === "string") slot.failure = { message: message.message, code: codeOf(message) };
       else gatherer?.onMessage(worker, message as object);
     });
     worker.on("listening", (address: { port: number }) => {
@@ -108,10 +108,10 @@ export async function startCluster(
       return;
     }
     if (!slot.ready) {
-      const why = slot.failure ?? `worker exited (${signal ?? `code ${code}`}) before it was ready`;
-      if (startup !== null) return startup.fail(why);
+      const why = slot.failure ?? { message: `worker exited (${signal ?? `code ${code}`}) before it was ready`, code: "SVC_ERR_WORKER_START" };
+      if (startup !== null) return startup.fail(why.message, why.code);
       failedStarts++;
-      log.error("a replacement worker could not start", { worker: slot.worker.id, error: why, attempt: failedStarts });
+      log.error("a replacement worker could not start", { worker: slot.worker.id, code: why.code, error: why.message, attempt: failedStarts });
       if (failedStarts >= MAX_FAILED_STARTS) {
         log.error("workers keep failing to start; stopping", { attempts: failedStarts });
         void close().then(() => process.exit(1));
@@ -170,11 +170,11 @@ export async function startCluster(
   await new Promise<void>((ready, fail) => {
     startup = {
       ready,
-      fail: (message) => {
+      fail: (message, code) => {
         stopping = true;
         abort();
         removeSignals();
-        fail(new StartupError(message));
+        fail(new StartupError(code, message));
       },
     };
     for (let i = 0; i < count; i++) fork();

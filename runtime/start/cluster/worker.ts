@@ -8,7 +8,7 @@
 // error itself: it sends it to the primary, which prints it once for all workers.
 
 import cluster from "node:cluster";
-import { StartupError } from "../../core/errors.js";
+import { type ErrorCode, StartupError } from "../../core/errors.js";
 import { createLogger } from "../../core/log.js";
 import { parseServerArgs } from "../options.js";
 import { serve, type OpenDatabase, type Running } from "../serve.js";
@@ -26,6 +26,7 @@ export interface ShutdownMessage {
 export interface FailedMessage {
   svc: "failed";
   message: string;
+  code: ErrorCode;
 }
 
 export function isWorkerProcess(): boolean {
@@ -52,7 +53,7 @@ export async function runWorker(spec: ServerSpec, argv: readonly string[], hooks
   });
   try {
     const parsed = parseServerArgs(argv, process.env, spec.defaults);
-    if ("help" in parsed) throw new StartupError("a worker was started with --help");
+    if ("help" in parsed) throw new StartupError("SVC_ERR_OPTION", "a worker was started with --help");
     const log = createLogger(parsed.options.logLevel);
     running = await serve(spec, parsed.options, log, {
       openDatabase: hooks.openDatabase,
@@ -68,7 +69,7 @@ export async function runWorker(spec: ServerSpec, argv: readonly string[], hooks
       err instanceof StartupError
         ? err.message
         : `could not start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
-    const failed: FailedMessage = { svc: "failed", message };
+    const failed: FailedMessage = { svc: "failed", message, code: err instanceof StartupError ? err.code : "SVC_ERR_WORKER_START" };
     await new Promise<void>((sent) => process.send?.(failed, undefined, {}, () => sent()) ?? sent());
     process.exit(1);
   }

@@ -111,7 +111,7 @@ describe("openSqlite failures and close", () => {
     const file = join(tmp.dir, "notes.txt");
     writeFileSync(file, "this is not a database, just some text that is long enough to have a header\n".repeat(20));
     expect(() => openSqlite(file)).toThrow(
-      new StartupError(`cannot open sqlite database ${file}: file is not a database`),
+      new StartupError("SVC_ERR_DB_OPEN", `cannot open sqlite database ${file}: file is not a database`),
     );
   });
 

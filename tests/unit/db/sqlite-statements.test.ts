@@ -144,7 +144,7 @@ describe("prepare", () => {
       sql: { sqlite: { text: "SELECT nope FROM task", slots: [] } },
     };
     expect(() => db.prepare([bad])).toThrow(
-      new StartupError("statement task_tracker.bad does not prepare: no such column: nope"),
+      new StartupError("SVC_ERR_STATEMENT", "statement task_tracker.bad does not prepare: no such column: nope"),
     );
   });
 

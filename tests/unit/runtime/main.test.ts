@@ -146,13 +146,14 @@ describe("start", () => {
   test("a bad flag is a StartupError and the database is never opened", async () => {
     const db = new MemoryDatabase();
     await expect(startTest(db, ["--log-level", "loud"]).running).rejects.toThrow(StartupError);
+    await expect(startTest(db, ["--log-level", "loud"]).running).rejects.toMatchObject({ code: "SVC_ERR_OPTION" });
     expect(db.migrated).toBeNull();
   });
 
   test("a failed migration closes the database and stops the start", async () => {
     const db = new MemoryDatabase();
     db.migrate = async () => {
-      throw new StartupError('table "task": column "title" was dropped');
+      throw new StartupError("SVC_ERR_MIGRATION", 'table "task": column "title" was dropped');
     };
     await expect(startTest(db).running).rejects.toThrow('column "title" was dropped');
     expect(db.closed).toBe(true);
@@ -236,7 +237,7 @@ if (isEntry(import.meta.url)) {
   test("a StartupError prints its message without a stack and exits 1", async () => {
     const { code, stderr } = await run("server.js", ["--listen", "127.0.0.1:99999"]);
     expect(code).toBe(1);
-    expect(stderr).toBe('demo: --listen: port "99999" is not a number from 0 to 65535\n');
+    expect(stderr).toBe('demo: --listen: port "99999" is not a number from 0 to 65535 [SVC_ERR_OPTION]\n');
   });
 
   test("--help prints the flags and exits 0", async () => {

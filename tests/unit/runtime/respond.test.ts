@@ -115,7 +115,7 @@ describe("errors of shaped routes", () => {
   test("validation errors take validation_status; other statuses and their headers are kept", () => {
     const { log } = memoryLogger();
     const a = fakeResponse();
-    sendShapedError(a.res, new ValidationError('argument "title" is required'), shape, log);
+    sendShapedError(a.res, new ValidationError("SVC_ERR_ARGUMENT", 'argument "title" is required'), shape, log);
     expect(a.answer()).toMatchObject({ code: 422, body: { errors: { body: ['argument "title" is required'] } } });
     const b = fakeResponse();
     sendShapedError(b.res, new HttpError(405, "method not allowed", { headers: { Allow: "GET" } }), shape, log);

@@ -25,7 +25,7 @@ describe("random", () => {
       const m = randomInt(-top, -top + 1);
       expect(m === -top || m === -top + 1).toBe(true);
     }
-    expect(() => randomInt(2, 1)).toThrow(new ValidationError("random_int(2, 1): the low bound is above the high one"));
+    expect(() => randomInt(2, 1)).toThrow(new ValidationError("SVC_ERR_VALIDATION", "random_int(2, 1): the low bound is above the high one"));
     expect(() => randomInt(0, 2 ** 48)).toThrow(ValidationError);
     expect(() => randomInt(-top, top)).toThrow(ValidationError);
     expect(randomInt(0, 2 ** 48 - 3)).toBeLessThanOrEqual(2 ** 48 - 3);
@@ -124,7 +124,7 @@ describe("range and collect", () => {
     expect(range(5, 5)).toEqual([]);
     expect(range(0, -4)).toEqual([]);
     expect(range(0, 10000)).toHaveLength(10000);
-    expect(() => range(0, 10001)).toThrow(new ValidationError("range(0, 10001) has 10001 items; at most 10000 are allowed"));
+    expect(() => range(0, 10001)).toThrow(new ValidationError("SVC_ERR_VALIDATION", "range(0, 10001) has 10001 items; at most 10000 are allowed"));
     expect(() => range(0, 1e15)).toThrow(ValidationError);
   });
 
@@ -133,7 +133,7 @@ describe("range and collect", () => {
     collect(xs, 1, 2, "xs");
     collect(xs, 2, 2, "xs");
     expect(xs).toEqual([1, 2]);
-    expect(() => collect(xs, 3, 2, "xs")).toThrow(new ValidationError("xs has more than 2 items; at most 2 are allowed"));
+    expect(() => collect(xs, 3, 2, "xs")).toThrow(new ValidationError("SVC_ERR_VALIDATION", "xs has more than 2 items; at most 2 are allowed"));
     expect(xs).toEqual([1, 2]);
   });
 });

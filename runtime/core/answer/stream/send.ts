@@ -36,7 +36,7 @@ export async function sendStream(
   head: ShapedAnswer,
   { bodyless, close }: { bodyless: boolean; close: boolean },
 ): Promise<void> {
-  if (db.stream === undefined) throw new HttpError(500, "this backend cannot stream");
+  if (db.stream === undefined) throw new HttpError(500, "this backend cannot stream", { code: "SVC_ERR_INTERNAL" });
   if (close) res.setHeader("Connection", "close");
   const args = spec.values(input);
   const line = spec.format === "csv" ? csvLine : ndjsonLine;
