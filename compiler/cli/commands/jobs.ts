@@ -32,6 +32,18 @@ abstract class JobsCommand extends Command {
       await db.close();
     }
   }
+
+  /** A command on one job by id: 0 when `act` found it, 1 (saying `missing`) when it did not. */
+  protected onOne(act: (admin: JobsAdmin) => Promise<boolean>, done: string, missing: string): Promise<number> {
+    return this.withAdmin(async (admin) => {
+      if (await act(admin)) {
+        this.context.stdout.write(`${done}\n`);
+        return 0;
+      }
+      this.context.stderr.write(`${missing}\n`);
+      return 1;
+    });
+  }
 }
 
 export class JobsListCommand extends JobsCommand {
@@ -76,14 +88,7 @@ export class JobsRetryCommand extends JobsCommand {
   id = Option.String({ required: true });
 
   async execute(): Promise<number> {
-    return this.withAdmin(async (admin) => {
-      if (await admin.retry(this.id)) {
-        this.context.stdout.write(`queued ${this.id} again\n`);
-        return 0;
-      }
-      this.context.stderr.write(`svc jobs retry: no failed job ${this.id}\n`);
-      return 1;
-    });
+    return this.onOne((admin) => admin.retry(this.id), `queued ${this.id} again`, `svc jobs retry: no failed job ${this.id}`);
   }
 }
 
@@ -97,14 +102,7 @@ export class JobsCancelCommand extends JobsCommand {
   id = Option.String({ required: true });
 
   async execute(): Promise<number> {
-    return this.withAdmin(async (admin) => {
-      if (await admin.cancel(this.id)) {
-        this.context.stdout.write(`cancelled ${this.id}\n`);
-        return 0;
-      }
-      this.context.stderr.write(`svc jobs cancel: no queued or failed job ${this.id}\n`);
-      return 1;
-    });
+    return this.onOne((admin) => admin.cancel(this.id), `cancelled ${this.id}`, `svc jobs cancel: no queued or failed job ${this.id}`);
   }
 }
 
