@@ -13,3 +13,4 @@ export type * from "./keys.js";
 export type * from "./uploads.js";
 export type * from "./transactions.js";
 export type * from "./limits.js";
+export type * from "./evolve.js";

@@ -13,6 +13,7 @@ import type { Isolation, TransactionOptions } from "./transactions.js";
 import type { ServerOptions } from "./options.js";
 import type { JobsSpec } from "./jobs.js";
 import type { EventsSpec, OutboxWake } from "./events.js";
+import type { SchemaSpec, TableChanges } from "./evolve.js";
 
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
@@ -77,6 +78,8 @@ export interface TableSpec {
   ddl: Partial<Record<Dialect, TableDdl>>;
   /** `unique (…) fail …` of the resource: what a violation of each such index answers instead of svc's 409. */
   uniqueAnswers?: { columns: string[]; status: number; message: string }[];
+  /** How the table changes beyond additive (docs/migrations.md); absent when its resource declares nothing. */
+  changes?: TableChanges;
 }
 
 export type Row = Record<string, unknown>;
@@ -276,6 +279,8 @@ export interface ServerSpec extends SpecUploads {
   name: string;
   version: string;
   tables: TableSpec[];
+  /** The build's schema hash and the resources it drops (docs/migrations.md). */
+  schema?: SchemaSpec;
   statements: StatementSpec[];
   /** Every path the server answers, in precedence order: the first entry whose path and method match wins. */
   routes: RouteSpec[];
