@@ -1,0 +1,49 @@
+// What each backend supplies to plan schema changes beyond additive (docs/migrations.md): the
+// statements of each phase of each declared change, written for that backend. The planner
+// (plan.ts) decides which changes are open from the live schema and the history table; a writer
+// only writes SQL, so it can be read, tested and printed by `svc migrate plan` without a database.
+
+import type { ColumnChange, MigrationStep } from "../contract/evolve.js";
+import type { Dialect, TableDdl, TableSpec } from "../contract/server.js";
+
+/** A live column as the planner reads it (information_schema, or PRAGMA table_info on SQLite). */
+export interface LiveColumnInfo {
+  name: string;
+  /** As the database reports it, lower-cased. */
+  type: string;
+  nullable: boolean;
+}
+
+/** Where a change is written: its table, as declared for this backend and as it is live. */
+export interface ChangeTarget {
+  table: TableSpec;
+  /** The table's DDL for this backend. */
+  ddl: TableDdl;
+  /** The live table's columns; the planner only asks a writer about tables that exist. */
+  live: readonly LiveColumnInfo[];
+  /** SchemaSpec.build of the build declaring the change. */
+  build: string;
+  /** The PostgreSQL schema the tables are in (`--db …?schema=` / svc.toml); null for the default. */
+  schema: string | null;
+}
+
+export interface PhaseSteps {
+  expand: MigrationStep[];
+  contract: MigrationStep[];
+}
+
+export interface ChangeWriter {
+  readonly dialect: Dialect;
+  /** A field's declared change (rename, retype, backfill, or several at once). */
+  column(change: ColumnChange, target: ChangeTarget): PhaseSteps;
+  /** `drop name` of a resource. */
+  dropColumn(column: string, target: ChangeTarget): PhaseSteps;
+  /** `drop resource name`. */
+  dropTable(table: string, schema: string | null): PhaseSteps;
+  /**
+   * A declared index the live table lacks (`createIndex` is the DDL's own statement): the
+   * backend's online form, and for a unique one a query answering duplicated values first
+   * (`duplicates`: SELECT … returning the repeated values and their count, at most 5 rows).
+   */
+  index(createIndex: string, target: ChangeTarget): { steps: MigrationStep[]; duplicates: string | null };
+}
