@@ -9,7 +9,7 @@ import type { ImportRule } from "./graph.js";
  * reach it through its index.ts. The other folders are the core (core/), start-up (start/),
  * the contract types (contract/) and the helpers generated code calls (lang/).
  */
-export const RUNTIME_FEATURES = ["assets", "auth", "db", "idempotency", "jobs", "jq", "keys", "limits", "metrics", "observe", "outbox", "pages", "revocation", "traces", "uploads", "values", "webhooks"];
+export const RUNTIME_FEATURES = ["assets", "auth", "db", "idempotency", "jobs", "jq", "keys", "limits", "metrics", "migrate", "observe", "outbox", "pages", "revocation", "traces", "uploads", "values", "webhooks"];
 export const RUNTIME_PARTS = ["core", "start", "contract", "lang"];
 
 const FEATURE_GLOB = `{${RUNTIME_FEATURES.join(",")}}`;
