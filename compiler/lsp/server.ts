@@ -101,7 +101,7 @@ export function startServer(input: NodeJS.ReadableStream, output: NodeJS.Writabl
 
   connection.onDidChangeConfiguration((change) => {
     const svc = (change.settings as { svc?: ServerSettings } | null)?.svc;
-    if (workspace && svc?.liveDatabase !== undefined) workspace.options.liveDatabase = svc.liveDatabase;
+    if (workspace && svc?.liveDatabase !== undefined) workspace.setLiveDatabase(svc.liveDatabase);
   });
 
   // Files changed on disk behind the editor's back (a checkout, a generator, svc.toml saved elsewhere).

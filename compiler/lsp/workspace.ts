@@ -76,6 +76,15 @@ export class Workspace {
     this.liveCheck(this.projectFor(file));
   }
 
+  /** The user turned the live check on or off; off, what the database said last is taken back at once. */
+  setLiveDatabase(on: boolean): void {
+    this.options.liveDatabase = on;
+    if (on) return;
+    const had = [...this.live.keys()];
+    this.live.clear();
+    for (const p of had) this.checkNow(p);
+  }
+
   /** A live check that fails in a way svc check --db does not report (a driver that will not load) is logged, never thrown. */
   private liveCheck(p: Project): void {
     this.checkLive(p).catch((e: unknown) => this.events.log(`svc: the live database check failed: ${e instanceof Error ? e.message : String(e)}`));
