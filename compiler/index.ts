@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { analyze, type ParsedModuleDir } from "./analyze/index.js";
 import { type DiscoverFs, type DiscoverTarget, discover } from "./project/discover.js";
 import { readPublicFiles } from "./project/public-files.js";
-import type { Backend, Model } from "./analyze/model/model.js";
+import type { Backend, ExpressionType, Model } from "./analyze/model/model.js";
 import { type Diagnostic, hasErrors, sortDiagnostics } from "./diagnostics/diagnostic.js";
 import { renderDiagnostics } from "./diagnostics/render.js";
 import { warmFormatter } from "./generate/format.js";
@@ -37,6 +37,8 @@ export interface CheckOptions {
   cache?: BuildCache;
   /** The files as `svc lsp` sees them: the editor's unsaved buffers over the disk. Default: the disk. */
   fs?: DiscoverFs;
+  /** Given, analysis adds the type of every expression of action, fn and job bodies to it (`svc lsp`'s hover). */
+  expressionTypes?: ExpressionType[];
 }
 
 export function check(target: DiscoverTarget, options: CheckOptions = {}): CheckResult {
@@ -73,6 +75,7 @@ export function check(target: DiscoverTarget, options: CheckOptions = {}): Check
     ...(options.backend !== undefined ? { backend: options.backend } : {}),
     ...(hasApp ? { app: { dir: p.appDir ?? "app", files: p.appFiles, parsed: app.ast, publicFiles: publicFiles.files } } : {}),
     ...(cache ? { steps: cache } : {}),
+    ...(options.expressionTypes ? { expressionTypes: options.expressionTypes } : {}),
   });
   cache?.finish();
   diagnostics.push(...analyzed.diagnostics);

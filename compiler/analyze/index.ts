@@ -44,6 +44,7 @@ import type {
   ActionModel,
   AuthModel,
   Backend,
+  ExpressionType,
   RecordTypeModel,
   FnModel,
   Model,
@@ -102,6 +103,8 @@ export interface AnalyzeInput {
    * answers unchanged texts from the last build; default, all afresh.
    */
   steps?: AnalyzeSteps;
+  /** Where analysis adds the type of every expression it types, when given (`svc lsp`). */
+  expressionTypes?: ExpressionType[];
 }
 
 interface ModuleDecls {
@@ -180,6 +183,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
         statements,
         checker,
         reporter: r,
+        ...(input.expressionTypes ? { typed: input.expressionTypes } : {}),
         types: moduleTypes,
         events,
         identity,

@@ -5,6 +5,8 @@
 import type { Hover } from "vscode-languageserver";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { type Model, type ParamModel, type ValueType, describe } from "./analyzed.js";
+import type { ExpressionType } from "../analyze/model/model.js";
+import type { Span } from "../parse/ast.js";
 import { rangeOf } from "./convert.js";
 import { builtinDoc, explainCode } from "./explain.js";
 import { boundTypes } from "./local-types.js";
@@ -20,11 +22,33 @@ export function hover(project: Project, file: string, offset: number): Hover | n
   }
   const o = project.index.at(file, offset);
   const described = o ? describeOccurrence(o, project.index, project.result?.model ?? null) : null;
+  // A name says what it is; anywhere else in a body, the smallest expression around the cursor says its type.
+  const typed = described ? null : expressionAt(project.expressionTypes, file, offset);
   if (described) parts.unshift(described);
+  else if (typed) parts.unshift(code(typed.types.map((t) => `: ${t}`).join("\n")));
   if (parts.length === 0) return null;
   const hover: Hover = { contents: { kind: "markdown", value: parts.join("\n\n---\n\n") } };
-  if (o) hover.range = rangeOf(o.span);
+  if (o && described) hover.range = rangeOf(o.span);
+  else if (typed) hover.range = rangeOf(typed.span);
   return hover;
+}
+
+/**
+ * The innermost expression holding `offset` and its type; a fn's body is typed once per
+ * kind of arguments it is called with, so one expression may have several.
+ */
+function expressionAt(all: readonly ExpressionType[], file: string, offset: number): { span: Span; types: string[] } | null {
+  const start = (e: ExpressionType) => e.span.start.offset;
+  const end = (e: ExpressionType) => e.span.end.offset;
+  let best: ExpressionType | null = null;
+  for (const e of all) {
+    if (e.file !== file || offset < start(e) || offset > end(e)) continue;
+    if (best === null || end(e) - start(e) < end(best) - start(best)) best = e;
+  }
+  if (best === null) return null;
+  const b = best;
+  const types = new Set(all.filter((e) => e.file === file && start(e) === start(b) && end(e) === end(b)).map((e) => describe(e.type)));
+  return { span: b.span, types: [...types] };
 }
 
 function covers(d: Diagnostic, offset: number): boolean {

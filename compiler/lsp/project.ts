@@ -6,6 +6,7 @@
 import type { DiscoverTarget } from "../project/discover.js";
 import { readConfig } from "../project/config.js";
 import type { Span } from "../parse/ast.js";
+import type { ExpressionType } from "../analyze/model/model.js";
 import { BuildCache } from "../dev/build-cache.js";
 import { type CheckResult, check } from "../index.js";
 import type { OverlayFs } from "./overlay-fs.js";
@@ -18,6 +19,8 @@ export class Project {
   private built = new SymbolIndex();
   /** Set by a check: the table is built when a request first needs it, so diagnostics never wait for it. */
   private stale: (() => SymbolIndex) | null = null;
+  /** The type of every expression of the last check's action, fn and job bodies (hover). */
+  expressionTypes: ExpressionType[] = [];
   /** Absolute paths that were given diagnostics last time: each must be cleared when they go away. */
   published = new Set<string>();
 
@@ -32,8 +35,10 @@ export class Project {
 
   /** Checks the project as the editor has it, and rebuilds the symbol table when the files could be read. */
   check(): CheckResult {
-    const result = check(this.target, { cache: this.cache, fs: this.fs });
+    const expressionTypes: ExpressionType[] = [];
+    const result = check(this.target, { cache: this.cache, fs: this.fs, expressionTypes });
     this.result = result;
+    this.expressionTypes = expressionTypes;
     if (result.model !== null) {
       const modules = this.cache.moduleAsts();
       const routeFiles = this.cache.routeFileAsts();

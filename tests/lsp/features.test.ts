@@ -131,6 +131,15 @@ describe("hover", () => {
   test("an argument's type", async () => {
     expect(await hoverText(NOTES, notes, "event: text?")).toContain("event: text?");
   });
+
+  test("any expression's type, the innermost around the cursor", async () => {
+    // On `==`: the comparison, not either side.
+    expect(await hoverText(NOTES, notes, "== null")).toBe("```svc\n: bool\n```");
+    // On the braces of an update: the row it answers.
+    expect(await hoverText(NOTES, notes, "{ title: clean }")).toBe("```svc\n: note?\n```");
+    // On `null` itself: the literal.
+    expect(await hoverText(NOTES, notes, "null {", 1)).toBe("```svc\n: null\n```");
+  });
 });
 
 describe("definition and references", () => {

@@ -59,6 +59,12 @@ export class ExprAnalyzer {
   };
 
   expr(e: Expr, scope: Scope): IrExpr {
+    const ir = this.lower(e, scope);
+    this.m.typed?.push({ file: this.m.file, span: e.span, type: ir.type });
+    return ir;
+  }
+
+  private lower(e: Expr, scope: Scope): IrExpr {
     switch (e.kind) {
       case "String":
         return { kind: "literal", value: e.value, type: scalar("text") };

@@ -1,4 +1,4 @@
-import type { ActionModel, EventModel, FnModel, ParamModel, QueryModel, RecordTypeModel, Requirement, ResourceModel, StatementModel, ValueType } from "../model/model.js";
+import type { ActionModel, EventModel, FnModel, ParamModel, QueryModel, RecordTypeModel, Requirement, ResourceModel, StatementModel, ExpressionType, ValueType } from "../model/model.js";
 import type { Span } from "../../parse/ast.js";
 import type { Reporter } from "../shared/context.js";
 import type { SqlChecker } from "../sql/dialect.js";
@@ -14,6 +14,8 @@ export interface ModuleScope {
   statements: Map<string, StatementModel>;
   checker: SqlChecker;
   reporter: Reporter;
+  /** Given, every expression typed is added to it with its place (CheckOptions.expressionTypes). */
+  typed?: ExpressionType[];
   /** The module's record types (`type NewUser { … }`), for list and record arguments. */
   types: ReadonlyMap<string, RecordTypeModel>;
   /** Every module's events, by name (§2.9): what `emit` may name. */

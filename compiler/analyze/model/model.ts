@@ -102,6 +102,13 @@ export interface TableDdl {
 }
 
 /** The type of a value flowing through actions and endpoints. */
+/** An expression's place and the type analysis gave it (CheckOptions.expressionTypes). */
+export interface ExpressionType {
+  file: string;
+  span: Span;
+  type: ValueType;
+}
+
 export type ValueType =
   | { kind: "scalar"; type: ScalarType; enumValues: string[]; nullable: boolean }
   | { kind: "row"; resource: string; nullable: boolean }
