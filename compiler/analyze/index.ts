@@ -395,7 +395,7 @@ function groupModules(dirs: ParsedModuleDir[], r: Reporter): ModuleDecls[] {
 function checkEndpointNames(m: ModuleDecls, r: Reporter): void {
   const seen = new Map<string, string>();
   for (const { decl, file } of m.decls) {
-    if (decl.kind === "Route" || decl.kind === "Resource" || decl.kind === "Type") continue;
+    if (decl.kind === "Route" || decl.kind === "Resource" || decl.kind === "Type" || decl.kind === "DropResource") continue;
     const other = seen.get(decl.name.name);
     if (other) r.add(codes.duplicateDeclaration.at(file, decl.name.span, decl.kind.toLowerCase(), decl.name.name, other));
     else seen.set(decl.name.name, place(file, decl.name.span));
