@@ -58,6 +58,8 @@ import type {
 import { analyzeQuery } from "./declarations/query.js";
 import { analyzeTypes } from "./declarations/record-types.js";
 import { analyzeResource } from "./declarations/resource.js";
+import { analyzeChanges } from "./declarations/resource-changes.js";
+import { analyzeSchema } from "./declarations/schema.js";
 import { type LocatedRoute, analyzeRoute, checkRouteTable } from "./declarations/route.js";
 import { Reporter, place } from "./shared/context.js";
 import type { ModuleScope } from "./expressions/scope.js";
@@ -134,10 +136,12 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
       resourceSeen.set(decl.name.name, place(file, decl.name.span));
       resourceDecls.set(decl.name.name, { file, span: decl.name.span });
       const shape = analyzeResource(m.name, decl, file, r);
-      resources.push({ ...shape, ddl: allTableDdl(shape) });
+      const changes = analyzeChanges(decl, shape, file, r);
+      resources.push(changes ? { ...shape, ddl: allTableDdl(shape), changes } : { ...shape, ddl: allTableDdl(shape) });
     }
   }
   const resourceMap = new Map(resources.map((x) => [x.name, x]));
+  const schema = analyzeSchema(modules.flatMap((m) => m.decls), resources, resourceDecls, r);
 
   // SQL is checked with SQLite (names, types), then for the backend the project runs on.
   const checker = steps.sqlChecker(resources, input.backend ?? input.config.database.backend);
@@ -269,6 +273,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
     routeTable: buildRouteTable(webhooks, queries, actions, routes, app?.app ?? null),
     defaults: serverDefaults(input.config),
   };
+  if (schema) model.schema = schema;
   // Present only when used, so models of projects without them stay as they were.
   const eventsDeclared = eventsModel(input.config, events, r);
   const credentials = credentialModels(input.config, webhooks, eventsDeclared);
