@@ -536,7 +536,8 @@ function fieldChange(b: AstBuilder, ctx: FieldDeclCstChildren, c: BuildContext):
 /** `(…)` after `using`, `back` or `backfill`: the SQL between the parentheses. */
 function parensSql(c: BuildContext, token: IToken): SqlBody {
   const scan = isReal(token) ? (token.payload as SqlScan | undefined) : undefined;
-  if (!scan) throw INCOMPLETE;
+  // Unclosed (SVC8100, reported by the lexer): the field is left out rather than checked half-read.
+  if (!scan?.terminated) throw INCOMPLETE;
   return sqlBody(c, token, scan.textEnd);
 }
 

@@ -199,7 +199,13 @@ function rowSql(body: SqlBody, clause: string, field: string, table: ResourceSha
   }
   const check = checkRowExpression(file, body, table);
   if (check.errors.length > 0) {
-    for (const e of check.errors) r.add(codes.changeSqlRefused.at(file, e.span ?? body.span, clause, field, e.message));
+    for (const e of check.errors) {
+      const message = e.message.split(`query \`${table.name}\``).join("the expression");
+      const d = codes.changeSqlRefused.at(file, e.span ?? body.span, clause, field, message);
+      // The checker's own hint (a column's likely name) comes first.
+      if (e.hint) d.hint = d.hint ? `${e.hint}; ${d.hint}` : e.hint;
+      r.add(d);
+    }
     return null;
   }
   if (!fits(check.type, target.type)) {

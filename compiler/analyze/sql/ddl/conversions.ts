@@ -67,7 +67,7 @@ export function convert(column: string, from: Typed, to: Typed): RowExpression {
     case "text>enum":
     case "enum>enum":
       // Values the old enum lacks are not kept: its CHECK would refuse them.
-      return same(to.enumValues.every((v) => from.enumValues.includes(v)) ? c : `CASE WHEN ${c} IN (${to.enumValues.map(sqlString).join(", ")}) THEN ${c} END`);
+      return same(from.type === "enum" && from.enumValues.every((v) => to.enumValues.includes(v)) ? c : `CASE WHEN ${c} IN (${to.enumValues.map(sqlString).join(", ")}) THEN ${c} END`);
     case "timestamp>text":
       // svc's ISO-8601 text, as the server writes a timestamp into JSON.
       return {
