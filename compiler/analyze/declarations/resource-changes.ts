@@ -26,9 +26,13 @@ export function analyzeChanges(decl: ResourceDecl, shape: ResourceShape, file: s
   /** Old column names claimed by a rename or a drop, with what claimed them. */
   const claimed = new Map<string, string>();
   const columns: ColumnChangeModel[] = [];
+  const seen = new Set<string>();
   for (const f of decl.fields) {
+    // A field declared twice was reported (SVC2008): only its first declaration counts.
+    const first = !seen.has(f.name.name);
+    seen.add(f.name.name);
     const field = shape.fields.find((x) => x.name === f.name.name);
-    if (!f.change || !field) continue;
+    if (!f.change || !field || !first) continue;
     const change = fieldChange(f, f.change, field, { decl, shape, declared, claimed, file, r });
     if (change) columns.push(change);
   }
