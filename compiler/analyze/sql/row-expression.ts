@@ -6,6 +6,7 @@ import { castTypeName } from "./ddl/conversions.js";
 import { portableEdits, type SqlEdit } from "./portable.js";
 import { KEYWORDS } from "./refs.js";
 import { createSqliteChecker } from "./sqlite/check.js";
+import { sqlLexemes } from "../../parse/sql-lex.js";
 import { closingParen, type Token, tokenize } from "./tokens.js";
 
 // The SQL expressions of a schema change (`using (…)`, `back (…)`, `backfill (…)`): checked by
@@ -22,12 +23,15 @@ export interface RowCheck {
   divisions: { start: number; end: number }[];
 }
 
-const PREFIX = "SELECT ";
+// In parentheses, with the `)` on a line of its own: the expression is one value, and a
+// `--` comment at its end cannot swallow what follows.
+const PREFIX = "SELECT (";
+const SUFFIX = '\n) AS "value" FROM ';
 
 /**
- * Checks `body` as `SELECT <body> FROM <table>` against `table` alone (the table as the
+ * Checks `body` as `SELECT (<body>) FROM <table>` against `table` alone (the table as the
  * expression sees it). The checker's errors keep their place: the synthetic query's text
- * starts where the expression's does, moved back by the length of `SELECT `.
+ * starts where the expression's does, moved back by the length of `SELECT (`.
  */
 export function checkRowExpression(file: string, body: SqlBody, table: ResourceShape): RowCheck {
   const checker = createSqliteChecker([table]);
@@ -35,7 +39,7 @@ export function checkRowExpression(file: string, body: SqlBody, table: ResourceS
     const start = body.span.start;
     const query: SqlBody = {
       kind: "Sql",
-      text: `${PREFIX}${body.text} AS "value" FROM ${quote(table.name)}`,
+      text: `${PREFIX}${body.text}${SUFFIX}${quote(table.name)}`,
       span: { start: { offset: start.offset - PREFIX.length, line: start.line, column: start.column - PREFIX.length }, end: body.span.end },
       params: [],
     };
@@ -54,7 +58,9 @@ export function checkRowExpression(file: string, body: SqlBody, table: ResourceS
  * The expression per backend: each reference to a column of `columns` (bare, quoted, or
  * qualified by the table) becomes `{name}` spelled as declared; the rest as queries write it.
  */
-export function rowExpression(text: string, table: string, columns: readonly string[], divisions: readonly { start: number; end: number }[] = []): RowExpression {
+export function rowExpression(written: string, table: string, columns: readonly string[], divisions: readonly { start: number; end: number }[] = []): RowExpression {
+  // The runtime writes the expression into statements of its own: a comment could hide what follows it.
+  const text = withoutComments(written);
   const tokens = tokenize(text);
   const byName = new Map(columns.map((c) => [c.toLowerCase(), c]));
   const edits: SqlEdit[] = [];
@@ -85,9 +91,29 @@ export function rowExpression(text: string, table: string, columns: readonly str
       out += text.slice(cursor, e.start) + e.text[dialect];
       cursor = e.end;
     }
-    return (out + text.slice(cursor)).trim();
+    const sql = (out + text.slice(cursor)).trim();
+    return primary(tokens) ? sql : `(${sql})`;
   };
   return { sqlite: render("sqlite"), postgres: render("postgres"), mysql: render("mysql") };
+}
+
+/** `text` with each comment blanked out, offsets unchanged (line breaks kept). */
+function withoutComments(text: string): string {
+  let out = "";
+  let cursor = 0;
+  for (const l of sqlLexemes(text)) {
+    out += text.slice(cursor, l.start).replace(/[^\s]/g, " ") + text.slice(l.start, l.end);
+    cursor = l.end;
+  }
+  return out + text.slice(cursor).replace(/[^\s]/g, " ");
+}
+
+/** One value that binds tighter than any operator: a literal, a column, a call, a CAST, CASE … END. */
+function primary(tokens: readonly Token[]): boolean {
+  const top = tokens.filter((t) => t.depth === 0);
+  if (top.length === 1) return true;
+  if (tokens[0]?.value === "CASE" && tokens[tokens.length - 1]?.value === "END") return !top.slice(1, -1).some((t) => t.value === "CASE");
+  return top.length === 3 && top[0].kind === "word" && top[1].text === "(" && top[2].text === ")" && tokens[tokens.length - 1] === top[2];
 }
 
 /** The declared column token `i` names, or undefined: not a function, a keyword, or another table's column. */

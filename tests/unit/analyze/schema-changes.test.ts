@@ -5,6 +5,7 @@
 import { describe, expect, test } from "@jest/globals";
 import type { ColumnChangeModel, Model } from "../../../compiler/analyze/model/model.js";
 import { rowExpression } from "../../../compiler/analyze/sql/row-expression.js";
+import { schemaSummary } from "../../../compiler/cli/schema-summary.js";
 import { analyzeText, codes } from "./analyze.js";
 
 function clean(text: string): Model {
@@ -24,22 +25,38 @@ const resource = (body: string) => `module m\nresource task {\n  id: id\n${body}
 describe("the SQL of a change, per backend", () => {
   test("columns become {name} spelled as declared, bare, quoted or qualified; strings and functions stay", () => {
     const e = rowExpression(`upper(Title) || 'title' || "task"."note" || task.title`, "task", ["title", "note"]);
-    expect(e.sqlite).toBe(`upper({title}) || 'title' || {note} || {title}`);
+    expect(e.sqlite).toBe(`(upper({title}) || 'title' || {note} || {title})`);
     expect(e.postgres).toBe(e.sqlite);
   });
 
   test("CAST names each backend's type of the same affinity; LENGTH counts characters on MySQL", () => {
     const e = rowExpression("CAST(n AS INTEGER) + length(t) + CAST(f AS REAL)", "r", ["n", "t", "f"]);
     expect(e).toEqual({
-      sqlite: "CAST({n} AS INTEGER) + length({t}) + CAST({f} AS REAL)",
-      postgres: "CAST({n} AS bigint) + length({t}) + CAST({f} AS double precision)",
-      mysql: "CAST({n} AS SIGNED) + CHAR_LENGTH({t}) + CAST({f} AS DOUBLE)",
+      sqlite: "(CAST({n} AS INTEGER) + length({t}) + CAST({f} AS REAL))",
+      postgres: "(CAST({n} AS bigint) + length({t}) + CAST({f} AS double precision))",
+      mysql: "(CAST({n} AS SIGNED) + CHAR_LENGTH({t}) + CAST({f} AS DOUBLE))",
     });
   });
 
   test("a column named like a keyword SQLite reads as a name is still a column; a function of the same name is not", () => {
     const e = rowExpression("rank + abs(rank)", "r", ["rank", "abs"]);
-    expect(e.sqlite).toBe("{rank} + abs({rank})");
+    expect(e.sqlite).toBe("({rank} + abs({rank}))");
+  });
+
+  test("one value: parenthesised unless it already binds tightest; a comment cannot hide what the runtime writes after it", () => {
+    expect(rowExpression("coalesce(a, 0)", "r", ["a"]).sqlite).toBe("coalesce({a}, 0)");
+    expect(rowExpression("CASE WHEN a > 0 THEN 1 ELSE 0 END", "r", ["a"]).sqlite).toBe("CASE WHEN {a} > 0 THEN 1 ELSE 0 END");
+    expect(rowExpression("a -- the old value\n", "r", ["a"]).sqlite).toBe("{a}");
+    expect(rowExpression("a + /* one */ 1", "r", ["a"]).postgres).toBe("({a} +           1)");
+    const model = clean(resource("  n: int backfill (1 -- then nothing else\n)"));
+    expect(change(model, "n").backfill?.sqlite).toBe("1");
+  });
+
+  test("two values, an alias or a second statement are refused by SQLite", () => {
+    for (const sql of ["1, 2", "1 AS x", "1; DELETE FROM task"]) {
+      const { diagnostics } = analyzeText(resource(`  n: int backfill (${sql})`));
+      expect([sql, codes(diagnostics)]).toEqual([sql, ["SVC8113"]]);
+    }
   });
 
   test("`using` sees the old column under its old name and type; `back` the new one", () => {
@@ -126,5 +143,21 @@ describe("the schema", () => {
     const { diagnostics } = analyzeText(resource("  title: text\n  title: text renamed from name"));
     expect(codes(diagnostics)).toEqual(["SVC2008"]);
     expect(analyzeText(resource("  title: text\n  title: text renamed from name")).model.resources[0].changes).toBeUndefined();
+  });
+});
+
+describe("svc build's summary", () => {
+  test("one line per declared change, saying when it runs and what it loses", () => {
+    const model = clean(
+      resource("  headline: text renamed from title\n  price: int renamed from amount changed from text using (CAST(amount AS INTEGER)) lossy\n  drop notes") +
+        "drop resource audit\n",
+    );
+    expect(schemaSummary(model)).toEqual([
+      "schema: task.headline renamed from title (expand at start or `svc migrate apply`, then `svc migrate complete`)",
+      "schema: task.price renamed from amount, changed from text (expand at start or `svc migrate apply`, then `svc migrate complete`; lossy: values that do not convert are lost)",
+      "schema: task drop notes (at `svc migrate complete`; lossy: the column's data is lost)",
+      "schema: drop resource audit (at `svc migrate complete`; lossy: the table's data is lost)",
+    ]);
+    expect(schemaSummary(clean(resource("  title: text")))).toEqual([]);
   });
 });
