@@ -132,6 +132,10 @@ function retypeOf(
     r.add(codes.keyFieldChange.at(file, written.span, name, `changed from ${typeText(written)}`));
     return null;
   }
+  if (written.nullable) {
+    r.add(codes.changedFromNullable.at(file, written.span, name, typeText(written)));
+    return null;
+  }
   const resolved = resolveType(written, file, r);
   if (!resolved) return null;
   const from: Typed = resolved;
@@ -250,7 +254,8 @@ function sameValues(a: readonly string[], b: readonly string[]): boolean {
 }
 
 function typeText(t: TypeRef): string {
-  return t.values.length > 0 ? `${t.name.name}(${t.values.map((v) => v.name).join(", ")})` : t.name.name;
+  const name = t.values.length > 0 ? `${t.name.name}(${t.values.map((v) => v.name).join(", ")})` : t.name.name;
+  return t.nullable ? `${name}?` : name;
 }
 
 function expected(f: FieldModel): string {

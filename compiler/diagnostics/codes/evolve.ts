@@ -131,6 +131,13 @@ export const evolveCodes = {
     (name: string) => `\`@${name}\` in the SQL of a schema change`,
     () => "use a column of the row or a literal",
   ),
+  changedFromNullable: d(
+    "SVC8117",
+    "error",
+    "`changed from` names the old type without `?`: whether the column may hold NULL is the field's own `?` (and `backfill` when it no longer may).",
+    (field: string, type: string) => `field \`${field}\` is \`changed from ${type}\`, a type with \`?\``,
+    () => "remove the `?`; if the column was nullable and is now required, add `backfill …`",
+  ),
 };
 
 /** The SQLite type a CAST names for an svc type, for hints. */
