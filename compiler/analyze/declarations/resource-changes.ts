@@ -8,6 +8,8 @@ import { postgresRules } from "../sql/ddl/postgres.js";
 import { type ResourceShape, type Rules, renderLiteral } from "../sql/ddl/shared.js";
 import { sqliteRules } from "../sql/ddl/sqlite.js";
 import { checkRowExpression, rowExpression } from "../sql/row-expression.js";
+import { spanIn } from "../sql/span.js";
+import { tokenize } from "../sql/tokens.js";
 import { literalDefault, resolveType } from "./resource.js";
 
 // A resource's declared changes (docs/language.md §2.1, Changing a resource): each checked
@@ -170,6 +172,9 @@ function retypeOf(
   return { from: declared, up, down, lossy: c.lossy !== undefined };
 }
 
+/** What the runtime fills with a column (runtime/contract/evolve.ts RowExpression). */
+const BRACED_NAME = /\{[A-Za-z_][A-Za-z0-9_]*\}/;
+
 /** Reverse casts svc can write for pairs that need `using` one way: text to a number or a bool, a number to a bool. */
 const DERIVED_BACK: ReadonlySet<string> = new Set(["text>int", "text>float", "float>int", "int>bool", "text>bool", "text>enum", "text>timestamp"]);
 
@@ -193,6 +198,10 @@ function backfillOf(b: NonNullable<FieldChange["backfill"]>, field: FieldModel, 
     r.add(codes.backfillLiteral.at(file, b.value.span, field.name, expected(field)));
     return null;
   }
+  if (BRACED_NAME.test(JSON.stringify(value))) {
+    r.add(codes.braceNameInString.at(file, b.value.span, `the backfill of field \`${field.name}\``));
+    return null;
+  }
   return Object.fromEntries(
     DIALECTS.map((d) => [d, field.type === "json" ? RULES[d].quoteString(JSON.stringify(value)) : renderLiteral(field, value as string | number | boolean, RULES[d])]),
   ) as RowExpression;
@@ -204,6 +213,12 @@ function rowSql(body: SqlBody, clause: string, field: string, table: ResourceSha
   if (body.params.length > 0) {
     for (const p of body.params) r.add(codes.paramInRowExpression.at(file, p.span, p.name));
     return null;
+  }
+  for (const t of tokenize(body.text)) {
+    if ((t.kind === "string" || t.kind === "quoted") && BRACED_NAME.test(t.text)) {
+      r.add(codes.braceNameInString.at(file, spanIn(body, t.start, t.end), `the \`${clause}\` SQL of field \`${field}\``));
+      return null;
+    }
   }
   const check = checkRowExpression(file, body, table);
   if (check.errors.length > 0) {

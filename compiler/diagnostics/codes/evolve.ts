@@ -138,6 +138,13 @@ export const evolveCodes = {
     (field: string, type: string) => `field \`${field}\` is \`changed from ${type}\`, a type with \`?\``,
     () => "remove the `?`; if the column was nullable and is now required, add `backfill …`",
   ),
+  braceNameInString: d(
+    "SVC8118",
+    "error",
+    "In the SQL of a schema change `{name}` stands for a column of the row, so a string or a literal does not hold one.",
+    (text: string) => `${text} holds \`{…}\` around a name, which the runtime would take for a column`,
+    () => "write it in SQL split in two, e.g. `backfill ('{' || 'name}')`",
+  ),
 };
 
 /** The SQLite type a CAST names for an svc type, for hints. */
