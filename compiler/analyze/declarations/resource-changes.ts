@@ -1,5 +1,5 @@
 import { evolveCodes as codes } from "../../diagnostics/codes/evolve.js";
-import type { FieldChange, FieldDecl, ResourceDecl, SqlBody, TypeRef } from "../../parse/ast.js";
+import type { FieldChange, FieldDecl, ResourceDecl, Span, SqlBody, TypeRef } from "../../parse/ast.js";
 import type { ColumnChangeModel, Dialect, FieldModel, RowExpression, ScalarType, TableChangesModel } from "../model/model.js";
 import type { Reporter } from "../shared/context.js";
 import { convert, isWidening } from "../sql/ddl/conversions.js";
@@ -192,7 +192,11 @@ function backfillOf(b: NonNullable<FieldChange["backfill"]>, field: FieldModel, 
     r.add(codes.backfillOnNullable.at(file, b.span, field.name));
     return null;
   }
-  if ("sql" in b) return rowSql(b.sql, "backfill", field.name, s.shape, field, s);
+  if ("sql" in b) {
+    // The row's other columns: the field itself holds the NULL being replaced.
+    const others = { ...s.shape, fields: s.shape.fields.filter((f) => f.name !== field.name), indexes: [] };
+    return rowSql(b.sql, "backfill", field.name, others, field, s);
+  }
   const value = literalDefault({ ...field, nullable: false }, b.value);
   if (value === undefined || value === null) {
     r.add(codes.backfillLiteral.at(file, b.value.span, field.name, expected(field)));
@@ -224,7 +228,7 @@ function rowSql(body: SqlBody, clause: string, field: string, table: ResourceSha
   if (check.errors.length > 0) {
     for (const e of check.errors) {
       const message = e.message.split(`query \`${table.name}\``).join("the expression");
-      const d = codes.changeSqlRefused.at(file, e.span ?? body.span, clause, field, message);
+      const d = codes.changeSqlRefused.at(file, within(e.span, body), clause, field, message);
       // The checker's own hint (a column's likely name) comes first.
       if (e.hint) d.hint = d.hint ? `${e.hint}; ${d.hint}` : e.hint;
       r.add(d);
@@ -236,6 +240,13 @@ function rowSql(body: SqlBody, clause: string, field: string, table: ResourceSha
     return null;
   }
   return rowExpression(body.text, table.name, table.fields.map((f) => f.name), check.divisions);
+}
+
+/** The checker's place for an error, or the whole `(…)` when it points past the expression (an empty one, an operator at its end). */
+function within(span: Span | null | undefined, body: SqlBody): Span {
+  if (span && span.start.offset >= body.span.start.offset && span.end.offset <= body.span.end.offset) return span;
+  const { start, end } = body.span;
+  return { start: { ...start, offset: start.offset - 1, column: start.column - 1 }, end: { ...end, offset: end.offset + 1, column: end.column + 1 } };
 }
 
 /** Whether an expression of type `found` may be stored in a column of type `target` (SQLite's reading of its type). */
