@@ -52,6 +52,12 @@ describe("the SQL of a change, per backend", () => {
     expect(change(model, "n").backfill?.sqlite).toBe("1");
   });
 
+  test("a backfill does not read the field it fills; an error past the expression points at its parentheses", () => {
+    expect(analyzeText(resource("  n: int backfill (n)")).diagnostics.map((d) => d.message)).toEqual(["the `backfill` SQL of field `n`: no column `n` (in the expression)"]);
+    const [empty] = analyzeText(resource("  n: int changed from text using () lossy")).diagnostics;
+    expect([empty.code, empty.span?.start.column, empty.span?.end.column]).toEqual(["SVC8113", 34, 36]);
+  });
+
   test("two values, an alias or a second statement are refused by SQLite", () => {
     for (const sql of ["1, 2", "1 AS x", "1; DELETE FROM task"]) {
       const { diagnostics } = analyzeText(resource(`  n: int backfill (${sql})`));
