@@ -145,6 +145,13 @@ export const evolveCodes = {
     (text: string) => `${text} holds \`{…}\` around a name, which the runtime would take for a column`,
     () => "write it in SQL split in two, e.g. `backfill ('{' || 'name}')`",
   ),
+  dropOwnTable: d(
+    "SVC8119",
+    "error",
+    "`drop resource` drops a table of the app's own; a name starting with `svc_` is a table of svc's (sessions, jobs, the migration history…).",
+    (name: string) => `\`drop resource ${name}\` names a table of svc's own`,
+    () => "svc keeps its own tables; drop only a table a resource of yours declared",
+  ),
 };
 
 /** The SQLite type a CAST names for an svc type, for hints. */
