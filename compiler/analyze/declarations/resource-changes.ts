@@ -160,11 +160,11 @@ function retypeOf(
   const oldField: FieldModel = { ...plain, name: oldName, type: from.type, enumValues: from.enumValues, default: null };
   const oldTable = withField(s.shape, field.name, oldField);
   const up = c.using ? rowSql(c.using, "using", name, oldTable, field, s) : convert(oldName, from, field);
-  // Without `back`, the way back is the reverse of a widening cast, or (after a `using`) the
-  // old type's cast of the new value where one is derived; else the old build reads NULL.
+  // Without `back`: the guarded reverse of a widening cast, or (after a `using` that narrows)
+  // the widening cast back to the old type; where neither exists the old build reads NULL.
   const down = c.back
     ? rowSql(c.back, "back", name, s.shape, from, s)
-    : isWidening(from, field) || isWidening(field, from) || DERIVED_BACK.has(`${field.type}>${from.type}`)
+    : isWidening(from, field) || isWidening(field, from)
       ? convert(name, field, from)
       : nulls();
   if (up === null || down === null) return null;
@@ -174,9 +174,6 @@ function retypeOf(
 
 /** What the runtime fills with a column (runtime/contract/evolve.ts RowExpression). */
 const BRACED_NAME = /\{[A-Za-z_][A-Za-z0-9_]*\}/;
-
-/** Reverse casts svc can write for pairs that need `using` one way: text to a number or a bool, a number to a bool. */
-const DERIVED_BACK: ReadonlySet<string> = new Set(["text>int", "text>float", "float>int", "int>bool", "text>bool", "text>enum", "text>timestamp"]);
 
 function nulls(): RowExpression {
   return { sqlite: "NULL", postgres: "NULL", mysql: "NULL" };
