@@ -111,6 +111,21 @@ describe("derived conversions", () => {
   });
 });
 
+describe("every pair of types", () => {
+  const TYPES = ["text", "int", "float", "bool", "timestamp", "json", "enum(a, b)", "enum(a, b, c)", "file"];
+  test("is widening, or needs using and lossy; either way it analyzes without a crash", () => {
+    for (const from of TYPES) {
+      for (const to of TYPES) {
+        if (from === to) continue;
+        const bare = analyzeText(resource(`  n: ${to} changed from ${from}`));
+        const declared = analyzeText(resource(`  n: ${to} changed from ${from} using (n) lossy`));
+        expect([from, to, codes(bare.diagnostics).filter((c) => c !== "SVC8102")]).toEqual([from, to, []]);
+        expect(declared.model.resources).toHaveLength(1);
+      }
+    }
+  });
+});
+
 describe("backfills", () => {
   test("a literal is written per backend (booleans, timestamps)", () => {
     const model = clean(resource("  done: bool backfill false\n  due: timestamp backfill \"2024-01-02T03:04:05Z\""));
