@@ -100,11 +100,11 @@ async function serve(work: string, variant: Variant, port: number): Promise<Serv
 
 /** Instructions per request of MEASURED requests, between a zeroing and a dump. */
 async function count(s: Served): Promise<number> {
-  execFileSync("callgrind_control", ["-z", String(s.child.pid)]);
+  execFileSync("callgrind_control", ["-z", String(s.child.pid)], { stdio: "ignore" });
   await load(`${s.base}/api/bench:add`, MEASURED);
   // The driver's connections close after the last answer: let that land inside the count every time.
   await new Promise((r) => setTimeout(r, 500));
-  execFileSync("callgrind_control", ["-d", String(s.child.pid)]);
+  execFileSync("callgrind_control", ["-d", String(s.child.pid)], { stdio: "ignore" });
   for (let i = 0; i < 600; i++) {
     const fresh = readdirSync(s.dumps).filter((f) => /^callgrind\.out\.\d+\.\d+$/.test(f) && !s.seen.has(f));
     if (fresh.length === 1) {
