@@ -154,6 +154,8 @@ export class JobRunner {
     await Promise.race([Promise.all([...this.running.values()].map((r) => r.done)), late]);
     clearTimeout(timer);
     const left = [...this.running.entries()];
+    // Said before waiting on them: a run given up on ends only at its next statement.
+    if (left.length > 0) this.log.info("shutdown grace ended; returning running jobs", { jobs: left.length, grace_ms: graceMs });
     for (const [, r] of left) r.state.abandoned = "returned at shutdown";
     await Promise.all(left.map(([, r]) => r.done));
     for (const [id, r] of left) {
