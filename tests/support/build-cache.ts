@@ -34,11 +34,23 @@ export async function buildFiles(target: DiscoverTarget, options: BuildOptions):
   const file = cacheFile(target, options);
   const hit = read(file);
   if (hit !== null) return hit;
-  const { build, formatDiagnostics } = await import("../../compiler/index.js");
+  const { build, formatDiagnostics } = await loadCompiler();
   const result = await build(target, options);
   if (result.files.length === 0) throw new Error(`build failed:\n${formatDiagnostics(result)}`);
   write(file, result.files);
   return result.files;
+}
+
+let compiler: Promise<typeof import("../../compiler/index.js")> | null = null;
+
+/**
+ * One import of the compiler per suite, however many builds start at once: two concurrent
+ * `import()`s of its graph (which has a top-level await) let jest's module loader hand the
+ * second a module still evaluating ("Cannot access 'parser' before initialization").
+ */
+function loadCompiler(): Promise<typeof import("../../compiler/index.js")> {
+  compiler ??= import("../../compiler/index.js");
+  return compiler;
 }
 
 /** Writes a build's files below `dir`, as the compiler's writeOutputFiles does, without loading the compiler. */
