@@ -62,10 +62,11 @@ export async function migratePostgres(
       const build = spec?.build ?? "dev";
       const evolve = planChanges({ dialect: "postgres", tables, schema: spec, live, history, writer: postgresWriter(), dbSchema: base });
       const additive = planMigration(declared, live.columns, (l, want) => l === want, (t) => ownedColumns(evolve, t));
+      const result: PostgresMigration = { additive, evolve, applied: [], viewSchema: viewSchemaOf(tables, evolve, build, base) };
+      // `svc migrate plan` shows the problems as diagnostics; anything else stops on them.
+      if (phase === "plan") return result;
       const problems = [...evolve.problems, ...additive.problems];
       if (problems.length > 0) throw mismatchError(problems);
-      const result: PostgresMigration = { additive, evolve, applied: [], viewSchema: viewSchemaOf(tables, evolve, build, base) };
-      if (phase === "plan") return result;
       await session.transaction(async (exec) => applyAdditive((text) => exec(text), additive));
       if (phase === "contract") {
         // The new build's tables are all there; the changes' contract steps run on their own.
