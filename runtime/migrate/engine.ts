@@ -70,13 +70,15 @@ export async function runPhase(
   }
   const changes = changesToRun(plan, phase, history);
   if (changes.length === 0) return [];
-  if (phase === "expand") await refuseDuplicates(session, changes);
+  // Checked before anything runs, but for an index over a column this expand adds: before its own steps.
+  const deferred = phase === "expand" ? await refuseDuplicates(session, changes, true) : new Set<string>();
   const ddl = historyTable.ddl[session.dialect]!;
   await session.exec(ddl.createTable);
   const applied: AppliedChange[] = [];
   for (const change of changes) {
     const steps = phase === "expand" ? change.expand : change.contract;
     const done: AppliedChange = { change: change.change, phase, steps: 0, rows: 0 };
+    if (deferred.has(change.change)) await refuseDuplicates(session, [change], false);
     for (const step of steps) {
       const rows = await runStep(session, step);
       done.steps += 1;
@@ -108,12 +110,24 @@ async function runStep(session: MigrationSession, step: MigrationStep): Promise<
   }
 }
 
-/** A unique index over data that repeats values: refused with the count and a few values. */
-async function refuseDuplicates(session: MigrationSession, changes: readonly PlannedChange[]): Promise<void> {
+/**
+ * A unique index over data that repeats values: refused with the count and a few values. With
+ * `early`, a query that cannot run yet (its column is added by this expand) is left for later:
+ * the changes returned.
+ */
+async function refuseDuplicates(session: MigrationSession, changes: readonly PlannedChange[], early: boolean): Promise<Set<string>> {
   const problems: string[] = [];
+  const later = new Set<string>();
   for (const change of changes) {
     if (change.duplicates === undefined) continue;
-    const rows = await session.query(change.duplicates);
+    let rows: Record<string, unknown>[];
+    try {
+      rows = await session.query(change.duplicates);
+    } catch (err) {
+      if (!early) throw err;
+      later.add(change.change);
+      continue;
+    }
     if (rows.length === 0) continue;
     const examples = rows.map((r) => {
       const { count, ...values } = r;
@@ -124,7 +138,8 @@ async function refuseDuplicates(session: MigrationSession, changes: readonly Pla
   if (problems.length > 0) {
     throw new StartupError(
       "SVC_ERR_MIGRATION",
-      `nothing ran: ${problems.join("\n")}\nremove or change the repeated rows, then run again`,
+      `${early ? "nothing ran" : "the index was not built"}: ${problems.join("\n")}\nremove or change the repeated rows, then run again`,
     );
   }
+  return later;
 }
