@@ -13,6 +13,9 @@ import type { Dialect } from "../contract/server.js";
 import { historyRows, historyTable, readSql, recordSql } from "./history.js";
 import { type EvolvePlan, type HistoryRow, type PlannedChange, changesToRun } from "./plan.js";
 
+/** The longest pause between two batches of a backfill. */
+const MAX_PAUSE_MS = 500;
+
 /** A backend's connection for migrating: one connection, reserved for the whole phase. */
 export interface MigrationSession {
   readonly dialect: Dialect;
@@ -97,9 +100,13 @@ async function runStep(session: MigrationSession, step: MigrationStep): Promise<
     if (step.repeat !== true) return await session.transaction((exec) => exec(step.sql));
     let total = 0;
     for (;;) {
+      const started = performance.now();
       const changed = await session.transaction((exec) => exec(step.sql));
       if (changed === 0) return total;
       total += changed;
+      // Paced: as long again as the batch took, so the servers' own writes get the database
+      // at least half the time (bench/evolve-backfill.ts measures what that keeps).
+      await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_PAUSE_MS, performance.now() - started)));
     }
   } catch (err) {
     throw new StartupError(
