@@ -14,8 +14,9 @@
 
 import type { ColumnChange, MigrationStep, Phase } from "../contract/evolve.js";
 import type { TableColumnDdl } from "../contract/server.js";
-import { columnChangeKey, dropColumnKey, dropTableKey, fillRow } from "./change-names.js";
-import type { ChangeTarget, ChangeWriter, PhaseSteps } from "./writer.js";
+import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, newColumnOf, oldColumnOf } from "./keys.js";
+import { fillColumns } from "./row-expression.js";
+import type { ChangeTarget, ChangeWriter, LiveColumnInfo, PhaseSteps } from "./writer.js";
 
 /** Rows one backfill statement changes: each batch is its own short transaction. */
 export const MYSQL_BATCH_ROWS = 1000;
@@ -36,7 +37,7 @@ export const mysqlWriter: ChangeWriter = {
     // The new build no longer writes the column: a NOT NULL one would refuse its inserts.
     if (live !== undefined && !live.nullable) {
       expand.push(
-        step(change, "expand", `make ${column} nullable (the new build leaves it out)`, `ALTER TABLE ${t} MODIFY COLUMN IF EXISTS ${q(column)} ${live.type} NULL, ALGORITHM=INPLACE, LOCK=NONE`, REBUILD),
+        step(change, "expand", `make ${column} nullable (the new build leaves it out)`, `ALTER TABLE ${t} MODIFY COLUMN IF EXISTS ${q(column)} ${fullType(live)} NULL, ALGORITHM=INPLACE, LOCK=NONE`, REBUILD),
       );
     }
     const contract = [
@@ -58,7 +59,7 @@ export const mysqlWriter: ChangeWriter = {
     const name = m[2];
     const table = target.table.name;
     const sql = `ALTER TABLE ${q(table)} ADD ${unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ${name} (${m[3]}), ALGORITHM=NOCOPY, LOCK=NONE`;
-    const change = `${table} ${unique ? "unique" : "index"} ${name.slice(1, -1).replace(/``/g, "`")}`;
+    const change = indexKey(table, name.slice(1, -1).replace(/``/g, "`"));
     const steps = [step(change, "expand", `${unique ? "unique " : ""}index ${name} built online`, sql, "none (built in place while reads and writes go on; brief exclusive metadata locks at start and end)")];
     return { steps, duplicates: unique ? duplicatesQuery(table, m[3]) : null };
   },
@@ -76,13 +77,13 @@ function columnSteps(change: ColumnChange, target: ChangeTarget): PhaseSteps {
   const key = columnChangeKey(table, change, "mysql");
   const t = q(table);
   const declared = declaredColumn(target, change.column);
-  const old = change.renamedFrom ?? change.column;
+  const old = oldColumnOf(change);
+  const side = newColumnOf(change);
   const moves = change.renamedFrom !== undefined || change.retype !== undefined;
-  const shadow = change.renamedFrom === undefined && change.retype !== undefined;
-  const side = shadow ? `${change.column}__svc_new` : change.column;
-  const up = (col: (n: string) => string) => (change.retype ? fillRow(change.retype.up, "mysql", col) : col(old));
-  const down = (col: (n: string) => string) => (change.retype ? fillRow(change.retype.down, "mysql", (n) => (n === change.column ? col(side) : col(n))) : col(side));
-  const bf = (col: (n: string) => string) => (change.backfill ? fillRow(change.backfill, "mysql", col) : null);
+  const shadow = side !== change.column;
+  const up = (col: (n: string) => string) => (change.retype ? fillColumns(change.retype.up, "mysql", col) : col(old));
+  const down = (col: (n: string) => string) => (change.retype ? fillColumns(change.retype.down, "mysql", (n) => (n === change.column ? col(side) : col(n))) : col(side));
+  const bf = (col: (n: string) => string) => (change.backfill ? fillColumns(change.backfill, "mysql", col) : null);
   const NEW = (n: string) => `NEW.${q(n)}`;
   const OLD = (n: string) => `OLD.${q(n)}`;
   const ROW = (n: string) => q(n);
@@ -132,7 +133,7 @@ function columnSteps(change: ColumnChange, target: ChangeTarget): PhaseSteps {
   if (moves && !shadow && oldLive !== undefined && !oldLive.nullable) {
     // Once the triggers are gone nothing fills the old column the new build leaves out.
     contract.push(
-      step(key, "contract", `make ${old} nullable before its triggers go`, `ALTER TABLE ${t} MODIFY COLUMN IF EXISTS ${q(old)} ${oldLive.type} NULL, ALGORITHM=INPLACE, LOCK=NONE`, REBUILD),
+      step(key, "contract", `make ${old} nullable before its triggers go`, `ALTER TABLE ${t} MODIFY COLUMN IF EXISTS ${q(old)} ${fullType(oldLive)} NULL, ALGORITHM=INPLACE, LOCK=NONE`, REBUILD),
     );
   }
   contract.push(
@@ -161,6 +162,11 @@ function columnSteps(change: ColumnChange, target: ChangeTarget): PhaseSteps {
     contract.push(step(key, "contract", `${change.column} as declared (NOT NULL)`, `ALTER TABLE ${t} MODIFY COLUMN ${definition}, ALGORITHM=INPLACE, LOCK=NONE`, REBUILD));
   }
   return { expand, contract };
+}
+
+/** The type MODIFY needs: MySQL's COLUMN_TYPE (`varchar(64)`), as the planner read it. */
+function fullType(column: LiveColumnInfo): string {
+  return column.columnType ?? column.type;
 }
 
 function describeSync(moves: boolean, old: string, side: string): string {

@@ -41,10 +41,10 @@ const ok = await backendAvailable("mysql");
 
   async function live(): Promise<LiveColumnInfo[]> {
     const rows = await run(
-      `SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type, IS_NULLABLE AS nullable FROM information_schema.COLUMNS
+      `SELECT COLUMN_NAME AS name, DATA_TYPE AS type, COLUMN_TYPE AS columnType, IS_NULLABLE AS nullable FROM information_schema.COLUMNS
         WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'task' ORDER BY ORDINAL_POSITION`,
     );
-    return rows.map((r) => ({ name: String(r.name), type: String(r.type).toLowerCase(), nullable: r.nullable === "YES" }));
+    return rows.map((r) => ({ name: String(r.name), type: String(r.type).toLowerCase(), columnType: String(r.columnType).toLowerCase(), nullable: r.nullable === "YES" }));
   }
 
   async function target(): Promise<ChangeTarget> {
@@ -129,12 +129,12 @@ const ok = await backendAvailable("mysql");
     await runSteps(plans2.flatMap((p) => p.contract));
 
     expect(await live()).toEqual([
-      { name: "id", type: "varchar(64)", nullable: false },
-      { name: "owner", type: "text", nullable: false },
-      { name: "rnk", type: "bigint(20)", nullable: false },
-      { name: "headline", type: "text", nullable: false },
-      { name: "estimate", type: "bigint(20)", nullable: true },
-      { name: "price", type: "bigint(20)", nullable: false },
+      { name: "id", type: "varchar", columnType: "varchar(64)", nullable: false },
+      { name: "owner", type: "text", columnType: "text", nullable: false },
+      { name: "rnk", type: "bigint", columnType: "bigint(20)", nullable: false },
+      { name: "headline", type: "text", columnType: "text", nullable: false },
+      { name: "estimate", type: "bigint", columnType: "bigint(20)", nullable: true },
+      { name: "price", type: "bigint", columnType: "bigint(20)", nullable: false },
     ]);
     const after = await run("SELECT id, headline, price, estimate, owner, rnk FROM task WHERE id IN ('old1', 'new1', 'r1', 'r2', 'r7') ORDER BY id");
     expect(after).toEqual([

@@ -130,13 +130,14 @@ export function newTask(d: Backend): TableSpec {
   return { name: "task", ddl: { [d]: table }, changes: taskChanges };
 }
 
-/** The old table's columns as the planner reads them live (MySQL: COLUMN_TYPE). */
+/** The old table's columns as the planner reads them live. */
 export function oldLive(d: Backend): LiveColumnInfo[] {
-  return oldTask(d).columns.map((c) => ({
-    name: c.name,
-    type: d === "mysql" ? { "VARCHAR(64)": "varchar(64)", TEXT: "text", BIGINT: "bigint(20)" }[types[d][kindOf(c)]]! : types[d][kindOf(c)],
-    nullable: c.nullable,
-  }));
+  return oldTask(d).columns.map((c) => {
+    const declared = types[d][kindOf(c)];
+    if (d === "sqlite") return { name: c.name, type: declared, nullable: c.nullable };
+    const columnType = { "VARCHAR(64)": "varchar(64)", TEXT: "text", BIGINT: "bigint(20)" }[declared]!;
+    return { name: c.name, type: columnType.replace(/\(.*/, ""), columnType, nullable: c.nullable };
+  });
 }
 
 function kindOf(c: TableColumnDdl): "id" | "text" | "int" {
