@@ -23,49 +23,50 @@ export const MYSQL_BATCH_ROWS = 1000;
 
 const INSTANT = "none (instant: metadata only, a brief exclusive metadata lock)";
 const REBUILD = "none (online rebuild: reads and writes go on; brief exclusive metadata locks at start and end)";
+const INSTANT_OR_REBUILD = "none (instant where InnoDB can, else an online rebuild; brief exclusive metadata locks)";
 const TRIGGER = "brief exclusive metadata lock on the table while the trigger is created";
 const ROWS = "row locks on the batch's rows only";
 
-export const mysqlWriter: ChangeWriter = {
-  dialect: "mysql",
-  column: columnSteps,
-  dropColumn(column, target) {
-    const change = dropColumnKey(target.table.name, column);
-    const t = q(target.table.name);
-    const live = target.live.find((c) => c.name.toLowerCase() === column.toLowerCase());
-    const expand: MigrationStep[] = [];
-    // The new build no longer writes the column: a NOT NULL one would refuse its inserts.
-    if (live !== undefined && !live.nullable) {
-      expand.push(
-        step(change, "expand", `make ${column} nullable (the new build leaves it out)`, `ALTER TABLE ${t} MODIFY COLUMN IF EXISTS ${q(column)} ${fullType(live)} NULL, ALGORITHM=INPLACE, LOCK=NONE`, REBUILD),
-      );
-    }
-    const contract = [
-      step(change, "contract", `drop column ${column} with its data`, `ALTER TABLE ${t} DROP COLUMN IF EXISTS ${q(column)}, LOCK=NONE`, INSTANT_OR_REBUILD, { lossy: true }),
-    ];
-    return { expand, contract };
-  },
-  dropTable(table) {
-    const change = dropTableKey(table);
-    return {
-      expand: [],
-      contract: [step(change, "contract", `drop table ${table} with its data`, `DROP TABLE IF EXISTS ${q(table)}`, "exclusive metadata lock on the table (brief)", { lossy: true, online: false })],
-    };
-  },
-  index(createIndex, target) {
-    const m = /^CREATE (UNIQUE )?INDEX IF NOT EXISTS (`(?:[^`]|``)+`) ON `(?:[^`]|``)+` \((.*)\)$/s.exec(createIndex);
-    if (m === null) throw new Error(`not an index statement svc writes: ${createIndex}`);
-    const unique = m[1] !== undefined;
-    const name = m[2];
-    const table = target.table.name;
-    const sql = `ALTER TABLE ${q(table)} ADD ${unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ${name} (${m[3]}), ALGORITHM=NOCOPY, LOCK=NONE`;
-    const change = indexKey(table, name.slice(1, -1).replace(/``/g, "`"));
-    const steps = [step(change, "expand", `${unique ? "unique " : ""}index ${name} built online`, sql, "none (built in place while reads and writes go on; brief exclusive metadata locks at start and end)")];
-    return { steps, duplicates: unique ? duplicatesQuery(table, m[3]) : null };
-  },
-};
+export function mysqlWriter(): ChangeWriter {
+  return { dialect: "mysql", column: columnSteps, dropColumn, dropTable, index };
+}
 
-const INSTANT_OR_REBUILD = "none (instant where InnoDB can, else an online rebuild; brief exclusive metadata locks)";
+function dropColumn(column: string, target: ChangeTarget): PhaseSteps {
+  const change = dropColumnKey(target.table.name, column);
+  const t = q(target.table.name);
+  const live = target.live.find((c) => c.name.toLowerCase() === column.toLowerCase());
+  const expand: MigrationStep[] = [];
+  // The new build no longer writes the column: a NOT NULL one would refuse its inserts.
+  if (live !== undefined && !live.nullable) {
+    expand.push(
+      step(change, "expand", `make ${column} nullable (the new build leaves it out)`, `ALTER TABLE ${t} MODIFY COLUMN IF EXISTS ${q(column)} ${fullType(live)} NULL, ALGORITHM=INPLACE, LOCK=NONE`, REBUILD),
+    );
+  }
+  const contract = [
+    step(change, "contract", `drop column ${column} with its data`, `ALTER TABLE ${t} DROP COLUMN IF EXISTS ${q(column)}, LOCK=NONE`, INSTANT_OR_REBUILD, { lossy: true }),
+  ];
+  return { expand, contract };
+}
+
+function dropTable(table: string): PhaseSteps {
+  const change = dropTableKey(table);
+  return {
+    expand: [],
+    contract: [step(change, "contract", `drop table ${table} with its data`, `DROP TABLE IF EXISTS ${q(table)}`, "exclusive metadata lock on the table (brief)", { lossy: true, online: false })],
+  };
+}
+
+function index(createIndex: string, target: ChangeTarget): { steps: MigrationStep[]; duplicates: string | null } {
+  const m = /^CREATE (UNIQUE )?INDEX IF NOT EXISTS (`(?:[^`]|``)+`) ON `(?:[^`]|``)+` \((.*)\)$/s.exec(createIndex);
+  if (m === null) throw new Error(`not an index statement svc writes: ${createIndex}`);
+  const unique = m[1] !== undefined;
+  const name = m[2];
+  const table = target.table.name;
+  const sql = `ALTER TABLE ${q(table)} ADD ${unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ${name} (${m[3]}), ALGORITHM=NOCOPY, LOCK=NONE`;
+  const change = indexKey(table, name.slice(1, -1).replace(/``/g, "`"));
+  const steps = [step(change, "expand", `${unique ? "unique " : ""}index ${name} built online`, sql, "none (built in place while reads and writes go on; brief exclusive metadata locks at start and end)")];
+  return { steps, duplicates: unique ? duplicatesQuery(table, m[3]!) : null };
+}
 
 /**
  * A field's change. During expand the declared column exists beside the old one under a name

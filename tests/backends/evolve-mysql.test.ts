@@ -9,6 +9,8 @@ import type { ResultSetHeader } from "mysql2";
 import type { MigrationStep } from "../../runtime/contract/evolve.js";
 import { SQL_MODE } from "../../runtime/db/mysql/session.js";
 import { mysqlWriter } from "../../runtime/migrate/mysql.js";
+
+const writer = mysqlWriter();
 import type { ChangeTarget, LiveColumnInfo } from "../../runtime/migrate/writer.js";
 import { headlineIndex, newTask, oldTask, taskChanges } from "../support/evolve-specs.js";
 import { type Namespace, SERVER_URLS, backendAvailable, createNamespace } from "./support/databases.js";
@@ -81,7 +83,7 @@ const ok = await backendAvailable("mysql");
     await run(`INSERT INTO task (id, title, estimate, amount, owner, legacy_notes, rnk) VALUES ${values.join(", ")}`);
 
     const t = await target();
-    const plans = [...taskChanges.columns.map((c) => mysqlWriter.column(c, t)), mysqlWriter.dropColumn("legacy_notes", t)];
+    const plans = [...taskChanges.columns.map((c) => writer.column(c, t)), writer.dropColumn("legacy_notes", t)];
     await runSteps(plans.flatMap((p) => p.expand));
 
     // Backfilled: every row has its new columns.
@@ -117,7 +119,7 @@ const ok = await backendAvailable("mysql");
 
     // The unique index over existing data: a repeated value is answered before anything runs.
     await run("UPDATE task SET headline = 'title 3' WHERE id = 'r4'");
-    const index = mysqlWriter.index(headlineIndex("mysql"), t);
+    const index = writer.index(headlineIndex("mysql"), t);
     expect(await run(index.duplicates!)).toEqual([{ "LEFT(`headline`, 255)": "title 3", count: 2 }]);
     await run("UPDATE task SET headline = 'title 4' WHERE id = 'r4'");
     expect(await run(index.duplicates!)).toEqual([]);
@@ -125,7 +127,7 @@ const ok = await backendAvailable("mysql");
 
     const contract = (await target()).live;
     const t2 = { ...t, live: contract };
-    const plans2 = [...taskChanges.columns.map((c) => mysqlWriter.column(c, t2)), mysqlWriter.dropColumn("legacy_notes", t2)];
+    const plans2 = [...taskChanges.columns.map((c) => writer.column(c, t2)), writer.dropColumn("legacy_notes", t2)];
     await runSteps(plans2.flatMap((p) => p.contract));
 
     expect(await live()).toEqual([
@@ -160,7 +162,7 @@ const ok = await backendAvailable("mysql");
 
   test("drop resource drops the table with its data, and again is a no-op", async () => {
     await run("CREATE TABLE audit_old (id INT PRIMARY KEY) ENGINE=InnoDB");
-    const plan = mysqlWriter.dropTable("audit_old", null);
+    const plan = writer.dropTable("audit_old", null);
     expect(plan.expand).toEqual([]);
     expect(plan.contract.every((s) => s.lossy)).toBe(true);
     await runSteps(plan.contract);
