@@ -12,6 +12,7 @@
 // so the old column keeps its NOT NULL until contract, which makes it nullable before it
 // drops the triggers that were filling it.
 
+import { StartupError } from "../core/errors.js";
 import type { ColumnChange, MigrationStep, Phase } from "../contract/evolve.js";
 import type { TableColumnDdl } from "../contract/server.js";
 import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, newColumnOf, oldColumnOf } from "./keys.js";
@@ -58,7 +59,7 @@ function dropTable(table: string): PhaseSteps {
 
 function index(createIndex: string, target: ChangeTarget): { steps: MigrationStep[]; duplicates: string | null } {
   const m = /^CREATE (UNIQUE )?INDEX IF NOT EXISTS (`(?:[^`]|``)+`) ON `(?:[^`]|``)+` \((.*)\)$/s.exec(createIndex);
-  if (m === null) throw new Error(`not an index statement svc writes: ${createIndex}`);
+  if (m === null) throw new StartupError("SVC_ERR_MIGRATION", `not an index statement svc writes: ${createIndex}`);
   const unique = m[1] !== undefined;
   const name = m[2];
   const table = target.table.name;
@@ -203,7 +204,7 @@ function splitTop(list: string): string[] {
 
 function declaredColumn(target: ChangeTarget, name: string): TableColumnDdl {
   const column = target.ddl.columns.find((c) => c.name === name);
-  if (column === undefined) throw new Error(`table ${target.table.name} declares no column ${name}`);
+  if (column === undefined) throw new StartupError("SVC_ERR_MIGRATION", `table ${target.table.name} declares no column ${name}`);
   return column;
 }
 

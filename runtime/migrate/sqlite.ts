@@ -10,6 +10,7 @@
 // which leaves out the columns already there and a rebuild already made. Triggers are dropped
 // and created again, backfills match only rows still to fill, so those repeat safely.
 
+import { StartupError } from "../core/errors.js";
 import type { ColumnChange, MigrationStep, Phase } from "../contract/evolve.js";
 import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, newColumnOf, oldColumnOf } from "./keys.js";
 import { fillColumns } from "./row-expression.js";
@@ -29,7 +30,7 @@ function column(change: ColumnChange, target: ChangeTarget): PhaseSteps {
   const key = columnChangeKey(target.table.name, change, "sqlite");
   const t = qs(target.table.name);
   const declared = target.ddl.columns.find((c) => c.name === change.column);
-  if (declared === undefined) throw new Error(`table ${target.table.name} declares no column ${change.column}`);
+  if (declared === undefined) throw new StartupError("SVC_ERR_MIGRATION", `table ${target.table.name} declares no column ${change.column}`);
   const old = oldColumnOf(change);
   const side = newColumnOf(change);
   const moves = old !== side;
@@ -117,7 +118,7 @@ function dropTable(table: string): PhaseSteps {
 
 function index(createIndex: string, target: ChangeTarget): { steps: MigrationStep[]; duplicates: string | null } {
   const m = /^CREATE (UNIQUE )?INDEX IF NOT EXISTS ("(?:[^"]|"")+") ON "(?:[^"]|"")+" \((.*)\)$/s.exec(createIndex);
-  if (m === null) throw new Error(`not an index statement svc writes: ${createIndex}`);
+  if (m === null) throw new StartupError("SVC_ERR_MIGRATION", `not an index statement svc writes: ${createIndex}`);
   const unique = m[1] !== undefined;
   const name = m[2]!.slice(1, -1).replace(/""/g, '"');
   const steps = [
