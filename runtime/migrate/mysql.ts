@@ -25,7 +25,7 @@ export const MYSQL_BATCH_ROWS = 1000;
 const INSTANT = "none (instant: metadata only, a brief exclusive metadata lock)";
 const REBUILD = "none (online rebuild: reads and writes go on; brief exclusive metadata locks at start and end)";
 const INSTANT_OR_REBUILD = "none (instant where InnoDB can, else an online rebuild; brief exclusive metadata locks)";
-const TRIGGER = "brief exclusive metadata lock on the table while the trigger is created";
+const TRIGGER = "a brief exclusive metadata lock on the table (waits for running statements on it)";
 const ROWS = "row locks on the batch's rows only";
 
 export function mysqlWriter(): ChangeWriter {

@@ -73,7 +73,8 @@ function column(change: ColumnChange, target: ChangeTarget): PhaseSteps {
       : []),
     ...fillNull(bf(NEW)),
   ];
-  const when = moves ? `NOT (${NEW(old)} IS ${OLD(old)}) OR NOT (${NEW(side)} IS ${OLD(side)}) OR ${NEW(side)} IS NULL` : `${NEW(side)} IS NULL`;
+  const sync = `NOT (${NEW(old)} IS ${OLD(old)}) OR NOT (${NEW(side)} IS ${OLD(side)})`;
+  const when = [...(moves ? [sync] : []), ...(change.backfill ? [`${NEW(side)} IS NULL`] : [])].join(" OR ");
   expand.push(
     step(key, "expand", `trigger keeping ${side}${moves ? ` and ${old}` : ""} filled on insert`, trigger(ins, `AFTER INSERT ON ${t} FOR EACH ROW`, onInsert), BRIEF),
     step(key, "expand", `trigger keeping ${side}${moves ? ` and ${old}` : ""} filled on update`, trigger(upd, `AFTER UPDATE ON ${t} FOR EACH ROW WHEN ${when}`, onUpdate), BRIEF),

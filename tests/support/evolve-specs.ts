@@ -143,3 +143,21 @@ export function oldLive(d: Backend): LiveColumnInfo[] {
 function kindOf(c: TableColumnDdl): "id" | "text" | "int" {
   return c.name === "id" ? "id" : c.name === "rnk" ? "int" : "text";
 }
+
+/** The live columns once expand ran (what contract is planned against). */
+export function expandedLive(d: Backend): LiveColumnInfo[] {
+  const added = (name: string, kind: "text" | "int"): LiveColumnInfo => {
+    const declared = types[d][kind];
+    if (d === "sqlite") return { name, type: declared, nullable: true };
+    const columnType = kind === "text" ? "text" : "bigint(20)";
+    return { name, type: columnType.replace(/\(.*/, ""), columnType, nullable: true };
+  };
+  // SQLite's expand rebuild made the columns the new build leaves out nullable.
+  const relaxed = new Set(d === "sqlite" ? ["title", "amount", "legacy_notes"] : []);
+  return [
+    ...oldLive(d).map((c) => (relaxed.has(c.name) ? { ...c, nullable: true } : c)),
+    added("headline", "text"),
+    added("estimate__svc_new", "int"),
+    added("price", "int"),
+  ];
+}
