@@ -58,13 +58,13 @@ function dropTable(table: string): PhaseSteps {
 }
 
 function index(createIndex: string, target: ChangeTarget): { steps: MigrationStep[]; duplicates: string | null } {
-  const m = /^CREATE (UNIQUE )?INDEX IF NOT EXISTS (`(?:[^`]|``)+`) ON `(?:[^`]|``)+` \((.*)\)$/s.exec(createIndex);
+  const m = /^CREATE (UNIQUE )?INDEX IF NOT EXISTS (`(?:[^`]|``)+`|\S+) ON (?:`(?:[^`]|``)+`|\S+) \((.*)\)$/s.exec(createIndex);
   if (m === null) throw new StartupError("SVC_ERR_MIGRATION", `not an index statement svc writes: ${createIndex}`);
   const unique = m[1] !== undefined;
   const name = m[2];
   const table = target.table.name;
   const sql = `ALTER TABLE ${q(table)} ADD ${unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ${name} (${m[3]}), ALGORITHM=NOCOPY, LOCK=NONE`;
-  const change = indexKey(table, name.slice(1, -1).replace(/``/g, "`"));
+  const change = indexKey(table, name.startsWith("`") ? name.slice(1, -1).replace(/``/g, "`") : name);
   const steps = [step(change, "expand", `${unique ? "unique " : ""}index ${name} built online`, sql, "none (built in place while reads and writes go on; brief exclusive metadata locks at start and end)")];
   return { steps, duplicates: unique ? duplicatesQuery(table, m[3]!) : null };
 }

@@ -118,10 +118,10 @@ function dropTable(table: string): PhaseSteps {
 }
 
 function index(createIndex: string, target: ChangeTarget): { steps: MigrationStep[]; duplicates: string | null } {
-  const m = /^CREATE (UNIQUE )?INDEX IF NOT EXISTS ("(?:[^"]|"")+") ON "(?:[^"]|"")+" \((.*)\)$/s.exec(createIndex);
+  const m = /^CREATE (UNIQUE )?INDEX IF NOT EXISTS ("(?:[^"]|"")+"|\S+) ON (?:"(?:[^"]|"")+"|\S+) \((.*)\)$/s.exec(createIndex);
   if (m === null) throw new StartupError("SVC_ERR_MIGRATION", `not an index statement svc writes: ${createIndex}`);
   const unique = m[1] !== undefined;
-  const name = m[2]!.slice(1, -1).replace(/""/g, '"');
+  const name = m[2]!.startsWith('"') ? m[2]!.slice(1, -1).replace(/""/g, '"') : m[2]!;
   const steps = [
     step(indexKey(target.table.name, name), "expand", `${unique ? "unique " : ""}index ${name}`, createIndex, "the database's write lock while the index is built (writers wait; readers go on in WAL mode)", { online: false }),
   ];

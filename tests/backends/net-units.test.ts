@@ -374,7 +374,7 @@ describe("the schema plan", () => {
     expect(plan.problems).toEqual([
       "table task: column title is bigint in the database but declared text (retyped?)",
       "table task: column description is NOT NULL in the database but declared nullable",
-      "table task: column legacy is in the database but not declared (dropped or renamed?); it would be left with its data, unused",
+      "table task: column legacy is in the database but not declared; add `drop legacy` to the resource to drop it with its data, or `renamed from legacy` on the field that replaces it",
     ]);
   });
 });

@@ -49,12 +49,14 @@ export function declaredTables(tables: readonly TableSpec[], dialect: "postgres"
 /**
  * Compares the declared tables with the live ones (`live`: lower-cased table name → its
  * columns; a table absent from the map does not exist). `sameType` says whether a live
- * type is the one declared.
+ * type is the one declared. `owned` (lower-cased names) are the columns a declared change
+ * accounts for (runtime/migrate): their differences are the change's, not refused here.
  */
 export function planMigration(
   tables: readonly DeclaredTable[],
   live: ReadonlyMap<string, readonly LiveColumn[]>,
   sameType: (live: string, declared: string) => boolean,
+  owned: (table: string) => ReadonlySet<string> = () => new Set(),
 ): MigrationPlan {
   const plan: MigrationPlan = { create: [], add: [], problems: [] };
   for (const table of tables) {
@@ -64,7 +66,9 @@ export function planMigration(
       continue;
     }
     const byName = new Map(columns.map((c) => [c.name.toLowerCase(), c]));
+    const changing = owned(table.name);
     for (const column of table.ddl.columns) {
+      if (changing.has(column.name.toLowerCase())) continue;
       const have = byName.get(column.name.toLowerCase());
       if (have === undefined) {
         if (column.nullable || column.hasDefault) plan.add.push({ table: table.name, column });
@@ -94,9 +98,9 @@ export function planMigration(
     }
     const declared = new Set(table.ddl.columns.map((c) => c.name.toLowerCase()));
     for (const column of columns) {
-      if (!declared.has(column.name.toLowerCase())) {
+      if (!declared.has(column.name.toLowerCase()) && !changing.has(column.name.toLowerCase())) {
         plan.problems.push(
-          `table ${table.name}: column ${column.name} is in the database but not declared (dropped or renamed?); it would be left with its data, unused`,
+          `table ${table.name}: column ${column.name} is in the database but not declared; add \`drop ${column.name}\` to the resource to drop it with its data, or \`renamed from ${column.name}\` on the field that replaces it`,
         );
       }
     }

@@ -1,7 +1,9 @@
 // Brings a SQLite database up to the declared resources at start (docs/language.md §2.1):
 // creates missing tables and indexes, adds missing columns that can be added without
-// touching existing rows, and refuses every other difference. Nothing is ever dropped,
-// renamed or retyped here.
+// touching existing rows, and refuses every other difference no declared change accounts
+// for. What a resource declares about how its table changed (renamed from, changed from,
+// backfill, drop) is planned by runtime/migrate: its expand runs here, under the same lock;
+// its contract (anything dropped) only by `svc migrate complete`.
 //
 // It all runs in one BEGIN IMMEDIATE transaction: several servers starting at once
 // against one file (a rolling deploy, or the workers of one server) queue on the write
@@ -12,6 +14,9 @@ import type BetterSqlite3 from "better-sqlite3";
 import { StartupError } from "../../core/errors.js";
 import { type LiveKey, keyProblems } from "../../keys/index.js";
 import type { TableColumnDdl, TableDdl, TableSpec } from "../../contract/index.js";
+import type { SchemaSpec } from "../../contract/evolve.js";
+import { expandAtStart, ownedColumns, planAtStart, sqliteWriter } from "../../migrate/index.js";
+import { sqliteLiveSchema, sqliteSession } from "./evolve.js";
 import { retryWhileBusy } from "./busy-retry.js";
 import { isBusy } from "./errors.js";
 
@@ -29,6 +34,7 @@ export async function migrateSqlite(
   db: BetterSqlite3.Database,
   tables: readonly TableSpec[],
   lockTimeoutMs: number = MIGRATE_LOCK_TIMEOUT_MS,
+  schema?: SchemaSpec,
 ): Promise<void> {
   const ddls = tables.map((table) => {
     const ddl = table.ddl.sqlite;
@@ -45,9 +51,14 @@ export async function migrateSqlite(
       `the database stayed locked by another connection for ${lockTimeoutMs / 1000} s while this server waited to check its tables`,
     );
   }
+  let waiting: string | null = null;
   try {
-    const problems: string[] = [];
-    for (const { name, ddl } of ddls) migrateTable(db, name, ddl, problems);
+    // Declared changes (runtime/migrate) own the columns they account for; their plan is made
+    // on the schema as it is before this start changes anything.
+    const session = sqliteSession(db, true);
+    const start = await planAtStart(session, sqliteWriter(), tables, schema, sqliteLiveSchema(db));
+    const problems: string[] = [...start.plan.problems];
+    for (const { name, ddl } of ddls) migrateTable(db, name, ddl, problems, ownedColumns(start.plan, name));
     if (problems.length > 0) {
       throw new StartupError(
         "SVC_ERR_MIGRATION",
@@ -56,6 +67,7 @@ export async function migrateSqlite(
           "\nchange the table by hand (or restore the declaration), then start again",
       );
     }
+    waiting = await expandAtStart(session, start, tables, schema?.build ?? "");
     for (const { name, ddl } of ddls) {
       for (const sql of ddl.createIndexes) execDdl(db, sql, `table ${name}: cannot create an index`);
     }
@@ -64,9 +76,11 @@ export async function migrateSqlite(
     if (db.inTransaction) db.exec("ROLLBACK");
     throw err;
   }
+  // Refused once expand is committed: it is what the old build's servers need meanwhile.
+  if (waiting !== null) throw new StartupError("SVC_ERR_MIGRATION", waiting);
 }
 
-function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, problems: string[]): void {
+function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, problems: string[], owned: ReadonlySet<string>): void {
   let live = liveColumns(db, table);
   if (live.length === 0) {
     execDdl(db, ddl.createTable, `table ${table}: cannot create the table`);
@@ -78,6 +92,7 @@ function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, 
   // SQLite matches column names case-insensitively.
   const liveByName = new Map(live.map((c) => [c.name.toLowerCase(), c]));
   for (const column of ddl.columns) {
+    if (owned.has(column.name.toLowerCase())) continue;
     const have = liveByName.get(column.name.toLowerCase());
     if (have === undefined) addColumn(db, table, column, problems);
     else compareColumn(table, column, have, problems);
@@ -85,9 +100,9 @@ function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, 
   problems.push(...keyProblems(table, ddl, liveKey(db, table, live)));
   const declared = new Set(ddl.columns.map((c) => c.name.toLowerCase()));
   for (const column of live) {
-    if (!declared.has(column.name.toLowerCase())) {
+    if (!declared.has(column.name.toLowerCase()) && !owned.has(column.name.toLowerCase())) {
       problems.push(
-        `table ${table}: column ${column.name} is in the database but not declared (dropped or renamed?); it would be left with its data, unused`,
+        `table ${table}: column ${column.name} is in the database but not declared; add \`drop ${column.name}\` to the resource to drop it with its data, or \`renamed from ${column.name}\` on the field that replaces it`,
       );
     }
   }
