@@ -58,6 +58,8 @@ import type {
 import { analyzeQuery } from "./declarations/query.js";
 import { analyzeTypes } from "./declarations/record-types.js";
 import { analyzeResource } from "./declarations/resource.js";
+import { analyzeChanges } from "./declarations/resource-changes.js";
+import { analyzeSchema } from "./declarations/schema.js";
 import { type LocatedRoute, analyzeRoute, checkRouteTable } from "./declarations/route.js";
 import { Reporter, place } from "./shared/context.js";
 import type { ModuleScope } from "./expressions/scope.js";
@@ -134,10 +136,12 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
       resourceSeen.set(decl.name.name, place(file, decl.name.span));
       resourceDecls.set(decl.name.name, { file, span: decl.name.span });
       const shape = analyzeResource(m.name, decl, file, r);
-      resources.push({ ...shape, ddl: allTableDdl(shape) });
+      const changes = analyzeChanges(decl, shape, file, r);
+      resources.push(changes ? { ...shape, ddl: allTableDdl(shape), changes } : { ...shape, ddl: allTableDdl(shape) });
     }
   }
   const resourceMap = new Map(resources.map((x) => [x.name, x]));
+  const schema = analyzeSchema(modules.flatMap((m) => m.decls), resources, resourceDecls, r);
 
   // SQL is checked with SQLite (names, types), then for the backend the project runs on.
   const checker = steps.sqlChecker(resources, input.backend ?? input.config.database.backend);
@@ -269,6 +273,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
     routeTable: buildRouteTable(webhooks, queries, actions, routes, app?.app ?? null),
     defaults: serverDefaults(input.config),
   };
+  if (schema) model.schema = schema;
   // Present only when used, so models of projects without them stay as they were.
   const eventsDeclared = eventsModel(input.config, events, r);
   const credentials = credentialModels(input.config, webhooks, eventsDeclared);
@@ -395,7 +400,7 @@ function groupModules(dirs: ParsedModuleDir[], r: Reporter): ModuleDecls[] {
 function checkEndpointNames(m: ModuleDecls, r: Reporter): void {
   const seen = new Map<string, string>();
   for (const { decl, file } of m.decls) {
-    if (decl.kind === "Route" || decl.kind === "Resource" || decl.kind === "Type") continue;
+    if (decl.kind === "Route" || decl.kind === "Resource" || decl.kind === "Type" || decl.kind === "DropResource") continue;
     const other = seen.get(decl.name.name);
     if (other) r.add(codes.duplicateDeclaration.at(file, decl.name.span, decl.kind.toLowerCase(), decl.name.name, other));
     else seen.set(decl.name.name, place(file, decl.name.span));

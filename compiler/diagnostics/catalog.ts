@@ -25,6 +25,7 @@ import { uploadCodes } from "./codes/uploads.js";
 import { transactionCodes } from "./codes/transactions.js";
 import { webhookCodes } from "./codes/webhooks.js";
 import { eventCodes } from "./codes/events.js";
+import { evolveCodes } from "./codes/evolve.js";
 import type { DiagnosticDef } from "./diagnostic.js";
 
 export interface CatalogGroup {
@@ -48,6 +49,7 @@ export const catalog: CatalogGroup[] = [
   { title: "Route answers and error shapes", range: "SVC7101–SVC7199", codes: { ...respondCodes, ...answerCodes, ...streamCodes, ...observabilityCodes } },
   { title: "Jobs and schedules", range: "SVC8001–SVC8049", codes: jobCodes },
   { title: "Events and their subscribers", range: "SVC8050–SVC8079", codes: eventCodes },
+  { title: "Schema changes", range: "SVC8100–SVC8139", codes: evolveCodes },
 ];
 
 /** Every definition, sorted by code. */

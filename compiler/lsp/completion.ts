@@ -36,6 +36,17 @@ const DECLARATIONS: [string, string][] = [
   ["webhook", 'webhook ${1:name} {\n\tprovider: "${2:github}"\n\tsecret: credentials.${3:name}\n\tpath: "${4:/webhooks/name}"\n\thandler: ${0}\n}'],
   ["private", "private "],
   ["public", "public "],
+  ["drop resource", "drop resource ${0:name}"],
+];
+
+/** After a resource field's type: how it changed (docs/language.md §2.1, Changing a resource). */
+const FIELD_CHANGES: [string, string][] = [
+  ["renamed from", "renamed from ${0:old_name}"],
+  ["changed from", "changed from ${0:old_type}"],
+  ["using", "using (${0:sql})"],
+  ["back", "back (${0:sql})"],
+  ["lossy", "lossy"],
+  ["backfill", "backfill ${0:value}"],
 ];
 
 const TYPES = ["id", "text", "int", "float", "bool", "timestamp", "json", "enum", "file", "list"];
@@ -59,7 +70,10 @@ export function complete(project: Project, file: string, text: string, offset: n
   const inHead = !text.slice(owner.span.start.offset, offset).includes("{");
   if (kind === "resource" || kind === "type" || inHead) {
     if (/:\s*\w*$/.test(before)) return typeItems(project, module);
-    return kind === "resource" ? ["index", "unique", "key"].map((k) => item(k, CompletionItemKind.Keyword)) : [];
+    if (kind === "resource" && /^\s*\w+\s*:\s*\S.*\s\w*$/.test(before)) {
+      return FIELD_CHANGES.map(([label, snippet]) => snippetItem(label, snippet, CompletionItemKind.Keyword));
+    }
+    return kind === "resource" ? ["index", "unique", "key", "drop"].map((k) => item(k, CompletionItemKind.Keyword)) : [];
   }
   if (owner.occurrence.kind !== "action" && owner.occurrence.kind !== "fn") return [];
   return [

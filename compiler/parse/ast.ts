@@ -30,7 +30,18 @@ export interface ModuleFile {
   span: Span;
 }
 
-export type Decl = ResourceDecl | QueryDecl | ActionDecl | RouteDecl | WebhookDecl | TypeDecl | EventDecl | FnDecl | JobDecl | ScheduleDecl;
+export type Decl =
+  | ResourceDecl
+  | QueryDecl
+  | ActionDecl
+  | RouteDecl
+  | WebhookDecl
+  | TypeDecl
+  | EventDecl
+  | FnDecl
+  | JobDecl
+  | ScheduleDecl
+  | DropResourceDecl;
 
 interface DeclBase {
   /** Text of the `///` doc comments right above the declaration, joined by "\n"; null if none. */
@@ -65,6 +76,31 @@ export interface FieldDecl {
   name: Ident;
   type: TypeRef;
   default: Expr | null;
+  /** How the field changed (docs/language.md §2.1, Changing a resource); absent when it declares nothing. */
+  change?: FieldChange;
+  span: Span;
+}
+
+/**
+ * `renamed from old`, `changed from T using (…) back (…) lossy`, `backfill …`: each clause
+ * absent when not written. The SQL expressions are SqlBody nodes (the text between the parentheses).
+ */
+export interface FieldChange {
+  renamedFrom?: Ident;
+  changedFrom?: TypeRef;
+  using?: SqlBody;
+  back?: SqlBody;
+  /** The `lossy` keyword. */
+  lossy?: Span;
+  backfill?: { value: Expr; span: Span } | { sql: SqlBody; span: Span };
+  /** From the first clause's keyword to the end of the last. */
+  span: Span;
+}
+
+/** `drop legacy_notes` in a resource: a column dropped with its data. */
+export interface DropColumnDecl {
+  kind: "DropColumn";
+  name: Ident;
   span: Span;
 }
 
@@ -96,6 +132,14 @@ export interface ResourceDecl extends DeclBase {
   fields: FieldDecl[];
   indexes: IndexDecl[];
   keys: KeyDecl[];
+  /** `drop name` members, in order; absent when none. */
+  drops?: DropColumnDecl[];
+}
+
+/** `drop resource audit_old`: a table dropped with its data (docs/language.md §2.1, Changing a resource). */
+export interface DropResourceDecl extends DeclBase {
+  kind: "DropResource";
+  name: Ident;
 }
 
 /** `type NewUser { username: text, bio: text? }`: a named record type for arguments. */

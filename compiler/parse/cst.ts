@@ -238,6 +238,7 @@ export type DeclarationCstChildren = {
   fnDecl?: FnDeclCstNode[];
   jobDecl?: JobDeclCstNode[];
   scheduleDecl?: ScheduleDeclCstNode[];
+  dropResourceDecl?: DropResourceDeclCstNode[];
 };
 
 export interface ResourceDeclCstNode extends CstNode {
@@ -249,8 +250,51 @@ export type ResourceDeclCstChildren = {
   Resource: IToken[];
   Name: IToken[];
   LBrace: IToken[];
-  members?: (IndexDeclCstNode | KeyDeclCstNode | BindingCstNode)[];
+  members?: (IndexDeclCstNode | KeyDeclCstNode | DropColumnCstNode | FieldDeclCstNode)[];
   RBrace: IToken[];
+};
+
+export interface FieldDeclCstNode extends CstNode {
+  name: "fieldDecl";
+  children: FieldDeclCstChildren;
+}
+
+export type FieldDeclCstChildren = {
+  binding: BindingCstNode[];
+  Renamed?: IToken[];
+  From?: (IToken)[];
+  renamedFrom?: IToken[];
+  Changed?: IToken[];
+  changedFrom?: TypeRefCstNode[];
+  Using?: IToken[];
+  using?: IToken[];
+  Back?: IToken[];
+  back?: IToken[];
+  Lossy?: IToken[];
+  Backfill?: IToken[];
+  backfillSql?: IToken[];
+  backfillValue?: ExpressionCstNode[];
+};
+
+export interface DropColumnCstNode extends CstNode {
+  name: "dropColumn";
+  children: DropColumnCstChildren;
+}
+
+export type DropColumnCstChildren = {
+  Drop: IToken[];
+  Name: IToken[];
+};
+
+export interface DropResourceDeclCstNode extends CstNode {
+  name: "dropResourceDecl";
+  children: DropResourceDeclCstChildren;
+}
+
+export type DropResourceDeclCstChildren = {
+  Drop: IToken[];
+  Resource: IToken[];
+  Name: IToken[];
 };
 
 export interface IndexDeclCstNode extends CstNode {
@@ -802,6 +846,9 @@ export interface ICstNodeVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   module(children: ModuleCstChildren, param?: IN): OUT;
   declaration(children: DeclarationCstChildren, param?: IN): OUT;
   resourceDecl(children: ResourceDeclCstChildren, param?: IN): OUT;
+  fieldDecl(children: FieldDeclCstChildren, param?: IN): OUT;
+  dropColumn(children: DropColumnCstChildren, param?: IN): OUT;
+  dropResourceDecl(children: DropResourceDeclCstChildren, param?: IN): OUT;
   indexDecl(children: IndexDeclCstChildren, param?: IN): OUT;
   keyDecl(children: KeyDeclCstChildren, param?: IN): OUT;
   indexColumn(children: IndexColumnCstChildren, param?: IN): OUT;

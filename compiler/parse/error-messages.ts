@@ -14,7 +14,7 @@ const afterLastItem: Record<string, string> = {
 
 /** The items of brace-delimited lists, for "expected a field or \"}\"". */
 const itemsBeforeBrace: Record<string, string> = {
-  resourceDecl: "a field or index,",
+  resourceDecl: "a field, index or drop,",
   objectLiteral: "an entry `name: value`,",
   block: "a statement,",
   methodBlock: "a step (limit, query, invoke, fetch, respond or redirect),",

@@ -4,7 +4,8 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { parseCodes } from "../diagnostics/codes/parse.js";
 import type { PositionMap } from "./positions.js";
 import type { SqlScan } from "./sql-scan.js";
-import { moduleFileTokens, routeFileTokens, SqlBody, UnterminatedString } from "./tokens.js";
+import { evolveCodes } from "../diagnostics/codes/evolve.js";
+import { moduleFileTokens, routeFileTokens, SqlBody, SqlParens, UnterminatedString } from "./tokens.js";
 
 const config = {
   positionTracking: "full" as const,
@@ -73,6 +74,9 @@ function tokenDiagnostic(token: IToken, file: string, positions: PositionMap): D
   if (type === SqlBody && !(token.payload as SqlScan).terminated) {
     // Point at the opening brace: that is the one missing its partner.
     return parseCodes.unterminatedSql.at(file, positions.span(token.startOffset, token.startOffset + 1));
+  }
+  if (type === SqlParens && !(token.payload as SqlScan).terminated) {
+    return evolveCodes.unterminatedSqlParens.at(file, positions.span(token.startOffset, token.startOffset + 1));
   }
   return null;
 }

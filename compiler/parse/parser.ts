@@ -12,6 +12,7 @@ import {
   Not, Null, One, Query, Question, RBrace, Redirect, Requires, Resource, Respond, Header, Return, Role, Limit, Per, By, Burst, Route, Unsafe, Transaction,
   RParen, SoftName, Sql, SqlBody, StringLiteral, True, Unique, Update, Webhook,
   For, Gt, In, Lt, Max, Type, Yield, Enqueue, Job, Schedule, Event, Emit,
+  Renamed, From, Changed, Using, Back, Lossy, Backfill, Drop, SqlParens,
 } from "./tokens.js";
 
 export class SvcParser extends ExpressionParser {
@@ -55,8 +56,9 @@ export class SvcParser extends ExpressionParser {
         { ALT: () => this.SUBRULE(this.fnDecl) },
         { ALT: () => this.SUBRULE(this.jobDecl) },
         { ALT: () => this.SUBRULE(this.scheduleDecl) },
+        { ALT: () => this.SUBRULE(this.dropResourceDecl) },
       ],
-      ERR_MSG: "a declaration (resource, type, event, query, action, job, schedule, route, webhook or fn)",
+      ERR_MSG: "a declaration (resource, type, event, query, action, job, schedule, route, webhook, fn or drop resource)",
     });
   });
 
@@ -73,11 +75,62 @@ export class SvcParser extends ExpressionParser {
         this.OR([
           { ALT: () => this.SUBRULE(this.indexDecl, { LABEL: "members" }) },
           { ALT: () => this.SUBRULE(this.keyDecl, { LABEL: "members" }) },
-          { ALT: () => this.SUBRULE(this.binding, { LABEL: "members" }) },
+          { ALT: () => this.SUBRULE(this.dropColumn, { LABEL: "members" }) },
+          { ALT: () => this.SUBRULE(this.fieldDecl, { LABEL: "members" }) },
         ]);
       },
     });
     this.CONSUME(RBrace);
+  });
+
+  /**
+   * A resource field: a binding, then how it changed (docs/language.md §2.1, Changing a
+   * resource), each clause optional, in this order.
+   */
+  public fieldDecl = this.RULE("fieldDecl", () => {
+    this.SUBRULE(this.binding);
+    // Each clause only where its keyword is not a field's name (`back: bool` on the next line).
+    this.OPTION({ GATE: this.clauseAhead, DEF: () => {
+      this.CONSUME(Renamed);
+      this.CONSUME(From);
+      this.CONSUME(Name, { LABEL: "renamedFrom" });
+    } });
+    this.OPTION2({ GATE: this.clauseAhead, DEF: () => {
+      this.CONSUME(Changed);
+      this.CONSUME2(From);
+      this.SUBRULE(this.typeRef, { LABEL: "changedFrom" });
+    } });
+    this.OPTION3({ GATE: this.clauseAhead, DEF: () => {
+      this.CONSUME(Using);
+      this.CONSUME(SqlParens, { LABEL: "using" });
+    } });
+    this.OPTION4({ GATE: this.clauseAhead, DEF: () => {
+      this.CONSUME(Back);
+      this.CONSUME2(SqlParens, { LABEL: "back" });
+    } });
+    this.OPTION5({ GATE: this.clauseAhead, DEF: () => this.CONSUME(Lossy) });
+    this.OPTION6({ GATE: this.clauseAhead, DEF: () => {
+      this.CONSUME(Backfill);
+      this.OR([
+        { ALT: () => this.CONSUME3(SqlParens, { LABEL: "backfillSql" }) },
+        { ALT: () => this.SUBRULE(this.expression, { LABEL: "backfillValue" }) },
+      ]);
+    } });
+  });
+
+  private readonly clauseAhead = (): boolean => !tokenMatcher(this.LA(2), Colon);
+
+  /** `drop legacy_notes`: a column the resource no longer declares, dropped with its data. */
+  public dropColumn = this.RULE("dropColumn", () => {
+    this.CONSUME(Drop);
+    this.CONSUME(Name);
+  });
+
+  /** `drop resource audit_old`: a table dropped with its data. */
+  public dropResourceDecl = this.RULE("dropResourceDecl", () => {
+    this.CONSUME(Drop);
+    this.CONSUME(Resource);
+    this.CONSUME(Name);
   });
 
   public indexDecl = this.RULE("indexDecl", () => {
@@ -630,6 +683,7 @@ export class SvcParser extends ExpressionParser {
 
 function startsMember(first: IToken, second: IToken): boolean {
   if (tokenMatcher(second, LParen)) return tokenMatcher(first, Index) || tokenMatcher(first, Unique) || tokenMatcher(first, Key);
+  if (tokenMatcher(first, Drop) && tokenMatcher(second, Name)) return true;
   return tokenMatcher(second, Colon) && tokenMatcher(first, Name);
 }
 
@@ -637,7 +691,7 @@ function startsMember(first: IToken, second: IToken): boolean {
 const MEDIA_NAMES: ReadonlySet<string> = new Set(["text", "html", "csv", "ndjson"]);
 
 /** What may follow a respond clause without being its body. */
-const afterRespond = [Header, Redirect, Respond, Limit, Query, Invoke, Fetch, Resource, Action, Route, Webhook, Module, Unsafe, Job, Schedule];
+const afterRespond = [Header, Redirect, Respond, Limit, Query, Invoke, Fetch, Resource, Action, Route, Webhook, Module, Unsafe, Job, Schedule, Drop];
 
 /** What an option's value starts with: a number (maybe negative) or a string. */
 function startsOptionValue(token: IToken): boolean {

@@ -3,7 +3,7 @@
 
 import type { IToken, TokenType } from "chevrotain";
 import { createToken, Lexer } from "./chevrotain.js";
-import { scanSqlBody } from "./sql-scan.js";
+import { scanSqlBody, scanSqlParens } from "./sql-scan.js";
 
 /** Any identifier or keyword: where a name is expected, keywords are names too. */
 export const Name = createToken({ name: "Name", pattern: Lexer.NA, label: "a name" });
@@ -105,11 +105,24 @@ export const Transaction = keyword("transaction", true);
 export const Job = keyword("job", true);
 export const Schedule = keyword("schedule", true);
 
+// Schema changes (docs/language.md §2.1, Changing a resource): `headline: text renamed from title`,
+// `changed from text using (…) back (…) lossy`, `backfill "x"`, `drop legacy`, `drop resource audit`.
+export const Renamed = keyword("renamed", true);
+export const From = keyword("from", true);
+export const Changed = keyword("changed", true);
+export const Using = keyword("using", true);
+export const Back = keyword("back", true);
+export const Lossy = keyword("lossy", true);
+export const Backfill = keyword("backfill", true);
+export const Drop = keyword("drop", true);
+
 const keywords = [
   Let, If, Else, Fail, Return, Sql, Get, Insert, Update, Delete, True, False, Null, And, Or, Not,
   Module, Resource, Query, Action, Route, Webhook, Index, Unique, Key, Desc, Asc, One, Requires, Auth,
   Role, Invoke, Fetch, Redirect, Respond, Header,
   For, In, Yield, Type, Max, Private, Public, Fn, Unsafe, Limit, Per, By, Burst, Transaction, Enqueue, Job, Schedule, Event, Emit,
+  // `backfill` before `back`, which would otherwise match its first four letters.
+  Renamed, From, Changed, Using, Backfill, Back, Lossy, Drop,
 ];
 
 /**
@@ -197,6 +210,41 @@ function isName(t: TokenType): boolean {
   return t.CATEGORIES?.includes(Name) ?? false;
 }
 
+/**
+ * `using (…)`, `back (…)`, `backfill (…)` of a resource field: an SQL expression over the row,
+ * one token from `(` to its `)`, lexed as SQL (strings, quoted names) like a body. Only inside
+ * a resource's braces, so a function called `back(…)` elsewhere stays a call.
+ */
+export const SqlParens = createToken({
+  name: "SqlParens",
+  pattern: {
+    exec(text: string, offset: number, tokens: IToken[]) {
+      if (text[offset] !== "(" || !opensSqlParens(tokens)) return null;
+      const scan = scanSqlParens(text, offset);
+      const match: [string] & { payload?: unknown } = [text.slice(offset, scan.end)];
+      match.payload = scan;
+      return match;
+    },
+  },
+  start_chars_hint: ["("],
+  line_breaks: true,
+  label: "an SQL expression in parentheses",
+});
+
+function opensSqlParens(tokens: IToken[]): boolean {
+  const last = tokens[tokens.length - 1]?.tokenType;
+  if (last !== Using && last !== Back && last !== Backfill) return false;
+  // Inside `resource NAME { … }`: the nearest unclosed `{` follows `resource NAME`.
+  let depth = 0;
+  const stop = Math.max(-1, tokens.length - 1 - MAX_PARAM_LIST_TOKENS);
+  for (let i = tokens.length - 2; i > stop; i--) {
+    const t = tokens[i].tokenType;
+    if (t === RBrace) depth++;
+    else if (t === LBrace && depth-- === 0) return i >= 2 && tokens[i - 2].tokenType === Resource;
+  }
+  return false;
+}
+
 export const CompareOp = createToken({ name: "CompareOp", pattern: Lexer.NA, label: "a comparison" });
 export const AdditiveOp = createToken({ name: "AdditiveOp", pattern: Lexer.NA, label: '"+" or "-"' });
 export const MultiplicativeOp = createToken({ name: "MultiplicativeOp", pattern: Lexer.NA, label: '"*" or "/"' });
@@ -234,11 +282,11 @@ const punctuation = [
   Question, LParen, RParen, LBrace, RBrace, LBracket, RBracket,
 ];
 
-/** Lexing order matters: comments before `/`, keywords before identifiers, `{ SQL }` before `{`. */
+/** Lexing order matters: comments before `/`, keywords before identifiers, `{ SQL }` before `{`, `(SQL)` before `(`. */
 const trivia = [Whitespace, DocComment, LineComment];
 const literals = [ClosedString, UnterminatedString, FloatLiteral, IntLiteral];
 export const routeFileTokens: TokenType[] = [...trivia, ...literals, ...keywords, MethodName, Identifier, ...punctuation];
-export const moduleFileTokens: TokenType[] = [...trivia, ...literals, SqlBody, ...keywords, Identifier, ...punctuation];
+export const moduleFileTokens: TokenType[] = [...trivia, ...literals, SqlBody, SqlParens, ...keywords, Identifier, ...punctuation];
 
 /** Everything the parser may be asked to match, categories included. */
 export const allTokens: TokenType[] = [

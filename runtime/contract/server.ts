@@ -103,9 +103,8 @@ export interface Database extends Executor {
   /** Bound to a transaction already open (idempotency/bound.ts): `transaction` joins it, no rollback alone. */
   readonly nested?: true;
   /**
-   * Create missing tables, columns and indexes, and run the expand phase of the changes the
-   * tables declare (`schema`: the build's, docs/migrations.md); throw a MigrationError on a
-   * difference no declaration accounts for.
+   * Create missing tables, columns and indexes, and expand the changes `schema`'s build declares
+   * (docs/migrations.md); throw a MigrationError on a difference no declaration explains.
    */
   migrate(tables: readonly TableSpec[], schema?: SchemaSpec): Promise<void>;
   /**

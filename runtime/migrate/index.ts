@@ -10,3 +10,5 @@ export { changesToRun, ownedColumns, planChanges } from "./plan.js";
 export { expandAtStart, planAtStart } from "./at-start.js";
 export { mysqlWriter } from "./mysql.js";
 export { sqliteWriter } from "./sqlite.js";
+export { postgresWriter, viewSchemaName } from "./postgres.js";
+export { PG_MIGRATE_LOCK_TIMEOUT, postgresSession } from "./postgres-session.js";

@@ -13,6 +13,9 @@ export const PG_MIGRATE_LOCK_TIMEOUT = "60s";
 const LOCK = `hashtext('svc.migrate:' || coalesce($1::text, current_schema(), ''))`;
 
 export async function postgresSession(sql: Sql, schema: string | null): Promise<{ session: MigrationSession; release(): void }> {
+  // postgres.js hands a reserved connection only from those already open: a client that has not
+  // connected yet would wait forever, so one statement opens it first.
+  await sql.unsafe("SELECT 1");
   const conn: ReservedSql = await sql.reserve();
   // The connection's statement_timeout is the request deadline; a backfill or an index is not a request.
   await conn.unsafe(`SET statement_timeout = 0`);

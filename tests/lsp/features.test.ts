@@ -260,6 +260,22 @@ describe("completion", () => {
     expect(items.find((i) => i.label === "replace")?.insertText).toBe("replace(${1:s}, ${2:from}, ${3:to})");
   });
 
+  test("in a resource: change clauses after a field's type, drop beside index; drop resource between declarations", async () => {
+    const typed = notes.replace("  body: text?\n", "  body: text? \n");
+    const changed = client.nextCheck(root);
+    await client.change(abs(NOTES), typed);
+    await changed;
+    try {
+      expect(labels(await complete(NOTES, typed, "  body: text? ", 14))).toEqual(["renamed from", "changed from", "using", "back", "lossy", "backfill"]);
+      expect(labels(await complete(NOTES, typed, "  body", 2))).toEqual(expect.arrayContaining(["index", "drop"]));
+      expect(labels(await complete(NOTES, typed, "\n\n/// Notes", 1))).toContain("drop resource");
+    } finally {
+      const restored = client.nextCheck(root);
+      await client.change(abs(NOTES), notes);
+      await restored;
+    }
+  });
+
   test("resources after get, declarations between declarations", async () => {
     expect(labels(await complete(NOTES, notes, "get note", 4))).toEqual(["note"]);
     expect(labels(await complete(NOTES, notes, "\n\n/// Notes", 1))).toEqual(expect.arrayContaining(["resource", "query", "action", "fn", "route"]));

@@ -85,6 +85,39 @@ export interface ResourceModel {
   indexes: IndexModel[];
   /** DDL per dialect, made at build time; the runtime only executes it. */
   ddl: Partial<Record<Dialect, TableDdl>>;
+  /** How the table changes beyond additive (docs/language.md §2.1, Changing a resource); absent when nothing is declared. */
+  changes?: TableChangesModel;
+}
+
+/** A SQL expression per dialect in which a column of the row is written `{name}` (runtime/contract/evolve.ts RowExpression). */
+export type RowExpression = Record<Dialect, string>;
+
+/** One field's declared change, as runtime/contract/evolve.ts ColumnChange, with where it is declared. */
+export interface ColumnChangeModel {
+  column: string;
+  renamedFrom?: string;
+  retype?: {
+    from: Record<Dialect, { declared: string; reported: string }>;
+    up: RowExpression;
+    down: RowExpression;
+    lossy: boolean;
+  };
+  backfill?: RowExpression;
+  /** The history table's name of the change, e.g. `task.headline renamed from title` (one per clause kind the field declares). */
+  keys: string[];
+  at: SourceRef;
+}
+
+export interface TableChangesModel {
+  columns: ColumnChangeModel[];
+  dropColumns: { name: string; at: SourceRef }[];
+}
+
+/** What the build declares about its schema as a whole (runtime/contract/evolve.ts SchemaSpec). */
+export interface SchemaModel {
+  /** First 12 hex digits of the sha256 of every table's DDL and declared changes. */
+  build: string;
+  dropTables: { name: string; at: SourceRef }[];
 }
 
 /** What the server needs at start to create or extend one table in one dialect. */
@@ -414,6 +447,8 @@ export interface Model {
   sources: string[];
   modules: string[];
   resources: ResourceModel[];
+  /** Present when some resource declares a change, or a module a `drop resource` (docs/language.md §2.1, Changing a resource). */
+  schema?: SchemaModel;
   queries: QueryModel[];
   actions: ActionModel[];
   /** Record-operation and `sql { … }` statements of all actions, deduplicated by name. */

@@ -1,6 +1,7 @@
 import { join, relative } from "node:path";
 import { Command, Option } from "clipanion";
 import { build, formatDiagnostics, writeOutputFiles } from "../../index.js";
+import { schemaSummary } from "../schema-summary.js";
 import { resolveTarget } from "../target.js";
 
 export class BuildCommand extends Command {
@@ -36,6 +37,7 @@ export class BuildCommand extends Command {
     const listed = own.map((f) => relative(".", join(this.out, f.path))).join(", ");
     const more = publics === 0 ? "" : ` and ${publics} file${publics === 1 ? "" : "s"} of ${relative(".", join(this.out, "public"))}/`;
     this.context.stdout.write(`svc build: wrote ${listed}${more}\n`);
+    if (result.model) for (const line of schemaSummary(result.model)) this.context.stdout.write(`${line}\n`);
     return 0;
   }
 }

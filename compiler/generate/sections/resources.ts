@@ -1,5 +1,6 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { Model, ResourceModel, StatementModel, StatementOwner } from "../../analyze/model/model.js";
+import type { Model, ResourceModel, StatementModel, StatementOwner, TableChangesModel } from "../../analyze/model/model.js";
+import type { TableChanges } from "../../../runtime/contract/evolve.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { fieldTs } from "../ts-types.js";
@@ -121,10 +122,28 @@ function recordFunction(
   };
 }
 
-/** The table's spec: its DDL, and what a violation of each unique index that says `fail …` answers. */
+/**
+ * The table's spec: its DDL, what a violation of each unique index that says `fail …` answers,
+ * and its declared changes (runtime/contract/evolve.ts TableChanges, without source places).
+ */
 function tableSpec(r: ResourceModel): object {
   const answers = r.indexes.flatMap((i) =>
     i.fail === undefined ? [] : [{ columns: i.columns.map((c) => c.name), status: i.fail.status, message: i.fail.message }],
   );
-  return answers.length === 0 ? { name: r.name, ddl: r.ddl } : { name: r.name, ddl: r.ddl, uniqueAnswers: answers };
+  const spec: Record<string, unknown> = { name: r.name, ddl: r.ddl };
+  if (answers.length > 0) spec.uniqueAnswers = answers;
+  if (r.changes) spec.changes = tableChanges(r.changes);
+  return spec;
+}
+
+function tableChanges(changes: TableChangesModel): TableChanges {
+  return {
+    columns: changes.columns.map((c) => ({
+      column: c.column,
+      ...(c.renamedFrom !== undefined ? { renamedFrom: c.renamedFrom } : {}),
+      ...(c.retype ? { retype: c.retype } : {}),
+      ...(c.backfill ? { backfill: c.backfill } : {}),
+    })),
+    dropColumns: changes.dropColumns.map((d) => d.name),
+  };
 }

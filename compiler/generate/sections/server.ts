@@ -159,6 +159,8 @@ export function specSection(model: Model, names: Names): Out {
     `version: ${JSON.stringify(model.version)}`,
     `tables: [${[...model.resources.map((r) => names.table(r.name)), ...(model.uploads?.store === "database" ? ["rt.uploads.UPLOADS_TABLE"] : [])].join(", ")}]`,
     `statements: [${statements.join(", ")}]`,
+    // The schema's hash and the tables dropped (docs/language.md §2.1, Changing a resource).
+    ...(model.schema ? [`schema: ${literal({ build: model.schema.build, dropTables: model.schema.dropTables.map((t) => t.name) })}`] : []),
     `routes: [\n${routes.join(",\n")}\n]`,
     `defaults: ${literal(model.defaults)}`,
     ...securitySpecFields(model, names),

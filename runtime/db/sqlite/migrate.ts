@@ -102,7 +102,7 @@ function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, 
   for (const column of live) {
     if (!declared.has(column.name.toLowerCase()) && !owned.has(column.name.toLowerCase())) {
       problems.push(
-        `table ${table}: column ${column.name} is in the database but not declared; add \`drop ${column.name}\` to the resource to drop it with its data, or \`renamed from ${column.name}\` on the field that replaces it`,
+        `table ${table}: column ${column.name} is in the database but not declared; add \`drop ${column.name}\` to drop it with its data, or \`renamed from ${column.name}\` on the field that replaces it`,
       );
     }
   }
@@ -126,7 +126,7 @@ function addColumn(db: BetterSqlite3.Database, table: string, column: TableColum
 function compareColumn(table: string, column: TableColumnDdl, have: LiveColumn, problems: string[]): void {
   if (normalizeType(have.type) !== normalizeType(column.sqlType)) {
     problems.push(
-      `table ${table}: column ${column.name} is ${have.type || "untyped"} in the database but declared ${column.sqlType} (retyped?)`,
+      `table ${table}: column ${column.name} is ${have.type || "untyped"} in the database but declared ${column.sqlType}; add \`changed from <its old type>\` on the field (with \`using (…) lossy\` when the conversion narrows)`,
     );
   }
   // An INTEGER PRIMARY KEY is the rowid: never null, though SQLite reports notnull = 0.

@@ -134,7 +134,7 @@ describe("migrate", () => {
     );
     const message = await startupError([taskTable(renamed)]);
     expect(message).toContain("no data is dropped implicitly");
-    expect(message).toContain("table task: column assignee is in the database but not declared; add `drop assignee` to the resource to drop it with its data, or `renamed from assignee` on the field that replaces it");
+    expect(message).toContain("table task: column assignee is in the database but not declared; add `drop assignee` to drop it with its data, or `renamed from assignee` on the field that replaces it");
     expect(snapshot()).toEqual(before);
   });
 
@@ -145,7 +145,7 @@ describe("migrate", () => {
       taskTable(replacing("estimate", { sqlType: "REAL", definition: "estimate REAL" })),
     ]);
     expect(message).toContain("no data is dropped implicitly");
-    expect(message).toContain("table task: column estimate is INTEGER in the database but declared REAL (retyped?)");
+    expect(message).toContain("table task: column estimate is INTEGER in the database but declared REAL; add `changed from <its old type>` on the field");
   });
 
   test("a column whose nullability changed stops the start", async () => {

@@ -223,3 +223,43 @@ describe("files", () => {
     expect.assertions(2);
   });
 });
+
+describe("schema changes (docs/language.md §2.1, Changing a resource)", () => {
+  test("clauses take one space each; the SQL in parentheses is kept as written; drop members and drop resource lay out as members and declarations", () => {
+    const messy = lines(
+      "module m",
+      "resource  task{",
+      " id:id",
+      "    a : int   changed  from text using(CAST(a AS INTEGER))  lossy",
+      "  b:text renamed from c backfill ( lower( x ) )",
+      "   drop   z",
+      "}",
+      "drop   resource   q",
+    );
+    expect(fmt(messy)).toBe(
+      lines(
+        "module m",
+        "resource task {",
+        "  id: id",
+        "  a: int changed from text using (CAST(a AS INTEGER)) lossy",
+        "  b: text renamed from c backfill ( lower( x ) )",
+        "  drop z",
+        "}",
+        "drop resource q",
+      ),
+    );
+  });
+
+  test("an expression over several lines keeps its lines", () => {
+    const source = lines(
+      "module m",
+      "resource task {",
+      "  id: id",
+      "  a: int changed from text using (",
+      "    CASE WHEN a GLOB '[0-9]*' THEN CAST(a AS INTEGER) END",
+      "  ) lossy",
+      "}",
+    );
+    expect(fmt(source)).toBe(source);
+  });
+});

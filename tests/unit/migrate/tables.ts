@@ -28,6 +28,7 @@ export function pgTable(columns: Col[], changes?: Partial<TableChanges>, indexes
         columns: cols,
         createIndexes: indexes,
         primaryKey: ["id"],
+        identity: "id",
       },
     },
   };

@@ -39,7 +39,7 @@ describe("error recovery", () => {
 
   test("messages name what was found and what was expected in plain words", () => {
     expect(diagnostics.map((d) => d.message)).toEqual([
-      'expected a field or index, or "}", found name "title"',
+      'expected a field, index or drop, or "}", found name "title"',
       'expected an expression, found keyword "if"',
       'expected a declaration (resource, query, action, fn, type, route or webhook), found name "garbage"',
       'expected an entry `name: value`, or "}", found name "secret"',

@@ -86,7 +86,7 @@ describe("spans", () => {
     const text = "module m\nresource r {\n  a: text";
     const { diagnostics } = parseModule("t.svc", text);
     expect(diagnostics.map((d) => [d.code, d.message, d.span?.start.line, d.span?.start.column])).toEqual([
-      ["SVC1001", 'expected a field or index, or "}", found end of file', 3, 10],
+      ["SVC1001", 'expected a field, index or drop, or "}", found end of file', 3, 10],
     ]);
     expect(diagnostics[0].hint).toMatch(/never closed/);
   });

@@ -90,7 +90,7 @@ function renderDefault(field: FieldModel, value: DefaultValue, rules: Rules): st
   return rules.wrapDefault(field, renderLiteral(field, value.value, rules));
 }
 
-function renderLiteral(field: FieldModel, value: Exclude<Literal, null>, rules: Rules): string {
+export function renderLiteral(field: FieldModel, value: Exclude<Literal, null>, rules: Rules): string {
   if (typeof value === "boolean") return rules.bool(value);
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "NULL";
   if (field.type === "timestamp") {
