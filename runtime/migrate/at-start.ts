@@ -1,13 +1,13 @@
 // What a MySQL/MariaDB or SQLite server does about declared changes at start, under the lock
 // its additive migration holds (docs/migrations.md): plan against the live schema and the
-// history, tell the additive check which columns the plan owns, run expand, and say whether
-// this build may serve. Neither backend has a per-connection view of a table (PostgreSQL's
-// search_path), so a column retyped in place keeps the old type under its name until
-// contract: a server of the new build cannot serve before `svc migrate complete`.
+// history (the plan also tells the additive check which columns it owns), and, once expand
+// ran, say whether this build may serve. Neither backend has a per-connection view of a
+// table (PostgreSQL's search_path), so a column retyped in place keeps the old type under its
+// name until contract: a server of the new build cannot serve before `svc migrate complete`.
 
 import type { SchemaSpec } from "../contract/evolve.js";
 import type { TableSpec } from "../contract/server.js";
-import { type MigrationSession, readHistory, runPhase } from "./engine.js";
+import { type MigrationSession, readHistory } from "./engine.js";
 import { newColumnOf } from "./keys.js";
 import { type EvolvePlan, type HistoryRow, type LiveSchema, planChanges } from "./plan.js";
 import type { ChangeWriter } from "./writer.js";
@@ -30,11 +30,10 @@ export async function planAtStart(
 }
 
 /**
- * Runs expand (nothing when no change is new) and answers why this build cannot serve yet, or
- * null. Drops of tables and columns wait for `svc migrate complete`, never a start.
+ * Why this build cannot serve yet, or null: a column it retypes in place whose change is not
+ * done keeps its old type under its name until contract (run after expand, with its plan).
  */
-export async function expandAtStart(session: MigrationSession, start: StartPlan, tables: readonly TableSpec[], build: string): Promise<string | null> {
-  await runPhase(session, "expand", start.plan, start.history, build);
+export function retypeWaiting(start: StartPlan, tables: readonly TableSpec[]): string | null {
   const retyped: string[] = [];
   for (const table of tables) {
     for (const change of table.changes?.columns ?? []) {

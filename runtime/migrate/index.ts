@@ -7,7 +7,7 @@ export type { ChangeStatus, EvolvePlan, HistoryRow, LiveSchema, PlannedChange } 
 export type { StartPlan } from "./at-start.js";
 export { readHistory, runPhase, withMigrationLock } from "./engine.js";
 export { changesToRun, ownedColumns, planChanges } from "./plan.js";
-export { expandAtStart, planAtStart } from "./at-start.js";
+export { planAtStart, retypeWaiting } from "./at-start.js";
 export { mysqlWriter } from "./mysql.js";
 export { sqliteWriter } from "./sqlite.js";
 export { postgresWriter, viewSchemaName } from "./postgres.js";

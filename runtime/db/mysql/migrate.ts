@@ -23,7 +23,17 @@ import {
 } from "../net/migrate.js";
 import { type Connection, queryConstant } from "./conn.js";
 import type { SchemaSpec } from "../../contract/evolve.js";
-import { expandAtStart, mysqlWriter, ownedColumns, planAtStart, withMigrationLock } from "../../migrate/index.js";
+import type { Phase } from "../../contract/evolve.js";
+import {
+  type AppliedChange,
+  type EvolvePlan,
+  mysqlWriter,
+  ownedColumns,
+  planAtStart,
+  retypeWaiting,
+  runPhase,
+  withMigrationLock,
+} from "../../migrate/index.js";
 import { mysqlLiveSchema, mysqlSession } from "./evolve.js";
 
 /** Seconds a starting server waits for another one's migration. */
@@ -32,7 +42,34 @@ export const MYSQL_MIGRATE_LOCK_TIMEOUT_S = 60;
 const LOCK_NAME = "CONCAT('svc.migrate:', DATABASE())";
 const INDEX = /^CREATE (UNIQUE )?INDEX IF NOT EXISTS `((?:[^`]|``)+)` ON `((?:[^`]|``)+)`/;
 
+/** What a migration found and did: the plans as they were before anything ran, and the changes run. */
+export interface NetMigration {
+  additive: MigrationPlan;
+  evolve: EvolvePlan;
+  applied: AppliedChange[];
+  /** Why this build may not serve yet (a column retyped in place, expanded only), or null. */
+  waiting: string | null;
+}
+
+export interface MysqlMigrateOptions {
+  /** `expand` at start and for `svc migrate apply`; `contract` for `svc migrate complete`; `plan` runs nothing. */
+  phase?: Phase | "plan";
+}
+
+/** At start: the additive changes and the declared changes' expand; throws when this build may not serve. */
 export async function migrateMysql(conn: Connection, tables: readonly TableSpec[], schema?: SchemaSpec): Promise<void> {
+  const result = await migrateMysqlPhase(conn, tables, schema);
+  // Refused once expand ran: it is what the old build's servers need meanwhile.
+  if (result.waiting !== null) throw new StartupError("SVC_ERR_MIGRATION", result.waiting);
+}
+
+export async function migrateMysqlPhase(
+  conn: Connection,
+  tables: readonly TableSpec[],
+  schema?: SchemaSpec,
+  options: MysqlMigrateOptions = {},
+): Promise<NetMigration> {
+  const phase = options.phase ?? "expand";
   const declared = declaredTables(tables, "mysql");
   const got = await queryConstant<{ got: number | null }[]>(
     conn,
@@ -44,23 +81,24 @@ export async function migrateMysql(conn: Connection, tables: readonly TableSpec[
       `another server held the schema lock for ${MYSQL_MIGRATE_LOCK_TIMEOUT_S} s while this one waited to check its tables`,
     );
   }
-  let waiting: string | null = null;
   try {
     // Declared changes (runtime/migrate) own the columns they account for; both plans are made
-    // on the schema as it is before this start changes anything, and refused before it does.
+    // on the schema as it is before anything changes, and refused before anything does.
     const session = mysqlSession(conn, true);
     const start = await planAtStart(session, mysqlWriter(), tables, schema, await mysqlLiveSchema(session));
-    const plan = await planMysql(conn, declared, (table) => ownedColumns(start.plan, table));
-    const problems = [...start.plan.problems, ...plan.problems];
+    const additive = await planMysql(conn, declared, (table) => ownedColumns(start.plan, table));
+    const result: NetMigration = { additive, evolve: start.plan, applied: [], waiting: null };
+    if (phase === "plan") return result;
+    const problems = [...start.plan.problems, ...additive.problems];
     if (problems.length > 0) throw mismatchError(problems);
-    await applyColumns(conn, plan);
-    waiting = await withMigrationLock(session, () => expandAtStart(session, start, tables, schema?.build ?? ""));
+    await applyColumns(conn, additive);
+    result.applied = await withMigrationLock(session, () => runPhase(session, phase, start.plan, start.history, schema?.build ?? "dev"));
     await applyIndexes(conn, declared);
+    if (phase === "expand") result.waiting = retypeWaiting(start, tables);
+    return result;
   } finally {
     await queryConstant(conn, `SELECT RELEASE_LOCK(${LOCK_NAME})`);
   }
-  // Refused once expand ran: it is what the old build's servers need meanwhile.
-  if (waiting !== null) throw new StartupError("SVC_ERR_MIGRATION", waiting);
 }
 
 /** The plan against the live database, changing nothing (also what `svc check --db` reports). */

@@ -15,7 +15,9 @@ import { StartupError } from "../../core/errors.js";
 import { type LiveKey, keyProblems } from "../../keys/index.js";
 import type { TableColumnDdl, TableDdl, TableSpec } from "../../contract/index.js";
 import type { SchemaSpec } from "../../contract/evolve.js";
-import { expandAtStart, ownedColumns, planAtStart, sqliteWriter } from "../../migrate/index.js";
+import type { Phase } from "../../contract/evolve.js";
+import { type AppliedChange, type EvolvePlan, ownedColumns, planAtStart, retypeWaiting, runPhase, sqliteWriter } from "../../migrate/index.js";
+import type { MigrationPlan } from "../net/migrate.js";
 import { sqliteLiveSchema, sqliteSession } from "./evolve.js";
 import { retryWhileBusy } from "./busy-retry.js";
 import { isBusy } from "./errors.js";
@@ -30,12 +32,41 @@ interface LiveColumn {
   pk: number;
 }
 
+/** What a migration found and did: the plans as they were before anything ran, and the changes run. */
+export interface SqliteMigration {
+  additive: MigrationPlan;
+  evolve: EvolvePlan;
+  applied: AppliedChange[];
+  /** Why this build may not serve yet (a column retyped in place, expanded only), or null. */
+  waiting: string | null;
+}
+
+export interface SqliteMigrateOptions {
+  /** `expand` at start and for `svc migrate apply`; `contract` for `svc migrate complete`; `plan` changes nothing (it rolls back). */
+  phase?: Phase | "plan";
+  lockTimeoutMs?: number;
+}
+
+/** At start: the additive changes and the declared changes' expand; throws when this build may not serve. */
 export async function migrateSqlite(
   db: BetterSqlite3.Database,
   tables: readonly TableSpec[],
   lockTimeoutMs: number = MIGRATE_LOCK_TIMEOUT_MS,
   schema?: SchemaSpec,
 ): Promise<void> {
+  const result = await migrateSqlitePhase(db, tables, schema, { lockTimeoutMs });
+  // Refused once expand is committed: it is what the old build's servers need meanwhile.
+  if (result.waiting !== null) throw new StartupError("SVC_ERR_MIGRATION", result.waiting);
+}
+
+export async function migrateSqlitePhase(
+  db: BetterSqlite3.Database,
+  tables: readonly TableSpec[],
+  schema?: SchemaSpec,
+  options: SqliteMigrateOptions = {},
+): Promise<SqliteMigration> {
+  const phase = options.phase ?? "expand";
+  const lockTimeoutMs = options.lockTimeoutMs ?? MIGRATE_LOCK_TIMEOUT_MS;
   const ddls = tables.map((table) => {
     const ddl = table.ddl.sqlite;
     if (ddl === undefined)
@@ -51,14 +82,19 @@ export async function migrateSqlite(
       `the database stayed locked by another connection for ${lockTimeoutMs / 1000} s while this server waited to check its tables`,
     );
   }
-  let waiting: string | null = null;
   try {
     // Declared changes (runtime/migrate) own the columns they account for; their plan is made
-    // on the schema as it is before this start changes anything.
+    // on the schema as it is before anything changes.
     const session = sqliteSession(db, true);
     const start = await planAtStart(session, sqliteWriter(), tables, schema, sqliteLiveSchema(db));
-    const problems: string[] = [...start.plan.problems];
-    for (const { name, ddl } of ddls) migrateTable(db, name, ddl, problems, ownedColumns(start.plan, name));
+    const additive: MigrationPlan = { create: [], add: [], problems: [] };
+    for (const { name, ddl } of ddls) migrateTable(db, name, ddl, additive, ownedColumns(start.plan, name));
+    const result: SqliteMigration = { additive, evolve: start.plan, applied: [], waiting: null };
+    if (phase === "plan") {
+      db.exec("ROLLBACK");
+      return result;
+    }
+    const problems = [...start.plan.problems, ...additive.problems];
     if (problems.length > 0) {
       throw new StartupError(
         "SVC_ERR_MIGRATION",
@@ -67,22 +103,24 @@ export async function migrateSqlite(
           "\nchange the table by hand (or restore the declaration), then start again",
       );
     }
-    waiting = await expandAtStart(session, start, tables, schema?.build ?? "");
+    result.applied = await runPhase(session, phase, start.plan, start.history, schema?.build ?? "dev");
     for (const { name, ddl } of ddls) {
       for (const sql of ddl.createIndexes) execDdl(db, sql, `table ${name}: cannot create an index`);
     }
     db.exec("COMMIT");
+    if (phase === "expand") result.waiting = retypeWaiting(start, tables);
+    return result;
   } catch (err) {
     if (db.inTransaction) db.exec("ROLLBACK");
     throw err;
   }
-  // Refused once expand is committed: it is what the old build's servers need meanwhile.
-  if (waiting !== null) throw new StartupError("SVC_ERR_MIGRATION", waiting);
 }
 
-function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, problems: string[], owned: ReadonlySet<string>): void {
+function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, plan: MigrationPlan, owned: ReadonlySet<string>): void {
+  const problems = plan.problems;
   let live = liveColumns(db, table);
   if (live.length === 0) {
+    plan.create.push({ name: table, ddl });
     execDdl(db, ddl.createTable, `table ${table}: cannot create the table`);
     live = liveColumns(db, table);
     if (live.length === 0)
@@ -94,7 +132,9 @@ function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, 
   for (const column of ddl.columns) {
     if (owned.has(column.name.toLowerCase())) continue;
     const have = liveByName.get(column.name.toLowerCase());
-    if (have === undefined) addColumn(db, table, column, problems);
+    if (have === undefined) {
+      if (addColumn(db, table, column, problems)) plan.add.push({ table, column });
+    }
     else compareColumn(table, column, have, problems);
   }
   problems.push(...keyProblems(table, ddl, liveKey(db, table, live)));
@@ -108,18 +148,21 @@ function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, 
   }
 }
 
-function addColumn(db: BetterSqlite3.Database, table: string, column: TableColumnDdl, problems: string[]): void {
+/** Whether the column was added. */
+function addColumn(db: BetterSqlite3.Database, table: string, column: TableColumnDdl, problems: string[]): boolean {
   if (!column.nullable && !column.hasDefault) {
     problems.push(
       `table ${table}: column ${column.name} is declared NOT NULL without a default, so it cannot be added to the existing rows; make it nullable or give it a default`,
     );
-    return;
+    return false;
   }
   try {
     db.exec(`ALTER TABLE ${quoteIdent(table)} ADD COLUMN ${column.definition}`);
+    return true;
   } catch (err) {
     // e.g. "Cannot add a column with non-constant default" for `= now()`.
     problems.push(`table ${table}: column ${column.name} cannot be added: ${(err as Error).message}`);
+    return false;
   }
 }
 
