@@ -7,6 +7,7 @@
 // connections put that schema first on their search_path. Every statement is idempotent, so
 // an apply that failed half-way is resumed by running it again.
 
+import { StartupError } from "../core/errors.js";
 import type { ColumnChange, MigrationStep } from "../contract/evolve.js";
 import type { TableColumnDdl } from "../contract/server.js";
 import { newColumnOf, oldColumnOf, shadowColumn } from "./keys.js";
@@ -50,7 +51,7 @@ function tableOf(target: ChangeTarget): string {
 function column(change: ColumnChange, target: ChangeTarget): PhaseSteps {
   const t = tableOf(target);
   const declared = target.ddl.columns.find((c) => c.name === change.column);
-  if (declared === undefined) throw new Error(`table ${target.table.name} declares no column ${change.column}`);
+  if (declared === undefined) throw new StartupError("SVC_ERR_MIGRATION", `table ${target.table.name} declares no column ${change.column}`);
   const oldCol = oldColumnOf(change);
   const newCol = newColumnOf(change);
   const paired = oldCol !== newCol;
@@ -235,7 +236,7 @@ function dropTable(table: string, schema: string | null): PhaseSteps {
 
 function index(createIndex: string, target: ChangeTarget): { steps: MigrationStep[]; duplicates: string | null } {
   const m = /^CREATE\s+(UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?("(?:[^"]|"")+"|\S+)\s+ON\s+\S+\s*\((.*)\)\s*$/is.exec(createIndex);
-  if (m === null) throw new Error(`cannot read the index statement: ${createIndex}`);
+  if (m === null) throw new StartupError("SVC_ERR_MIGRATION", `cannot read the index statement: ${createIndex}`);
   const unique = m[1] !== undefined;
   const name = m[2]!;
   const on = tableOf(target);

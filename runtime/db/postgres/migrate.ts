@@ -8,10 +8,19 @@
 
 import type { Sql, TransactionSql } from "postgres";
 import type { SchemaSpec, TableSpec } from "../../contract/index.js";
-import { type AppliedChange, readHistory, runPhase, withMigrationLock } from "../../migrate/engine.js";
-import { type EvolvePlan, type LiveSchema, ownedColumns, planChanges } from "../../migrate/plan.js";
-import { postgresWriter, viewSchemaName } from "../../migrate/postgres.js";
-import { postgresSession } from "../../migrate/postgres-session.js";
+import {
+  type AppliedChange,
+  type EvolvePlan,
+  type LiveSchema,
+  ownedColumns,
+  planChanges,
+  postgresSession,
+  postgresWriter,
+  readHistory,
+  runPhase,
+  viewSchemaName,
+  withMigrationLock,
+} from "../../migrate/index.js";
 import type { Phase } from "../../contract/evolve.js";
 import {
   type DeclaredTable,
@@ -23,7 +32,7 @@ import {
   planMigration,
 } from "../net/migrate.js";
 
-export { PG_MIGRATE_LOCK_TIMEOUT } from "../../migrate/postgres-session.js";
+export { PG_MIGRATE_LOCK_TIMEOUT } from "../../migrate/index.js";
 
 export interface PostgresMigration {
   /** The additive plan and the declared changes' plan, as they were before anything ran. */
