@@ -6,8 +6,7 @@
 import { Command, Option } from "clipanion";
 import type { Phase } from "../../../runtime/contract/evolve.js";
 import type { ServerSpec, TableSpec } from "../../../runtime/contract/index.js";
-import { parseNetUrl, redactUrl } from "../../../runtime/db/net/url.js";
-import type { PostgresMigration } from "../../../runtime/db/postgres/migrate.js";
+import { redactUrl } from "../../../runtime/db/net/url.js";
 import { backendOfUrl } from "../../../runtime/start/options.js";
 import { ownTables } from "../../../runtime/start/own-tables.js";
 import type { Model } from "../../analyze/model/model.js";
@@ -15,11 +14,12 @@ import { evolveCodes } from "../../diagnostics/codes/evolve.js";
 import { type Diagnostic, sortDiagnostics } from "../../diagnostics/diagnostic.js";
 import { build, formatDiagnostics } from "../../index.js";
 import { RUNTIME_URL, importSpec } from "../../dev/generation.js";
+import { type MigrateBackend, type Migration, runMigration } from "../migrate-backends.js";
 import { planText } from "../migrate-text.js";
 import { resolveTarget } from "../target.js";
 
 abstract class MigrateCommand extends Command {
-  db = Option.String("--db", { required: true, description: "The database: a postgres:// URL" });
+  db = Option.String("--db", { required: true, description: "The database: a postgres:// or mysql:// URL, or a SQLite file" });
   project = Option.String("--project", { description: "A project folder with svc.toml (default: the current folder)" });
   module = Option.String("--module", { description: "One module folder" });
   app = Option.String("--app", { description: "A folder of module folders" });
@@ -27,13 +27,13 @@ abstract class MigrateCommand extends Command {
   protected abstract readonly verb: "plan" | "apply" | "complete";
 
   /** Builds the project and runs `phase` against --db; a failure is written to stderr with its exit code. */
-  protected async migrate(phase: Phase | "plan"): Promise<{ result: PostgresMigration; spec: ServerSpec; model: Model; sources: Map<string, string> } | number> {
+  protected async migrate(phase: Phase | "plan"): Promise<{ result: Migration; spec: ServerSpec; model: Model; sources: Map<string, string>; backend: MigrateBackend } | number> {
     const name = `svc migrate ${this.verb}`;
     const target = resolveTarget({ module: this.module, app: this.app, project: this.project });
     if (typeof target === "string") return this.fail(2, `${name}: ${target}`);
-    const backend = backendOfUrl(this.db);
-    if (backend !== "postgres") {
-      return this.fail(2, `${name}: --db ${redactUrl(this.db)}: only postgres:// databases are migrated by this command so far`);
+    const backend = backendOf(this.db);
+    if (backend === null) {
+      return this.fail(2, `${name}: --db ${redactUrl(this.db)}: give a postgres:// or mysql:// URL, or a SQLite file (sqlite:path or a path)`);
     }
     const built = await build(target, { runtimeImport: RUNTIME_URL, pretty: false });
     if (built.files.length === 0 || built.model === null) {
@@ -43,10 +43,8 @@ abstract class MigrateCommand extends Command {
     const spec = await importSpec(built.files, built.root);
     const tables: TableSpec[] = [...spec.tables, ...ownTables(spec)];
     try {
-      const result = await withPostgres(this.db, (sql, schema) =>
-        import("../../../runtime/db/postgres/migrate.js").then((m) => m.migratePostgres(sql, tables, schema, spec.schema, { phase })),
-      );
-      return { result, spec, model: built.model, sources: built.sources };
+      const result = await runMigration(backend, this.db, tables, spec.schema, phase);
+      return { result, spec, model: built.model, sources: built.sources, backend };
     } catch (err) {
       return this.fail(1, `${name}: ${redactUrl(err instanceof Error ? err.message : String(err))}`);
     }
@@ -100,7 +98,7 @@ export class MigratePlanCommand extends MigrateCommand {
         build: spec.schema?.build ?? "unversioned",
         additive: result.additive,
         evolve: result.evolve,
-        addColumn: (table, definition) => `ALTER TABLE "${table.replace(/"/g, '""')}" ADD COLUMN ${definition}`,
+        addColumn: (table, definition) => `ALTER TABLE ${quote(got.backend, table)} ADD COLUMN ${definition}`,
       }),
     );
     return 0;
@@ -121,7 +119,7 @@ export class MigrateApplyCommand extends MigrateCommand {
     return this.report(got.result, "expand");
   }
 
-  protected report(result: PostgresMigration, phase: Phase): number {
+  protected report(result: Migration, phase: Phase): number {
     const { create, add } = result.additive;
     const lines: string[] = [];
     if (create.length > 0) lines.push(`created ${create.map((t) => t.name).join(", ")}`);
@@ -149,8 +147,16 @@ export class MigrateCompleteCommand extends MigrateApplyCommand {
   }
 }
 
+/** The backend `--db` names: a URL's scheme, else a SQLite file path. */
+function backendOf(db: string): MigrateBackend | null {
+  const backend = backendOfUrl(db);
+  if (backend === "tidb") return "mysql";
+  if (backend !== null) return backend;
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(db) ? null : "sqlite";
+}
+
 /** The plan's problems as diagnostics at the resource whose table they concern. */
-function liveDiagnostics(result: PostgresMigration, model: Model, where: string): Diagnostic[] {
+function liveDiagnostics(result: Migration, model: Model, where: string): Diagnostic[] {
   const at = (table: string) => model.resources.find((r) => r.name.toLowerCase() === table.toLowerCase())?.at ?? null;
   const out: Diagnostic[] = [];
   for (const problem of result.evolve.problems) {
@@ -165,23 +171,6 @@ function liveDiagnostics(result: PostgresMigration, model: Model, where: string)
   return sortDiagnostics(out);
 }
 
-async function withPostgres<T>(url: string, fn: (sql: import("postgres").Sql, schema: string | null) => Promise<T>): Promise<T> {
-  const { default: postgres } = await import("postgres");
-  const { POSTGRES_TYPES } = await import("../../../runtime/db/postgres/types.js");
-  const target = parseNetUrl(url, "postgres");
-  const connection: Record<string, string> = { application_name: "svc migrate", TimeZone: "UTC" };
-  if (target.schema !== null) connection.search_path = target.schema;
-  const sql = postgres(target.driverUrl, {
-    max: 1,
-    connect_timeout: target.settings.connectTimeoutMs / 1000,
-    onnotice: () => undefined,
-    fetch_types: false,
-    types: POSTGRES_TYPES,
-    connection,
-  });
-  try {
-    return await fn(sql, target.schema);
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
+function quote(backend: MigrateBackend, name: string): string {
+  return backend === "mysql" ? `\`${name.replace(/`/g, "``")}\`` : `"${name.replace(/"/g, '""')}"`;
 }
