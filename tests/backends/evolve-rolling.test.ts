@@ -130,4 +130,34 @@ const ok = await backendAvailable("postgres");
     const columns = (await ns.admin("SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'note' ORDER BY ordinal_position", [ns.name])).map((r) => r.column_name);
     expect(columns).toEqual(["id", "headline"]);
   }, 120_000);
+
+  test("a retype in place: the new build's servers read and write through their view, the old build's the table", async () => {
+    const db = new URL(ns.url);
+    db.searchParams.set("schema", `${ns.name}_retype`);
+    const retype = (field: string) =>
+      `module est\n\nresource job {\n  id: id\n  ${field}\n}\n\naction create(e: ${field.includes("int") ? "int" : "text"}) {\n  return insert job { estimate: e }\n}\n\nquery all() {\n  SELECT id, estimate FROM job ORDER BY id\n}\n`;
+    for (const [name, field] of [["old-e", "estimate: text?"], ["new-e", "estimate: int? changed from text using (CAST(estimate AS INTEGER)) lossy"]] as const) {
+      mkdirSync(join(src, name), { recursive: true });
+      writeFileSync(join(src, name, "est.svc"), retype(field));
+    }
+    const oldE = await buildServer({ mode: "module", dir: join(src, "old-e") }, "evolve-old-e-");
+    const newE = await buildServer({ mode: "module", dir: join(src, "new-e") }, "evolve-new-e-");
+    try {
+      const old = await startServer(oldE, ["--db", db.toString(), "--workers", "1"]);
+      servers.push(old);
+      expect((await call(`${old.url}/api/est:create`, { json: { e: "3" } })).status).toBe(200);
+      const fresh = await startServer(newE, ["--db", db.toString(), "--workers", "1"]);
+      servers.push(fresh);
+      const made = await call(`${fresh.url}/api/est:create`, { json: { e: 40 } });
+      expect(made.json.data?.estimate).toBe(40);
+      expect((await call(`${old.url}/api/est:create`, { json: { e: "7" } })).status).toBe(200);
+      expect((await call(`${fresh.url}/api/est:all`)).json.data.map((r: { estimate: unknown }) => r.estimate)).toEqual([3, 40, 7]);
+      expect((await call(`${old.url}/api/est:all`)).json.data.map((r: { estimate: unknown }) => r.estimate)).toEqual(["3", "40", "7"]);
+    } finally {
+      await ns.admin(`DROP SCHEMA IF EXISTS "${ns.name}_retype" CASCADE`);
+      const views = await ns.admin(`SELECT nspname FROM pg_namespace WHERE nspname LIKE $1`, [`${ns.name}_retype_svc_%`]);
+      for (const v of views) await ns.admin(`DROP SCHEMA "${String(v.nspname)}" CASCADE`);
+      for (const d of [oldE, newE]) removeDir(d);
+    }
+  }, 120_000);
 });
