@@ -8,6 +8,11 @@ import type { Phase } from "../../../runtime/contract/evolve.js";
 import type { ServerSpec, TableSpec } from "../../../runtime/contract/index.js";
 import { parseNetUrl, redactUrl } from "../../../runtime/db/net/url.js";
 import type { PostgresMigration } from "../../../runtime/db/postgres/migrate.js";
+import type { MysqlDatabase } from "../../../runtime/db/mysql/index.js";
+import type { SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
+
+/** What every backend's migration answers: the plans as they were, and the changes run. */
+type Migration = Pick<PostgresMigration, "additive" | "evolve" | "applied">;
 import { backendOfUrl } from "../../../runtime/start/options.js";
 import { ownTables } from "../../../runtime/start/own-tables.js";
 import type { Model } from "../../analyze/model/model.js";
@@ -19,7 +24,7 @@ import { planText } from "../migrate-text.js";
 import { resolveTarget } from "../target.js";
 
 abstract class MigrateCommand extends Command {
-  db = Option.String("--db", { required: true, description: "The database: a postgres:// URL" });
+  db = Option.String("--db", { required: true, description: "The database: a postgres:// or mysql:// URL, or a SQLite file" });
   project = Option.String("--project", { description: "A project folder with svc.toml (default: the current folder)" });
   module = Option.String("--module", { description: "One module folder" });
   app = Option.String("--app", { description: "A folder of module folders" });
@@ -27,13 +32,16 @@ abstract class MigrateCommand extends Command {
   protected abstract readonly verb: "plan" | "apply" | "complete";
 
   /** Builds the project and runs `phase` against --db; a failure is written to stderr with its exit code. */
-  protected async migrate(phase: Phase | "plan"): Promise<{ result: PostgresMigration; spec: ServerSpec; model: Model; sources: Map<string, string> } | number> {
+  protected async migrate(
+    phase: Phase | "plan",
+  ): Promise<{ result: Migration; spec: ServerSpec; model: Model; sources: Map<string, string>; backend: "postgres" | "mysql" | "sqlite" } | number> {
     const name = `svc migrate ${this.verb}`;
     const target = resolveTarget({ module: this.module, app: this.app, project: this.project });
     if (typeof target === "string") return this.fail(2, `${name}: ${target}`);
-    const backend = backendOfUrl(this.db);
-    if (backend !== "postgres") {
-      return this.fail(2, `${name}: --db ${redactUrl(this.db)}: only postgres:// databases are migrated by this command so far`);
+    // A path with no scheme is a SQLite file, as `--db` of a server.
+    const backend = backendOfUrl(this.db) ?? (this.db.includes("://") ? null : "sqlite");
+    if (backend === null || backend === "tidb") {
+      return this.fail(2, `${name}: --db ${redactUrl(this.db)}: give a postgres:// or mysql:// URL, or a SQLite file`);
     }
     const built = await build(target, { runtimeImport: RUNTIME_URL, pretty: false });
     if (built.files.length === 0 || built.model === null) {
@@ -43,10 +51,13 @@ abstract class MigrateCommand extends Command {
     const spec = await importSpec(built.files, built.root);
     const tables: TableSpec[] = [...spec.tables, ...ownTables(spec)];
     try {
-      const result = await withPostgres(this.db, (sql, schema) =>
-        import("../../../runtime/db/postgres/migrate.js").then((m) => m.migratePostgres(sql, tables, schema, spec.schema, { phase })),
-      );
-      return { result, spec, model: built.model, sources: built.sources };
+      const result: Migration =
+        backend === "postgres"
+          ? await withPostgres(this.db, (sql, schema) =>
+              import("../../../runtime/db/postgres/migrate.js").then((m) => m.migratePostgres(sql, tables, schema, spec.schema, { phase })),
+            )
+          : await withAdapter(backend, this.db, (db) => db.migratePhase(tables, spec.schema, phase));
+      return { result, spec, model: built.model, sources: built.sources, backend };
     } catch (err) {
       return this.fail(1, `${name}: ${redactUrl(err instanceof Error ? err.message : String(err))}`);
     }
@@ -75,7 +86,7 @@ export class MigratePlanCommand extends MigrateCommand {
   async execute(): Promise<number> {
     const got = await this.migrate("plan");
     if (typeof got === "number") return got;
-    const { result, spec, model, sources } = got;
+    const { result, spec, model, sources, backend } = got;
     const diagnostics = liveDiagnostics(result, model, redactUrl(this.db));
     if (this.json) {
       const { additive, evolve } = result;
@@ -100,7 +111,8 @@ export class MigratePlanCommand extends MigrateCommand {
         build: spec.schema?.build ?? "unversioned",
         additive: result.additive,
         evolve: result.evolve,
-        addColumn: (table, definition) => `ALTER TABLE "${table.replace(/"/g, '""')}" ADD COLUMN ${definition}`,
+        addColumn: (table, definition) =>
+          backend === "mysql" ? `ALTER TABLE \`${table.replace(/`/g, "``")}\` ADD COLUMN ${definition}` : `ALTER TABLE "${table.replace(/"/g, '""')}" ADD COLUMN ${definition}`,
       }),
     );
     return 0;
@@ -121,7 +133,7 @@ export class MigrateApplyCommand extends MigrateCommand {
     return this.report(got.result, "expand");
   }
 
-  protected report(result: PostgresMigration, phase: Phase): number {
+  protected report(result: Migration, phase: Phase): number {
     const { create, add } = result.additive;
     const lines: string[] = [];
     if (create.length > 0) lines.push(`created ${create.map((t) => t.name).join(", ")}`);
@@ -150,7 +162,7 @@ export class MigrateCompleteCommand extends MigrateApplyCommand {
 }
 
 /** The plan's problems as diagnostics at the resource whose table they concern. */
-function liveDiagnostics(result: PostgresMigration, model: Model, where: string): Diagnostic[] {
+function liveDiagnostics(result: Migration, model: Model, where: string): Diagnostic[] {
   const at = (table: string) => model.resources.find((r) => r.name.toLowerCase() === table.toLowerCase())?.at ?? null;
   const out: Diagnostic[] = [];
   for (const problem of result.evolve.problems) {
@@ -183,5 +195,23 @@ async function withPostgres<T>(url: string, fn: (sql: import("postgres").Sql, sc
     return await fn(sql, target.schema);
   } finally {
     await sql.end({ timeout: 5 });
+  }
+}
+
+/** MySQL/MariaDB or SQLite through the server's own adapter: its connection set-up, its migration lock. */
+async function withAdapter<T>(backend: "mysql" | "sqlite", url: string, fn: (db: MysqlDatabase | SqliteDatabase) => Promise<T>): Promise<T> {
+  let db: MysqlDatabase | SqliteDatabase;
+  if (backend === "mysql") {
+    const { openMysql } = await import("../../../runtime/db/mysql/index.js");
+    db = openMysql(url);
+  } else {
+    const { sqlitePath } = await import("../../../runtime/db/index.js");
+    const { openSqlite } = await import("../../../runtime/db/sqlite/index.js");
+    db = openSqlite(sqlitePath(url));
+  }
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
   }
 }
