@@ -13,6 +13,9 @@ import type { Dialect } from "../contract/server.js";
 import { historyRows, historyTable, readSql, recordSql } from "./history.js";
 import { type EvolvePlan, type HistoryRow, type PlannedChange, changesToRun } from "./plan.js";
 
+/** The longest pause between two batches of a backfill. */
+const MAX_PAUSE_MS = 500;
+
 /** A backend's connection for migrating: one connection, reserved for the whole phase. */
 export interface MigrationSession {
   readonly dialect: Dialect;
@@ -70,13 +73,15 @@ export async function runPhase(
   }
   const changes = changesToRun(plan, phase, history);
   if (changes.length === 0) return [];
-  if (phase === "expand") await refuseDuplicates(session, changes);
+  // Checked before anything runs, but for an index over a column this expand adds: before its own steps.
+  const deferred = phase === "expand" ? await refuseDuplicates(session, changes, true) : new Set<string>();
   const ddl = historyTable.ddl[session.dialect]!;
   await session.exec(ddl.createTable);
   const applied: AppliedChange[] = [];
   for (const change of changes) {
     const steps = phase === "expand" ? change.expand : change.contract;
     const done: AppliedChange = { change: change.change, phase, steps: 0, rows: 0 };
+    if (deferred.has(change.change)) await refuseDuplicates(session, [change], false);
     for (const step of steps) {
       const rows = await runStep(session, step);
       done.steps += 1;
@@ -95,9 +100,13 @@ async function runStep(session: MigrationSession, step: MigrationStep): Promise<
     if (step.repeat !== true) return await session.transaction((exec) => exec(step.sql));
     let total = 0;
     for (;;) {
+      const started = performance.now();
       const changed = await session.transaction((exec) => exec(step.sql));
       if (changed === 0) return total;
       total += changed;
+      // Paced: as long again as the batch took, so the servers' own writes get the database
+      // at least half the time (bench/evolve-backfill.ts measures what that keeps).
+      await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_PAUSE_MS, performance.now() - started)));
     }
   } catch (err) {
     throw new StartupError(
@@ -108,12 +117,24 @@ async function runStep(session: MigrationSession, step: MigrationStep): Promise<
   }
 }
 
-/** A unique index over data that repeats values: refused with the count and a few values. */
-async function refuseDuplicates(session: MigrationSession, changes: readonly PlannedChange[]): Promise<void> {
+/**
+ * A unique index over data that repeats values: refused with the count and a few values. With
+ * `early`, a query that cannot run yet (its column is added by this expand) is left for later:
+ * the changes returned.
+ */
+async function refuseDuplicates(session: MigrationSession, changes: readonly PlannedChange[], early: boolean): Promise<Set<string>> {
   const problems: string[] = [];
+  const later = new Set<string>();
   for (const change of changes) {
     if (change.duplicates === undefined) continue;
-    const rows = await session.query(change.duplicates);
+    let rows: Record<string, unknown>[];
+    try {
+      rows = await session.query(change.duplicates);
+    } catch (err) {
+      if (!early) throw err;
+      later.add(change.change);
+      continue;
+    }
     if (rows.length === 0) continue;
     const examples = rows.map((r) => {
       const { count, ...values } = r;
@@ -124,7 +145,8 @@ async function refuseDuplicates(session: MigrationSession, changes: readonly Pla
   if (problems.length > 0) {
     throw new StartupError(
       "SVC_ERR_MIGRATION",
-      `nothing ran: ${problems.join("\n")}\nremove or change the repeated rows, then run again`,
+      `${early ? "nothing ran" : "the index was not built"}: ${problems.join("\n")}\nremove or change the repeated rows, then run again`,
     );
   }
+  return later;
 }

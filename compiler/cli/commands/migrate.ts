@@ -138,7 +138,7 @@ export class MigrateApplyCommand extends MigrateCommand {
     const lines: string[] = [];
     if (create.length > 0) lines.push(`created ${create.map((t) => t.name).join(", ")}`);
     if (add.length > 0) lines.push(`added ${add.map((a) => `${a.table}.${a.column.name}`).join(", ")}`);
-    for (const a of result.applied) lines.push(`${a.change}: ${phase}, ${a.steps} step${a.steps === 1 ? "" : "s"}${a.rows > 0 ? `, ${a.rows} rows` : ""}`);
+    for (const a of result.applied) lines.push(`${a.change}: ${phase}, ${a.steps} step${a.steps === 1 ? "" : "s"}${a.rows > 0 ? `, ${a.rows} row${a.rows === 1 ? "" : "s"}` : ""}`);
     const verb = `svc migrate ${this.verb}`;
     if (lines.length === 0) this.context.stdout.write(`${verb}: nothing to do\n`);
     for (const line of lines) this.context.stdout.write(`${verb}: ${line}\n`);
