@@ -40,10 +40,33 @@ function svc(...args: string[]): { status: number | null; out: string; stdout: s
 }
 
 describe("svc migrate: arguments", () => {
-  test("a database other than postgres:// is refused with exit 2", () => {
-    const r = svc("migrate", "plan", "--db", "data/app.db", "--module", join(FIXTURE, "input"));
+  test("a URL of another kind of database is refused with exit 2", () => {
+    const r = svc("migrate", "plan", "--db", "redis://127.0.0.1/0", "--module", join(FIXTURE, "input"));
     expect(r.status).toBe(2);
-    expect(r.out).toContain("only postgres:// databases are migrated by this command so far");
+    expect(r.out).toContain("give a postgres:// or mysql:// URL, or a SQLite file");
+  });
+
+  test("a SQLite file: apply creates the tables, plan prints the steps, complete contracts", () => {
+    const dir = tmpDir("migrate-cli-sqlite-");
+    try {
+      const v1 = join(dir, "v1");
+      mkdirSync(v1);
+      writeFileSync(join(v1, "m.svc"), V1);
+      const file = join(dir, "app.db");
+      // A plan never creates the file it is asked about.
+      expect(svc("migrate", "plan", "--db", file, "--module", v1).status).toBe(1);
+      expect(existsSync(file)).toBe(false);
+      expect(svc("migrate", "apply", "--db", file, "--module", v1)).toMatchObject({ status: 0, out: "svc migrate apply: created task, audit_old\n" });
+      const plan = svc("migrate", "plan", "--db", file, "--module", join(FIXTURE, "input"));
+      expect(plan.status).toBe(0);
+      expect(plan.out).toContain("-- task.headline renamed from title (not begun)");
+      expect(svc("migrate", "apply", "--db", file, "--module", join(FIXTURE, "input")).status).toBe(0);
+      const complete = svc("migrate", "complete", "--db", file, "--module", join(FIXTURE, "input"));
+      expect(complete.status).toBe(0);
+      expect(complete.out).toContain("svc migrate complete: drop resource audit_old: contract");
+    } finally {
+      removeDir(dir);
+    }
   });
 
   test("an unreachable database exits 1, the password hidden", () => {

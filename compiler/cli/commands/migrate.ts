@@ -6,13 +6,7 @@
 import { Command, Option } from "clipanion";
 import type { Phase } from "../../../runtime/contract/evolve.js";
 import type { ServerSpec, TableSpec } from "../../../runtime/contract/index.js";
-import { parseNetUrl, redactUrl } from "../../../runtime/db/net/url.js";
-import type { PostgresMigration } from "../../../runtime/db/postgres/migrate.js";
-import type { MysqlDatabase } from "../../../runtime/db/mysql/index.js";
-import type { SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
-
-/** What every backend's migration answers: the plans as they were, and the changes run. */
-type Migration = Pick<PostgresMigration, "additive" | "evolve" | "applied">;
+import { redactUrl } from "../../../runtime/db/net/url.js";
 import { backendOfUrl } from "../../../runtime/start/options.js";
 import { ownTables } from "../../../runtime/start/own-tables.js";
 import type { Model } from "../../analyze/model/model.js";
@@ -20,6 +14,7 @@ import { evolveCodes } from "../../diagnostics/codes/evolve.js";
 import { type Diagnostic, sortDiagnostics } from "../../diagnostics/diagnostic.js";
 import { build, formatDiagnostics } from "../../index.js";
 import { RUNTIME_URL, importSpec } from "../../dev/generation.js";
+import { type MigrateBackend, type Migration, runMigration } from "../migrate-backends.js";
 import { planText } from "../migrate-text.js";
 import { resolveTarget } from "../target.js";
 
@@ -32,16 +27,13 @@ abstract class MigrateCommand extends Command {
   protected abstract readonly verb: "plan" | "apply" | "complete";
 
   /** Builds the project and runs `phase` against --db; a failure is written to stderr with its exit code. */
-  protected async migrate(
-    phase: Phase | "plan",
-  ): Promise<{ result: Migration; spec: ServerSpec; model: Model; sources: Map<string, string>; backend: "postgres" | "mysql" | "sqlite" } | number> {
+  protected async migrate(phase: Phase | "plan"): Promise<{ result: Migration; spec: ServerSpec; model: Model; sources: Map<string, string>; backend: MigrateBackend } | number> {
     const name = `svc migrate ${this.verb}`;
     const target = resolveTarget({ module: this.module, app: this.app, project: this.project });
     if (typeof target === "string") return this.fail(2, `${name}: ${target}`);
-    // A path with no scheme is a SQLite file, as `--db` of a server.
-    const backend = backendOfUrl(this.db) ?? (this.db.includes("://") ? null : "sqlite");
-    if (backend === null || backend === "tidb") {
-      return this.fail(2, `${name}: --db ${redactUrl(this.db)}: give a postgres:// or mysql:// URL, or a SQLite file`);
+    const backend = backendOf(this.db);
+    if (backend === null) {
+      return this.fail(2, `${name}: --db ${redactUrl(this.db)}: give a postgres:// or mysql:// URL, or a SQLite file (sqlite:path or a path)`);
     }
     const built = await build(target, { runtimeImport: RUNTIME_URL, pretty: false });
     if (built.files.length === 0 || built.model === null) {
@@ -51,12 +43,7 @@ abstract class MigrateCommand extends Command {
     const spec = await importSpec(built.files, built.root);
     const tables: TableSpec[] = [...spec.tables, ...ownTables(spec)];
     try {
-      const result: Migration =
-        backend === "postgres"
-          ? await withPostgres(this.db, (sql, schema) =>
-              import("../../../runtime/db/postgres/migrate.js").then((m) => m.migratePostgres(sql, tables, schema, spec.schema, { phase })),
-            )
-          : await withAdapter(backend, this.db, (db) => db.migratePhase(tables, spec.schema, phase));
+      const result = await runMigration(backend, this.db, tables, spec.schema, phase);
       return { result, spec, model: built.model, sources: built.sources, backend };
     } catch (err) {
       return this.fail(1, `${name}: ${redactUrl(err instanceof Error ? err.message : String(err))}`);
@@ -86,7 +73,7 @@ export class MigratePlanCommand extends MigrateCommand {
   async execute(): Promise<number> {
     const got = await this.migrate("plan");
     if (typeof got === "number") return got;
-    const { result, spec, model, sources, backend } = got;
+    const { result, spec, model, sources } = got;
     const diagnostics = liveDiagnostics(result, model, redactUrl(this.db));
     if (this.json) {
       const { additive, evolve } = result;
@@ -111,8 +98,7 @@ export class MigratePlanCommand extends MigrateCommand {
         build: spec.schema?.build ?? "unversioned",
         additive: result.additive,
         evolve: result.evolve,
-        addColumn: (table, definition) =>
-          backend === "mysql" ? `ALTER TABLE \`${table.replace(/`/g, "``")}\` ADD COLUMN ${definition}` : `ALTER TABLE "${table.replace(/"/g, '""')}" ADD COLUMN ${definition}`,
+        addColumn: (table, definition) => `ALTER TABLE ${quote(got.backend, table)} ADD COLUMN ${definition}`,
       }),
     );
     return 0;
@@ -161,6 +147,14 @@ export class MigrateCompleteCommand extends MigrateApplyCommand {
   }
 }
 
+/** The backend `--db` names: a URL's scheme, else a SQLite file path. */
+function backendOf(db: string): MigrateBackend | null {
+  const backend = backendOfUrl(db);
+  if (backend === "tidb") return "mysql";
+  if (backend !== null) return backend;
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(db) ? null : "sqlite";
+}
+
 /** The plan's problems as diagnostics at the resource whose table they concern. */
 function liveDiagnostics(result: Migration, model: Model, where: string): Diagnostic[] {
   const at = (table: string) => model.resources.find((r) => r.name.toLowerCase() === table.toLowerCase())?.at ?? null;
@@ -177,41 +171,6 @@ function liveDiagnostics(result: Migration, model: Model, where: string): Diagno
   return sortDiagnostics(out);
 }
 
-async function withPostgres<T>(url: string, fn: (sql: import("postgres").Sql, schema: string | null) => Promise<T>): Promise<T> {
-  const { default: postgres } = await import("postgres");
-  const { POSTGRES_TYPES } = await import("../../../runtime/db/postgres/types.js");
-  const target = parseNetUrl(url, "postgres");
-  const connection: Record<string, string> = { application_name: "svc migrate", TimeZone: "UTC" };
-  if (target.schema !== null) connection.search_path = target.schema;
-  const sql = postgres(target.driverUrl, {
-    max: 1,
-    connect_timeout: target.settings.connectTimeoutMs / 1000,
-    onnotice: () => undefined,
-    fetch_types: false,
-    types: POSTGRES_TYPES,
-    connection,
-  });
-  try {
-    return await fn(sql, target.schema);
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
-}
-
-/** MySQL/MariaDB or SQLite through the server's own adapter: its connection set-up, its migration lock. */
-async function withAdapter<T>(backend: "mysql" | "sqlite", url: string, fn: (db: MysqlDatabase | SqliteDatabase) => Promise<T>): Promise<T> {
-  let db: MysqlDatabase | SqliteDatabase;
-  if (backend === "mysql") {
-    const { openMysql } = await import("../../../runtime/db/mysql/index.js");
-    db = openMysql(url);
-  } else {
-    const { sqlitePath } = await import("../../../runtime/db/index.js");
-    const { openSqlite } = await import("../../../runtime/db/sqlite/index.js");
-    db = openSqlite(sqlitePath(url));
-  }
-  try {
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
+function quote(backend: MigrateBackend, name: string): string {
+  return backend === "mysql" ? `\`${name.replace(/`/g, "``")}\`` : `"${name.replace(/"/g, '""')}"`;
 }
