@@ -15,8 +15,7 @@ import { type NetTarget, parseNetUrl, redactUrl } from "../net/url.js";
 import { withRetries } from "../retry.js";
 import { MysqlPool, type PoolConnection, execCount, queryConstant } from "./conn.js";
 import { type MysqlFlavor, isRetryableMysql, isUnavailableMysql, mapMysqlError } from "./errors.js";
-import { type NetMigration, checkNames, migrateMysql, migrateMysqlPhase } from "./migrate.js";
-import type { Phase } from "../../contract/evolve.js";
+import { checkNames, migrateMysql } from "./migrate.js";
 import { beginStatements } from "./session.js";
 import { MysqlTx, rowsOf } from "./tx.js";
 import { type Each, streamRows } from "./stream.js";
@@ -76,11 +75,6 @@ export class MysqlDatabase implements Database {
     } catch (err) {
       throw this.startupError(err, "cannot bring the schema up to date");
     }
-  }
-
-  /** `svc migrate`: plans, or runs one phase of, the declared changes (and the additive ones), on one connection. */
-  async migratePhase(tables: readonly TableSpec[], schema: SchemaSpec | undefined, phase: Phase | "plan"): Promise<NetMigration> {
-    return this.withConnection((conn) => migrateMysqlPhase(conn, tables, schema, { phase }));
   }
 
   /** Checks every statement against the live schema: each is prepared (never run) on one connection. */

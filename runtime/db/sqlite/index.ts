@@ -7,8 +7,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { StartupError } from "../../core/errors.js";
 import type { Awaitable, Database, Executor, Row, SchemaSpec, StatementSpec, TableSpec } from "../../contract/index.js";
 import { retryWhileBusy } from "./busy-retry.js";
-import { type SqliteMigration, migrateSqlite, migrateSqlitePhase } from "./migrate.js";
-import type { Phase } from "../../contract/evolve.js";
+import { migrateSqlite } from "./migrate.js";
 import { busyError, isBusy, mapSqliteError } from "./errors.js";
 import { getAll, getAllJson, getOne, getOneJson, runChanges, StatementCache, type Prepared } from "./statements.js";
 import { SqliteTx } from "./tx.js";
@@ -260,11 +259,6 @@ export class SqliteDatabase implements Database {
       this.gate.markClosed();
       this.gate.release();
     }
-  }
-
-  /** `svc migrate`: plans, or runs one phase of, the declared changes (and the additive ones). */
-  async migratePhase(tables: readonly TableSpec[], schema: SchemaSpec | undefined, phase: Phase | "plan"): Promise<SqliteMigration> {
-    return migrateSqlitePhase(this.db, tables, schema, { phase });
   }
 
   /** In process and synchronous: it answers at once or throws, so /health needs no timer for it. */
