@@ -28,8 +28,14 @@ const INSTANT_OR_REBUILD = "none (instant where InnoDB can, else an online rebui
 const TRIGGER = "a brief exclusive metadata lock on the table (waits for running statements on it)";
 const ROWS = "row locks on the batch's rows only";
 
-export function mysqlWriter(): ChangeWriter {
-  return { dialect: "mysql", column: columnSteps, dropColumn, dropTable, index };
+/**
+ * `server`: which server answers (db/mysql/session.ts serverKind). MySQL and TiDB lack the
+ * idempotent forms MariaDB has: there only an index on an existing table is written (in the
+ * form each accepts; a resumed apply re-plans and leaves out the index already built), and a
+ * change of a column fails at its first statement, naming it (TiDB has no triggers at all).
+ */
+export function mysqlWriter(server: "mysql" | "mariadb" | "tidb" = "mariadb"): ChangeWriter {
+  return { dialect: "mysql", column: columnSteps, dropColumn, dropTable, index: (createIndex, target) => index(createIndex, target, server) };
 }
 
 function dropColumn(column: string, target: ChangeTarget): PhaseSteps {
@@ -57,13 +63,20 @@ function dropTable(table: string): PhaseSteps {
   };
 }
 
-function index(createIndex: string, target: ChangeTarget): { steps: MigrationStep[]; duplicates: string | null } {
+function index(createIndex: string, target: ChangeTarget, server: "mysql" | "mariadb" | "tidb"): { steps: MigrationStep[]; duplicates: string | null } {
   const m = /^CREATE (UNIQUE )?INDEX IF NOT EXISTS (`(?:[^`]|``)+`|\S+) ON (?:`(?:[^`]|``)+`|\S+) \((.*)\)$/s.exec(createIndex);
   if (m === null) throw new StartupError("SVC_ERR_MIGRATION", `not an index statement svc writes: ${createIndex}`);
   const unique = m[1] !== undefined;
   const name = m[2];
   const table = target.table.name;
-  const sql = `ALTER TABLE ${q(table)} ADD ${unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ${name} (${m[3]}), ALGORITHM=NOCOPY, LOCK=NONE`;
+  const add = `ALTER TABLE ${q(table)} ADD ${unique ? "UNIQUE " : ""}INDEX`;
+  // TiDB builds every index online, and takes no ALGORITHM of MySQL's.
+  const sql =
+    server === "mariadb"
+      ? `${add} IF NOT EXISTS ${name} (${m[3]}), ALGORITHM=NOCOPY, LOCK=NONE`
+      : server === "mysql"
+        ? `${add} ${name} (${m[3]}), ALGORITHM=INPLACE, LOCK=NONE`
+        : `${add} ${name} (${m[3]})`;
   const change = indexKey(table, name.startsWith("`") ? name.slice(1, -1).replace(/``/g, "`") : name);
   const steps = [step(change, "expand", `${unique ? "unique " : ""}index ${name} built online`, sql, "none (built in place while reads and writes go on; brief exclusive metadata locks at start and end)")];
   return { steps, duplicates: unique ? duplicatesQuery(table, m[3]!) : null };

@@ -35,6 +35,7 @@ import {
   withMigrationLock,
 } from "../../migrate/index.js";
 import { mysqlLiveSchema, mysqlSession } from "./evolve.js";
+import { serverKind } from "./session.js";
 
 /** Seconds a starting server waits for another one's migration. */
 export const MYSQL_MIGRATE_LOCK_TIMEOUT_S = 60;
@@ -85,7 +86,9 @@ export async function migrateMysqlPhase(
     // Declared changes (runtime/migrate) own the columns they account for; both plans are made
     // on the schema as it is before anything changes, and refused before anything does.
     const session = mysqlSession(conn, true);
-    const start = await planAtStart(session, mysqlWriter(), tables, schema, await mysqlLiveSchema(session));
+    const version = await queryConstant<{ v: string }[]>(conn, "SELECT VERSION() AS v");
+    const writer = mysqlWriter(serverKind(String(version[0]?.v ?? "")));
+    const start = await planAtStart(session, writer, tables, schema, await mysqlLiveSchema(session));
     const additive = await planMysql(conn, declared, (table) => ownedColumns(start.plan, table));
     const result: NetMigration = { additive, evolve: start.plan, applied: [], waiting: null };
     if (phase === "plan") return result;

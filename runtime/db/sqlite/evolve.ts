@@ -2,8 +2,8 @@
 // planner reads it there. The lock is the database's write lock (BEGIN IMMEDIATE), the one
 // the additive migration takes: servers starting together and `svc migrate` queue on it. It
 // is held for the whole phase, so on SQLite other writers wait for all of it, batches
-// included (readers go on in WAL mode); each step is a savepoint inside it, undone alone
-// when it fails, and the steps before it are committed when the phase ends.
+// included (readers go on in WAL mode); each step is a savepoint inside it. Held by the
+// caller's transaction (the start-up migration, `svc migrate`), a failure undoes the phase.
 
 import type BetterSqlite3 from "better-sqlite3";
 import { StartupError } from "../../core/errors.js";
