@@ -90,7 +90,8 @@ const ok = await backendAvailable("postgres");
 
   test("a retype in place: the new build sees the new type through its view, the old one the old type", async () => {
     const v1 = pgTable([{ name: "estimate", type: "text", nullable: true }]);
-    const v2 = pgTable([{ name: "estimate", type: "bigint", nullable: true }], { columns: [retypeEstimate] });
+    const byEstimate = `CREATE INDEX IF NOT EXISTS "task_estimate" ON "task" ("estimate")`;
+    const v2 = pgTable([{ name: "estimate", type: "bigint", nullable: true }], { columns: [retypeEstimate] }, [byEstimate]);
     await migrate([v1], "b1");
     await ns.admin(`INSERT INTO task (estimate) VALUES ('3'), (NULL), ('12')`);
 
@@ -114,6 +115,10 @@ const ok = await backendAvailable("postgres");
     const [type] = await ns.admin(`SELECT data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'task' AND column_name = 'estimate'`, [ns.name]);
     expect(type).toEqual({ data_type: "bigint" });
     expect(await ns.admin(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [expanded.viewSchema])).toEqual([]);
+    // The declared index was built on the old column, dropped with it by the swap, and built again on the new one.
+    expect(await ns.admin(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'task_estimate'`, [ns.name])).toEqual([
+      { indexdef: `CREATE INDEX task_estimate ON ${ns.name}.task USING btree (estimate)` },
+    ]);
     await drop();
   });
 

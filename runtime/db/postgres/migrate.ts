@@ -81,6 +81,10 @@ export async function migratePostgres(
         // The new build's tables are all there; the changes' contract steps run on their own.
         result.applied = await runPhase(session, "contract", evolve, history, build);
         result.viewSchema = null;
+        // A retype's swap drops the old column with its indexes: the declared ones are built again, online.
+        const after = planChanges({ dialect: "postgres", tables, schema: spec, live: await liveSchema(session.query), history: [], writer: postgresWriter(), dbSchema: base });
+        const indexes = { ...after, changes: after.changes.filter((c) => c.change.startsWith(`${c.table} index `)) };
+        result.applied.push(...(await runPhase(session, "expand", indexes, await readHistory(session), build)));
       } else {
         result.applied = await runPhase(session, "expand", evolve, history, build);
       }
