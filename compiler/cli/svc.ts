@@ -7,6 +7,7 @@ import { DeployCommand } from "./commands/deploy.js";
 import { DevCommand } from "./commands/dev.js";
 import { FmtCommand } from "./commands/fmt.js";
 import { LspCommand } from "./commands/lsp.js";
+import { MigrateApplyCommand, MigrateCompleteCommand, MigratePlanCommand } from "./commands/migrate.js";
 import { JobsCancelCommand, JobsListCommand, JobsRetryCommand } from "./commands/jobs.js";
 import { VERSION } from "./version.js";
 
@@ -17,6 +18,9 @@ cli.register(DeployCommand);
 cli.register(DevCommand);
 cli.register(FmtCommand);
 cli.register(LspCommand);
+cli.register(MigratePlanCommand);
+cli.register(MigrateApplyCommand);
+cli.register(MigrateCompleteCommand);
 cli.register(JobsListCommand);
 cli.register(JobsRetryCommand);
 cli.register(JobsCancelCommand);

@@ -88,7 +88,7 @@ export async function migrateOrReset(
 ): Promise<Migrated> {
   if (db !== null) {
     try {
-      await db.migrate([...spec.tables, ...ownTables(spec)]);
+      await db.migrate([...spec.tables, ...ownTables(spec)], spec.schema);
       await db.prepare([...spec.statements, ...ownStatements(spec, db.dialect)]);
       return { db, reset: null };
     } catch (err) {
@@ -102,7 +102,7 @@ export async function migrateOrReset(
 async function fresh(spec: ServerSpec, open: () => Promise<Database>): Promise<Database> {
   const db = await open();
   try {
-    await db.migrate([...spec.tables, ...ownTables(spec)]);
+    await db.migrate([...spec.tables, ...ownTables(spec)], spec.schema);
     await db.prepare([...spec.statements, ...ownStatements(spec, db.dialect)]);
     return db;
   } catch (err) {

@@ -3,7 +3,7 @@
 // so the adapters carry no metrics code and a server without metrics runs none of it.
 
 import { performance } from "node:perf_hooks";
-import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec, TransactionOptions } from "../contract/index.js";
+import type { Awaitable, Database, Executor, Row, SchemaSpec, StatementSpec, TableSpec, TransactionOptions } from "../contract/index.js";
 import { type Family, HistogramCell, histogramFamily } from "./family.js";
 
 export class StatementSeries {
@@ -96,8 +96,8 @@ export class MeasuredDatabase extends MeasuredExecutor implements Database {
     }
   }
 
-  migrate(tables: readonly TableSpec[]): Promise<void> {
-    return this.db.migrate(tables);
+  migrate(tables: readonly TableSpec[], schema?: SchemaSpec): Promise<void> {
+    return this.db.migrate(tables, schema);
   }
 
   prepare(stmts: readonly StatementSpec[]): void | Promise<void> {

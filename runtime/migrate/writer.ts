@@ -12,6 +12,8 @@ export interface LiveColumnInfo {
   /** As the database reports it, lower-cased. */
   type: string;
   nullable: boolean;
+  /** MySQL: the full type (COLUMN_TYPE, `varchar(64)`), which MODIFY COLUMN needs and `type` (DATA_TYPE) lacks. */
+  columnType?: string;
 }
 
 /** Where a change is written: its table, as declared for this backend and as it is live. */

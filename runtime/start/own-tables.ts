@@ -10,8 +10,14 @@ import { jobStatementList, jobsTable, schedulesTable } from "../jobs/table.js";
 import { outboxStatementList, outboxTables } from "../outbox/table.js";
 import type { Dialect, ServerSpec, StatementSpec, TableSpec } from "../contract/index.js";
 import { deliveriesTable, recordDeliverySql } from "../webhooks/table.js";
+import { historyTable } from "../migrate/history.js";
 
-type Uses = Pick<ServerSpec, "auth" | "webhooks" | "idempotency" | "jobs" | "events">;
+type Uses = Pick<ServerSpec, "auth" | "webhooks" | "idempotency" | "jobs" | "events"> & Partial<Pick<ServerSpec, "tables" | "schema">>;
+
+/** A build that declares schema changes keeps their history (runtime/migrate/history.ts). */
+function declaresChanges(spec: Uses): boolean {
+  return (spec.schema?.dropTables.length ?? 0) > 0 || (spec.tables ?? []).some((t) => t.changes !== undefined);
+}
 
 function owned(spec: Uses): { table: TableSpec; statements: readonly StatementSpec[] }[] {
   const out: { table: TableSpec; statements: readonly StatementSpec[] }[] = [];
@@ -26,6 +32,7 @@ function owned(spec: Uses): { table: TableSpec; statements: readonly StatementSp
     const [events, deliveries] = outboxTables;
     out.push({ table: events, statements: outboxStatementList }, { table: deliveries, statements: [] });
   }
+  if (declaresChanges(spec)) out.push({ table: historyTable, statements: [] });
   return out;
 }
 

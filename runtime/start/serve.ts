@@ -116,7 +116,7 @@ export async function openChecked(
   try {
     // svc's own tables beside the app's: rate-limit counters (runtime/limits), and those of the features the spec uses (own-tables.ts).
     const { tables, statements } = withLimitsSchema(spec, options);
-    await db.migrate([...tables, ...ownTables(spec)]);
+    await db.migrate([...tables, ...ownTables(spec)], spec.schema);
     await db.prepare([...statements, ...ownStatements(spec, db.dialect)]);
   } catch (err) {
     await db.close().catch(() => undefined);

@@ -5,7 +5,7 @@
 
 import { ATTR_DB_OPERATION_NAME, ATTR_DB_SYSTEM_NAME } from "@opentelemetry/semantic-conventions";
 import type { Attributes } from "@opentelemetry/api";
-import type { Awaitable, Database, Dialect, EndpointSpec, Executor, Row, RouteSpec, ServerSpec, StatementSpec, TableSpec, TransactionOptions } from "../contract/index.js";
+import type { Awaitable, Database, Dialect, EndpointSpec, Executor, Row, RouteSpec, SchemaSpec, ServerSpec, StatementSpec, TableSpec, TransactionOptions } from "../contract/index.js";
 import type { Tracing } from "./tracing.js";
 
 /** `db.system.name` values (OpenTelemetry database semantic conventions). */
@@ -87,8 +87,8 @@ export class TracedDatabase extends TracedExecutor implements Database {
     }
   }
 
-  migrate(tables: readonly TableSpec[]): Promise<void> {
-    return this.db.migrate(tables);
+  migrate(tables: readonly TableSpec[], schema?: SchemaSpec): Promise<void> {
+    return this.db.migrate(tables, schema);
   }
 
   prepare(stmts: readonly StatementSpec[]): void | Promise<void> {

@@ -94,7 +94,7 @@ for (const backend of ["postgres", "mysql"] as const) {
       const r = svcCheck("--db", ns.url);
       expect(r.status).toBe(1);
       expect(r.out).toMatch(
-        /modules\/stock\/stock\.svc:3:10: error SVC3153: resource `item`: column qty is text in the database but declared (bigint|BIGINT) \(retyped\?\)/,
+        /modules\/stock\/stock\.svc:3:10: error SVC3153: resource `item`: column qty is text in the database but declared (bigint|BIGINT); add `changed from <its old type>`/,
       );
       expect(r.out).toContain("error SVC3153: resource `item`: column extra is in the database but not declared");
       expect(r.out).toContain(

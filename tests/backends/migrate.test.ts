@@ -92,7 +92,7 @@ for (const backend of ["postgres", "mysql"] as const) {
         false,
       );
       await expect(start(v4)).rejects.toThrow(
-        /table item: column name is \w+ in the database but declared \w+ \(retyped\?\)/,
+        /table item: column name is \w+ in the database but declared \w+; add `changed from <its old type>` on the field/,
       );
     });
 

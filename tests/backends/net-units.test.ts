@@ -372,9 +372,9 @@ describe("the schema plan", () => {
     const plan = planMigration(declared, live, same);
     expect(plan.add.map((a) => a.column.name)).toEqual(["priority", "completed_at"]);
     expect(plan.problems).toEqual([
-      "table task: column title is bigint in the database but declared text (retyped?)",
+      "table task: column title is bigint in the database but declared text; add `changed from <its old type>` on the field (with `using (…) lossy` when the conversion narrows)",
       "table task: column description is NOT NULL in the database but declared nullable",
-      "table task: column legacy is in the database but not declared (dropped or renamed?); it would be left with its data, unused",
+      "table task: column legacy is in the database but not declared; add `drop legacy` to drop it with its data, or `renamed from legacy` on the field that replaces it",
     ]);
   });
 });

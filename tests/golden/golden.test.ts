@@ -17,11 +17,17 @@ const UPDATE = process.env.UPDATE_FIXTURES === "1";
 interface CaseOptions {
   /** Also snapshot the AST of every .svc file under input/ as ast.json. */
   ast?: boolean;
+  /** Another test prints this case's outputs (evolve-plan: evolve-plan.test.ts), not the compiler. */
+  driver?: string;
+}
+
+function caseOptions(dir: string): CaseOptions {
+  return existsSync(join(dir, "case.json")) ? JSON.parse(readFileSync(join(dir, "case.json"), "utf8")) : {};
 }
 
 async function outputs(dir: string): Promise<Map<string, string>> {
   const input = join(dir, "input");
-  const options: CaseOptions = existsSync(join(dir, "case.json")) ? JSON.parse(readFileSync(join(dir, "case.json"), "utf8")) : {};
+  const options = caseOptions(dir);
   const target = resolveTarget({ positional: input });
   if (typeof target === "string") throw new Error(target);
   const out = new Map<string, string>();
@@ -44,7 +50,7 @@ async function outputs(dir: string): Promise<Map<string, string>> {
 }
 
 const cases = readdirSync(FIXTURES, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
+  .filter((d) => d.isDirectory() && caseOptions(join(FIXTURES, d.name)).driver === undefined)
   .map((d) => d.name)
   .sort();
 

@@ -152,6 +152,20 @@ export const evolveCodes = {
     (name: string) => `\`drop resource ${name}\` names a table of svc's own`,
     () => "svc keeps its own tables; drop only a table a resource of yours declared",
   ),
+  liveUndeclared: d(
+    "SVC8120",
+    "error",
+    "`svc migrate plan`: the live table differs from the resource in a way no declared change explains; the server would refuse to start.",
+    (table: string, problem: string) => `the live table \`${table}\` does not match: ${problem}`,
+    () => "add the declaration the message names (docs/migrations.md), or change the table by hand",
+  ),
+  liveChangeMismatch: d(
+    "SVC8121",
+    "error",
+    "`svc migrate plan`: a declared change does not fit the live table (its old column is missing, or has another type than `changed from` says).",
+    (problem: string) => problem,
+    () => "check the declaration against the live table: `renamed from` and `changed from` describe the column as it is before the change",
+  ),
 };
 
 /** The SQLite type a CAST names for an svc type, for hints. */

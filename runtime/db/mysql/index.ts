@@ -6,7 +6,7 @@
 
 import mysql from "mysql2";
 import { StartupError } from "../../core/errors.js";
-import type { Awaitable, ConnectionPool, Database, Executor, Row, StatementSpec, TableSpec, TransactionOptions } from "../../contract/index.js";
+import type { Awaitable, ConnectionPool, Database, Executor, Row, SchemaSpec, StatementSpec, TableSpec, TransactionOptions } from "../../contract/index.js";
 import { bindSlots } from "../net/args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
 import { commitMarginMs, lateCommitError } from "../net/deadline.js";
@@ -64,10 +64,10 @@ export class MysqlDatabase implements Database {
     this.pools = [pool];
   }
 
-  async migrate(tables: readonly TableSpec[]): Promise<void> {
+  async migrate(tables: readonly TableSpec[], schema?: SchemaSpec): Promise<void> {
     try {
       await this.withConnection(async (conn) => {
-        await migrateMysql(conn, tables);
+        await migrateMysql(conn, tables, schema);
         const c = constraintsOf(tables, "mysql");
         c.checkNames = await checkNames(conn, c);
         this.constraints = c;

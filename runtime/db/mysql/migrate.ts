@@ -1,6 +1,8 @@
 // Brings a MySQL / MariaDB / TiDB database up to the declared resources at start
 // (net/migrate.ts has the rules), under GET_LOCK: servers starting together queue on the
-// named lock, the first makes the changes, the others find nothing left to do.
+// named lock, the first makes the changes, the others find nothing left to do. Declared
+// changes (renamed from, changed from, backfill, drop) are runtime/migrate's: their expand
+// runs here under the same lock, their contract only by `svc migrate complete`.
 //
 // MySQL's DDL is not transactional: each statement commits on its own. Every step is
 // idempotent (the plan is read from the live schema each time, indexes are created only
@@ -20,6 +22,20 @@ import {
   planMigration,
 } from "../net/migrate.js";
 import { type Connection, queryConstant } from "./conn.js";
+import type { SchemaSpec } from "../../contract/evolve.js";
+import type { Phase } from "../../contract/evolve.js";
+import {
+  type AppliedChange,
+  type EvolvePlan,
+  mysqlWriter,
+  ownedColumns,
+  planAtStart,
+  retypeWaiting,
+  runPhase,
+  withMigrationLock,
+} from "../../migrate/index.js";
+import { mysqlLiveSchema, mysqlSession } from "./evolve.js";
+import { serverKind } from "./session.js";
 
 /** Seconds a starting server waits for another one's migration. */
 export const MYSQL_MIGRATE_LOCK_TIMEOUT_S = 60;
@@ -27,7 +43,34 @@ export const MYSQL_MIGRATE_LOCK_TIMEOUT_S = 60;
 const LOCK_NAME = "CONCAT('svc.migrate:', DATABASE())";
 const INDEX = /^CREATE (UNIQUE )?INDEX IF NOT EXISTS `((?:[^`]|``)+)` ON `((?:[^`]|``)+)`/;
 
-export async function migrateMysql(conn: Connection, tables: readonly TableSpec[]): Promise<void> {
+/** What a migration found and did: the plans as they were before anything ran, and the changes run. */
+export interface NetMigration {
+  additive: MigrationPlan;
+  evolve: EvolvePlan;
+  applied: AppliedChange[];
+  /** Why this build may not serve yet (a column retyped in place, expanded only), or null. */
+  waiting: string | null;
+}
+
+export interface MysqlMigrateOptions {
+  /** `expand` at start and for `svc migrate apply`; `contract` for `svc migrate complete`; `plan` runs nothing. */
+  phase?: Phase | "plan";
+}
+
+/** At start: the additive changes and the declared changes' expand; throws when this build may not serve. */
+export async function migrateMysql(conn: Connection, tables: readonly TableSpec[], schema?: SchemaSpec): Promise<void> {
+  const result = await migrateMysqlPhase(conn, tables, schema);
+  // Refused once expand ran: it is what the old build's servers need meanwhile.
+  if (result.waiting !== null) throw new StartupError("SVC_ERR_MIGRATION", result.waiting);
+}
+
+export async function migrateMysqlPhase(
+  conn: Connection,
+  tables: readonly TableSpec[],
+  schema?: SchemaSpec,
+  options: MysqlMigrateOptions = {},
+): Promise<NetMigration> {
+  const phase = options.phase ?? "expand";
   const declared = declaredTables(tables, "mysql");
   const got = await queryConstant<{ got: number | null }[]>(
     conn,
@@ -40,17 +83,34 @@ export async function migrateMysql(conn: Connection, tables: readonly TableSpec[
     );
   }
   try {
-    const plan = await planMysql(conn, declared);
-    if (plan.problems.length > 0) throw mismatchError(plan.problems);
-    await applyPlan(conn, plan, declared);
+    // Declared changes (runtime/migrate) own the columns they account for; both plans are made
+    // on the schema as it is before anything changes, and refused before anything does.
+    const session = mysqlSession(conn, true);
+    const version = await queryConstant<{ v: string }[]>(conn, "SELECT VERSION() AS v");
+    const writer = mysqlWriter(serverKind(String(version[0]?.v ?? "")));
+    const start = await planAtStart(session, writer, tables, schema, await mysqlLiveSchema(session));
+    const additive = await planMysql(conn, declared, (table) => ownedColumns(start.plan, table));
+    const result: NetMigration = { additive, evolve: start.plan, applied: [], waiting: null };
+    if (phase === "plan") return result;
+    const problems = [...start.plan.problems, ...additive.problems];
+    if (problems.length > 0) throw mismatchError(problems);
+    await applyColumns(conn, additive);
+    result.applied = await withMigrationLock(session, () => runPhase(session, phase, start.plan, start.history, schema?.build ?? "dev"));
+    await applyIndexes(conn, declared);
+    if (phase === "expand") result.waiting = retypeWaiting(start, tables);
+    return result;
   } finally {
     await queryConstant(conn, `SELECT RELEASE_LOCK(${LOCK_NAME})`);
   }
 }
 
 /** The plan against the live database, changing nothing (also what `svc check --db` reports). */
-export async function planMysql(conn: Connection, declared: readonly DeclaredTable[]): Promise<MigrationPlan> {
-  return planMigration(declared, await liveColumns(conn), sameType);
+export async function planMysql(
+  conn: Connection,
+  declared: readonly DeclaredTable[],
+  owned?: (table: string) => ReadonlySet<string>,
+): Promise<MigrationPlan> {
+  return planMigration(declared, await liveColumns(conn), sameType, owned);
 }
 
 /** MariaDB keeps JSON as longtext (with a json_valid CHECK); BOOLEAN is tinyint everywhere. */
@@ -58,7 +118,7 @@ export function sameType(live: string, declared: string): boolean {
   return live === declared || (declared === "json" && live === "longtext");
 }
 
-async function applyPlan(conn: Connection, plan: MigrationPlan, declared: readonly DeclaredTable[]): Promise<void> {
+async function applyColumns(conn: Connection, plan: MigrationPlan): Promise<void> {
   const run = (text: string) => queryConstant(conn, text);
   for (const table of plan.create)
     await execDdl(run, table.ddl.createTable, `table ${table.name}: cannot create the table`);
@@ -69,6 +129,10 @@ async function applyPlan(conn: Connection, plan: MigrationPlan, declared: readon
       `table ${table}: column ${column.name} cannot be added`,
     );
   }
+}
+
+async function applyIndexes(conn: Connection, declared: readonly DeclaredTable[]): Promise<void> {
+  const run = (text: string) => queryConstant(conn, text);
   // MySQL has no CREATE INDEX IF NOT EXISTS (MariaDB and TiDB do): create only the missing ones.
   const existing = await liveIndexes(conn);
   for (const table of declared) {

@@ -55,6 +55,7 @@ export function planMigration(
   tables: readonly DeclaredTable[],
   live: ReadonlyMap<string, readonly LiveColumn[]>,
   sameType: (live: string, declared: string) => boolean,
+  owned: (table: string) => ReadonlySet<string> = () => new Set(),
 ): MigrationPlan {
   const plan: MigrationPlan = { create: [], add: [], problems: [] };
   for (const table of tables) {
@@ -64,7 +65,10 @@ export function planMigration(
       continue;
     }
     const byName = new Map(columns.map((c) => [c.name.toLowerCase(), c]));
+    // Columns a declared change (or an open one of a newer build) is changing are the planner's (runtime/migrate).
+    const theirs = owned(table.name);
     for (const column of table.ddl.columns) {
+      if (theirs.has(column.name.toLowerCase())) continue;
       const have = byName.get(column.name.toLowerCase());
       if (have === undefined) {
         if (column.nullable || column.hasDefault) plan.add.push({ table: table.name, column });
@@ -77,12 +81,13 @@ export function planMigration(
       }
       if (!sameType(have.type, column.sqlType.toLowerCase())) {
         plan.problems.push(
-          `table ${table.name}: column ${column.name} is ${have.type} in the database but declared ${column.sqlType} (retyped?)`,
+          `table ${table.name}: column ${column.name} is ${have.type} in the database but declared ${column.sqlType}; add \`changed from <its old type>\` on the field (with \`using (…) lossy\` when the conversion narrows)`,
         );
       }
       if (have.nullable !== column.nullable) {
         plan.problems.push(
-          `table ${table.name}: column ${column.name} is ${have.nullable ? "nullable" : "NOT NULL"} in the database but declared ${column.nullable ? "nullable" : "NOT NULL"}`,
+          `table ${table.name}: column ${column.name} is ${have.nullable ? "nullable" : "NOT NULL"} in the database but declared ${column.nullable ? "nullable" : "NOT NULL"}` +
+            (have.nullable ? `; add \`backfill <value>\` on the field to fill the NULL rows` : ""),
         );
       }
     }
@@ -94,9 +99,9 @@ export function planMigration(
     }
     const declared = new Set(table.ddl.columns.map((c) => c.name.toLowerCase()));
     for (const column of columns) {
-      if (!declared.has(column.name.toLowerCase())) {
+      if (!declared.has(column.name.toLowerCase()) && !theirs.has(column.name.toLowerCase())) {
         plan.problems.push(
-          `table ${table.name}: column ${column.name} is in the database but not declared (dropped or renamed?); it would be left with its data, unused`,
+          `table ${table.name}: column ${column.name} is in the database but not declared; add \`drop ${column.name}\` to drop it with its data, or \`renamed from ${column.name}\` on the field that replaces it`,
         );
       }
     }
@@ -109,7 +114,7 @@ export function mismatchError(problems: readonly string[]): StartupError {
     "SVC_ERR_MIGRATION",
     "the database does not match the declared resources, and no data is dropped implicitly:\n" +
       problems.map((p) => `  - ${p}`).join("\n") +
-      "\nchange the table by hand (or restore the declaration), then start again",
+      "\ndeclare the change (docs/migrations.md) or restore the declaration, then start again",
   );
 }
 

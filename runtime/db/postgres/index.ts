@@ -14,7 +14,7 @@
 
 import postgres, { type RowList, type Sql, type TransactionSql } from "postgres";
 import { StartupError } from "../../core/errors.js";
-import type { Awaitable, ConnectionPool, Database, Executor, Isolation, Row, StatementSpec, TableSpec, TransactionOptions } from "../../contract/index.js";
+import type { Awaitable, ConnectionPool, Database, Executor, Isolation, Row, SchemaSpec, StatementSpec, TableSpec, TransactionOptions } from "../../contract/index.js";
 import { type Scalar, bindSlots } from "../net/args.js";
 import { type Constraints, constraintsOf, emptyConstraints } from "../net/constraints.js";
 import { commitMarginMs, lateCommitError } from "../net/deadline.js";
@@ -24,7 +24,7 @@ import { withRetries } from "../retry.js";
 import { SendGate } from "./gate.js";
 import { completed, isRetryablePostgres, isUnavailablePostgres, mapPostgresError } from "./errors.js";
 import { takeRows } from "./rows.js";
-import { migratePostgres } from "./migrate.js";
+import { migratePostgres, quoteIdent } from "./migrate.js";
 import { PREPARED, PostgresTx, pgValues } from "./tx.js";
 import { POSTGRES_TYPES } from "./types.js";
 
@@ -91,7 +91,7 @@ export function openPostgres(db: string, options: PostgresOpenOptions = {}): Pos
     };
     return { lanes: Array.from({ length: s.poolSize }, open), open, live, client };
   };
-  return new PostgresDatabase(lanes({ ...driver, max_pipeline: 0 } as typeof driver), lanes(driver), target);
+  return new PostgresDatabase(lanes({ ...driver, max_pipeline: 0 } as typeof driver), lanes(driver), target, connection);
 }
 
 /** A pool: one-connection postgres.js clients, and how to make another like them. */
@@ -173,6 +173,8 @@ export class PostgresDatabase implements Database {
     /** Transactions (openPostgres says why there are two pools). */
     private readonly txPool: Lanes,
     private readonly target: NetTarget,
+    /** The session parameters every new connection of both pools opens with. */
+    private readonly connection: Record<string, string> = {},
   ) {
     const d = deadlines(target.settings);
     this.spanMs = d.spanMs;
@@ -187,16 +189,38 @@ export class PostgresDatabase implements Database {
   // no transaction never uses it, and that close, a minute into serving, is the first time
   // such a process closes a database socket, which throws out the optimized code of Node's
   // stream functions (V8 deoptimizes them for the new kind of object) on a busy server.
-  async migrate(tables: readonly TableSpec[]): Promise<void> {
+  async migrate(tables: readonly TableSpec[], schema?: SchemaSpec): Promise<void> {
     const sql = this.txPool.client();
+    let viewSchema: string | null;
     try {
-      await migratePostgres(sql, tables, this.target.schema);
+      ({ viewSchema } = await migratePostgres(sql, tables, this.target.schema, schema));
     } catch (err) {
       throw this.startupError(err, "cannot bring the schema up to date");
     } finally {
       await sql.end({ timeout: 5 });
     }
+    this.useViews(viewSchema);
     this.constraints = constraintsOf(tables, "postgres");
+  }
+
+  /**
+   * While a column is retyped in place, this build reads and writes the table through a view
+   * showing the new type (runtime/migrate/postgres.ts): its connections look in the view schema
+   * first. Connections open lazily, after the migration, so they open with it (one already open,
+   * on a rebuild of `svc dev`, takes it when it reconnects).
+   */
+  private useViews(viewSchema: string | null): void {
+    const base = this.target.schema ?? "\"$user\", public";
+    const path = viewSchema === null ? (this.target.schema ?? null) : `${quoteIdent(viewSchema)}, ${this.target.schema === null ? base : quoteIdent(this.target.schema)}`;
+    const current = this.connection.search_path ?? null;
+    if (path === current) return;
+    if (path === null) delete this.connection.search_path;
+    else this.connection.search_path = path;
+    for (const sql of [...this.pool.live, ...this.txPool.live]) {
+      const options = (sql as unknown as { options: { connection: Record<string, string> } }).options;
+      if (path === null) delete options.connection.search_path;
+      else options.connection.search_path = path;
+    }
   }
 
   /** Checks every statement against the live schema (parse and describe, never run). */

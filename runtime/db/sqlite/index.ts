@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { StartupError } from "../../core/errors.js";
-import type { Awaitable, Database, Executor, Row, StatementSpec, TableSpec } from "../../contract/index.js";
+import type { Awaitable, Database, Executor, Row, SchemaSpec, StatementSpec, TableSpec } from "../../contract/index.js";
 import { retryWhileBusy } from "./busy-retry.js";
 import { migrateSqlite } from "./migrate.js";
 import { busyError, isBusy, mapSqliteError } from "./errors.js";
@@ -247,13 +247,13 @@ export class SqliteDatabase implements Database {
     }
   }
 
-  async migrate(tables: readonly TableSpec[]): Promise<void> {
+  async migrate(tables: readonly TableSpec[], schema?: SchemaSpec): Promise<void> {
     const turn = this.gate.acquire();
     if (turn !== undefined) await turn;
     // Statements wait for the whole migration: they must not join its transaction.
     this.gate.open = true;
     try {
-      await migrateSqlite(this.db, tables);
+      await migrateSqlite(this.db, tables, undefined, schema);
       this.answers = UniqueAnswers.of(tables);
     } finally {
       this.gate.markClosed();

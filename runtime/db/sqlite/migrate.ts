@@ -1,7 +1,9 @@
 // Brings a SQLite database up to the declared resources at start (docs/language.md §2.1):
 // creates missing tables and indexes, adds missing columns that can be added without
-// touching existing rows, and refuses every other difference. Nothing is ever dropped,
-// renamed or retyped here.
+// touching existing rows, and refuses every other difference no declared change accounts
+// for. What a resource declares about how its table changed (renamed from, changed from,
+// backfill, drop) is planned by runtime/migrate: its expand runs here, under the same lock;
+// its contract (anything dropped) only by `svc migrate complete`.
 //
 // It all runs in one BEGIN IMMEDIATE transaction: several servers starting at once
 // against one file (a rolling deploy, or the workers of one server) queue on the write
@@ -12,6 +14,11 @@ import type BetterSqlite3 from "better-sqlite3";
 import { StartupError } from "../../core/errors.js";
 import { type LiveKey, keyProblems } from "../../keys/index.js";
 import type { TableColumnDdl, TableDdl, TableSpec } from "../../contract/index.js";
+import type { SchemaSpec } from "../../contract/evolve.js";
+import type { Phase } from "../../contract/evolve.js";
+import { type AppliedChange, type EvolvePlan, ownedColumns, planAtStart, retypeWaiting, runPhase, sqliteWriter } from "../../migrate/index.js";
+import type { MigrationPlan } from "../net/migrate.js";
+import { sqliteLiveSchema, sqliteSession } from "./evolve.js";
 import { retryWhileBusy } from "./busy-retry.js";
 import { isBusy } from "./errors.js";
 
@@ -25,11 +32,41 @@ interface LiveColumn {
   pk: number;
 }
 
+/** What a migration found and did: the plans as they were before anything ran, and the changes run. */
+export interface SqliteMigration {
+  additive: MigrationPlan;
+  evolve: EvolvePlan;
+  applied: AppliedChange[];
+  /** Why this build may not serve yet (a column retyped in place, expanded only), or null. */
+  waiting: string | null;
+}
+
+export interface SqliteMigrateOptions {
+  /** `expand` at start and for `svc migrate apply`; `contract` for `svc migrate complete`; `plan` changes nothing (it rolls back). */
+  phase?: Phase | "plan";
+  lockTimeoutMs?: number;
+}
+
+/** At start: the additive changes and the declared changes' expand; throws when this build may not serve. */
 export async function migrateSqlite(
   db: BetterSqlite3.Database,
   tables: readonly TableSpec[],
   lockTimeoutMs: number = MIGRATE_LOCK_TIMEOUT_MS,
+  schema?: SchemaSpec,
 ): Promise<void> {
+  const result = await migrateSqlitePhase(db, tables, schema, { lockTimeoutMs });
+  // Refused once expand is committed: it is what the old build's servers need meanwhile.
+  if (result.waiting !== null) throw new StartupError("SVC_ERR_MIGRATION", result.waiting);
+}
+
+export async function migrateSqlitePhase(
+  db: BetterSqlite3.Database,
+  tables: readonly TableSpec[],
+  schema?: SchemaSpec,
+  options: SqliteMigrateOptions = {},
+): Promise<SqliteMigration> {
+  const phase = options.phase ?? "expand";
+  const lockTimeoutMs = options.lockTimeoutMs ?? MIGRATE_LOCK_TIMEOUT_MS;
   const ddls = tables.map((table) => {
     const ddl = table.ddl.sqlite;
     if (ddl === undefined)
@@ -46,8 +83,18 @@ export async function migrateSqlite(
     );
   }
   try {
-    const problems: string[] = [];
-    for (const { name, ddl } of ddls) migrateTable(db, name, ddl, problems);
+    // Declared changes (runtime/migrate) own the columns they account for; their plan is made
+    // on the schema as it is before anything changes.
+    const session = sqliteSession(db, true);
+    const start = await planAtStart(session, sqliteWriter(), tables, schema, sqliteLiveSchema(db));
+    const additive: MigrationPlan = { create: [], add: [], problems: [] };
+    for (const { name, ddl } of ddls) migrateTable(db, name, ddl, additive, ownedColumns(start.plan, name));
+    const result: SqliteMigration = { additive, evolve: start.plan, applied: [], waiting: null };
+    if (phase === "plan") {
+      db.exec("ROLLBACK");
+      return result;
+    }
+    const problems = [...start.plan.problems, ...additive.problems];
     if (problems.length > 0) {
       throw new StartupError(
         "SVC_ERR_MIGRATION",
@@ -56,19 +103,24 @@ export async function migrateSqlite(
           "\nchange the table by hand (or restore the declaration), then start again",
       );
     }
+    result.applied = await runPhase(session, phase, start.plan, start.history, schema?.build ?? "dev");
     for (const { name, ddl } of ddls) {
       for (const sql of ddl.createIndexes) execDdl(db, sql, `table ${name}: cannot create an index`);
     }
     db.exec("COMMIT");
+    if (phase === "expand") result.waiting = retypeWaiting(start, tables);
+    return result;
   } catch (err) {
     if (db.inTransaction) db.exec("ROLLBACK");
     throw err;
   }
 }
 
-function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, problems: string[]): void {
+function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, plan: MigrationPlan, owned: ReadonlySet<string>): void {
+  const problems = plan.problems;
   let live = liveColumns(db, table);
   if (live.length === 0) {
+    plan.create.push({ name: table, ddl });
     execDdl(db, ddl.createTable, `table ${table}: cannot create the table`);
     live = liveColumns(db, table);
     if (live.length === 0)
@@ -78,40 +130,46 @@ function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, 
   // SQLite matches column names case-insensitively.
   const liveByName = new Map(live.map((c) => [c.name.toLowerCase(), c]));
   for (const column of ddl.columns) {
+    if (owned.has(column.name.toLowerCase())) continue;
     const have = liveByName.get(column.name.toLowerCase());
-    if (have === undefined) addColumn(db, table, column, problems);
+    if (have === undefined) {
+      if (addColumn(db, table, column, problems)) plan.add.push({ table, column });
+    }
     else compareColumn(table, column, have, problems);
   }
   problems.push(...keyProblems(table, ddl, liveKey(db, table, live)));
   const declared = new Set(ddl.columns.map((c) => c.name.toLowerCase()));
   for (const column of live) {
-    if (!declared.has(column.name.toLowerCase())) {
+    if (!declared.has(column.name.toLowerCase()) && !owned.has(column.name.toLowerCase())) {
       problems.push(
-        `table ${table}: column ${column.name} is in the database but not declared (dropped or renamed?); it would be left with its data, unused`,
+        `table ${table}: column ${column.name} is in the database but not declared; add \`drop ${column.name}\` to drop it with its data, or \`renamed from ${column.name}\` on the field that replaces it`,
       );
     }
   }
 }
 
-function addColumn(db: BetterSqlite3.Database, table: string, column: TableColumnDdl, problems: string[]): void {
+/** Whether the column was added. */
+function addColumn(db: BetterSqlite3.Database, table: string, column: TableColumnDdl, problems: string[]): boolean {
   if (!column.nullable && !column.hasDefault) {
     problems.push(
       `table ${table}: column ${column.name} is declared NOT NULL without a default, so it cannot be added to the existing rows; make it nullable or give it a default`,
     );
-    return;
+    return false;
   }
   try {
     db.exec(`ALTER TABLE ${quoteIdent(table)} ADD COLUMN ${column.definition}`);
+    return true;
   } catch (err) {
     // e.g. "Cannot add a column with non-constant default" for `= now()`.
     problems.push(`table ${table}: column ${column.name} cannot be added: ${(err as Error).message}`);
+    return false;
   }
 }
 
 function compareColumn(table: string, column: TableColumnDdl, have: LiveColumn, problems: string[]): void {
   if (normalizeType(have.type) !== normalizeType(column.sqlType)) {
     problems.push(
-      `table ${table}: column ${column.name} is ${have.type || "untyped"} in the database but declared ${column.sqlType} (retyped?)`,
+      `table ${table}: column ${column.name} is ${have.type || "untyped"} in the database but declared ${column.sqlType}; add \`changed from <its old type>\` on the field (with \`using (…) lossy\` when the conversion narrows)`,
     );
   }
   // An INTEGER PRIMARY KEY is the rowid: never null, though SQLite reports notnull = 0.

@@ -134,7 +134,7 @@ describe("migrate", () => {
     );
     const message = await startupError([taskTable(renamed)]);
     expect(message).toContain("no data is dropped implicitly");
-    expect(message).toContain("table task: column assignee is in the database but not declared (dropped or renamed?)");
+    expect(message).toContain("table task: column assignee is in the database but not declared; add `drop assignee` to drop it with its data, or `renamed from assignee` on the field that replaces it");
     expect(snapshot()).toEqual(before);
   });
 
@@ -145,7 +145,7 @@ describe("migrate", () => {
       taskTable(replacing("estimate", { sqlType: "REAL", definition: "estimate REAL" })),
     ]);
     expect(message).toContain("no data is dropped implicitly");
-    expect(message).toContain("table task: column estimate is INTEGER in the database but declared REAL (retyped?)");
+    expect(message).toContain("table task: column estimate is INTEGER in the database but declared REAL; add `changed from <its old type>` on the field");
   });
 
   test("a column whose nullability changed stops the start", async () => {
@@ -202,7 +202,8 @@ describe("migrate", () => {
     const message = await startupError([
       taskTable(TASK_COLUMNS, ["CREATE UNIQUE INDEX IF NOT EXISTS task_assignee_key ON task (assignee)"]),
     ]);
-    expect(message).toContain("table task: cannot create an index: UNIQUE constraint failed: task.assignee");
+    // Answered before anything runs (runtime/migrate), with the repeated values.
+    expect(message).toContain('task index task_assignee_key: the table repeats values the unique index forbids, e.g. assignee="ana" (2 rows)');
     expect(snapshot().schema).not.toContainEqual(expect.objectContaining({ name: "task_assignee_key" }));
   });
 

@@ -7,9 +7,9 @@ import { ownStatements, ownTables } from "../../../runtime/start/own-tables.js";
 import { sessionsTable } from "../../../runtime/auth/sessions-table.js";
 import { idempotencyTable } from "../../../runtime/idempotency/table.js";
 import { deliveriesTable, recordDeliverySql } from "../../../runtime/webhooks/table.js";
-import type { ServerSpec, WebhookSpec } from "../../../runtime/contract/index.js";
+import type { WebhookSpec } from "../../../runtime/contract/index.js";
 
-type Uses = Pick<ServerSpec, "auth" | "webhooks" | "idempotency" | "jobs">;
+type Uses = Parameters<typeof ownTables>[0];
 const hook = { name: "m.hook" } as WebhookSpec;
 
 describe("svc's own tables", () => {
@@ -29,6 +29,10 @@ describe("svc's own tables", () => {
     expect(statements.filter((s) => s.startsWith("svc_sessions."))).toHaveLength(6);
     // Jobs: their tables, and on each dialect the statements it runs (a claim differs on SQLite).
     expect(names({ jobs: { jobs: [], schedules: [] } })).toEqual(["svc_jobs", "svc_schedules"]);
+    // A build declaring schema changes keeps their history (runtime/migrate).
+    expect(names({ schema: { build: "b", dropTables: ["old"] } })).toEqual(["svc_migrations"]);
+    expect(names({ tables: [{ name: "t", ddl: {}, changes: { columns: [], dropColumns: ["x"] } }] })).toEqual(["svc_migrations"]);
+    expect(names({ tables: [{ name: "t", ddl: {} }], schema: { build: "b", dropTables: [] } })).toEqual([]);
     const jobs = { jobs: { jobs: [], schedules: [] } };
     for (const dialect of ["sqlite", "postgres", "mysql"] as const) {
       const own = ownStatements(jobs, dialect);

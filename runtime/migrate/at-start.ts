@@ -1,0 +1,51 @@
+// What a MySQL/MariaDB or SQLite server does about declared changes at start, under the lock
+// its additive migration holds (docs/migrations.md): plan against the live schema and the
+// history (the plan also tells the additive check which columns it owns), and, once expand
+// ran, say whether this build may serve. Neither backend has a per-connection view of a
+// table (PostgreSQL's search_path), so a column retyped in place keeps the old type under its
+// name until contract: a server of the new build cannot serve before `svc migrate complete`.
+
+import type { SchemaSpec } from "../contract/evolve.js";
+import type { TableSpec } from "../contract/server.js";
+import { type MigrationSession, readHistory } from "./engine.js";
+import { newColumnOf } from "./keys.js";
+import { type EvolvePlan, type HistoryRow, type LiveSchema, planChanges } from "./plan.js";
+import type { ChangeWriter } from "./writer.js";
+
+export interface StartPlan {
+  plan: EvolvePlan;
+  history: HistoryRow[];
+}
+
+export async function planAtStart(
+  session: MigrationSession,
+  writer: ChangeWriter,
+  tables: readonly TableSpec[],
+  schema: SchemaSpec | undefined,
+  live: LiveSchema,
+): Promise<StartPlan> {
+  const history = await readHistory(session);
+  const plan = planChanges({ dialect: writer.dialect, tables, ...(schema ? { schema } : {}), live, history, writer, dbSchema: null });
+  return { plan, history };
+}
+
+/**
+ * Why this build cannot serve yet, or null: a column it retypes in place whose change is not
+ * done keeps its old type under its name until contract (run after expand, with its plan).
+ */
+export function retypeWaiting(start: StartPlan, tables: readonly TableSpec[]): string | null {
+  const retyped: string[] = [];
+  for (const table of tables) {
+    for (const change of table.changes?.columns ?? []) {
+      if (newColumnOf(change) === change.column) continue;
+      const planned = start.plan.changes.find((c) => c.table === table.name && c.change.startsWith(`${table.name}.${change.column} `));
+      if (planned !== undefined && planned.status !== "done") retyped.push(planned.change);
+    }
+  }
+  if (retyped.length === 0) return null;
+  return (
+    `${retyped.join(", ")}: the column keeps its old type until contract, and this backend cannot show the new build another one.\n` +
+    "expand has run, and servers of the old build go on serving; to finish: stop every server of the old build, run " +
+    "`svc migrate complete --db …`, then start this build"
+  );
+}

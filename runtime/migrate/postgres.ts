@@ -1,0 +1,264 @@
+// The PostgreSQL writer (docs/migrations.md, "PostgreSQL"). Expand adds what the new build
+// needs beside what the old one uses and keeps the two in step with a BEFORE trigger, fills
+// existing rows in batches, and proves NOT NULL with a CHECK … NOT VALID then VALIDATE (which
+// takes no lock that stops writes); contract removes what only the old build used. A column
+// retyped in place gets a shadow column, and the new build reads and writes its table through
+// a view in a schema of its own (svc_<build>) that shows the shadow under the field's name: its
+// connections put that schema first on their search_path. Every statement is idempotent, so
+// an apply that failed half-way is resumed by running it again.
+
+import { StartupError } from "../core/errors.js";
+import type { ColumnChange, MigrationStep } from "../contract/evolve.js";
+import type { TableColumnDdl } from "../contract/server.js";
+import { newColumnOf, oldColumnOf, shadowColumn } from "./keys.js";
+import { fillColumns } from "./row-expression.js";
+import type { ChangeTarget, ChangeWriter, PhaseSteps } from "./writer.js";
+
+/** Rows per backfill batch: each batch is a transaction of its own, holding row locks on these only. */
+export const BATCH_ROWS = 1000;
+
+export const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+const lit = (text: string): string => `'${text.replace(/'/g, "''")}'`;
+
+/** The schema holding the new build's views while a retype in place is open. */
+export function viewSchemaName(build: string, schema: string | null): string {
+  return schema === null || schema === "public" ? `svc_${build}` : `${schema}_svc_${build}`;
+}
+
+/** A name of at most 63 bytes (PostgreSQL's limit), kept distinct by a hash of the whole when cut. */
+function pgName(name: string): string {
+  if (name.length <= 63) return name;
+  let h = 0;
+  for (const ch of name) h = (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0;
+  return `${name.slice(0, 54)}_${h.toString(36)}`;
+}
+
+const CATALOG = "ACCESS EXCLUSIVE (brief: catalog only)";
+const ONLINE = "SHARE UPDATE EXCLUSIVE (reads and writes go on)";
+
+function step(describe: string, sql: string, locks: string, extra: Partial<MigrationStep> = {}): MigrationStep {
+  return { change: "", phase: "expand", describe, sql, online: true, locks, lossy: false, transactional: true, ...extra };
+}
+
+export function postgresWriter(): ChangeWriter {
+  return { dialect: "postgres", column, dropColumn, dropTable, index };
+}
+
+function tableOf(target: ChangeTarget): string {
+  return target.schema === null ? q(target.table.name) : `${q(target.schema)}.${q(target.table.name)}`;
+}
+
+function column(change: ColumnChange, target: ChangeTarget): PhaseSteps {
+  const t = tableOf(target);
+  const declared = target.ddl.columns.find((c) => c.name === change.column);
+  if (declared === undefined) throw new StartupError("SVC_ERR_MIGRATION", `table ${target.table.name} declares no column ${change.column}`);
+  const oldCol = oldColumnOf(change);
+  const newCol = newColumnOf(change);
+  const paired = oldCol !== newCol;
+  const lossy = change.retype?.lossy === true;
+  const names = { trigger: pgName(`svc_sync_${change.column}`), fn: fnName(target, change.column), check: pgName(`svc_nn_${target.table.name}_${change.column}`) };
+  const fnRef = target.schema === null ? q(names.fn) : `${q(target.schema)}.${q(names.fn)}`;
+  // up: the old column's value as the new one's; down: the reverse (identity for a rename).
+  const up = (col: (n: string) => string): string =>
+    change.retype === undefined ? col(oldCol) : fillColumns(change.retype.up, "postgres", () => col(oldCol));
+  const down = (col: (n: string) => string): string =>
+    change.retype === undefined ? col(newCol) : fillColumns(change.retype.down, "postgres", () => col(newCol));
+  const nu = (n: string) => `NEW.${q(n)}`;
+  const backfill = (col: (n: string) => string): string | null =>
+    change.backfill === undefined ? null : fillColumns(change.backfill, "postgres", (n) => col(n === change.column ? newCol : n));
+  const expand: MigrationStep[] = [];
+  const contract: MigrationStep[] = [];
+
+  if (paired) {
+    expand.push(step(`add column ${newCol}`, `ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS ${expandDefinition(declared, newCol)}`, CATALOG));
+  }
+  const body: string[] = [];
+  if (paired) {
+    body.push(
+      `IF TG_OP = 'INSERT' THEN`,
+      `  IF NEW.${q(newCol)} IS NOT NULL THEN NEW.${q(oldCol)} := ${down(nu)};`,
+      `  ELSIF NEW.${q(oldCol)} IS NOT NULL THEN NEW.${q(newCol)} := ${up(nu)};`,
+      `  END IF;`,
+      // A batch filling the new column leaves the old one as the old build wrote it.
+      `ELSIF NEW.${q(oldCol)} IS DISTINCT FROM OLD.${q(oldCol)} AND NEW.${q(newCol)} IS NOT DISTINCT FROM OLD.${q(newCol)} THEN`,
+      `  NEW.${q(newCol)} := ${up(nu)};`,
+      `ELSIF NEW.${q(newCol)} IS DISTINCT FROM OLD.${q(newCol)} AND NEW.${q(oldCol)} IS NOT DISTINCT FROM OLD.${q(oldCol)}`,
+      `      AND NOT (OLD.${q(newCol)} IS NULL AND OLD.${q(oldCol)} IS NOT NULL) THEN`,
+      `  NEW.${q(oldCol)} := ${down(nu)};`,
+      `END IF;`,
+    );
+  }
+  const filled = backfill(nu);
+  if (filled !== null) {
+    body.push(`IF NEW.${q(newCol)} IS NULL THEN`, `  NEW.${q(newCol)} := ${filled};`);
+    if (paired) body.push(`  NEW.${q(oldCol)} := ${down(nu)};`);
+    body.push(`END IF;`);
+  }
+  expand.push(
+    step(
+      `function ${names.fn} keeping ${paired ? `${oldCol} and ${newCol} in step` : `${newCol} filled`}`,
+      `CREATE OR REPLACE FUNCTION ${fnRef}() RETURNS trigger LANGUAGE plpgsql AS $svc$\nBEGIN\n${body.map((l) => `  ${l}`).join("\n")}\n  RETURN NEW;\nEND\n$svc$`,
+      "none",
+    ),
+    step(
+      `trigger ${names.trigger} on insert and update`,
+      `CREATE OR REPLACE TRIGGER ${q(names.trigger)} BEFORE INSERT OR UPDATE ON ${t} FOR EACH ROW EXECUTE FUNCTION ${fnRef}()`,
+      "SHARE ROW EXCLUSIVE (brief)",
+    ),
+  );
+  // A table without a declared key is batched by its rows' physical places.
+  const key = (target.ddl.primaryKey ?? []).length > 0 ? target.ddl.primaryKey!.map(q).join(", ") : "ctid";
+  const batch = (describe: string, set: string, where: string, isLossy: boolean) =>
+    step(
+      describe,
+      `UPDATE ${t} SET ${set}\n WHERE (${key}) IN (SELECT ${key} FROM ${t} WHERE ${where} LIMIT ${BATCH_ROWS})`,
+      `ROW EXCLUSIVE; row locks on at most ${BATCH_ROWS} rows per batch`,
+      { repeat: true, lossy: isLossy },
+    );
+  const bare = (n: string) => q(n);
+  if (paired) {
+    expand.push(
+      batch(
+        `copy ${oldCol} into ${newCol} (batches of ${BATCH_ROWS})`,
+        `${q(newCol)} = ${up(bare)}`,
+        `${q(newCol)} IS NULL AND ${q(oldCol)} IS NOT NULL AND (${up(bare)}) IS NOT NULL`,
+        lossy,
+      ),
+    );
+  }
+  const filledBare = backfill(bare);
+  if (filledBare !== null) {
+    expand.push(batch(`fill ${newCol} where NULL (batches of ${BATCH_ROWS})`, `${q(newCol)} = ${filledBare}`, `${q(newCol)} IS NULL AND (${filledBare}) IS NOT NULL`, false));
+  }
+  const required = !declared.nullable;
+  if (required) {
+    expand.push(
+      step(
+        `check ${newCol} IS NOT NULL (not valid yet)`,
+        `DO $svc$ BEGIN\n  IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = ${lit(names.check)} AND conrelid = ${lit(t)}::regclass) THEN\n` +
+          `    ALTER TABLE ${t} ADD CONSTRAINT ${q(names.check)} CHECK (${q(newCol)} IS NOT NULL) NOT VALID;\n  END IF;\nEND $svc$`,
+        CATALOG,
+      ),
+      step(`validate the check on ${newCol}`, `ALTER TABLE ${t} VALIDATE CONSTRAINT ${q(names.check)}`, ONLINE),
+    );
+  }
+  const inPlaceRetype = change.retype !== undefined && change.renamedFrom === undefined;
+  if (inPlaceRetype) expand.push(...viewSteps(target));
+
+  const dropSync = [
+    step(`drop trigger ${names.trigger}`, `DROP TRIGGER IF EXISTS ${q(names.trigger)} ON ${t}`, "SHARE ROW EXCLUSIVE (brief)"),
+    step(`drop function ${names.fn}`, `DROP FUNCTION IF EXISTS ${fnRef}()`, "none"),
+  ];
+  contract.push(...dropSync);
+  if (inPlaceRetype) {
+    const vs = viewSchemaName(target.build, target.schema);
+    contract.push(
+      step(`drop the new build's view schema ${vs}`, `DROP SCHEMA IF EXISTS ${q(vs)} CASCADE`, "ACCESS EXCLUSIVE on the views (brief)"),
+      step(
+        `swap ${newCol} in for ${change.column}`,
+        `DO $svc$ BEGIN\n  IF EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = ${lit(t)}::regclass AND attname = ${lit(newCol)} AND NOT attisdropped) THEN\n` +
+          `    ALTER TABLE ${t} DROP COLUMN ${q(change.column)};\n    ALTER TABLE ${t} RENAME COLUMN ${q(newCol)} TO ${q(change.column)};\n  END IF;\nEND $svc$`,
+        CATALOG,
+        { lossy },
+      ),
+    );
+  } else if (paired) {
+    contract.push(step(`drop column ${oldCol}`, `ALTER TABLE ${t} DROP COLUMN IF EXISTS ${q(oldCol)}`, CATALOG, { lossy }));
+  }
+  const defaultSql = declaredDefault(declared);
+  if (defaultSql !== null && paired) {
+    contract.push(step(`default of ${change.column}`, `ALTER TABLE ${t} ALTER COLUMN ${q(change.column)} SET DEFAULT ${defaultSql}`, CATALOG));
+  }
+  if (required) {
+    contract.push(
+      step(`${change.column} NOT NULL (the validated check spares the scan)`, `ALTER TABLE ${t} ALTER COLUMN ${q(change.column)} SET NOT NULL`, CATALOG),
+      step(`drop the check on ${change.column}`, `ALTER TABLE ${t} DROP CONSTRAINT IF EXISTS ${q(names.check)}`, CATALOG),
+    );
+  }
+  return { expand, contract };
+}
+
+/** The schema and view through which the new build sees a table with a column retyped in place. */
+function viewSteps(target: ChangeTarget): MigrationStep[] {
+  const vs = viewSchemaName(target.build, target.schema);
+  const shadowed = new Set(
+    (target.table.changes?.columns ?? []).filter((c) => c.retype !== undefined && c.renamedFrom === undefined).map((c) => c.column),
+  );
+  const columns = target.ddl.columns.map((c) => (shadowed.has(c.name) ? `${q(shadowColumn(c.name))} AS ${q(c.name)}` : q(c.name)));
+  return [
+    step(`schema ${vs} for the new build's views`, `CREATE SCHEMA IF NOT EXISTS ${q(vs)}`, "none"),
+    step(
+      `view ${vs}.${target.table.name} showing the new column types`,
+      `CREATE OR REPLACE VIEW ${q(vs)}.${q(target.table.name)} AS\n  SELECT ${columns.join(", ")}\n  FROM ${tableOf(target)}`,
+      "none",
+    ),
+  ];
+}
+
+function fnName(target: ChangeTarget, column: string): string {
+  return pgName(`svc_sync_${target.table.name}_${column}`);
+}
+
+/**
+ * The declared column as expand adds it: nullable and without its default (the trigger fills
+ * it from the old column; a default would hide that the old build left it out), under `name`.
+ */
+export function expandDefinition(declared: TableColumnDdl, name: string): string {
+  const head = /^("(?:[^"]|"")+"|\S+)\s+/.exec(declared.definition);
+  const rest = head === null ? declared.definition : declared.definition.slice(head[0].length);
+  const cut = rest.search(/\s(?:NOT NULL|DEFAULT|CHECK|PRIMARY KEY|REFERENCES|GENERATED)\b/i);
+  const type = cut < 0 ? rest : rest.slice(0, cut);
+  const check = /\sCHECK\s*\((.*)\)\s*$/i.exec(rest);
+  const renamed = check === null ? "" : ` CHECK (${check[1]!.split(q(declared.name)).join(q(name))})`;
+  return `${q(name)} ${type}${renamed}`;
+}
+
+function declaredDefault(declared: TableColumnDdl): string | null {
+  if (!declared.hasDefault) return null;
+  const m = /\sDEFAULT\s+(.+?)(?:\s+CHECK\s*\(.*)?$/i.exec(declared.definition);
+  return m === null ? null : m[1]!;
+}
+
+function dropColumn(column: string, target: ChangeTarget): PhaseSteps {
+  const t = tableOf(target);
+  const live = target.live.find((c) => c.name.toLowerCase() === column.toLowerCase());
+  const expand =
+    live !== undefined && !live.nullable
+      ? [step(`let ${column} be NULL (the new build no longer writes it)`, `ALTER TABLE ${t} ALTER COLUMN ${q(column)} DROP NOT NULL`, CATALOG)]
+      : [];
+  return { expand, contract: [step(`drop column ${column} with its data`, `ALTER TABLE ${t} DROP COLUMN IF EXISTS ${q(column)}`, CATALOG, { lossy: true })] };
+}
+
+function dropTable(table: string, schema: string | null): PhaseSteps {
+  const t = schema === null ? q(table) : `${q(schema)}.${q(table)}`;
+  return { expand: [], contract: [step(`drop table ${table} with its rows`, `DROP TABLE IF EXISTS ${t}`, "ACCESS EXCLUSIVE (no server of this build uses it)", { lossy: true })] };
+}
+
+function index(createIndex: string, target: ChangeTarget): { steps: MigrationStep[]; duplicates: string | null } {
+  const m = /^CREATE\s+(UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?("(?:[^"]|"")+"|\S+)\s+ON\s+\S+\s*\((.*)\)\s*$/is.exec(createIndex);
+  if (m === null) throw new StartupError("SVC_ERR_MIGRATION", `cannot read the index statement: ${createIndex}`);
+  const unique = m[1] !== undefined;
+  const name = m[2]!;
+  const on = tableOf(target);
+  const rawName = name.startsWith('"') ? name.slice(1, -1).replace(/""/g, '"') : name;
+  const indexRef = target.schema === null ? name : `${q(target.schema)}.${name}`;
+  const steps = [
+    step(
+      `drop an invalid ${rawName} a failed build left`,
+      `DO $svc$ BEGIN\n  IF EXISTS (SELECT 1 FROM pg_index i WHERE i.indexrelid = to_regclass(${lit(indexRef)}) AND NOT i.indisvalid) THEN\n    DROP INDEX ${indexRef};\n  END IF;\nEND $svc$`,
+      CATALOG,
+    ),
+    step(
+      `build index ${rawName} without blocking writes`,
+      `CREATE ${unique ? "UNIQUE " : ""}INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${on} (${m[3]})`,
+      ONLINE,
+      { transactional: false },
+    ),
+  ];
+  if (!unique) return { steps, duplicates: null };
+  const cols = m[3]!.split(",").map((c) => c.trim().replace(/\s+(ASC|DESC)$/i, ""));
+  const duplicates =
+    `SELECT ${cols.join(", ")}, count(*) AS count FROM ${on}\n WHERE ${cols.map((c) => `${c} IS NOT NULL`).join(" AND ")}\n` +
+    ` GROUP BY ${cols.join(", ")} HAVING count(*) > 1 ORDER BY count(*) DESC LIMIT 5`;
+  return { steps, duplicates };
+}

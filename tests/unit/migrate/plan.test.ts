@@ -1,0 +1,132 @@
+// The planner (runtime/migrate/plan.ts) without a database: which declared changes are not
+// begun, open or done from the live schema and the history; what it refuses; what the
+// additive check is told to leave alone, also for a server of the old build.
+
+import { describe, expect, test } from "@jest/globals";
+import { columnChangeKey, keyColumns } from "../../../runtime/migrate/keys.js";
+import { type HistoryRow, type LiveSchema, changesToRun, indexName, planChanges } from "../../../runtime/migrate/plan.js";
+import { postgresWriter } from "../../../runtime/migrate/postgres.js";
+import type { TableSpec } from "../../../runtime/contract/server.js";
+import type { LiveColumnInfo } from "../../../runtime/migrate/writer.js";
+import { backfillOwner, live, pgTable, renameHeadline, retypeEstimate } from "./tables.js";
+
+const writer = postgresWriter();
+
+function plan(tables: TableSpec[], liveTask: LiveColumnInfo[] | null, history: HistoryRow[] = [], extra: Partial<LiveSchema> = {}, dropTables: string[] = []) {
+  const schema: LiveSchema = {
+    tables: new Map(liveTask === null ? [] : [["task", liveTask]]),
+    indexes: new Set(),
+    ...extra,
+  };
+  return planChanges({ dialect: "postgres", tables, schema: { build: "b1", dropTables }, live: schema, history, writer, dbSchema: "app" });
+}
+
+const renamed = pgTable([{ name: "headline", type: "text" }], { columns: [renameHeadline] });
+
+describe("the status of a declared change", () => {
+  test("a rename is not begun while only the old column is there, open once expanded, done once the old one is gone", () => {
+    const before = plan([renamed], live(["title", "text"]));
+    expect(before.changes.map((c) => [c.change, c.status])).toEqual([["task.headline renamed from title", "not begun"]]);
+    expect(before.expand.length).toBeGreaterThan(0);
+    expect(before.problems).toEqual([]);
+
+    const expanded = live(["title", "text"], ["headline", "text", true]);
+    const row: HistoryRow = { change: "task.headline renamed from title", phase: "expand", build: "b1" };
+    const open = plan([renamed], expanded, [row]);
+    expect(open.changes[0]!.status).toBe("open");
+    expect(open.expand).toEqual([]);
+    expect(changesToRun(open, "contract", [row]).map((c) => c.change)).toEqual(["task.headline renamed from title"]);
+    expect(changesToRun(open, "expand", [row])).toEqual([]);
+
+    const done = plan([renamed], live(["headline", "text"]));
+    expect(done.changes[0]!.status).toBe("done");
+    expect(done.expand).toEqual([]);
+    expect(done.contract).toEqual([]);
+    expect(done.owned.size).toBe(0);
+  });
+
+  test("an expand that failed half-way (no history row) is not begun, so apply runs it again", () => {
+    const p = plan([renamed], live(["title", "text"], ["headline", "text", true]));
+    expect(p.changes[0]!.status).toBe("not begun");
+  });
+
+  test("a fresh table needs none of its changes", () => {
+    const p = plan([renamed], null);
+    expect(p.changes).toEqual([]);
+    expect(p.expand).toEqual([]);
+  });
+
+  test("a retype in place is done when the column has the new type and no shadow is left", () => {
+    const t = pgTable([{ name: "estimate", type: "bigint", nullable: true }], { columns: [retypeEstimate] });
+    expect(plan([t], live(["estimate", "text", true])).changes[0]!.status).toBe("not begun");
+    expect(plan([t], live(["estimate", "bigint", true])).changes[0]!.status).toBe("done");
+    const open = plan([t], live(["estimate", "text", true], ["estimate__svc_new", "bigint", true]));
+    expect([...open.owned.get("task")!]).toEqual(["estimate", "estimate__svc_new"]);
+  });
+
+  test("a backfill is done once the column is NOT NULL", () => {
+    const t = pgTable([{ name: "owner", type: "text" }], { columns: [backfillOwner] });
+    expect(plan([t], live(["owner", "text", true])).changes[0]!.status).toBe("not begun");
+    expect(plan([t], live(["owner", "text", false])).changes[0]!.status).toBe("done");
+  });
+
+  test("a dropped column and a dropped table are done once gone", () => {
+    const t = pgTable([], { dropColumns: ["legacy"] });
+    expect(plan([t], live(["legacy", "text"])).changes.map((c) => [c.change, c.status])).toEqual([["task drop legacy", "not begun"]]);
+    expect(plan([t], live()).changes[0]!.status).toBe("done");
+    const dropped = plan([], null, [], {}, ["audit_old"]);
+    expect(dropped.changes.map((c) => [c.change, c.status])).toEqual([["drop resource audit_old", "done"]]);
+    const there = plan([], null, [], { tables: new Map([["audit_old", live()]]) }, ["audit_old"]);
+    expect(there.changes[0]!.status).toBe("not begun");
+    expect(there.contract.map((s) => s.lossy)).toEqual([true]);
+  });
+
+  test("a declared index the live table lacks is built online, with a duplicates query when unique", () => {
+    const t = pgTable([{ name: "headline", type: "text" }], undefined, [`CREATE UNIQUE INDEX IF NOT EXISTS "task_headline" ON "task" ("headline")`]);
+    const p = plan([t], live(["headline", "text"]));
+    expect(p.changes.map((c) => c.change)).toEqual(["task index task_headline"]);
+    expect(p.changes[0]!.duplicates).toContain("HAVING count(*) > 1");
+    expect(p.expand.map((s) => s.transactional)).toEqual([true, false]);
+    const present = plan([t], live(["headline", "text"]), [], { indexes: new Set(["task_headline"]) });
+    expect(present.changes).toEqual([]);
+  });
+});
+
+describe("differences the declarations cannot explain", () => {
+  test("a rename whose old column is not there names it", () => {
+    const p = plan([renamed], live(["other", "text"]));
+    expect(p.problems).toEqual(["task.headline renamed from title: the table has no column title to change (nor headline)"]);
+  });
+
+  test("a retype from a type the column does not have", () => {
+    const t = pgTable([{ name: "estimate", type: "bigint", nullable: true }], { columns: [retypeEstimate] });
+    expect(plan([t], live(["estimate", "boolean", true])).problems).toEqual([
+      "task.estimate changed from text: column estimate is boolean in the database, not the type the declaration changes from",
+    ]);
+  });
+});
+
+describe("keys", () => {
+  test("a server of the old build reads back from an open change's key the columns it keeps", () => {
+    expect(keyColumns("task.headline renamed from title")).toEqual({ table: "task", columns: ["headline", "title"] });
+    expect(keyColumns("task.estimate changed from text")).toEqual({ table: "task", columns: ["estimate", "estimate__svc_new"] });
+    expect(keyColumns("task.owner backfill")).toEqual({ table: "task", columns: ["owner"] });
+    expect(keyColumns("task drop legacy")).toEqual({ table: "task", columns: ["legacy"] });
+    expect(keyColumns("drop resource audit")).toBeNull();
+    expect(keyColumns("task index task_headline")).toBeNull();
+    const old = pgTable([{ name: "title", type: "text" }]);
+    const p = plan([old], live(["title", "text"], ["headline", "text", true]), [{ change: "task.headline renamed from title", phase: "expand", build: "b2" }]);
+    expect([...p.owned.get("task")!]).toEqual(["headline", "title"]);
+  });
+
+  test("one key per declaration, several parts at once", () => {
+    expect(columnChangeKey("task", { ...retypeEstimate, column: "price", renamedFrom: "amount", backfill: backfillOwner.backfill }, "postgres")).toBe(
+      "task.price renamed from amount changed from text backfill",
+    );
+  });
+
+  test("index names from the DDL's statements", () => {
+    expect(indexName(`CREATE INDEX IF NOT EXISTS "a""b" ON "t" ("x")`)).toBe('a"b');
+    expect(indexName("CREATE UNIQUE INDEX IF NOT EXISTS `m_i` ON `t` (`x`(255))")).toBe("m_i");
+  });
+});
