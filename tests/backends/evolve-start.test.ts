@@ -1,8 +1,8 @@
 // Declared changes on SQLite and MariaDB, end to end (docs/migrations.md): servers built from
-// .svc start on a database holding the old build's rows. A rename: the new build expands at start, a server of
-// the old build starts again beside it (the history says which columns the open change
-// keeps), both write and read each other's rows, then `svc migrate complete` rebuilds the
-// table while the new server runs. A retype in place: the new build refuses to serve once
+// .svc start on a database holding the old build's rows. A rename: the new build expands at
+// start, a server of the old build starts again beside it (the history says which columns the
+// open change keeps), both write and read each other's rows, then `svc migrate complete`
+// contracts while the new server runs. A retype in place: the new build refuses to serve once
 // expanded, with what to do, and serves after `svc migrate complete`.
 
 import { spawnSync } from "node:child_process";
