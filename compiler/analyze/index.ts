@@ -2,6 +2,7 @@
 // diagnostics out. The steps, in the order analyze() runs them:
 //   1. modules grouped by folder, one name each ............ here (groupModules)
 //   2. resources, with their DDL per dialect ............... declarations/resource.ts, sql/ddl/
+//      their declared changes, the schema ................. declarations/resource-changes.ts, declarations/schema.ts
 //   3. the SQL checker for the project's backend ........... steps.ts, sql/
 //   4. per module: record types, queries ................... declarations/record-types.ts, declarations/query.ts
 //   5. per module: fns and actions, analyzed on demand ..... declarations/fn.ts, declarations/action-table.ts,

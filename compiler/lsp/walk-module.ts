@@ -12,6 +12,7 @@ import type {
   SqlBody,
   Stmt,
   TypeRef,
+  FieldChange,
 } from "../parse/index.js";
 import type { PositionMap } from "../parse/positions.js";
 import { BUILTINS } from "./analyzed.js";
@@ -58,7 +59,8 @@ export class ModuleWalker {
           const fields = new Set<string>();
           for (const field of d.fields) {
             fields.add(field.name.name);
-            this.decl(`F:${this.module}.${d.name.name}.${field.name.name}`, "field", field.name, field.span, field.doc, d.name.name, typeText(field.type));
+            const change = field.change ? ` ${changeText(field.change)}` : "";
+            this.decl(`F:${this.module}.${d.name.name}.${field.name.name}`, "field", field.name, field.span, field.doc, d.name.name, typeText(field.type) + change);
           }
           names.resources.set(d.name.name, fields);
           break;
@@ -355,6 +357,18 @@ export function moduleName(f: ModuleFile): string {
 }
 
 /** A type as written: `text?`, `enum(a, b)`, `list<int> max 10`. */
+/** A field's declared change as written, SQL elided: `renamed from title changed from text using (…) lossy`. */
+function changeText(c: FieldChange): string {
+  const parts: string[] = [];
+  if (c.renamedFrom) parts.push(`renamed from ${c.renamedFrom.name}`);
+  if (c.changedFrom) parts.push(`changed from ${typeText(c.changedFrom)}`);
+  if (c.using) parts.push("using (…)");
+  if (c.back) parts.push("back (…)");
+  if (c.lossy) parts.push("lossy");
+  if (c.backfill) parts.push("value" in c.backfill ? "backfill …" : "backfill (…)");
+  return parts.join(" ");
+}
+
 export function typeText(t: TypeRef): string {
   let s = t.item ? `list<${typeText(t.item)}>` : t.name.name;
   if (t.values.length) s += `(${t.values.map((v) => v.name).join(", ")})`;

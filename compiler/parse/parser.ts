@@ -90,32 +90,47 @@ export class SvcParser extends ExpressionParser {
   public fieldDecl = this.RULE("fieldDecl", () => {
     this.SUBRULE(this.binding);
     // Each clause only where its keyword is not a field's name (`back: bool` on the next line).
-    this.OPTION({ GATE: this.clauseAhead, DEF: () => {
-      this.CONSUME(Renamed);
-      this.CONSUME(From);
-      this.CONSUME(Name, { LABEL: "renamedFrom" });
-    } });
-    this.OPTION2({ GATE: this.clauseAhead, DEF: () => {
-      this.CONSUME(Changed);
-      this.CONSUME2(From);
-      this.SUBRULE(this.typeRef, { LABEL: "changedFrom" });
-    } });
-    this.OPTION3({ GATE: this.clauseAhead, DEF: () => {
-      this.CONSUME(Using);
-      this.CONSUME(SqlParens, { LABEL: "using" });
-    } });
-    this.OPTION4({ GATE: this.clauseAhead, DEF: () => {
-      this.CONSUME(Back);
-      this.CONSUME2(SqlParens, { LABEL: "back" });
-    } });
+    this.OPTION({
+      GATE: this.clauseAhead,
+      DEF: () => {
+        this.CONSUME(Renamed);
+        this.CONSUME(From);
+        this.CONSUME(Name, { LABEL: "renamedFrom" });
+      },
+    });
+    this.OPTION2({
+      GATE: this.clauseAhead,
+      DEF: () => {
+        this.CONSUME(Changed);
+        this.CONSUME2(From);
+        this.SUBRULE(this.typeRef, { LABEL: "changedFrom" });
+      },
+    });
+    this.OPTION3({
+      GATE: this.clauseAhead,
+      DEF: () => {
+        this.CONSUME(Using);
+        this.CONSUME(SqlParens, { LABEL: "using" });
+      },
+    });
+    this.OPTION4({
+      GATE: this.clauseAhead,
+      DEF: () => {
+        this.CONSUME(Back);
+        this.CONSUME2(SqlParens, { LABEL: "back" });
+      },
+    });
     this.OPTION5({ GATE: this.clauseAhead, DEF: () => this.CONSUME(Lossy) });
-    this.OPTION6({ GATE: this.clauseAhead, DEF: () => {
-      this.CONSUME(Backfill);
-      this.OR([
-        { ALT: () => this.CONSUME3(SqlParens, { LABEL: "backfillSql" }) },
-        { ALT: () => this.SUBRULE(this.expression, { LABEL: "backfillValue" }) },
-      ]);
-    } });
+    this.OPTION6({
+      GATE: this.clauseAhead,
+      DEF: () => {
+        this.CONSUME(Backfill);
+        this.OR([
+          { ALT: () => this.CONSUME3(SqlParens, { LABEL: "backfillSql" }) },
+          { ALT: () => this.SUBRULE(this.expression, { LABEL: "backfillValue" }) },
+        ]);
+      },
+    });
   });
 
   private readonly clauseAhead = (): boolean => !tokenMatcher(this.LA(2), Colon);

@@ -10,6 +10,10 @@ import type { MigrationSession } from "./engine.js";
 /** How long a start waits for another server's migration, and a step for a table's lock. */
 export const PG_MIGRATE_LOCK_TIMEOUT = "60s";
 
+/** How long one try of a step waits for a table's lock, and how many tries before the step fails. */
+const STEP_LOCK_TIMEOUT = "2s";
+const LOCK_ATTEMPTS = 20;
+
 const LOCK = `hashtext('svc.migrate:' || coalesce($1::text, current_schema(), ''))`;
 
 export async function postgresSession(sql: Sql, schema: string | null): Promise<{ session: MigrationSession; release(): void }> {
@@ -31,14 +35,20 @@ export async function postgresSession(sql: Sql, schema: string | null): Promise<
     dialect: "postgres",
     exec,
     async transaction(fn) {
-      await conn.unsafe("BEGIN");
-      try {
-        const out = await fn(exec);
-        await conn.unsafe("COMMIT");
-        return out;
-      } catch (err) {
-        await conn.unsafe("ROLLBACK").catch(() => undefined);
-        throw err;
+      // A step waiting for a table's lock queues every server's statements on that table behind
+      // it: it waits briefly, gives way, and tries again (LOCK_ATTEMPTS times).
+      for (let attempt = 1; ; attempt++) {
+        await conn.unsafe("BEGIN");
+        try {
+          await conn.unsafe(`SET LOCAL lock_timeout = '${STEP_LOCK_TIMEOUT}'`);
+          const out = await fn(exec);
+          await conn.unsafe("COMMIT");
+          return out;
+        } catch (err) {
+          await conn.unsafe("ROLLBACK").catch(() => undefined);
+          if ((err as { code?: string }).code !== "55P03" || attempt >= LOCK_ATTEMPTS) throw err;
+          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+        }
       }
     },
     async query(text, params = []) {

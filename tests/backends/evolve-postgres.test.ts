@@ -200,4 +200,32 @@ const ok = await backendAvailable("postgres");
     expect(await ns.admin(`SELECT count(*)::int AS n FROM task WHERE headline IS DISTINCT FROM title`)).toEqual([{ n: 0 }]);
     await drop();
   });
+
+  test("a step that cannot get its table's lock gives way to the servers' statements, then tries again", async () => {
+    const v1 = pgTable([{ name: "title", type: "text" }]);
+    const v2 = pgTable([{ name: "headline", type: "text" }], { columns: [renameHeadline] });
+    await migrate([v1], "b1");
+    await ns.admin(`INSERT INTO task (title) VALUES ('a')`);
+    // A long transaction reading the table holds a lock ADD COLUMN must wait for.
+    let locked!: () => void;
+    let release!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holding = client().begin(async (tx) => {
+      await tx.unsafe(`LOCK TABLE task IN ACCESS SHARE MODE`);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const migrating = migrate([v2], "b2");
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Reads and writes of the table go through while the migration waits (it does not hold its place in the lock queue).
+    const other = client();
+    await other.unsafe(`INSERT INTO task (title) VALUES ('b')`);
+    expect(await rows(other, `SELECT count(*)::int AS n FROM task`)).toEqual([{ n: 2 }]);
+    release();
+    await holding;
+    expect((await migrating).applied.map((a) => [a.change, a.rows])).toEqual([["task.headline renamed from title", 2]]);
+    await drop();
+  });
 });

@@ -260,7 +260,7 @@ describe("completion", () => {
     expect(items.find((i) => i.label === "replace")?.insertText).toBe("replace(${1:s}, ${2:from}, ${3:to})");
   });
 
-  test("in a resource: change clauses after a field's type, drop beside index; drop resource between declarations", async () => {
+  test("in a resource: change clauses after a field's type, drop beside index; drop resource between declarations; a field's hover shows its change", async () => {
     const typed = notes.replace("  body: text?\n", "  body: text? \n");
     const changed = client.nextCheck(root);
     await client.change(abs(NOTES), typed);
@@ -269,6 +269,11 @@ describe("completion", () => {
       expect(labels(await complete(NOTES, typed, "  body: text? ", 14))).toEqual(["renamed from", "changed from", "using", "back", "lossy", "backfill"]);
       expect(labels(await complete(NOTES, typed, "  body", 2))).toEqual(expect.arrayContaining(["index", "drop"]));
       expect(labels(await complete(NOTES, typed, "\n\n/// Notes", 1))).toContain("drop resource");
+      const renamed = typed.replace("  body: text? \n", "  body: text renamed from content backfill (title)\n");
+      const again = client.nextCheck(root);
+      await client.change(abs(NOTES), renamed);
+      await again;
+      expect(await hoverText(NOTES, renamed, "  body:", 3)).toContain("field body: text renamed from content backfill (…)");
     } finally {
       const restored = client.nextCheck(root);
       await client.change(abs(NOTES), notes);

@@ -1,5 +1,5 @@
 import { evolveCodes as codes } from "../../diagnostics/codes/evolve.js";
-import type { FieldChange, FieldDecl, ResourceDecl, SqlBody, TypeRef } from "../../parse/ast.js";
+import type { FieldChange, FieldDecl, ResourceDecl, Span, SqlBody, TypeRef } from "../../parse/ast.js";
 import type { ColumnChangeModel, Dialect, FieldModel, RowExpression, ScalarType, TableChangesModel } from "../model/model.js";
 import type { Reporter } from "../shared/context.js";
 import { convert, isWidening } from "../sql/ddl/conversions.js";
@@ -8,6 +8,8 @@ import { postgresRules } from "../sql/ddl/postgres.js";
 import { type ResourceShape, type Rules, renderLiteral } from "../sql/ddl/shared.js";
 import { sqliteRules } from "../sql/ddl/sqlite.js";
 import { checkRowExpression, rowExpression } from "../sql/row-expression.js";
+import { spanIn } from "../sql/span.js";
+import { tokenize } from "../sql/tokens.js";
 import { literalDefault, resolveType } from "./resource.js";
 
 // A resource's declared changes (docs/language.md §2.1, Changing a resource): each checked
@@ -132,6 +134,10 @@ function retypeOf(
     r.add(codes.keyFieldChange.at(file, written.span, name, `changed from ${typeText(written)}`));
     return null;
   }
+  if (written.nullable) {
+    r.add(codes.changedFromNullable.at(file, written.span, name, typeText(written)));
+    return null;
+  }
   const resolved = resolveType(written, file, r);
   if (!resolved) return null;
   const from: Typed = resolved;
@@ -154,11 +160,11 @@ function retypeOf(
   const oldField: FieldModel = { ...plain, name: oldName, type: from.type, enumValues: from.enumValues, default: null };
   const oldTable = withField(s.shape, field.name, oldField);
   const up = c.using ? rowSql(c.using, "using", name, oldTable, field, s) : convert(oldName, from, field);
-  // Without `back`, the way back is the reverse of a widening cast, or (after a `using`) the
-  // old type's cast of the new value where one is derived; else the old build reads NULL.
+  // Without `back`: the guarded reverse of a widening cast, or (after a `using` that narrows)
+  // the widening cast back to the old type; where neither exists the old build reads NULL.
   const down = c.back
     ? rowSql(c.back, "back", name, s.shape, from, s)
-    : isWidening(from, field) || isWidening(field, from) || DERIVED_BACK.has(`${field.type}>${from.type}`)
+    : isWidening(from, field) || isWidening(field, from)
       ? convert(name, field, from)
       : nulls();
   if (up === null || down === null) return null;
@@ -166,8 +172,8 @@ function retypeOf(
   return { from: declared, up, down, lossy: c.lossy !== undefined };
 }
 
-/** Reverse casts svc can write for pairs that need `using` one way: text to a number or a bool, a number to a bool. */
-const DERIVED_BACK: ReadonlySet<string> = new Set(["text>int", "text>float", "float>int", "int>bool", "text>bool", "text>enum", "text>timestamp"]);
+/** What the runtime fills with a column (runtime/contract/evolve.ts RowExpression). */
+const BRACED_NAME = /\{[A-Za-z_][A-Za-z0-9_]*\}/;
 
 function nulls(): RowExpression {
   return { sqlite: "NULL", postgres: "NULL", mysql: "NULL" };
@@ -183,10 +189,18 @@ function backfillOf(b: NonNullable<FieldChange["backfill"]>, field: FieldModel, 
     r.add(codes.backfillOnNullable.at(file, b.span, field.name));
     return null;
   }
-  if ("sql" in b) return rowSql(b.sql, "backfill", field.name, s.shape, field, s);
+  if ("sql" in b) {
+    // The row's other columns: the field itself holds the NULL being replaced.
+    const others = { ...s.shape, fields: s.shape.fields.filter((f) => f.name !== field.name), indexes: [] };
+    return rowSql(b.sql, "backfill", field.name, others, field, s);
+  }
   const value = literalDefault({ ...field, nullable: false }, b.value);
   if (value === undefined || value === null) {
     r.add(codes.backfillLiteral.at(file, b.value.span, field.name, expected(field)));
+    return null;
+  }
+  if (BRACED_NAME.test(JSON.stringify(value))) {
+    r.add(codes.braceNameInString.at(file, b.value.span, `the backfill of field \`${field.name}\``));
     return null;
   }
   return Object.fromEntries(
@@ -201,11 +215,17 @@ function rowSql(body: SqlBody, clause: string, field: string, table: ResourceSha
     for (const p of body.params) r.add(codes.paramInRowExpression.at(file, p.span, p.name));
     return null;
   }
+  for (const t of tokenize(body.text)) {
+    if ((t.kind === "string" || t.kind === "quoted") && BRACED_NAME.test(t.text)) {
+      r.add(codes.braceNameInString.at(file, spanIn(body, t.start, t.end), `the \`${clause}\` SQL of field \`${field}\``));
+      return null;
+    }
+  }
   const check = checkRowExpression(file, body, table);
   if (check.errors.length > 0) {
     for (const e of check.errors) {
       const message = e.message.split(`query \`${table.name}\``).join("the expression");
-      const d = codes.changeSqlRefused.at(file, e.span ?? body.span, clause, field, message);
+      const d = codes.changeSqlRefused.at(file, within(e.span, body), clause, field, message);
       // The checker's own hint (a column's likely name) comes first.
       if (e.hint) d.hint = d.hint ? `${e.hint}; ${d.hint}` : e.hint;
       r.add(d);
@@ -217,6 +237,13 @@ function rowSql(body: SqlBody, clause: string, field: string, table: ResourceSha
     return null;
   }
   return rowExpression(body.text, table.name, table.fields.map((f) => f.name), check.divisions);
+}
+
+/** The checker's place for an error, or the whole `(…)` when it points past the expression (an empty one, an operator at its end). */
+function within(span: Span | null | undefined, body: SqlBody): Span {
+  if (span && span.start.offset >= body.span.start.offset && span.end.offset <= body.span.end.offset) return span;
+  const { start, end } = body.span;
+  return { start: { ...start, offset: start.offset - 1, column: start.column - 1 }, end: { ...end, offset: end.offset + 1, column: end.column + 1 } };
 }
 
 /** Whether an expression of type `found` may be stored in a column of type `target` (SQLite's reading of its type). */
@@ -250,7 +277,8 @@ function sameValues(a: readonly string[], b: readonly string[]): boolean {
 }
 
 function typeText(t: TypeRef): string {
-  return t.values.length > 0 ? `${t.name.name}(${t.values.map((v) => v.name).join(", ")})` : t.name.name;
+  const name = t.values.length > 0 ? `${t.name.name}(${t.values.map((v) => v.name).join(", ")})` : t.name.name;
+  return t.nullable ? `${name}?` : name;
 }
 
 function expected(f: FieldModel): string {

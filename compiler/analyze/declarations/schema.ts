@@ -19,7 +19,8 @@ export function analyzeSchema(
     if (decl.kind !== "DropResource") continue;
     const name = decl.name.name;
     const declared = declaredAt.get(name);
-    if (declared) r.add(codes.dropDeclaredResource.at(file, decl.name.span, name, place(declared.file, declared.span)));
+    if (name.toLowerCase().startsWith("svc_")) r.add(codes.dropOwnTable.at(file, decl.name.span, name));
+    else if (declared) r.add(codes.dropDeclaredResource.at(file, decl.name.span, name, place(declared.file, declared.span)));
     else if (dropTables.some((t) => t.name === name)) r.add(codes.droppedTwice.at(file, decl.name.span, `resource \`${name}\``));
     else dropTables.push({ name, at: { file, span: decl.span } });
   }

@@ -131,6 +131,27 @@ export const evolveCodes = {
     (name: string) => `\`@${name}\` in the SQL of a schema change`,
     () => "use a column of the row or a literal",
   ),
+  changedFromNullable: d(
+    "SVC8117",
+    "error",
+    "`changed from` names the old type without `?`: whether the column may hold NULL is the field's own `?` (and `backfill` when it no longer may).",
+    (field: string, type: string) => `field \`${field}\` is \`changed from ${type}\`, a type with \`?\``,
+    () => "remove the `?`; if the column was nullable and is now required, add `backfill …`",
+  ),
+  braceNameInString: d(
+    "SVC8118",
+    "error",
+    "In the SQL of a schema change `{name}` stands for a column of the row, so a string or a literal does not hold one.",
+    (text: string) => `${text} holds \`{…}\` around a name, which the runtime would take for a column`,
+    () => "write it in SQL split in two, e.g. `backfill ('{' || 'name}')`",
+  ),
+  dropOwnTable: d(
+    "SVC8119",
+    "error",
+    "`drop resource` drops a table of the app's own; a name starting with `svc_` is a table of svc's (sessions, jobs, the migration history…).",
+    (name: string) => `\`drop resource ${name}\` names a table of svc's own`,
+    () => "svc keeps its own tables; drop only a table a resource of yours declared",
+  ),
   liveUndeclared: d(
     "SVC8120",
     "error",

@@ -52,6 +52,12 @@ describe("the SQL of a change, per backend", () => {
     expect(change(model, "n").backfill?.sqlite).toBe("1");
   });
 
+  test("a backfill does not read the field it fills; an error past the expression points at its parentheses", () => {
+    expect(analyzeText(resource("  n: int backfill (n)")).diagnostics.map((d) => d.message)).toEqual(["the `backfill` SQL of field `n`: no column `n` (in the expression)"]);
+    const [empty] = analyzeText(resource("  n: int changed from text using () lossy")).diagnostics;
+    expect([empty.code, empty.span?.start.column, empty.span?.end.column]).toEqual(["SVC8113", 34, 36]);
+  });
+
   test("two values, an alias or a second statement are refused by SQLite", () => {
     for (const sql of ["1, 2", "1 AS x", "1; DELETE FROM task"]) {
       const { diagnostics } = analyzeText(resource(`  n: int backfill (${sql})`));
@@ -102,6 +108,21 @@ describe("derived conversions", () => {
   test("a conversion with no way back gives the old build NULL", () => {
     const c = change(clean(resource("  doc: text changed from json using (json_extract(doc, '$.text')) lossy")), "doc");
     expect(c.retype?.down).toEqual({ sqlite: "NULL", postgres: "NULL", mysql: "NULL" });
+  });
+});
+
+describe("every pair of types", () => {
+  const TYPES = ["text", "int", "float", "bool", "timestamp", "json", "enum(a, b)", "enum(a, b, c)", "file"];
+  test("is widening, or needs using and lossy; either way it analyzes without a crash", () => {
+    for (const from of TYPES) {
+      for (const to of TYPES) {
+        if (from === to) continue;
+        const bare = analyzeText(resource(`  n: ${to} changed from ${from}`));
+        const declared = analyzeText(resource(`  n: ${to} changed from ${from} using (n) lossy`));
+        expect([from, to, codes(bare.diagnostics).filter((c) => c !== "SVC8102")]).toEqual([from, to, []]);
+        expect(declared.model.resources).toHaveLength(1);
+      }
+    }
   });
 });
 

@@ -78,6 +78,11 @@ describe("a field's change clauses", () => {
     expect([...f.keys()]).toEqual(["id", "from", "drop", "back", "backfill", "using"]);
   });
 
+  test("after a default holding braces, using (…) is still SQL", () => {
+    const f = fields("module m\nresource r {\n  id: id\n  meta: json = { a: { b: 1 } }\n  n: int changed from text using (CAST(n AS INTEGER)) lossy\n}\n");
+    expect(f.get("n")!.change!.using?.text).toBe("CAST(n AS INTEGER)");
+  });
+
   test("a function called back(…) outside a resource is a call, not SQL", () => {
     const ast = parseClean("module m\nfn back(x: int) { return x }\naction a() { return back(1) }\n");
     expect(ast.decls.map((d) => d.kind)).toEqual(["Fn", "Action"]);
