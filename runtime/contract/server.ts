@@ -102,10 +102,8 @@ export interface Database extends Executor {
   readonly dialect: Dialect;
   /** Bound to a transaction already open (idempotency/bound.ts): `transaction` joins it, no rollback alone. */
   readonly nested?: true;
-  /**
-   * Create missing tables, columns and indexes, and expand the changes `schema`'s build declares
-   * (docs/migrations.md); throw a MigrationError on a difference no declaration explains.
-   */
+  /** Create missing tables, columns and indexes, and expand the changes `schema`'s build declares
+   * (docs/migrations.md); throw a MigrationError on a difference no declaration explains. */
   migrate(tables: readonly TableSpec[], schema?: SchemaSpec): Promise<void>;
   /**
    * Prepare every statement once; a statement that fails to prepare is a start-up error.

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import mysql from "mysql2";
 import type { ResultSetHeader } from "mysql2";
 import type { MigrationStep } from "../../runtime/contract/evolve.js";
+import { mysqlLiveSchema, mysqlSession } from "../../runtime/db/mysql/evolve.js";
 import { SQL_MODE } from "../../runtime/db/mysql/session.js";
 import { mysqlWriter } from "../../runtime/migrate/mysql.js";
 
@@ -158,6 +159,19 @@ const ok = await backendAvailable("mysql");
     await run("INSERT INTO task (id, headline, price, owner, rnk) VALUES ('new2', 'after', 1, 'c', 1)");
     expect(await run("SELECT TRIGGER_NAME FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()")).toEqual([]);
     await expect(run("INSERT INTO task (id, headline, price, owner, rnk) VALUES ('dup', 'after', 1, 'c', 1)")).rejects.toThrow(/Duplicate entry/);
+  });
+
+  test("the live schema as the planner reads it: MariaDB's JSON (a checked longtext) as json, COLUMN_TYPE beside DATA_TYPE", async () => {
+    await run("CREATE TABLE j (id INT NOT NULL PRIMARY KEY, attrs JSON, body LONGTEXT, code VARCHAR(12)) ENGINE=InnoDB");
+    await run("CREATE INDEX j_code_idx ON j (code)");
+    const live = await mysqlLiveSchema(mysqlSession(conn));
+    expect(live.tables.get("j")).toEqual([
+      { name: "id", type: "int", columnType: "int(11)", nullable: false },
+      { name: "attrs", type: "json", columnType: "longtext", nullable: true },
+      { name: "body", type: "longtext", columnType: "longtext", nullable: true },
+      { name: "code", type: "varchar", columnType: "varchar(12)", nullable: true },
+    ]);
+    expect(live.indexes.has("j_code_idx")).toBe(true);
   });
 
   test("drop resource drops the table with its data, and again is a no-op", async () => {

@@ -80,13 +80,37 @@ export async function mysqlLiveSchema(session: MigrationSession): Promise<LiveSc
     `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS name, DATA_TYPE AS type, COLUMN_TYPE AS column_type, IS_NULLABLE AS nullable
        FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`,
   );
+  const json = await jsonColumns(session);
   const tables = new Map<string, LiveColumnInfo[]>();
   for (const r of rows) {
     const key = String(r.table_name).toLowerCase();
     const list = tables.get(key) ?? [];
-    list.push({ name: String(r.name), type: String(r.type).toLowerCase(), columnType: String(r.column_type).toLowerCase(), nullable: r.nullable === "YES" });
+    let type = String(r.type).toLowerCase();
+    // MariaDB keeps JSON as longtext checked by json_valid: the planner compares it with the declared `json`.
+    if (type === "longtext" && json.has(`${key}.${String(r.name).toLowerCase()}`)) type = "json";
+    list.push({ name: String(r.name), type, columnType: String(r.column_type).toLowerCase(), nullable: r.nullable === "YES" });
     tables.set(key, list);
   }
   const indexes = await session.query(`SELECT DISTINCT INDEX_NAME AS name FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()`);
   return { tables, indexes: new Set(indexes.map((r) => String(r.name).toLowerCase())) };
+}
+
+/** `table.column` (lower-cased) of MariaDB's JSON columns: a CHECK json_valid(column) guards each. */
+async function jsonColumns(session: MigrationSession): Promise<Set<string>> {
+  let rows: Record<string, unknown>[];
+  try {
+    rows = await session.query(
+      `SELECT TABLE_NAME AS table_name, CHECK_CLAUSE AS clause FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE()`,
+    );
+  } catch {
+    return new Set(); // a server without the view (MySQL before 8.0.16) has no such columns
+  }
+  const out = new Set<string>();
+  for (const r of rows) {
+    // Quoted as the session's sql_mode prints identifiers: `a`, or "a" under ANSI_QUOTES.
+    const m = /^json_valid\((?:`((?:[^`]|``)+)`|"((?:[^"]|"")+)")\)$/i.exec(String(r.clause).trim());
+    const column = m?.[1]?.replace(/``/g, "`") ?? m?.[2]?.replace(/""/g, '"');
+    if (column !== undefined) out.add(`${String(r.table_name).toLowerCase()}.${column.toLowerCase()}`);
+  }
+  return out;
 }
