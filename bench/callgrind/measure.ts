@@ -1,6 +1,7 @@
 // One server, one endpoint: warm up in batches until the instructions per request settle, then
 // count N requests between `callgrind_control -z` and `-d`. Load comes from autocannon in a
 // separate driver process (load.ts), in amount mode: exactly so many requests.
+import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LoadRequest } from "../endpoints.js";
 import { runAmount } from "../load.js";
@@ -42,6 +43,8 @@ export interface EndpointCount {
   requests: number;
   /** Instructions per request of each counted batch, in order. */
   counts: number[];
+  /** Wall time of each counted batch, zero to dump (ms): what a timer's cost over the batch scales with. */
+  durationsMs: number[];
   /** The median of `counts`: one batch that caught a major collection does not make the figure. */
   perRequest: number;
 }
@@ -81,12 +84,14 @@ export async function countEndpoint(
     if (verdict === "gave-up")
       log(`  ${target.label}: NOT SETTLED after ${warmups.length} warm-up batches; counting anyway`);
     const counts: number[] = [];
+    const durationsMs: number[] = [];
     for (let k = 0; k < options.counts; k++) {
       const keep = target.keepDumpAs === undefined ? undefined : `${target.keepDumpAs}.${k + 1}`;
       const counted = await batch(target, options.requests, options.connections, resources, keep);
       // A count over failed requests would measure the failure path: no figure at all is better.
       if (counted.failure !== null) throw new Error(`${target.label}: ${counted.failure}`);
       counts.push(counted.instructions / options.requests);
+      durationsMs.push(counted.durationMs);
       if (options.counts > 1) log(`  ${target.label}: count ${k + 1}: ${int(counts[k])} instructions/request`);
     }
     const perRequest = median(counts);
@@ -99,6 +104,7 @@ export async function countEndpoint(
       matchesWarmup,
       requests: options.requests,
       counts,
+      durationsMs,
       perRequest,
     };
   }
@@ -116,11 +122,13 @@ async function batch(
   connections: number,
   resources: Resources,
   keepDumpAs?: string,
-): Promise<{ instructions: number; failure: string | null }> {
+): Promise<{ instructions: number; failure: string | null; durationMs: number }> {
   await target.counters.zero();
+  const started = performance.now();
   const failure = await runAmount(target.driverPath, target.server, target.requests, amount, connections, resources);
   await sleep(QUIET_MS);
   const instructions = await target.counters.dump(keepDumpAs);
+  const durationMs = performance.now() - started;
   await target.afterBatch();
-  return { instructions, failure };
+  return { instructions, failure, durationMs };
 }

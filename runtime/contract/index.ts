@@ -14,3 +14,4 @@ export type * from "./uploads.js";
 export type * from "./transactions.js";
 export type * from "./limits.js";
 export type * from "./evolve.js";
+export type * from "./spans.js";

@@ -386,13 +386,3 @@ export interface SessionSpec {
   /** The cookie's name; `__Host-` is put before it when the cookie is Secure. */
   cookie: string;
 }
-
-/**
- * Where a feature puts a span of its own (page render, jq loader, webhook verification): the
- * tracer of runtime/traces when OTEL_* turn tracing on, else null, which a feature checks
- * before making the closure it would run in the span (docs/operations.md, Traces).
- */
-export interface Spans {
-  /** Runs `fn` in a child span of the request's current one; outside a request, just runs it. */
-  within<T>(name: string, attributes: Record<string, string | number | boolean>, fn: () => Awaitable<T>): Awaitable<T>;
-}

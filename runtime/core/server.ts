@@ -120,7 +120,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
   // Declared rate limits and the sign-in throttle (runtime/limits); null when nothing is limited.
   const limiter = createLimiter(spec, db, options, log);
   // Events' delivery loop (runtime/outbox): subscribers' secrets are keys from here on.
-  const outbox = spec.events === undefined ? null : startOutbox(spec.events, db, credentials, log);
+  const outbox = spec.events === undefined ? null : startOutbox(spec.events, db, credentials, log, spans);
   if (outbox !== null) health.detail = () => outboxHealth(outbox.depth());
   // Route files, pages and public/ (runtime/pages): their templates are parsed here, at start.
   const app =

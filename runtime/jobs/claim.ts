@@ -4,7 +4,7 @@
 // its transactions take. A claim sets a lease (the row's `run_at`, timeout plus a margin):
 // a process that dies holding it loses the job to the next claim after it ends.
 
-import type { Database, Row } from "../contract/index.js";
+import type { Database, Row, TraceCarrier } from "../contract/index.js";
 import { jobStatements as sql } from "./table.js";
 
 export interface Claimed {
@@ -14,6 +14,8 @@ export interface Claimed {
   attempt: number;
   maxAttempts: number;
   timeoutMs: number;
+  /** The span that enqueued it (W3C), when it was traced. */
+  enqueuedBy: TraceCarrier | null;
 }
 
 /** Up to `limit` ready jobs, now leased to `owner`. */
@@ -50,5 +52,6 @@ function claimed(r: Row): Claimed {
     attempt: Number(r.attempt),
     maxAttempts: Number(r.max_attempts),
     timeoutMs: Number(r.timeout_ms),
+    enqueuedBy: typeof r.traceparent === "string" ? { traceparent: r.traceparent, tracestate: typeof r.tracestate === "string" ? r.tracestate : null } : null,
   };
 }

@@ -1,8 +1,10 @@
 // `enqueue` in an action or a job (docs/language.md §2.8): one INSERT into svc_jobs on the
-// caller's executor, so the job exists exactly when the caller's transaction commits.
+// caller's executor, so the job exists exactly when the caller's transaction commits. The
+// row carries the trace context of the span that enqueued it, when traced.
 
 import { createHash } from "node:crypto";
 import { newId } from "../lang/ids.js";
+import { traceCarrier } from "../lang/trace-context.js";
 import type { Executor } from "../contract/index.js";
 import { jobStatements } from "./table.js";
 import type { EnqueueOptions, JobSpec } from "../contract/jobs.js";
@@ -10,9 +12,11 @@ import type { EnqueueOptions, JobSpec } from "../contract/jobs.js";
 export async function enqueue(tx: Executor, job: JobSpec, args: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
   const now = Date.now();
   const unique = options.unique === undefined ? null : uniqueKey(job.name, options.unique);
+  // Inside a traced request or job run: its span, which the job's run will link to.
+  const trace = traceCarrier();
   await tx.run(jobStatements.enqueue, [
     options.id ?? newId(), job.name, job.queue, JSON.stringify(args), options.priority ?? job.priority, now + (options.delayMs ?? 0),
-    job.attempts, job.timeoutMs, unique, now,
+    job.attempts, job.timeoutMs, unique, now, trace?.traceparent ?? null, trace?.tracestate ?? null,
   ]);
 }
 

@@ -16,7 +16,7 @@ export interface RunningJobs {
   stop(graceMs: number): Promise<void>;
 }
 
-/** Starts the runner and the scheduler of `spec` on `db`; null without jobs or with `--jobs off`. */
+/** Starts the runner and the scheduler of `spec` on `db`; null without jobs or with `--jobs off`. `options.spans`: runs traced. */
 export async function startJobs(spec: ServerSpec, db: Database, log: Logger, options: RunnerOptions): Promise<RunningJobs | null> {
   if (spec.jobs === undefined) return null;
   const runner = new JobRunner(db, spec.jobs, log, options);

@@ -8,7 +8,7 @@
 import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../core/log.js";
-import type { Database } from "../contract/index.js";
+import type { Database, LaterSpans } from "../contract/index.js";
 import { backoffDelay } from "./backoff.js";
 import { claim, type Claimed } from "./claim.js";
 import { guarded, RunAbandoned, type RunState } from "./guard.js";
@@ -21,6 +21,8 @@ export interface RunnerOptions {
   concurrency: number;
   /** How often an idle runner looks for work. */
   pollMs: number;
+  /** When traced (runtime/traces): each run is a span, linked to the one that enqueued the job. */
+  spans?: LaterSpans | null;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -101,7 +103,7 @@ export class JobRunner {
     const spec = this.byName.get(c.job);
     let outcome = "done";
     let error: string | null = null;
-    try {
+    const attempt = async (): Promise<void> => {
       if (spec === undefined) throw new SvcError("SVC_ERR_INTERNAL", `no job ${c.job} in this server (built from other sources?)`);
       const args = JSON.parse(c.args) as Record<string, unknown>;
       const work = this.db.transaction(
@@ -114,6 +116,10 @@ export class JobRunner {
         spec.isolation === undefined ? undefined : { isolation: spec.isolation },
       );
       await withTimeout(work, c.timeoutMs, state);
+    };
+    const spans = this.options.spans ?? null;
+    try {
+      await (spans === null ? attempt() : spans.consumer(`job ${c.job}`, runAttributes(c, spec), c.enqueuedBy, attempt));
     } catch (err) {
       if (err instanceof LeaseLost) outcome = "lease lost";
       else if (state.abandoned === "returned at shutdown") outcome = "returned";
@@ -197,6 +203,19 @@ async function withTimeout(work: Promise<void>, ms: number, state: RunState): Pr
     // A run given up on still holds its transaction: wait for it to end before the outcome is written.
     await work.catch(() => undefined);
   }
+}
+
+/** A run's span attributes: OpenTelemetry's messaging conventions, with the queue as destination. */
+function runAttributes(c: Claimed, spec: JobSpec | undefined): Record<string, string | number> {
+  return {
+    "messaging.system": "svc",
+    "messaging.operation.type": "process",
+    "messaging.operation.name": "run",
+    "messaging.destination.name": spec?.queue ?? "",
+    "messaging.message.id": c.id,
+    "svc.job": c.job,
+    "svc.job.attempt": c.attempt,
+  };
 }
 
 function message(err: unknown): string {

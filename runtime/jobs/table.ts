@@ -14,7 +14,7 @@ import type { Dialect, DialectSql, StatementSpec, TableColumnDdl, TableDdl, Tabl
 export const JOBS_TABLE = "svc_jobs";
 export const SCHEDULES_TABLE = "svc_schedules";
 
-type Kind = "key" | "text" | "int" | "short" | "nullKey";
+type Kind = "key" | "text" | "int" | "short" | "nullKey" | "nullText";
 
 interface DialectWords {
   quote(name: string): string;
@@ -26,13 +26,13 @@ interface DialectWords {
 const WORDS: Record<Dialect, DialectWords> = {
   sqlite: {
     quote: (n) => `"${n}"`,
-    types: { key: ["TEXT", "TEXT"], text: ["TEXT", "TEXT"], int: ["INTEGER", "INTEGER"], short: ["TEXT", "TEXT"], nullKey: ["TEXT", "TEXT"] },
+    types: { key: ["TEXT", "TEXT"], text: ["TEXT", "TEXT"], int: ["INTEGER", "INTEGER"], short: ["TEXT", "TEXT"], nullKey: ["TEXT", "TEXT"], nullText: ["TEXT", "TEXT"] },
     tableSuffix: "",
     placeholder: () => "?",
   },
   postgres: {
     quote: (n) => `"${n}"`,
-    types: { key: ["text", "text"], text: ["text", "text"], int: ["bigint", "bigint"], short: ["text", "text"], nullKey: ["text", "text"] },
+    types: { key: ["text", "text"], text: ["text", "text"], int: ["bigint", "bigint"], short: ["text", "text"], nullKey: ["text", "text"], nullText: ["text", "text"] },
     tableSuffix: "",
     placeholder: (i) => `$${i + 1}`,
   },
@@ -44,13 +44,17 @@ const WORDS: Record<Dialect, DialectWords> = {
       int: ["BIGINT", "bigint"],
       short: ["VARCHAR(255)", "varchar"],
       nullKey: ["VARCHAR(64)", "varchar"],
+      nullText: ["TEXT", "text"],
     },
     tableSuffix: " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
     placeholder: () => "?",
   },
 };
 
-/** Column name and kind, in table order. `unique_key` is the only nullable column. */
+/**
+ * Column name and kind, in table order. `unique_key` and the trace context are nullable: the
+ * trace columns came later, and a nullable column is added to a table made before them at start.
+ */
 const JOB_COLUMNS: [string, Kind][] = [
   ["id", "key"],
   ["job", "short"],
@@ -66,6 +70,9 @@ const JOB_COLUMNS: [string, Kind][] = [
   ["last_error", "text"],
   ["unique_key", "nullKey"],
   ["created_at", "int"],
+  // The W3C trace context of the span that enqueued the job (none from a schedule or an untraced server).
+  ["traceparent", "nullText"],
+  ["tracestate", "nullText"],
 ];
 
 const SCHEDULE_COLUMNS: [string, Kind][] = [
@@ -77,7 +84,7 @@ function tableDdl(dialect: Dialect, table: string, cols: [string, Kind][], index
   const w = WORDS[dialect];
   const columns: TableColumnDdl[] = cols.map(([name, kind]) => {
     const [declared, reported] = w.types[kind];
-    const nullable = kind === "nullKey";
+    const nullable = kind === "nullKey" || kind === "nullText";
     const definition = `${w.quote(name)} ${declared}${nullable ? "" : " NOT NULL"}${kind === "key" ? " PRIMARY KEY" : ""}`;
     return { name, definition, sqlType: reported, nullable, hasDefault: false };
   });
@@ -130,18 +137,19 @@ export function statement(name: string, args: number, text: (q: (n: string) => s
 const J: Text = (q) => q(JOBS_TABLE);
 const S: Text = (q) => q(SCHEDULES_TABLE);
 /** The columns a claim hands the runner. */
-const CLAIMED: Text = (q) => ["id", "job", "args", "attempt", "max_attempts", "timeout_ms"].map(q).join(", ");
-const INSERT_COLUMNS = ["id", "job", "queue", "args", "state", "priority", "run_at", "attempt", "max_attempts", "timeout_ms", "lease_owner", "last_error", "unique_key", "created_at"];
+const CLAIMED: Text = (q) => ["id", "job", "args", "attempt", "max_attempts", "timeout_ms", "traceparent", "tracestate"].map(q).join(", ");
+const INSERT_COLUMNS = JOB_COLUMNS.map(([name]) => name);
 /** How much longer than its timeout a claim's lease lasts: the time to record the outcome. */
 export const LEASE_MARGIN_MS = 5_000;
 
 export const jobStatements = {
   /**
-   * Args `(id, job, queue, args, priority, run_at, max_attempts, timeout_ms, unique_key, now)`:
-   * a queued job. With a unique key already pending, nothing (no error: enqueue is a no-op).
+   * Args `(id, job, queue, args, priority, run_at, max_attempts, timeout_ms, unique_key, now,
+   * traceparent, tracestate)`: a queued job. With a unique key already pending, nothing (no
+   * error: enqueue is a no-op).
    */
-  enqueue: statement("enqueue", 10, (q, p, d) => {
-    const values = [p(0), p(1), p(2), p(3), "'queued'", p(4), p(5), "0", p(6), p(7), "''", "''", p(8), p(9)];
+  enqueue: statement("enqueue", 12, (q, p, d) => {
+    const values = [p(0), p(1), p(2), p(3), "'queued'", p(4), p(5), "0", p(6), p(7), "''", "''", p(8), p(9), p(10), p(11)];
     const insert = `INSERT INTO ${J(q, p, d)} (${INSERT_COLUMNS.map(q).join(", ")}) VALUES (${values.join(", ")})`;
     if (d === "mysql") return `${insert} ON DUPLICATE KEY UPDATE ${q("id")} = ${q("id")}`;
     return `${insert} ON CONFLICT (${q("unique_key")}) DO NOTHING`;

@@ -2,7 +2,7 @@
 // (one delivery row each), then due deliveries are leased one by one.
 
 import { createHash } from "node:crypto";
-import type { Database, Row } from "../contract/index.js";
+import type { Database, Row, TraceCarrier } from "../contract/index.js";
 import { takeLease } from "./lease.js";
 import { outboxStatements as sql } from "./table.js";
 
@@ -51,6 +51,8 @@ export interface Leased {
   attempts: number;
   type: string;
   body: string;
+  /** The emitting span (W3C), when it was traced. */
+  emittedBy: TraceCarrier | null;
 }
 
 /** Leases up to a batch of due deliveries; the ones another process took first are skipped. */
@@ -75,5 +77,6 @@ function toLeased(row: Row): Leased {
     attempts: Number(row.attempts),
     type: String(row.type),
     body: String(row.body),
+    emittedBy: typeof row.traceparent === "string" ? { traceparent: row.traceparent, tracestate: typeof row.tracestate === "string" ? row.tracestate : null } : null,
   };
 }

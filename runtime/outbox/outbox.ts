@@ -8,7 +8,8 @@
 import { performance } from "node:perf_hooks";
 import type { Credentials } from "../core/credentials.js";
 import type { Logger } from "../core/log.js";
-import type { Database } from "../contract/index.js";
+import type { Database, LaterSpans } from "../contract/index.js";
+import { currentSpan } from "../lang/trace-context.js";
 import { retryDelayMs } from "./backoff.js";
 import { claimDue, fanOut, type Leased } from "./claim.js";
 import { post } from "./deliver.js";
@@ -54,6 +55,7 @@ export class Outbox implements OutboxWake {
     credentials: Credentials,
     private readonly log: Logger,
     private readonly clock: () => number = Date.now,
+    private readonly spans: LaterSpans | null = null,
   ) {
     this.subscribers = spec.subscribers.map((s) => {
       try {
@@ -78,7 +80,8 @@ export class Outbox implements OutboxWake {
       this.again = true;
       return;
     }
-    this.pass = this.run().finally(() => {
+    // Woken from inside the request that emitted: the pass is none of that request's work, nor in its trace.
+    this.pass = currentSpan.exit(() => this.run()).finally(() => {
       this.pass = null;
       if (this.again) {
         this.again = false;
@@ -140,13 +143,17 @@ export class Outbox implements OutboxWake {
     const number = d.attempts + 1;
     const started = performance.now();
     const now = this.clock();
+    const send = (url: string, key: Buffer) => (trace: Record<string, string>) =>
+      post(url, { ...signedHeaders(key, d.eventId, Math.floor(now / 1000), d.body), ...trace }, d.body, {
+        timeoutMs: this.spec.timeoutMs,
+        stop: this.stopping.signal,
+      });
     const outcome =
       subscriber === undefined
         ? { status: null, ok: false, error: `no subscriber "${d.subscriber}" in this server's svc.toml` }
-        : await post(subscriber.url, signedHeaders(subscriber.key, d.eventId, Math.floor(now / 1000), d.body), d.body, {
-            timeoutMs: this.spec.timeoutMs,
-            stop: this.stopping.signal,
-          });
+        : this.spans === null
+          ? await send(subscriber.url, subscriber.key)({})
+          : await this.spans.client(`POST ${d.subscriber}`, deliveryAttributes(subscriber.url, d, number), d.emittedBy, send(subscriber.url, subscriber.key));
     // Cut short by a stop: not an attempt; the lease is given back with the others.
     if (this.stopping.signal.aborted && outcome.error === "stopped") return;
     const durationMs = Math.round(performance.now() - started);
@@ -197,6 +204,27 @@ export class Outbox implements OutboxWake {
     }
     this.lastDepth = depth;
   }
+}
+
+/**
+ * A delivery's client span attributes (HTTP client conventions). The URL without its userinfo
+ * and query, which may hold a subscriber's token; the retry count as `http.request.resend_count`.
+ */
+function deliveryAttributes(url: string, d: Leased, attempt: number): Record<string, string | number> {
+  // svc.toml's URL was checked at build; a span's attributes must not be what fails a delivery.
+  const u = URL.canParse(url) ? new URL(url) : null;
+  return {
+    "http.request.method": "POST",
+    ...(u !== null && {
+      "server.address": u.hostname,
+      "server.port": Number(u.port || (u.protocol === "https:" ? 443 : 80)),
+      "url.full": `${u.protocol}//${u.host}${u.pathname}`,
+    }),
+    ...(attempt > 1 && { "http.request.resend_count": attempt - 1 }),
+    "svc.subscriber": d.subscriber,
+    "svc.event": d.type,
+    "svc.event.id": d.eventId,
+  };
 }
 
 function message(err: unknown): string {

@@ -56,6 +56,9 @@ const OUTBOX_COLUMNS: Column[] = [
   ["created_at", "int"],
   // 0 until the delivery loop has made the event's delivery rows.
   ["fanned_out", "int"],
+  // The W3C trace context of the emitting span, when traced; nullable, so added to a table made before them.
+  ["traceparent", "text", "null"],
+  ["tracestate", "text", "null"],
 ];
 
 const DELIVERY_COLUMNS: Column[] = [
@@ -123,9 +126,9 @@ const E = (q: (n: string) => string): string => q(OUTBOX_TABLE);
 const D = (q: (n: string) => string): string => q(DELIVERIES_TABLE);
 
 export const outboxStatements = {
-  /** Args `(id, type, body, created_at)`: the one statement `emit` adds to the action's transaction. */
-  enqueue: statement("enqueue", 4, (q, p) =>
-    `INSERT INTO ${E(q)} (${q("id")}, ${q("type")}, ${q("body")}, ${q("created_at")}, ${q("fanned_out")}) VALUES (${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, 0)`,
+  /** Args `(id, type, body, created_at, traceparent, tracestate)`: the one statement `emit` adds to the action's transaction. */
+  enqueue: statement("enqueue", 6, (q, p) =>
+    `INSERT INTO ${E(q)} (${q("id")}, ${q("type")}, ${q("body")}, ${q("created_at")}, ${q("fanned_out")}, ${q("traceparent")}, ${q("tracestate")}) VALUES (${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, 0, ${p(4)}, ${p(5)})`,
   ),
   /** No args: up to BATCH events whose delivery rows are not made yet, oldest first. */
   unfanned: statement("unfanned", 0, (q) =>
@@ -152,7 +155,7 @@ export const outboxStatements = {
   ),
   /** Args `(id)`: the leased delivery with its event, to send. */
   leased: statement("leased", 1, (q, p) =>
-    `SELECT d.${q("id")}, d.${q("event_id")}, d.${q("subscriber")}, d.${q("attempts")}, e.${q("type")}, e.${q("body")}, e.${q("created_at")} FROM ${D(q)} d JOIN ${E(q)} e ON e.${q("id")} = d.${q("event_id")} WHERE d.${q("id")} = ${p(0)}`,
+    `SELECT d.${q("id")}, d.${q("event_id")}, d.${q("subscriber")}, d.${q("attempts")}, e.${q("type")}, e.${q("body")}, e.${q("created_at")}, e.${q("traceparent")}, e.${q("tracestate")} FROM ${D(q)} d JOIN ${E(q)} e ON e.${q("id")} = d.${q("event_id")} WHERE d.${q("id")} = ${p(0)}`,
   ),
   /** Args `(state, attempts, next_at, last_status, last_error, id, owner)`: an attempt's outcome; releases the lease. */
   settle: statement("settle", 7, (q, p) =>

@@ -10,7 +10,7 @@ import type { Metrics } from "../metrics/index.js";
 import { tracingConfigured } from "../traces/config.js";
 import { Observer } from "../observe/index.js";
 import { isWorkerProcess } from "./cluster/worker.js";
-import type { Database, ServerOptions, ServerSpec } from "../contract/index.js";
+import type { Database, LaterSpans, ServerOptions, ServerSpec } from "../contract/index.js";
 
 export interface Observing {
   /** What the handler serves: the spec and database, with spans around endpoints and statements when traced. */
@@ -18,6 +18,8 @@ export interface Observing {
   db: Database;
   /** For createServer; null when neither is on. */
   observer: Observer | null;
+  /** Spans of job runs, when traced (deliveries take theirs from the observer). */
+  later: LaterSpans | null;
   /** `--metrics-listen`: listens there once the server does; the port, or undefined without it. */
   listen(): Promise<number | undefined>;
   /** Stops the metrics address and sends the last spans. */
@@ -43,6 +45,7 @@ export async function observe(
     spec: served.spec,
     db: metrics === null ? served.db : metrics.measure(served.db, db),
     observer: metrics === null && tracing === null ? null : new Observer(metrics, tracing),
+    later: tracing,
     async listen() {
       if (metrics === null || !options.metricsListen) return undefined;
       const listening = await (await import("./metrics-listen.js")).listenMetrics(metrics, options.metricsListen, log);

@@ -68,7 +68,7 @@ export async function serve(
   try {
     // `--jobs`: beside serving (the default), not here, or alone, with /health the only answer.
     if (options.jobs !== "off") {
-      jobs = await startJobs(spec, seen.db, log, { concurrency: options.jobsConcurrency ?? 4, pollMs: 200 });
+      jobs = await startJobs(spec, seen.db, log, { concurrency: options.jobsConcurrency ?? 4, pollMs: 200, spans: seen.later });
     }
     const served = options.jobs === "only" ? jobsOnlySpec(seen.spec) : seen.spec;
     server = createServer(withJobStatus(served, jobs), seen.db, options, log, seen.observer);

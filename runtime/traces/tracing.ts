@@ -4,19 +4,20 @@
 // AsyncLocalStorage, so a statement run deep inside an action finds its parent without any
 // argument carrying it; a server without tracing makes none of this.
 
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type Attributes, type Context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode,
   trace, type Tracer,
 } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import type { AsyncLocalStorage } from "node:async_hooks";
 import {
   ATTR_CLIENT_ADDRESS, ATTR_ERROR_TYPE, ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH,
   ATTR_URL_SCHEME,
 } from "@opentelemetry/semantic-conventions";
 import type { MatchResult } from "../core/router.js";
-import type { Awaitable } from "../contract/index.js";
+import type { Awaitable, LaterSpans, TraceCarrier } from "../contract/index.js";
+import { currentSpan } from "../lang/trace-context.js";
 
 /** Where finished spans go besides the exporter: `svc dev`'s trace view keeps them. */
 export interface SpanSink {
@@ -24,8 +25,9 @@ export interface SpanSink {
   forceFlush(): Promise<void>;
 }
 
-export class Tracing {
-  private readonly current = new AsyncLocalStorage<Span>();
+export class Tracing implements LaterSpans {
+  /** The process's one store of the current span (lang/trace-context.ts: enqueue and emit read it). */
+  private readonly current = currentSpan as AsyncLocalStorage<Span>;
   private readonly propagator = new W3CTraceContextPropagator();
 
   constructor(
@@ -99,17 +101,66 @@ export class Tracing {
     );
   }
 
+  /**
+   * A job run (LaterSpans): a root span, as OpenTelemetry's messaging conventions have a
+   * message's processing start a trace of its own linked to the context that created it, so
+   * a job run later, retried or fanned out, is not folded into the request's timing.
+   */
+  consumer<T>(name: string, attributes: Attributes, enqueuedBy: TraceCarrier | null, fn: () => Promise<T>): Promise<T> {
+    const creator = enqueuedBy === null ? undefined : trace.getSpanContext(this.extract(enqueuedBy));
+    const links = creator === undefined ? [] : [{ context: creator }];
+    const span = this.tracer.startSpan(name, { kind: SpanKind.CONSUMER, attributes, links }, ROOT_CONTEXT);
+    return this.current.run(span, fn).then(
+      (value) => {
+        span.end();
+        return value;
+      },
+      (err: unknown) => {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+        span.setAttribute(ATTR_ERROR_TYPE, err instanceof Error ? err.name : "Error");
+        span.end();
+        throw err;
+      },
+    );
+  }
+
+  /**
+   * An outgoing call (LaterSpans): a CLIENT span, child of the stored context when there is
+   * one, and the `traceparent` naming it for the call to send. Failed, by HTTP client
+   * conventions, on no answer or a 4xx/5xx.
+   */
+  async client<T extends { status: number | null; error: string | null }>(
+    name: string,
+    attributes: Attributes,
+    parent: TraceCarrier | null,
+    fn: (headers: Record<string, string>) => Promise<T>,
+  ): Promise<T> {
+    const span = this.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent === null ? ROOT_CONTEXT : this.extract(parent));
+    const headers: Record<string, string> = {};
+    this.propagator.inject(trace.setSpan(ROOT_CONTEXT, span), headers, defaultTextMapSetter);
+    try {
+      const outcome = await fn(headers);
+      if (outcome.status !== null) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, outcome.status);
+      if (outcome.status === null || outcome.status >= 400) {
+        // `_OTHER`: the conventions' value for a failure that is no status (timeout, refused connection).
+        span.setAttribute(ATTR_ERROR_TYPE, outcome.status === null ? "_OTHER" : String(outcome.status));
+        span.setStatus({ code: SpanStatusCode.ERROR, ...(outcome.error !== null && { message: outcome.error }) });
+      }
+      return outcome;
+    } finally {
+      span.end();
+    }
+  }
+
+  private extract(carrier: TraceCarrier): Context {
+    const headers: Record<string, string> = { traceparent: carrier.traceparent };
+    if (carrier.tracestate !== null) headers.tracestate = carrier.tracestate;
+    return this.propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
+  }
+
   /** The trace id of the request being answered, for its log lines. */
   traceId(): string | undefined {
     return this.current.getStore()?.spanContext().traceId;
-  }
-
-  /** `traceparent` (and `tracestate`) for a call this request makes to another service. */
-  outgoingHeaders(): Record<string, string> {
-    const headers: Record<string, string> = {};
-    const span = this.current.getStore();
-    if (span !== undefined) this.propagator.inject(trace.setSpan(ROOT_CONTEXT, span) as Context, headers, defaultTextMapSetter);
-    return headers;
   }
 
   /** Sends what is still buffered, then stops (a graceful shutdown). */

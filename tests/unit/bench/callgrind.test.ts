@@ -237,6 +237,7 @@ describe("the count table", () => {
     warmups: [perRequest * 1.5, perRequest],
     requests: 3000,
     counts: [perRequest * 1.01, perRequest, perRequest * 0.99],
+    durationsMs: [1000, 1000, 1000],
   });
   const records = [
     record("svc", "health", 189_391),
