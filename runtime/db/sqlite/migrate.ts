@@ -16,7 +16,7 @@ import { type LiveKey, keyProblems } from "../../keys/index.js";
 import type { TableColumnDdl, TableDdl, TableSpec } from "../../contract/index.js";
 import type { SchemaSpec } from "../../contract/evolve.js";
 import type { Phase } from "../../contract/evolve.js";
-import { type AppliedChange, type EvolvePlan, ownedColumns, planAtStart, retypeWaiting, runPhase, sqliteWriter } from "../../migrate/index.js";
+import type { AppliedChange, EvolvePlan } from "../../migrate/index.js";
 import type { MigrationPlan } from "../net/migrate.js";
 import { sqliteLiveSchema, sqliteSession } from "./evolve.js";
 import { retryWhileBusy } from "./busy-retry.js";
@@ -86,15 +86,16 @@ export async function migrateSqlitePhase(
     // Declared changes (runtime/migrate) own the columns they account for; their plan is made
     // on the schema as it is before anything changes.
     const session = sqliteSession(db, true);
-    const start = await planAtStart(session, sqliteWriter(), tables, schema, sqliteLiveSchema(db));
+    const evolve = await declaredChanges(db, schema);
+    const start = evolve && (await evolve.planAtStart(session, evolve.sqliteWriter(), tables, schema, sqliteLiveSchema(db)));
     const additive: MigrationPlan = { create: [], add: [], problems: [] };
-    for (const { name, ddl } of ddls) migrateTable(db, name, ddl, additive, ownedColumns(start.plan, name));
-    const result: SqliteMigration = { additive, evolve: start.plan, applied: [], waiting: null };
+    for (const { name, ddl } of ddls) migrateTable(db, name, ddl, additive, evolve && start ? evolve.ownedColumns(start.plan, name) : NONE_OWNED);
+    const result: SqliteMigration = { additive, evolve: start ? start.plan : emptyPlan(), applied: [], waiting: null };
     if (phase === "plan") {
       db.exec("ROLLBACK");
       return result;
     }
-    const problems = [...start.plan.problems, ...additive.problems];
+    const problems = [...(start ? start.plan.problems : []), ...additive.problems];
     if (problems.length > 0) {
       throw new StartupError(
         "SVC_ERR_MIGRATION",
@@ -103,17 +104,35 @@ export async function migrateSqlitePhase(
           "\nchange the table by hand (or restore the declaration), then start again",
       );
     }
-    result.applied = await runPhase(session, phase, start.plan, start.history, schema?.build ?? "dev");
+    if (evolve && start) result.applied = await evolve.runPhase(session, phase, start.plan, start.history, schema?.build ?? "dev");
     for (const { name, ddl } of ddls) {
       for (const sql of ddl.createIndexes) execDdl(db, sql, `table ${name}: cannot create an index`);
     }
     db.exec("COMMIT");
-    if (phase === "expand") result.waiting = retypeWaiting(start, tables);
+    if (phase === "expand" && evolve && start) result.waiting = evolve.retypeWaiting(start, tables);
     return result;
   } catch (err) {
     if (db.inTransaction) db.exec("ROLLBACK");
     throw err;
   }
+}
+
+const NONE_OWNED: ReadonlySet<string> = new Set();
+
+function emptyPlan(): EvolvePlan {
+  return { changes: [], owned: new Map(), expand: [], contract: [], problems: [] };
+}
+
+/**
+ * The declared changes' machinery (runtime/migrate), loaded only where there is something for
+ * it: a build that declares changes, or a database whose history has some (a server of an
+ * older build starting during a deploy must accept the columns an open change added). A
+ * server without either loads none of its modules.
+ */
+async function declaredChanges(db: BetterSqlite3.Database, schema: SchemaSpec | undefined): Promise<typeof import("../../migrate/index.js") | null> {
+  const history = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'svc_migrations'").get();
+  if (schema === undefined && history === undefined) return null;
+  return import("../../migrate/index.js");
 }
 
 function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, plan: MigrationPlan, owned: ReadonlySet<string>): void {
