@@ -6,9 +6,11 @@
 
 import type { ReservedSql, Sql } from "postgres";
 import type { MigrationSession } from "./engine.js";
+import { StartupError } from "../core/errors.js";
 
 /** How long a start waits for another server's migration, and a step for a table's lock. */
 export const PG_MIGRATE_LOCK_TIMEOUT = "60s";
+const LOCK_WAIT_MS = 60_000;
 
 /** How long one try of a step waits for a table's lock, and how many tries before the step fails. */
 const STEP_LOCK_TIMEOUT = "2s";
@@ -59,7 +61,18 @@ export async function postgresSession(sql: Sql, schema: string | null): Promise<
       return rows[0]?.present === true;
     },
     async lock() {
-      await conn.unsafe(`SELECT pg_advisory_lock(${LOCK})`, [schema]);
+      // Asked for again and again rather than waited for: a statement waiting on the lock is a
+      // transaction with a snapshot, and CREATE INDEX CONCURRENTLY in the holder's migration
+      // waits for every such transaction to end (a deadlock PostgreSQL then breaks by failing one).
+      const deadline = Date.now() + LOCK_WAIT_MS;
+      for (;;) {
+        const [row] = await conn.unsafe(`SELECT pg_try_advisory_lock(${LOCK}) AS locked`, [schema]);
+        if (row?.locked === true) return;
+        if (Date.now() >= deadline) {
+          throw new StartupError("SVC_ERR_MIGRATION", `another server's migration held the lock for ${PG_MIGRATE_LOCK_TIMEOUT}; start again once it is done`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     },
     async unlock() {
       await conn.unsafe(`SELECT pg_advisory_unlock(${LOCK})`, [schema]);

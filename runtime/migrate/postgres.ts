@@ -116,6 +116,23 @@ function column(change: ColumnChange, target: ChangeTarget): PhaseSteps {
       { repeat: true, lossy: isLossy },
     );
   const bare = (n: string) => q(n);
+  // Each batch finds its rows through a partial index of the rows still to fill: without it,
+  // every batch scans from the table's start past the rows already filled, and the batches
+  // grow dearer as the backfill goes on. Built and dropped CONCURRENTLY: writes go on
+  // meanwhile. Rows by ctid (no declared key) cannot be indexed.
+  const filledBare = backfill(bare);
+  const fill = pgName(`svc_fill_${target.table.name}_${change.column}`);
+  const indexed = key !== "ctid" && (paired || filledBare !== null);
+  if (indexed) {
+    expand.push(
+      step(
+        `index the rows where ${newCol} is NULL, for the batches`,
+        `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${q(fill)} ON ${t} (${key}) WHERE ${q(newCol)} IS NULL`,
+        ONLINE,
+        { transactional: false },
+      ),
+    );
+  }
   if (paired) {
     expand.push(
       batch(
@@ -126,9 +143,12 @@ function column(change: ColumnChange, target: ChangeTarget): PhaseSteps {
       ),
     );
   }
-  const filledBare = backfill(bare);
   if (filledBare !== null) {
     expand.push(batch(`fill ${newCol} where NULL (batches of ${BATCH_ROWS})`, `${q(newCol)} = ${filledBare}`, `${q(newCol)} IS NULL AND (${filledBare}) IS NOT NULL`, false));
+  }
+  if (indexed) {
+    const fillRef = target.schema === null ? q(fill) : `${q(target.schema)}.${q(fill)}`;
+    expand.push(step(`drop the index of rows to fill`, `DROP INDEX CONCURRENTLY IF EXISTS ${fillRef}`, ONLINE, { transactional: false }));
   }
   const required = !declared.nullable;
   if (required) {

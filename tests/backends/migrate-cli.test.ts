@@ -122,7 +122,7 @@ const ok = await backendAvailable("postgres");
 
     const applied = svc("migrate", "apply", "--db", ns.url, "--module", v2);
     expect(applied.status).toBe(0);
-    expect(applied.out).toContain("svc migrate apply: task.headline renamed from title: expand, 6 steps, 2 rows\n");
+    expect(applied.out).toContain("svc migrate apply: task.headline renamed from title: expand, 8 steps, 2 rows\n");
     // The old build still starts (its schema check reads the open changes from svc_migrations).
     expect(svc("migrate", "apply", "--db", ns.url, "--module", v1)).toMatchObject({ status: 0, out: "svc migrate apply: nothing to do\n" });
     await ns.admin(`INSERT INTO task (id, title, estimate, owner, legacy) VALUES ('3', 'c', '3', NULL, 'z')`);

@@ -26,11 +26,18 @@ describe("the PostgreSQL writer", () => {
       "add column headline",
       "function svc_sync_task_headline keeping title and headline in step",
       "trigger svc_sync_headline on insert and update",
+      "index the rows where headline is NULL, for the batches",
       "copy title into headline (batches of 1000)",
+      "drop the index of rows to fill",
       "check headline IS NOT NULL (not valid yet)",
       "validate the check on headline",
     ]);
     expect(steps.expand.filter((s) => s.repeat === true)).toHaveLength(1);
+    // The batches' partial index is built and dropped without a transaction (CONCURRENTLY).
+    expect(steps.expand.filter((s) => !s.transactional).map((s) => s.sql)).toEqual([
+      `CREATE INDEX CONCURRENTLY IF NOT EXISTS "svc_fill_task_headline" ON "app"."task" ("id") WHERE "headline" IS NULL`,
+      `DROP INDEX CONCURRENTLY IF EXISTS "app"."svc_fill_task_headline"`,
+    ]);
     expect(steps.contract.map((s) => [s.describe, s.lossy])).toEqual([
       ["drop trigger svc_sync_headline", false],
       ["drop function svc_sync_task_headline", false],
