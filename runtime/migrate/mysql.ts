@@ -18,6 +18,7 @@ import type { TableColumnDdl } from "../contract/server.js";
 import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, newColumnOf, oldColumnOf } from "./keys.js";
 import { fillColumns } from "./row-expression.js";
 import type { ChangeTarget, ChangeWriter, LiveColumnInfo, PhaseSteps } from "./writer.js";
+import { type StepOptions, makeStep } from "./step.js";
 
 /** Rows one backfill statement changes: each batch is its own short transaction. */
 export const MYSQL_BATCH_ROWS = 1000;
@@ -251,26 +252,9 @@ function hash(text: string): string {
   return (h >>> 0).toString(16).padStart(8, "0");
 }
 
-function step(
-  change: string,
-  phase: Phase,
-  describe: string,
-  sql: string,
-  locks: string,
-  extra: { repeat?: boolean; transactional?: boolean; lossy?: boolean; online?: boolean } = {},
-): MigrationStep {
-  return {
-    change,
-    phase,
-    describe,
-    sql,
-    ...(extra.repeat ? { repeat: true as const } : {}),
-    online: extra.online ?? true,
-    locks,
-    lossy: extra.lossy ?? false,
-    // MySQL's DDL commits on its own; only a backfill batch is a transaction.
-    transactional: extra.transactional ?? false,
-  };
+// MySQL's DDL commits on its own; only a backfill batch is a transaction.
+function step(change: string, phase: Phase, describe: string, sql: string, locks: string, extra: StepOptions = {}): MigrationStep {
+  return makeStep(change, phase, describe, sql, locks, false, extra);
 }
 
 function q(name: string): string {

@@ -16,6 +16,7 @@ import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, newColumnOf, ol
 import { fillColumns } from "./row-expression.js";
 import { contractFor, expandRebuildFor, expandRebuilds, qs } from "./sqlite-rebuild.js";
 import type { ChangeTarget, ChangeWriter, PhaseSteps } from "./writer.js";
+import { type StepOptions, makeStep } from "./step.js";
 
 /** Rows one backfill statement changes: each batch a transaction, so other writers get the lock between. */
 export const SQLITE_BATCH_ROWS = 1000;
@@ -149,23 +150,7 @@ function keyMatch(target: ChangeTarget): string {
   return key.map((k) => `${qs(k)} = NEW.${qs(k)}`).join(" AND ");
 }
 
-function step(
-  change: string,
-  phase: Phase,
-  describe: string,
-  sql: string,
-  locks: string,
-  extra: { repeat?: boolean; lossy?: boolean; online?: boolean } = {},
-): MigrationStep {
-  return {
-    change,
-    phase,
-    describe,
-    sql,
-    ...(extra.repeat ? { repeat: true as const } : {}),
-    online: extra.online ?? true,
-    locks,
-    lossy: extra.lossy ?? false,
-    transactional: true,
-  };
+// SQLite's phase is one transaction: every step is in it.
+function step(change: string, phase: Phase, describe: string, sql: string, locks: string, extra: StepOptions = {}): MigrationStep {
+  return makeStep(change, phase, describe, sql, locks, true, extra);
 }

@@ -11,6 +11,7 @@ import { checkRowExpression, rowExpression } from "../sql/row-expression.js";
 import { spanIn } from "../sql/span.js";
 import { tokenize } from "../sql/tokens.js";
 import { literalDefault, resolveType } from "./resource.js";
+import { expectedLiteral } from "./resource.js";
 
 // A resource's declared changes (docs/language.md §2.1, Changing a resource): each checked
 // against the resource's own declarations, its SQL checked by SQLite against the table as the
@@ -196,7 +197,7 @@ function backfillOf(b: NonNullable<FieldChange["backfill"]>, field: FieldModel, 
   }
   const value = literalDefault({ ...field, nullable: false }, b.value);
   if (value === undefined || value === null) {
-    r.add(codes.backfillLiteral.at(file, b.value.span, field.name, expected(field)));
+    r.add(codes.backfillLiteral.at(file, b.value.span, field.name, expectedLiteral(field, false)));
     return null;
   }
   if (BRACED_NAME.test(JSON.stringify(value))) {
@@ -281,19 +282,3 @@ function typeText(t: TypeRef): string {
   return t.nullable ? `${name}?` : name;
 }
 
-function expected(f: FieldModel): string {
-  switch (f.type) {
-    case "enum":
-      return `one of ${f.enumValues.map((v) => `"${v}"`).join(", ")}`;
-    case "int":
-      return "an integer";
-    case "float":
-      return "a number";
-    case "bool":
-      return "true or false";
-    case "timestamp":
-      return "an ISO-8601 string";
-    default:
-      return `a ${f.type} literal`;
-  }
-}

@@ -263,12 +263,13 @@ function jsonLiteral(e: Expr): JsonValue | undefined {
   }
 }
 
-function expectedLiteral(f: { type: ScalarType; enumValues: string[] }): string {
+/** What a literal of the field's type looks like, for messages; `now` when `now()` is one (a default). */
+export function expectedLiteral(f: { type: ScalarType; enumValues: string[] }, now = true): string {
   switch (f.type) {
     case "enum":
       return `one of ${f.enumValues.map((v) => `"${v}"`).join(", ")}`;
     case "timestamp":
-      return "an ISO-8601 string or now()";
+      return now ? "an ISO-8601 string or now()" : "an ISO-8601 string";
     case "int":
       return "an integer";
     case "float":

@@ -86,7 +86,7 @@ export async function migrateSqlitePhase(
     // Declared changes (runtime/migrate) own the columns they account for; their plan is made
     // on the schema as it is before anything changes.
     const session = sqliteSession(db, true);
-    const evolve = await declaredChanges(db, schema);
+    const evolve = await declaredChanges(db, tables, schema);
     const start = evolve && (await evolve.planAtStart(session, evolve.sqliteWriter(), tables, schema, sqliteLiveSchema(db)));
     const additive: MigrationPlan = { create: [], add: [], problems: [] };
     for (const { name, ddl } of ddls) migrateTable(db, name, ddl, additive, evolve && start ? evolve.ownedColumns(start.plan, name) : NONE_OWNED);
@@ -125,14 +125,31 @@ function emptyPlan(): EvolvePlan {
 
 /**
  * The declared changes' machinery (runtime/migrate), loaded only where there is something for
- * it: a build that declares changes, or a database whose history has some (a server of an
- * older build starting during a deploy must accept the columns an open change added). A
- * server without either loads none of its modules.
+ * it: a build that declares changes; a database whose history has some (a server of an older
+ * build starting during a deploy must accept the columns an open change added); or an index
+ * declared on a table that exists without it (a unique one is checked for repeated values
+ * first). A server with none of these, the usual start, loads none of its modules.
  */
-async function declaredChanges(db: BetterSqlite3.Database, schema: SchemaSpec | undefined): Promise<typeof import("../../migrate/index.js") | null> {
-  const history = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'svc_migrations'").get();
-  if (schema === undefined && history === undefined) return null;
-  return import("../../migrate/index.js");
+async function declaredChanges(
+  db: BetterSqlite3.Database,
+  tables: readonly TableSpec[],
+  schema: SchemaSpec | undefined,
+): Promise<typeof import("../../migrate/index.js") | null> {
+  if (schema !== undefined) return import("../../migrate/index.js");
+  const names = (type: string) =>
+    new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = ?").all(type) as { name: string }[]).map((r) => r.name.toLowerCase()));
+  const existing = names("table");
+  if (existing.has("svc_migrations")) return import("../../migrate/index.js");
+  const indexes = names("index");
+  const lacking = tables.some(
+    (t) =>
+      existing.has(t.name.toLowerCase()) &&
+      (t.ddl.sqlite?.createIndexes ?? []).some((sql) => {
+        const name = /INDEX\s+IF\s+NOT\s+EXISTS\s+"?([^"\s(]+)"?/i.exec(sql)?.[1];
+        return name !== undefined && !indexes.has(name.toLowerCase());
+      }),
+  );
+  return lacking ? import("../../migrate/index.js") : null;
 }
 
 function migrateTable(db: BetterSqlite3.Database, table: string, ddl: TableDdl, plan: MigrationPlan, owned: ReadonlySet<string>): void {
