@@ -4,6 +4,8 @@
 import { StartupError } from "../core/errors.js";
 import type { Database, ServerOptions } from "../contract/index.js";
 
+export { indexName } from "./index-name.js";
+
 export interface OpenOptions {
   backend: ServerOptions["backend"];
   db: string;

@@ -38,7 +38,7 @@ export function retypeWaiting(start: StartPlan, tables: readonly TableSpec[]): s
   for (const table of tables) {
     for (const change of table.changes?.columns ?? []) {
       if (newColumnOf(change) === change.column) continue;
-      const planned = start.plan.changes.find((c) => c.table === table.name && c.change.startsWith(`${table.name}.${change.column} `));
+      const planned = start.plan.changes.find((c) => c.column === change);
       if (planned !== undefined && planned.status !== "done") retyped.push(planned.change);
     }
   }

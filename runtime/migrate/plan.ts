@@ -9,6 +9,9 @@ import type { ColumnChange, MigrationPlanSteps, MigrationStep, Phase, SchemaSpec
 import type { Dialect, TableDdl, TableSpec } from "../contract/server.js";
 import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, keyColumns, newColumnOf, oldColumnOf } from "./keys.js";
 import type { ChangeTarget, ChangeWriter, LiveColumnInfo, PhaseSteps } from "./writer.js";
+import { indexName } from "../db/index.js";
+
+export { indexName };
 
 export interface HistoryRow {
   change: string;
@@ -27,6 +30,9 @@ export type ChangeStatus = "not begun" | "open" | "done";
 
 export interface PlannedChange {
   change: string;
+  /** What is declared: a field's change (`column` holds it), a dropped column or table, or an index the live table lacks. */
+  kind: "column" | "drop column" | "drop table" | "index";
+  column?: ColumnChange;
   /** The table it changes (the dropped one for `drop resource`). */
   table: string;
   status: ChangeStatus;
@@ -77,20 +83,20 @@ export function planChanges(input: PlanInput): EvolvePlan {
       }
       const status = statusOf(state, key, recorded);
       if (status !== "done") own(plan.owned, table.name, [change.column, oldColumnOf(change), newColumnOf(change)]);
-      add(plan, { change: key, table: table.name, status, ...keyed(input.writer.column(change, target), key) });
+      add(plan, { change: key, kind: "column", column: change, table: table.name, status, ...keyed(input.writer.column(change, target), key) });
     }
     for (const column of table.changes?.dropColumns ?? []) {
       const key = dropColumnKey(table.name, column);
       const status = statusOf(byName.has(column.toLowerCase()) ? "begun" : "done", key, recorded);
       if (status !== "done") own(plan.owned, table.name, [column]);
-      add(plan, { change: key, table: table.name, status, ...keyed(input.writer.dropColumn(column, target), key) });
+      add(plan, { change: key, kind: "drop column", table: table.name, status, ...keyed(input.writer.dropColumn(column, target), key) });
     }
     for (const createIndex of ddl.createIndexes) {
       const name = indexName(createIndex);
       if (name === null || input.live.indexes.has(name.toLowerCase())) continue;
       const key = indexKey(table.name, name);
       const { steps, duplicates } = input.writer.index(createIndex, target);
-      const planned: PlannedChange = { change: key, table: table.name, status: "not begun", ...keyed({ expand: steps, contract: [] }, key) };
+      const planned: PlannedChange = { change: key, kind: "index", table: table.name, status: "not begun", ...keyed({ expand: steps, contract: [] }, key) };
       if (duplicates !== null) planned.duplicates = duplicates;
       add(plan, planned);
     }
@@ -99,7 +105,7 @@ export function planChanges(input: PlanInput): EvolvePlan {
     const key = dropTableKey(table);
     const exists = (input.live.tables.get(table.toLowerCase())?.length ?? 0) > 0;
     const status = statusOf(exists ? "begun" : "done", key, recorded);
-    add(plan, { change: key, table, status, ...keyed(input.writer.dropTable(table, input.dbSchema), key) });
+    add(plan, { change: key, kind: "drop table", table, status, ...keyed(input.writer.dropTable(table, input.dbSchema), key) });
   }
   // A server of an older build starting during a deploy: what the newer build's open changes keep.
   for (const [key, phases] of recorded) {
@@ -193,11 +199,4 @@ function own(owned: Map<string, Set<string>>, table: string, columns: readonly s
   const set = owned.get(table.toLowerCase()) ?? new Set<string>();
   for (const c of columns) set.add(c.toLowerCase());
   owned.set(table.toLowerCase(), set);
-}
-
-/** The name in `CREATE [UNIQUE] INDEX [IF NOT EXISTS] "name" ON …`, unquoted. */
-export function indexName(createIndex: string): string | null {
-  const m = /^CREATE\s+(?:UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:"((?:[^"]|"")+)"|`((?:[^`]|``)+)`|(\S+))/i.exec(createIndex);
-  if (m === null) return null;
-  return m[1]?.replace(/""/g, '"') ?? m[2]?.replace(/``/g, "`") ?? m[3]!;
 }

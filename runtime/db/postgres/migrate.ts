@@ -71,7 +71,7 @@ export async function migratePostgres(
       const build = spec?.build ?? "dev";
       const evolve = planChanges({ dialect: "postgres", tables, schema: spec, live, history, writer: postgresWriter(), dbSchema: base });
       const additive = planMigration(declared, live.columns, (l, want) => l === want, (t) => ownedColumns(evolve, t));
-      const result: PostgresMigration = { additive, evolve, applied: [], viewSchema: viewSchemaOf(tables, evolve, build, base) };
+      const result: PostgresMigration = { additive, evolve, applied: [], viewSchema: viewSchemaOf(evolve, build, base) };
       // `svc migrate plan` shows the problems as diagnostics; anything else stops on them.
       if (phase === "plan") return result;
       const problems = [...evolve.problems, ...additive.problems];
@@ -83,7 +83,7 @@ export async function migratePostgres(
         result.viewSchema = null;
         // A retype's swap drops the old column with its indexes: the declared ones are built again, online.
         const after = planChanges({ dialect: "postgres", tables, schema: spec, live: await liveSchema(session.query), history: [], writer: postgresWriter(), dbSchema: base });
-        const indexes = { ...after, changes: after.changes.filter((c) => c.change.startsWith(`${c.table} index `)) };
+        const indexes = { ...after, changes: after.changes.filter((c) => c.kind === "index") };
         result.applied.push(...(await runPhase(session, "expand", indexes, await readHistory(session), build)));
       } else {
         result.applied = await runPhase(session, "expand", evolve, history, build);
@@ -95,12 +95,9 @@ export async function migratePostgres(
   }
 }
 
-/** The view schema when some table has a column retyped in place that is not done. */
-function viewSchemaOf(tables: readonly TableSpec[], plan: EvolvePlan, build: string, base: string): string | null {
-  const retyped = new Set(
-    tables.flatMap((t) => (t.changes?.columns ?? []).filter((c) => c.retype !== undefined && c.renamedFrom === undefined).map((c) => t.name)),
-  );
-  const open = plan.changes.some((c) => c.status !== "done" && retyped.has(c.table) && c.change.includes(" changed from "));
+/** The view schema when some column retyped in place (not renamed: its shadow column has no name of its own) is not done. */
+function viewSchemaOf(plan: EvolvePlan, build: string, base: string): string | null {
+  const open = plan.changes.some((c) => c.status !== "done" && c.column?.retype !== undefined && c.column.renamedFrom === undefined);
   return open ? viewSchemaName(build, base) : null;
 }
 

@@ -20,6 +20,7 @@ import type { AppliedChange, EvolvePlan } from "../../migrate/index.js";
 import type { MigrationPlan } from "../net/migrate.js";
 import { sqliteLiveSchema, sqliteSession } from "./evolve.js";
 import { retryWhileBusy } from "./busy-retry.js";
+import { indexName } from "../index-name.js";
 import { isBusy } from "./errors.js";
 
 /** Creating an index on a big table holds the lock a while: servers starting meanwhile wait this long. */
@@ -145,8 +146,8 @@ async function declaredChanges(
     (t) =>
       existing.has(t.name.toLowerCase()) &&
       (t.ddl.sqlite?.createIndexes ?? []).some((sql) => {
-        const name = /INDEX\s+IF\s+NOT\s+EXISTS\s+"?([^"\s(]+)"?/i.exec(sql)?.[1];
-        return name !== undefined && !indexes.has(name.toLowerCase());
+        const name = indexName(sql);
+        return name !== null && !indexes.has(name.toLowerCase());
       }),
   );
   return lacking ? import("../../migrate/index.js") : null;
