@@ -103,7 +103,10 @@ export class JobRunner {
     const spec = this.byName.get(c.job);
     let outcome = "done";
     let error: string | null = null;
+    // Read inside the run's span: the "job run" line is written after the span ends.
+    let traceId: string | undefined;
     const attempt = async (): Promise<void> => {
+      traceId = this.log.traceIdOf?.();
       if (spec === undefined) throw new SvcError("SVC_ERR_INTERNAL", `no job ${c.job} in this server (built from other sources?)`);
       const args = JSON.parse(c.args) as Record<string, unknown>;
       const work = this.db.transaction(
@@ -130,6 +133,7 @@ export class JobRunner {
     }
     const fields: Record<string, unknown> = { job_id: c.id, job: c.job, attempt: c.attempt, duration_ms: Math.round(performance.now() - started), outcome };
     if (error !== null) fields.error = error;
+    if (traceId !== undefined) fields.trace_id = traceId;
     if (outcome === "done" || outcome === "returned") this.log.info("job run", fields);
     else this.log.warn("job run", fields);
   }

@@ -98,6 +98,11 @@ function defineSuite(backend: string, database: (dir: string) => Promise<{ args:
       const statement = receiver.spans.find((s) => s.parentSpanId === run.spanId)!;
       expect(statement.traceId).toBe(run.traceId);
       expect(attrs(statement.attributes)["db.operation.name"]).toBe("INSERT");
+      // The run's log line names its trace, though it is written once the span has ended.
+      const logged = () =>
+        server.output.flatMap((l) => (l.startsWith("{") ? [JSON.parse(l) as Record<string, unknown>] : [])).find((l) => l.msg === "job run" && l.job === "traced.record");
+      await receiver.until(() => logged() !== undefined);
+      expect(logged()!.trace_id).toBe(run.traceId);
     });
 
     test("a schedule's run has no request: a root span without a link", async () => {
