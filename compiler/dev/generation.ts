@@ -25,6 +25,9 @@ export interface Generation {
   /** Made by createHandler: the dev server hands it requests; its route table says what answers in JSON. */
   handler: Handler;
   db: Database;
+  /** `db` with a span around each statement: what its requests and its jobs run on. */
+  served: Database;
+  tracing: Tracing;
   /** Its jobs' runner and schedules (§2.8), as a built server's: stopped when the generation retires. */
   jobs: RunningJobs | null;
   inFlight: number;
@@ -132,6 +135,8 @@ export function makeGeneration(
     spec,
     handler,
     db,
+    served: served.db,
+    tracing,
     jobs: null,
     inFlight: 0,
     retired: false,
@@ -144,7 +149,8 @@ export function makeGeneration(
  */
 export async function startGenerationJobs(gen: Generation, options: ServerOptions, log: Logger): Promise<void> {
   if (options.jobs === "off") return;
-  gen.jobs = await startJobs(gen.spec, gen.db, log, { concurrency: options.jobsConcurrency ?? DEFAULT_CONCURRENCY, pollMs: POLL_MS });
+  // Runs traced as a built server's are, so the trace view shows them beside the requests.
+  gen.jobs = await startJobs(gen.spec, gen.served, log, { concurrency: options.jobsConcurrency ?? DEFAULT_CONCURRENCY, pollMs: POLL_MS, spans: gen.tracing });
 }
 
 /** Stops `gen`'s jobs: no more claims or ticks; a job still running is returned to the queue at its next statement. */

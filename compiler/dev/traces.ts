@@ -22,11 +22,13 @@ export function answerTraces(res: ServerResponse, path: string, recent: RecentTr
 }
 
 function row(trace: RecentTrace) {
+  // A job run has no HTTP status: its outcome instead.
+  const failed = trace.spans[0]?.failed === true;
   return {
     traceId: trace.traceId,
     name: trace.name,
-    status: trace.status ?? "–",
-    statusClass: trace.status === null ? 5 : Math.floor(trace.status / 100),
+    status: trace.status ?? (failed ? "failed" : "done"),
+    statusClass: trace.status === null ? (failed ? 5 : 2) : Math.floor(trace.status / 100),
     duration: round(trace.durationMs),
     spanCount: trace.spans.length,
     at: new Date(trace.startedAt).toISOString().slice(11, 23),
@@ -41,7 +43,7 @@ function waterfall(trace: RecentTrace) {
     spans: trace.spans.map((span) => {
       const level = span.parentId === null ? 0 : (depth.get(span.parentId) ?? 0) + 1;
       depth.set(span.spanId, level);
-      const kind = span.parentId === null ? "request" : "svc.statement" in span.attributes ? "statement" : "call";
+      const kind = span.parentId === null ? "root" : "svc.statement" in span.attributes ? "statement" : "call";
       return {
         name: span.name,
         kind,

@@ -1,8 +1,8 @@
-// The last few hundred requests' spans, in memory, for `svc dev`'s trace view
+// The last few hundred requests' and job runs' spans, in memory, for `svc dev`'s trace view
 // (compiler/dev/traces.ts): a span processor that groups finished spans by trace and keeps a
-// trace once its request span has ended, dropping the oldest past the limit.
+// trace once its request span (or job run span) has ended, dropping the oldest past the limit.
 
-import type { Context } from "@opentelemetry/api";
+import { type Context, SpanKind } from "@opentelemetry/api";
 import type { ReadableSpan, Span, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 
 /** One span as the view draws it: times in ms from the request's start. */
@@ -16,11 +16,12 @@ export interface ViewSpan {
   failed: boolean;
 }
 
-/** One request's trace. */
+/** One request's trace, or one job run's. */
 export interface RecentTrace {
   traceId: string;
-  /** The request span's name: `GET /v1/tasks/:id`. */
+  /** The root span's name: `GET /v1/tasks/:id`, `job mail.send_digest`. */
   name: string;
+  /** The HTTP status; null for a job run. */
   status: number | null;
   /** Wall-clock start, ms since the epoch. */
   startedAt: number;
@@ -50,8 +51,8 @@ export class RecentTraces implements SpanProcessor {
       if (this.open.size > this.limit) this.open.delete(this.open.keys().next().value!);
     }
     spans.push(span);
-    // The request span (SERVER kind, 1) ends last: the trace is whole.
-    if (span.kind === 1) {
+    // The request span (SERVER kind) or a job run's (CONSUMER) ends last: the trace is whole.
+    if (span.kind === SpanKind.SERVER || span.kind === SpanKind.CONSUMER) {
       this.open.delete(traceId);
       this.done.push(view(traceId, span, spans));
       if (this.done.length > this.limit) this.done.shift();

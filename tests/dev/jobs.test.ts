@@ -56,4 +56,25 @@ describe("svc dev and jobs", () => {
       await dev.close();
     }
   }, 60_000);
+
+  test("job runs are in the trace view beside the requests, each with its statement", async () => {
+    const project = writeProject({ "modules/notes/notes.svc": FILES["modules/notes/notes.svc"] + JOBS });
+    cleanup.push(project);
+    const dev = await DevServer.start({ target: { mode: "project", dir: project }, port: 0, say: () => undefined, logSink: () => undefined });
+    try {
+      const r = await fetch(`${dev.url}/api/notes:add_later`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ body: "traced" }) });
+      expect(r.status).toBe(200);
+      const page = () => fetch(`${dev.url}/_svc/traces`).then((p) => p.text());
+      const list = await until(page, (html) => html.includes(">job notes.write_note<") && html.includes(">POST /api/notes:add_later<"), "a job run in the trace view");
+      const id = /href="\/_svc\/traces\/([0-9a-f]{32})">job notes\.write_note</.exec(list)![1];
+      const run = await (await fetch(`${dev.url}/_svc/traces/${id}`)).text();
+      expect(run).toContain('<span class="s2">done</span>');
+      // The run's span first, then its INSERT as a statement below it.
+      const names = [...run.matchAll(/<tr class="span" data-kind="(\w+)"><td class="name"[^>]*>([^<]+)</g)].map((m) => `${m[1]} ${m[2]}`);
+      expect(names[0]).toBe("root job notes.write_note");
+      expect(names.slice(1).some((n) => n.startsWith("statement "))).toBe(true);
+    } finally {
+      await dev.close();
+    }
+  }, 60_000);
 });
