@@ -4,7 +4,7 @@ import { redactUrl } from "../../../runtime/db/net/url.js";
 import { type Diagnostic, sortDiagnostics } from "../../diagnostics/diagnostic.js";
 import { check, formatDiagnostics } from "../../index.js";
 import { resolveTarget } from "../target.js";
-import { checkAgainstDatabase } from "./check-db.js";
+import { checkAgainstDatabase, pendingLine } from "./check-db.js";
 
 const BACKENDS = ["sqlite", "postgres", "mysql", "tidb"] as const;
 type Backend = (typeof BACKENDS)[number];
@@ -58,6 +58,7 @@ export class CheckCommand extends Command {
     const result = check(target, backend === undefined ? {} : { backend });
     let diagnostics: Diagnostic[] = result.diagnostics;
     const errorsBefore = diagnostics.some((d) => d.severity === "error");
+    let pending: string | null = null;
     if (
       this.db !== undefined &&
       backend !== undefined &&
@@ -65,12 +66,15 @@ export class CheckCommand extends Command {
       result.model !== null &&
       !errorsBefore
     ) {
-      diagnostics = sortDiagnostics([...diagnostics, ...(await checkAgainstDatabase(result, this.db, backend))]);
+      const live = await checkAgainstDatabase(result, this.db, backend);
+      diagnostics = sortDiagnostics([...diagnostics, ...live.diagnostics]);
+      pending = pendingLine(live.pending, this.db);
     }
     const errors = diagnostics.filter((d) => d.severity === "error").length;
     const warnings = diagnostics.length - errors;
     if (diagnostics.length)
       this.context.stdout.write(`${formatDiagnostics({ diagnostics, sources: result.sources })}\n\n`);
+    if (pending !== null) this.context.stdout.write(`${pending}\n`);
     const against = this.db !== undefined && !errorsBefore ? ` (against ${redactUrl(this.db)})` : "";
     this.context.stdout.write(
       `svc check: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}${against}\n`,
