@@ -6,7 +6,9 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import BetterSqlite3 from "better-sqlite3";
 import { repoRoot } from "../support/paths.js";
+import { removeDir, tmpDir } from "../support/server.js";
 import { outDir } from "./support/build.js";
 import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
 
@@ -84,3 +86,47 @@ for (const backend of ["postgres", "mysql"] as const) {
     }, 120_000);
   });
 }
+
+describe("svc check --db <SQLite file> with declared changes pending", () => {
+  let dir: string;
+  let file: string;
+  const columns = () => {
+    const db = new BetterSqlite3(file, { readonly: true });
+    try {
+      return (db.prepare(`PRAGMA table_info("job")`).all() as { name: string }[]).map((c) => c.name);
+    } finally {
+      db.close();
+    }
+  };
+
+  beforeEach(() => {
+    dir = tmpDir("check-evolve-sqlite-");
+    file = join(dir, "app.db");
+    const db = new BetterSqlite3(file);
+    db.exec(`CREATE TABLE job (id TEXT NOT NULL PRIMARY KEY, title TEXT NOT NULL, estimate TEXT); INSERT INTO job VALUES ('a', 'one', '5')`);
+    db.close();
+  });
+
+  afterEach(() => removeDir(dir));
+
+  test("a pending rename and retype pass and are named; expanded, they are open; the file is left as it was", () => {
+    const r = svc("check", "--module", join(PROJECT, "pending"), "--db", file);
+    expect(r.out).not.toMatch(/SVC31(50|52|53)/);
+    expect(r.out).toContain(`svc check: 2 declared changes not complete on ${file}, checked as done: job.headline renamed from title (not begun), job.estimate changed from text (not begun)`);
+    expect(r.status).toBe(0);
+    expect(columns()).toEqual(["id", "title", "estimate"]);
+    expect(svc("migrate", "apply", "--module", join(PROJECT, "pending"), "--db", file).status).toBe(0);
+    const again = svc("check", "--module", join(PROJECT, "pending"), "--db", file);
+    expect(again.out).toContain("job.headline renamed from title (open), job.estimate changed from text (open)");
+    expect(again.status).toBe(0);
+  }, 120_000);
+
+  test("a column neither live nor planned is still a difference, and a statement using it is refused", () => {
+    const r = svc("check", "--module", join(PROJECT, "unplanned"), "--db", file);
+    expect(r.status).toBe(1);
+    expect(r.out).toMatch(/error SVC3153: resource `job`: column due is declared NOT NULL without a default/);
+    expect(r.out).toMatch(/jobs\.svc:17:\d+: error SVC3150: SQLite refuses the SQL of query `late`: no such column: due/);
+    expect(r.out).not.toMatch(/SVC3150: [^\n]*query `big`/);
+    expect(columns()).toEqual(["id", "title", "estimate"]);
+  }, 120_000);
+});

@@ -34,6 +34,8 @@ export function standIns(
   additive: MigrationPlan,
   evolve: EvolvePlan,
   quote: (name: string) => string,
+  /** How an ALTER names the stand-in (SQLite: `temp."t"`). */
+  standIn: (table: string) => string = quote,
 ): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const table of tables) {
@@ -48,7 +50,7 @@ export function standIns(
     ]);
     const statements = [ddl.createTable.replace(/^CREATE TABLE (IF NOT EXISTS )?/, "CREATE TEMPORARY TABLE ")];
     for (const c of ddl.columns) {
-      if (!accounted.has(c.name.toLowerCase())) statements.push(`ALTER TABLE ${quote(table.name)} DROP COLUMN ${quote(c.name)}`);
+      if (!accounted.has(c.name.toLowerCase())) statements.push(`ALTER TABLE ${standIn(table.name)} DROP COLUMN ${quote(c.name)}`);
     }
     out.set(table.name, statements);
   }

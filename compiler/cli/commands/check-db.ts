@@ -27,7 +27,9 @@ export async function checkAgainstDatabase(result: CheckResult, db: string, back
     report =
       backend === "postgres"
         ? await (await import("../../analyze/sql/postgres/live.js")).livePostgres(db, tables, statements, schema)
-        : await (await import("../../analyze/sql/mysql/live.js")).liveMysql(db, tables, statements, schema);
+        : backend === "sqlite"
+          ? await (await import("../../analyze/sql/sqlite/live.js")).liveSqlite(db, tables, statements, schema)
+          : await (await import("../../analyze/sql/mysql/live.js")).liveMysql(db, tables, statements, schema);
   } catch (err) {
     const message = redactUrl(err instanceof Error ? err.message : String(err));
     return { diagnostics: [codes.liveUnreachable.at(redactUrl(db), null, redactUrl(db), message)], pending: [] };

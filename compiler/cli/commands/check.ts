@@ -14,9 +14,10 @@ export class CheckCommand extends Command {
   static override usage = Command.Usage({
     description: "Report diagnostics (file:line:col, a code frame, a hint); exit 1 on any error.",
     details: `
-      With \`--db URL\` (a postgres:// or mysql:// URL), SQL is also checked for that backend, and every statement is
-      prepared and described by the live database (never run); tables the server would create are created in a
-      transaction that is rolled back (PostgreSQL) or as temporary tables (MySQL), so the database is left as it was.
+      With \`--db URL\` (a postgres:// or mysql:// URL, or a SQLite file), SQL is also checked for that backend, and every
+      statement is prepared and described by the live database (never run); tables the server would create are created in
+      a transaction that is rolled back (PostgreSQL, SQLite) or as temporary tables (MySQL), so the database is left as it
+      was. Declared changes not complete on the database are checked as done, and named.
     `,
     examples: [
       ["Check a project", "svc check --project examples/task_tracker"],
@@ -32,7 +33,7 @@ export class CheckCommand extends Command {
   app = Option.String("--app", { description: "Check every module folder in a folder" });
   project = Option.String("--project", { description: "Check a project folder with svc.toml" });
   db = Option.String("--db", {
-    description: "Also check every statement against this live database (postgres:// or mysql:// URL)",
+    description: "Also check every statement against this live database (postgres:// or mysql:// URL, or a SQLite file)",
   });
   backend = Option.String("--backend", {
     description: "Check SQL for this backend (sqlite, postgres, mysql, tidb); default: the --db URL's, else svc.toml's",
@@ -59,13 +60,7 @@ export class CheckCommand extends Command {
     let diagnostics: Diagnostic[] = result.diagnostics;
     const errorsBefore = diagnostics.some((d) => d.severity === "error");
     let pending: string | null = null;
-    if (
-      this.db !== undefined &&
-      backend !== undefined &&
-      backend !== "sqlite" &&
-      result.model !== null &&
-      !errorsBefore
-    ) {
+    if (this.db !== undefined && backend !== undefined && result.model !== null && !errorsBefore) {
       const live = await checkAgainstDatabase(result, this.db, backend);
       diagnostics = sortDiagnostics([...diagnostics, ...live.diagnostics]);
       pending = pendingLine(live.pending, this.db);
@@ -84,11 +79,10 @@ export class CheckCommand extends Command {
 
   /** --backend, else the --db URL's scheme; a URL that contradicts --backend is refused, as the server refuses it. */
   private chosenBackend(): Backend | undefined | Error {
-    const fromUrl = this.db === undefined ? null : backendOfUrl(this.db);
-    if (this.db !== undefined && (fromUrl === null || fromUrl === "sqlite")) {
-      return new Error(
-        `--db ${redactUrl(this.db)} is not a postgres:// or mysql:// URL; a SQLite project is checked without --db`,
-      );
+    // A path (or sqlite:path) is a SQLite file, as `svc migrate` and the server read --db.
+    const fromUrl = this.db === undefined ? null : (backendOfUrl(this.db) ?? (/^[a-z][a-z0-9+.-]*:\/\//i.test(this.db) ? null : "sqlite"));
+    if (this.db !== undefined && fromUrl === null) {
+      return new Error(`--db ${redactUrl(this.db)} is not a postgres:// or mysql:// URL, nor a SQLite file`);
     }
     if (this.backend === undefined) return fromUrl ?? undefined;
     if (!(BACKENDS as readonly string[]).includes(this.backend)) {
