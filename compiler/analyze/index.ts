@@ -60,7 +60,7 @@ import type {
 import { analyzeQuery } from "./declarations/query.js";
 import { analyzeTypes } from "./declarations/record-types.js";
 import { analyzeResource } from "./declarations/resource.js";
-import { analyzeChanges } from "./declarations/resource-changes.js";
+import { analyzeChanges, warnRetypesInPlace } from "./declarations/resource-changes.js";
 import { analyzeSchema } from "./declarations/schema.js";
 import { type LocatedRoute, analyzeRoute, checkRouteTable } from "./declarations/route.js";
 import { Reporter, place } from "./shared/context.js";
@@ -141,6 +141,7 @@ export function analyze(input: AnalyzeInput): { model: Model; diagnostics: Diagn
       resourceDecls.set(decl.name.name, { file, span: decl.name.span });
       const shape = analyzeResource(m.name, decl, file, r);
       const changes = analyzeChanges(decl, shape, file, r);
+      if (changes) warnRetypesInPlace(changes, input.backend ?? input.config.database.backend, r);
       resources.push(changes ? { ...shape, ddl: allTableDdl(shape), changes } : { ...shape, ddl: allTableDdl(shape) });
     }
   }

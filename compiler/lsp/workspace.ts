@@ -156,7 +156,7 @@ export class Workspace {
     if (!model || !url || (backend !== "postgres" && backend !== "mysql" && backend !== "tidb")) return;
     if (hasErrors(result.result!.diagnostics)) return;
     const { checkAgainstDatabase } = await import("../cli/commands/check-db.js");
-    const found = await checkAgainstDatabase(result.result!, url, backend);
+    const found = (await checkAgainstDatabase(result.result!, url, backend)).diagnostics;
     this.events.log(`svc: the live database reported ${found.length} diagnostic(s)`);
     this.live.set(p, found);
     this.publish(p, sortDiagnostics([...p.result!.diagnostics, ...found]));

@@ -95,6 +95,8 @@ export async function runPhase(
       done.rows += rows;
     }
     const detail = steps.map((s) => `${s.sql};`).join("\n");
+    // A view is the build's, made again whenever the build needs it: not a change to record or report.
+    if (change.kind === "view") continue;
     await session.query(recordSql(session.dialect), [change.change, phase, build, now().toISOString(), detail]);
     applied.push(done);
   }

@@ -35,6 +35,8 @@ export function columnChangeKey(table: string, change: ColumnChange, dialect: Di
 export const dropColumnKey = (table: string, column: string): string => `${table} drop ${column}`;
 export const dropTableKey = (table: string): string => `drop resource ${table}`;
 export const indexKey = (table: string, index: string): string => `${table} index ${index}`;
+/** Names a build's view of a table in the plan; never written to the history. */
+export const viewKey = (table: string, build: string): string => `${table} view of build ${build}`;
 
 const COLUMN_KEY = /^([^.\s]+)\.(\S+)(?: renamed from (\S+))?(?: changed from (.+?))?( backfill)?$/;
 const DROP_COLUMN_KEY = /^(\S+) drop (\S+)$/;

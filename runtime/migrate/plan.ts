@@ -7,7 +7,7 @@
 
 import type { ColumnChange, MigrationPlanSteps, MigrationStep, Phase, SchemaSpec } from "../contract/evolve.js";
 import type { Dialect, TableDdl, TableSpec } from "../contract/server.js";
-import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, keyColumns, newColumnOf, oldColumnOf } from "./keys.js";
+import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, keyColumns, newColumnOf, oldColumnOf, viewKey } from "./keys.js";
 import type { ChangeTarget, ChangeWriter, LiveColumnInfo, PhaseSteps } from "./writer.js";
 import { indexName } from "../db/index.js";
 
@@ -24,14 +24,20 @@ export interface LiveSchema {
   tables: ReadonlyMap<string, readonly LiveColumnInfo[]>;
   /** Lower-cased names of the indexes the schema has. */
   indexes: ReadonlySet<string>;
+  /** PostgreSQL: the views of the builds' view schemas, `schema.table` lower-cased. */
+  views?: ReadonlySet<string>;
 }
 
 export type ChangeStatus = "not begun" | "open" | "done";
 
 export interface PlannedChange {
   change: string;
-  /** What is declared: a field's change (`column` holds it), a dropped column or table, or an index the live table lacks. */
-  kind: "column" | "drop column" | "drop table" | "index";
+  /**
+   * What is declared: a field's change (`column` holds it), a dropped column or table, or an
+   * index the live table lacks; or, on PostgreSQL, the build's view of a table with columns
+   * retyped in place (never recorded in the history: it belongs to the build, not to a change).
+   */
+  kind: "column" | "drop column" | "drop table" | "index" | "view";
   column?: ColumnChange;
   /** The table it changes (the dropped one for `drop resource`). */
   table: string;
@@ -74,6 +80,7 @@ export function planChanges(input: PlanInput): EvolvePlan {
     if (live === undefined || live.length === 0) continue;
     const target: ChangeTarget = { table, ddl, live, build, schema: input.dbSchema };
     const byName = new Map(live.map((c) => [c.name.toLowerCase(), c]));
+    const retyping: PlannedChange[] = [];
     for (const change of table.changes?.columns ?? []) {
       const key = columnChangeKey(table.name, change, input.dialect);
       const state = columnState(change, ddl, byName, key);
@@ -83,7 +90,18 @@ export function planChanges(input: PlanInput): EvolvePlan {
       }
       const status = statusOf(state, key, recorded);
       if (status !== "done") own(plan.owned, table.name, [change.column, oldColumnOf(change), newColumnOf(change)]);
-      add(plan, { change: key, kind: "column", column: change, table: table.name, status, ...keyed(input.writer.column(change, target), key) });
+      const planned: PlannedChange = { change: key, kind: "column", column: change, table: table.name, status, ...keyed(input.writer.column(change, target), key) };
+      add(plan, planned);
+      if (status !== "done" && change.retype !== undefined && change.renamedFrom === undefined) retyping.push(planned);
+    }
+    if (retyping.length > 0 && input.writer.view !== undefined) {
+      // Made after the table's changes, once every shadow column exists; again whenever this
+      // build lacks it (it declares a retype another build expanded) or a retype is expanded now.
+      const view = input.writer.view(target, retyping.map((c) => c.column!.column));
+      if (retyping.some((c) => c.status === "not begun") || !(input.live.views?.has(view.name) ?? false)) {
+        const key = viewKey(table.name, build);
+        add(plan, { change: key, kind: "view", table: table.name, status: "not begun", ...keyed({ expand: view.steps, contract: [] }, key) });
+      }
     }
     for (const column of table.changes?.dropColumns ?? []) {
       const key = dropColumnKey(table.name, column);

@@ -10,7 +10,7 @@
 import { StartupError } from "../core/errors.js";
 import type { ColumnChange, MigrationStep } from "../contract/evolve.js";
 import type { TableColumnDdl } from "../contract/server.js";
-import { newColumnOf, oldColumnOf, shadowColumn } from "./keys.js";
+import { SHADOW_SUFFIX, newColumnOf, oldColumnOf, shadowColumn } from "./keys.js";
 import { fillColumns } from "./row-expression.js";
 import type { ChangeTarget, ChangeWriter, PhaseSteps } from "./writer.js";
 
@@ -41,7 +41,7 @@ function step(describe: string, sql: string, locks: string, extra: Partial<Migra
 }
 
 export function postgresWriter(): ChangeWriter {
-  return { dialect: "postgres", column, dropColumn, dropTable, index };
+  return { dialect: "postgres", column, dropColumn, dropTable, index, view };
 }
 
 function tableOf(target: ChangeTarget): string {
@@ -163,7 +163,6 @@ function column(change: ColumnChange, target: ChangeTarget): PhaseSteps {
     );
   }
   const inPlaceRetype = change.retype !== undefined && change.renamedFrom === undefined;
-  if (inPlaceRetype) expand.push(...viewSteps(target));
 
   const dropSync = [
     step(`drop trigger ${names.trigger}`, `DROP TRIGGER IF EXISTS ${q(names.trigger)} ON ${t}`, "SHARE ROW EXCLUSIVE (brief)"),
@@ -171,15 +170,26 @@ function column(change: ColumnChange, target: ChangeTarget): PhaseSteps {
   ];
   contract.push(...dropSync);
   if (inPlaceRetype) {
-    const vs = viewSchemaName(target.build, target.schema);
+    // The views of builds that show the old column go with it (their servers are gone, as the
+    // contract is asked); a view showing the shadow follows its rename, and goes only once it
+    // shows no shadow column: another retype of the table may still need it.
     contract.push(
-      step(`drop the new build's view schema ${vs}`, `DROP SCHEMA IF EXISTS ${q(vs)} CASCADE`, "ACCESS EXCLUSIVE on the views (brief)"),
+      step(
+        `drop the views of older builds showing ${change.column}`,
+        dropViews(target, `EXISTS (${dependsOn(t, `a.attname = ${lit(change.column)}`)})`),
+        "ACCESS EXCLUSIVE on those views (brief)",
+      ),
       step(
         `swap ${newCol} in for ${change.column}`,
         `DO $svc$ BEGIN\n  IF EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = ${lit(t)}::regclass AND attname = ${lit(newCol)} AND NOT attisdropped) THEN\n` +
           `    ALTER TABLE ${t} DROP COLUMN ${q(change.column)};\n    ALTER TABLE ${t} RENAME COLUMN ${q(newCol)} TO ${q(change.column)};\n  END IF;\nEND $svc$`,
         CATALOG,
         { lossy },
+      ),
+      step(
+        `drop the views left showing no retyped column, and their emptied schemas`,
+        dropViews(target, `EXISTS (${dependsOn(t)})\n       AND NOT EXISTS (${dependsOn(t, `a.attname LIKE ${lit(`%${SHADOW_SUFFIX.replace(/_/g, "\\_")}`)}`)})`),
+        "ACCESS EXCLUSIVE on those views (brief)",
       ),
     );
   } else if (paired) {
@@ -198,21 +208,52 @@ function column(change: ColumnChange, target: ChangeTarget): PhaseSteps {
   return { expand, contract };
 }
 
-/** The schema and view through which the new build sees a table with a column retyped in place. */
-function viewSteps(target: ChangeTarget): MigrationStep[] {
+/**
+ * The view of `target`'s table in the build's view schema: the shadow column of each of
+ * `shadowed` (the table's retypes in place not done) shown under the field's name, the other
+ * columns as they are. Made once the table's shadow columns all exist, after its changes.
+ */
+function view(target: ChangeTarget, shadowed: readonly string[]): { name: string; steps: MigrationStep[] } {
   const vs = viewSchemaName(target.build, target.schema);
-  const shadowed = new Set(
-    (target.table.changes?.columns ?? []).filter((c) => c.retype !== undefined && c.renamedFrom === undefined).map((c) => c.column),
+  const columns = target.ddl.columns.map((c) => (shadowed.includes(c.name) ? `${q(shadowColumn(c.name))} AS ${q(c.name)}` : q(c.name)));
+  return {
+    name: `${vs}.${target.table.name}`.toLowerCase(),
+    steps: [
+      step(`schema ${vs} for the new build's views`, `CREATE SCHEMA IF NOT EXISTS ${q(vs)}`, "none"),
+      step(
+        `view ${vs}.${target.table.name} showing the new column types`,
+        `CREATE OR REPLACE VIEW ${q(vs)}.${q(target.table.name)} AS\n  SELECT ${columns.join(", ")}\n  FROM ${tableOf(target)}`,
+        "none",
+      ),
+    ],
+  };
+}
+
+/** The rewrite rule of view `v` reading table `t`, or one of its columns matching `column` (over pg_attribute `a`). */
+function dependsOn(t: string, column?: string): string {
+  const head =
+    `SELECT 1 FROM pg_rewrite r JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid\n` +
+    `         WHERE r.ev_class = v.oid AND d.refclassid = 'pg_class'::regclass AND d.refobjid = ${lit(t)}::regclass`;
+  if (column === undefined) return head;
+  return `${head}\n           AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = d.refobjid AND a.attnum = d.refobjsubid AND ${column})`;
+}
+
+/**
+ * Drops the views of the table in svc's view schemas (of any build) that meet `condition` (over
+ * pg_class `v`), then each of their schemas left empty: one build's schema may hold the views of
+ * several tables.
+ */
+function dropViews(target: ChangeTarget, condition: string): string {
+  const prefix = viewSchemaName("", target.schema);
+  return (
+    `DO $svc$ DECLARE found record; emptied text[] := '{}'; BEGIN\n` +
+    `  FOR found IN SELECT v.oid::regclass::text AS view, n.nspname FROM pg_class v JOIN pg_namespace n ON n.oid = v.relnamespace\n` +
+    `     WHERE v.relkind = 'v' AND v.relname = ${lit(target.table.name)} AND starts_with(n.nspname, ${lit(prefix)})\n` +
+    `       AND ${condition}\n` +
+    `  LOOP\n    EXECUTE 'DROP VIEW IF EXISTS ' || found.view;\n    emptied := emptied || found.nspname::text;\n  END LOOP;\n` +
+    `  FOR found IN SELECT n.nspname FROM pg_namespace n WHERE n.nspname = ANY (emptied) AND NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.relnamespace = n.oid)\n` +
+    `  LOOP\n    EXECUTE format('DROP SCHEMA IF EXISTS %I', found.nspname);\n  END LOOP;\nEND $svc$`
   );
-  const columns = target.ddl.columns.map((c) => (shadowed.has(c.name) ? `${q(shadowColumn(c.name))} AS ${q(c.name)}` : q(c.name)));
-  return [
-    step(`schema ${vs} for the new build's views`, `CREATE SCHEMA IF NOT EXISTS ${q(vs)}`, "none"),
-    step(
-      `view ${vs}.${target.table.name} showing the new column types`,
-      `CREATE OR REPLACE VIEW ${q(vs)}.${q(target.table.name)} AS\n  SELECT ${columns.join(", ")}\n  FROM ${tableOf(target)}`,
-      "none",
-    ),
-  ];
 }
 
 function fnName(target: ChangeTarget, column: string): string {

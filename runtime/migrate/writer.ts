@@ -48,4 +48,10 @@ export interface ChangeWriter {
    * (`duplicates`: SELECT … returning the repeated values and their count, at most 5 rows).
    */
   index(createIndex: string, target: ChangeTarget): { steps: MigrationStep[]; duplicates: string | null };
+  /**
+   * PostgreSQL only: the view through which the build reads and writes a table while columns of
+   * it are retyped in place (`shadowed`, the fields whose shadow it shows), and its name
+   * (`schema.table`, lower-cased). Other backends have no such view.
+   */
+  view?(target: ChangeTarget, shadowed: readonly string[]): { name: string; steps: MigrationStep[] };
 }

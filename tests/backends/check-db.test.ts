@@ -24,10 +24,15 @@ function svcCheck(...args: string[]): { status: number | null; out: string } {
 }
 
 describe("svc check --db: arguments", () => {
-  test("a URL that is not postgres:// or mysql://, or that contradicts --backend, is refused", () => {
-    expect(svcCheck("--db", "data/app.db")).toMatchObject({
+  test("a URL that is not postgres:// or mysql:// (nor a SQLite file), or that contradicts --backend, is refused", () => {
+    expect(svcCheck("--db", "redis://127.0.0.1/0")).toMatchObject({
       status: 2,
-      out: expect.stringContaining("is not a postgres:// or mysql:// URL"),
+      out: expect.stringContaining("is not a postgres:// or mysql:// URL, nor a SQLite file"),
+    });
+    // A SQLite file is checked, and never created.
+    expect(svcCheck("--db", "no/such/app.db")).toMatchObject({
+      status: 1,
+      out: expect.stringContaining("error SVC3154: cannot check against no/such/app.db"),
     });
     expect(svcCheck("--backend", "postgres", "--db", "mysql://root@127.0.0.1/x")).toMatchObject({
       status: 2,

@@ -1,6 +1,6 @@
 import { evolveCodes as codes } from "../../diagnostics/codes/evolve.js";
 import type { FieldChange, FieldDecl, ResourceDecl, Span, SqlBody, TypeRef } from "../../parse/ast.js";
-import type { ColumnChangeModel, Dialect, FieldModel, RowExpression, ScalarType, TableChangesModel } from "../model/model.js";
+import type { Backend, ColumnChangeModel, Dialect, FieldModel, RowExpression, ScalarType, TableChangesModel } from "../model/model.js";
 import type { Reporter } from "../shared/context.js";
 import { convert, isWidening } from "../sql/ddl/conversions.js";
 import { mysqlRules } from "../sql/ddl/mysql.js";
@@ -53,6 +53,22 @@ export function analyzeChanges(decl: ResourceDecl, shape: ResourceShape, file: s
     }
   }
   return columns.length > 0 || dropColumns.length > 0 ? { columns, dropColumns } : undefined;
+}
+
+const SERIAL_BACKENDS: Partial<Record<Backend, string>> = { mysql: "MySQL/MariaDB", tidb: "TiDB", sqlite: "SQLite" };
+
+/**
+ * SVC8122 for each field retyped in place when the project's backend has no per-connection view
+ * of a table (PostgreSQL's search_path): the new build refuses to start until the old build is
+ * stopped and the change completed (runtime/migrate/at-start.ts), which the deploy must plan for.
+ * A retype with a rename has a column of its own and runs side by side everywhere.
+ */
+export function warnRetypesInPlace(changes: TableChangesModel, backend: Backend | undefined, r: Reporter): void {
+  const name = backend === undefined ? undefined : SERIAL_BACKENDS[backend];
+  if (name === undefined) return;
+  for (const c of changes.columns) {
+    if (c.retype !== undefined && c.renamedFrom === undefined) r.add(codes.retypeNotSideBySide.at(c.at.file, c.at.span, c.column, name));
+  }
 }
 
 interface Scope {

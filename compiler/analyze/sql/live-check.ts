@@ -12,7 +12,7 @@ import { spanInText } from "./span.js";
 // up), result columns that differ from what svc typed, and tables the server would refuse
 // to start on.
 
-export type LiveBackend = "postgres" | "mysql" | "tidb";
+export type LiveBackend = "postgres" | "mysql" | "tidb" | "sqlite";
 
 /** One statement to ask about, and what a finding about it says and where. */
 interface Asked extends LiveStatement {
@@ -25,7 +25,7 @@ interface Asked extends LiveStatement {
 
 /** Every statement the server would prepare on `backend`, in the model's order. */
 export function liveStatements(model: Model, backend: LiveBackend): Asked[] {
-  const dialect = backend === "postgres" ? "postgres" : "mysql";
+  const dialect = backend === "postgres" || backend === "sqlite" ? backend : "mysql";
   const out: Asked[] = [];
   for (const q of model.queries) {
     const text = q.sql.dialects[dialect]?.text;
@@ -56,7 +56,7 @@ export function liveDiagnostics(model: Model, backend: LiveBackend, asked: reado
     const at = model.resources.find((r) => r.name === table)?.at;
     out.push(codes.liveSchema.at(at?.file ?? "svc.toml", at?.span ?? null, table, problem.replace(/^table \S+: /, "")));
   }
-  const backendName = backend === "postgres" ? "PostgreSQL" : backend === "tidb" ? "TiDB" : "MySQL";
+  const backendName = backend === "postgres" ? "PostgreSQL" : backend === "tidb" ? "TiDB" : backend === "sqlite" ? "SQLite" : "MySQL";
   const byName = new Map(asked.map((a) => [a.name, a]));
   for (const answer of report.statements) {
     const a = byName.get(answer.name);
@@ -72,6 +72,8 @@ export function liveDiagnostics(model: Model, backend: LiveBackend, asked: reado
       out.push(codes.liveColumns.at(a.at.file, a.at.span, a.where, expected, live));
       continue;
     }
+    // SQLite's columns have affinities, not types: the build's SQLite checker typed them already.
+    if (backend === "sqlite") continue;
     a.columns.forEach((c: ColumnModel, i) => {
       const l = answer.columns[i];
       if (!compatible(c.type, l.type)) out.push(codes.liveColumnType.at(a.at.file, a.at.span, a.where, c.name, c.type, l.typeName));

@@ -32,6 +32,8 @@ export interface LiveReport {
   /** Differences between declared resources and live tables the server would refuse at start. */
   schema: { table: string; problem: string }[];
   statements: LiveAnswer[];
+  /** Declared changes not complete on the database (its plan's), which the statements were checked as done. */
+  pending: { change: string; status: "not begun" | "open" }[];
 }
 
 /** The live types a svc column type may come back as without changing its JSON. */

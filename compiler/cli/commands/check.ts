@@ -4,7 +4,7 @@ import { redactUrl } from "../../../runtime/db/net/url.js";
 import { type Diagnostic, sortDiagnostics } from "../../diagnostics/diagnostic.js";
 import { check, formatDiagnostics } from "../../index.js";
 import { resolveTarget } from "../target.js";
-import { checkAgainstDatabase } from "./check-db.js";
+import { checkAgainstDatabase, pendingLine } from "./check-db.js";
 
 const BACKENDS = ["sqlite", "postgres", "mysql", "tidb"] as const;
 type Backend = (typeof BACKENDS)[number];
@@ -14,9 +14,10 @@ export class CheckCommand extends Command {
   static override usage = Command.Usage({
     description: "Report diagnostics (file:line:col, a code frame, a hint); exit 1 on any error.",
     details: `
-      With \`--db URL\` (a postgres:// or mysql:// URL), SQL is also checked for that backend, and every statement is
-      prepared and described by the live database (never run); tables the server would create are created in a
-      transaction that is rolled back (PostgreSQL) or as temporary tables (MySQL), so the database is left as it was.
+      With \`--db URL\` (a postgres:// or mysql:// URL, or a SQLite file), SQL is also checked for that backend, and every
+      statement is prepared and described by the live database (never run); tables the server would create are created in
+      a transaction that is rolled back (PostgreSQL, SQLite) or as temporary tables (MySQL), so the database is left as it
+      was. Declared changes not complete on the database are checked as done, and named.
     `,
     examples: [
       ["Check a project", "svc check --project examples/task_tracker"],
@@ -32,7 +33,7 @@ export class CheckCommand extends Command {
   app = Option.String("--app", { description: "Check every module folder in a folder" });
   project = Option.String("--project", { description: "Check a project folder with svc.toml" });
   db = Option.String("--db", {
-    description: "Also check every statement against this live database (postgres:// or mysql:// URL)",
+    description: "Also check every statement against this live database (postgres:// or mysql:// URL, or a SQLite file)",
   });
   backend = Option.String("--backend", {
     description: "Check SQL for this backend (sqlite, postgres, mysql, tidb); default: the --db URL's, else svc.toml's",
@@ -58,19 +59,17 @@ export class CheckCommand extends Command {
     const result = check(target, backend === undefined ? {} : { backend });
     let diagnostics: Diagnostic[] = result.diagnostics;
     const errorsBefore = diagnostics.some((d) => d.severity === "error");
-    if (
-      this.db !== undefined &&
-      backend !== undefined &&
-      backend !== "sqlite" &&
-      result.model !== null &&
-      !errorsBefore
-    ) {
-      diagnostics = sortDiagnostics([...diagnostics, ...(await checkAgainstDatabase(result, this.db, backend))]);
+    let pending: string | null = null;
+    if (this.db !== undefined && backend !== undefined && result.model !== null && !errorsBefore) {
+      const live = await checkAgainstDatabase(result, this.db, backend);
+      diagnostics = sortDiagnostics([...diagnostics, ...live.diagnostics]);
+      pending = pendingLine(live.pending, this.db);
     }
     const errors = diagnostics.filter((d) => d.severity === "error").length;
     const warnings = diagnostics.length - errors;
     if (diagnostics.length)
       this.context.stdout.write(`${formatDiagnostics({ diagnostics, sources: result.sources })}\n\n`);
+    if (pending !== null) this.context.stdout.write(`${pending}\n`);
     const against = this.db !== undefined && !errorsBefore ? ` (against ${redactUrl(this.db)})` : "";
     this.context.stdout.write(
       `svc check: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}${against}\n`,
@@ -80,11 +79,10 @@ export class CheckCommand extends Command {
 
   /** --backend, else the --db URL's scheme; a URL that contradicts --backend is refused, as the server refuses it. */
   private chosenBackend(): Backend | undefined | Error {
-    const fromUrl = this.db === undefined ? null : backendOfUrl(this.db);
-    if (this.db !== undefined && (fromUrl === null || fromUrl === "sqlite")) {
-      return new Error(
-        `--db ${redactUrl(this.db)} is not a postgres:// or mysql:// URL; a SQLite project is checked without --db`,
-      );
+    // A path (or sqlite:path) is a SQLite file, as `svc migrate` and the server read --db.
+    const fromUrl = this.db === undefined ? null : (backendOfUrl(this.db) ?? (/^[a-z][a-z0-9+.-]*:\/\//i.test(this.db) ? null : "sqlite"));
+    if (this.db !== undefined && fromUrl === null) {
+      return new Error(`--db ${redactUrl(this.db)} is not a postgres:// or mysql:// URL, nor a SQLite file`);
     }
     if (this.backend === undefined) return fromUrl ?? undefined;
     if (!(BACKENDS as readonly string[]).includes(this.backend)) {

@@ -2,8 +2,8 @@ import { defineDiagnostic as d } from "../diagnostic.js";
 
 /**
  * Schema changes (docs/language.md §2.1, Changing a resource): SVC8100–SVC8139. The compiler's
- * checks of the declarations are SVC8100–SVC8119; SVC8120–SVC8139 are the comparison with a live
- * database in `svc migrate plan`.
+ * checks of the declarations are SVC8100–SVC8119; SVC8120–SVC8121 are the comparison with a live
+ * database in `svc migrate plan`; SVC8122 is what the project's backend cannot do side by side.
  */
 export const evolveCodes = {
   unterminatedSqlParens: d(
@@ -165,6 +165,15 @@ export const evolveCodes = {
     "`svc migrate plan`: a declared change does not fit the live table (its old column is missing, or has another type than `changed from` says).",
     (problem: string) => problem,
     () => "check the declaration against the live table: `renamed from` and `changed from` describe the column as it is before the change",
+  ),
+  retypeNotSideBySide: d(
+    "SVC8122",
+    "warning",
+    "On MySQL/MariaDB and SQLite a type change in place (`changed from` without `renamed from`) cannot serve old and new builds at once: the column keeps its old type under its name until `svc migrate complete`, and the new build refuses to start before.",
+    (field: string, backend: string) =>
+      `field \`${field}\` changes type in place: on ${backend} servers of the old and the new build cannot serve at the same time`,
+    () =>
+      "deploy in this order: stop every server of the old build, run `svc migrate complete --db …`, then start the new build (docs/migrations.md); or rename the field as it changes type (`renamed from`), which runs side by side",
   ),
 };
 

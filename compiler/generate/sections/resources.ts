@@ -1,6 +1,6 @@
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from "../ts-morph.js";
-import type { Model, ResourceModel, StatementModel, StatementOwner, TableChangesModel } from "../../analyze/model/model.js";
-import type { TableChanges } from "../../../runtime/contract/evolve.js";
+import type { Model, ResourceModel, StatementModel, StatementOwner } from "../../analyze/model/model.js";
+import { tableChanges } from "../table-changes.js";
 import { literal } from "../literal.js";
 import type { Names } from "../names.js";
 import { fieldTs } from "../ts-types.js";
@@ -136,14 +136,3 @@ function tableSpec(r: ResourceModel): object {
   return spec;
 }
 
-function tableChanges(changes: TableChangesModel): TableChanges {
-  return {
-    columns: changes.columns.map((c) => ({
-      column: c.column,
-      ...(c.renamedFrom !== undefined ? { renamedFrom: c.renamedFrom } : {}),
-      ...(c.retype ? { retype: c.retype } : {}),
-      ...(c.backfill ? { backfill: c.backfill } : {}),
-    })),
-    dropColumns: changes.dropColumns.map((d) => d.name),
-  };
-}

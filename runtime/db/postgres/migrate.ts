@@ -128,10 +128,20 @@ async function applyAdditive(run: (sql: string) => Promise<unknown>, plan: Migra
 type Query = (text: string) => Promise<Record<string, unknown>[]>;
 
 /** The live tables' columns and the schema's index names. */
-async function liveSchema(query: Query): Promise<LiveSchema & { columns: Map<string, LiveColumn[]> }> {
+export async function liveSchema(query: Query): Promise<LiveSchema & { columns: Map<string, LiveColumn[]> }> {
   const columns = await liveColumns(query);
   const rows = await query(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()`);
-  return { columns, tables: columns, indexes: new Set(rows.map((r) => String(r.indexname).toLowerCase())) };
+  // The views builds read a table through while its columns are retyped (svc_<build>, <schema>_svc_<build>).
+  const views = await query(
+    `SELECT n.nspname || '.' || c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE c.relkind = 'v' AND (starts_with(n.nspname, 'svc_') OR starts_with(n.nspname, current_schema() || '_svc_'))`,
+  );
+  return {
+    columns,
+    tables: columns,
+    indexes: new Set(rows.map((r) => String(r.indexname).toLowerCase())),
+    views: new Set(views.map((r) => String(r.name).toLowerCase())),
+  };
 }
 
 /** Columns of every table in the current schema, by lower-cased table name. */

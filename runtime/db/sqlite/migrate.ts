@@ -46,6 +46,11 @@ export interface SqliteMigrateOptions {
   /** `expand` at start and for `svc migrate apply`; `contract` for `svc migrate complete`; `plan` changes nothing (it rolls back). */
   phase?: Phase | "plan";
   lockTimeoutMs?: number;
+  /**
+   * `plan` only: called with the database inside the transaction, the additive changes made,
+   * before it rolls back (`svc check --db` prepares the statements there).
+   */
+  beforeRollback?: (migration: SqliteMigration) => void;
 }
 
 /** At start: the additive changes and the declared changes' expand; throws when this build may not serve. */
@@ -93,6 +98,7 @@ export async function migrateSqlitePhase(
     for (const { name, ddl } of ddls) migrateTable(db, name, ddl, additive, evolve && start ? evolve.ownedColumns(start.plan, name) : NONE_OWNED);
     const result: SqliteMigration = { additive, evolve: start ? start.plan : emptyPlan(), applied: [], waiting: null };
     if (phase === "plan") {
+      options.beforeRollback?.(result);
       db.exec("ROLLBACK");
       return result;
     }

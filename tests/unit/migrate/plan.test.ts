@@ -64,6 +64,31 @@ describe("the status of a declared change", () => {
     expect([...open.owned.get("task")!]).toEqual(["estimate", "estimate__svc_new"]);
   });
 
+  test("a build's view of a table follows its retypes in place: made after them, again only when one expands or it is missing", () => {
+    const retypeTitle = { ...retypeEstimate, column: "title" };
+    const both = pgTable([{ name: "estimate", type: "bigint", nullable: true }, { name: "title", type: "bigint", nullable: true }], { columns: [retypeEstimate, retypeTitle] });
+    const fresh = plan([both], live(["estimate", "text", true], ["title", "text", true]));
+    expect(fresh.changes.map((c) => [c.change, c.kind])).toEqual([
+      ["task.estimate changed from text", "column"],
+      ["task.title changed from text", "column"],
+      ["task view of build b1", "view"],
+    ]);
+    expect(fresh.changes[2]!.expand.at(-1)!.sql).toContain(`SELECT "id", "estimate__svc_new" AS "estimate", "title__svc_new" AS "title"`);
+    // Both expanded: nothing runs while the view is there; a view this build lacks is made again.
+    const rows: HistoryRow[] = ["estimate", "title"].map((c) => ({ change: `task.${c} changed from text`, phase: "expand", build: "b0" }));
+    const expanded = live(["estimate", "text", true], ["title", "text", true], ["estimate__svc_new", "bigint", true], ["title__svc_new", "bigint", true]);
+    expect(plan([both], expanded, rows, { views: new Set(["app_svc_b1.task"]) }).expand).toEqual([]);
+    expect(plan([both], expanded, rows).changes.map((c) => [c.change, c.status])).toEqual([
+      ["task.estimate changed from text", "open"],
+      ["task.title changed from text", "open"],
+      ["task view of build b1", "not begun"],
+    ]);
+    // One contracted: the view shows only the shadow still there.
+    const half = live(["estimate", "bigint", true], ["title", "text", true], ["title__svc_new", "bigint", true]);
+    const view = plan([both], half, rows).changes.find((c) => c.kind === "view")!;
+    expect(view.expand.at(-1)!.sql).toContain(`SELECT "id", "estimate", "title__svc_new" AS "title"`);
+  });
+
   test("a backfill is done once the column is NOT NULL", () => {
     const t = pgTable([{ name: "owner", type: "text" }], { columns: [backfillOwner] });
     expect(plan([t], live(["owner", "text", true])).changes[0]!.status).toBe("not begun");

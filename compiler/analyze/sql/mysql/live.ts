@@ -5,8 +5,13 @@ import { parseNetUrl } from "../../../../runtime/db/net/url.js";
 import { queryConstant } from "../../../../runtime/db/mysql/conn.js";
 import { planMysql } from "../../../../runtime/db/mysql/migrate.js";
 import { serverKind, sessionStatements } from "../../../../runtime/db/mysql/session.js";
-import type { TableSpec } from "../../../../runtime/contract/index.js";
+import type { SchemaSpec, TableSpec } from "../../../../runtime/contract/index.js";
+import { mysqlLiveSchema, mysqlSession } from "../../../../runtime/db/mysql/evolve.js";
+import { planAtStart } from "../../../../runtime/migrate/at-start.js";
+import { mysqlWriter } from "../../../../runtime/migrate/mysql.js";
+import { ownedColumns } from "../../../../runtime/migrate/plan.js";
 import { type LiveAnswer, type LiveReport, type LiveStatement, type LiveType, offsetFromMessage } from "../live.js";
+import { schemaFindings, standIns } from "../live-plan.js";
 
 // `svc check --db mysql://…`: every statement prepared by the live server (never run) on
 // one connection set up as the server sets up its own (mysql/session.ts). MySQL's DDL
@@ -43,6 +48,7 @@ export async function liveMysql(
   url: string,
   tables: readonly TableSpec[],
   statements: readonly LiveStatement[],
+  schema?: SchemaSpec,
 ): Promise<LiveReport> {
   const target = parseNetUrl(url, "mysql");
   const conn = mysql.createConnection({
@@ -61,16 +67,19 @@ export async function liveMysql(
       await queryConstant(conn, statement);
     }
     const declared = declaredTables(tables, "mysql");
-    const plan = await planMysql(conn, declared);
-    const report: LiveReport = {
-      schema: plan.problems.map((problem) => ({ table: /^table (\S+):/.exec(problem)?.[1] ?? "", problem })),
-      statements: [],
-    };
+    const session = mysqlSession(conn);
+    const live = await mysqlLiveSchema(session);
+    const writer = mysqlWriter(serverKind(String(version[0]?.version ?? "")));
+    const { plan: evolve } = await planAtStart(session, writer, tables, schema, live);
+    const plan = await planMysql(conn, declared, (table) => ownedColumns(evolve, table));
+    const report: LiveReport = { statements: [], ...schemaFindings(plan, evolve) };
+    const reshaped = standIns("mysql", tables, live.tables, plan, evolve, (n) => `\`${n.replace(/`/g, "``")}\``);
     const shadow = new Set([...plan.create.map((t) => t.name), ...plan.add.map((a) => a.table)]);
     for (const table of declared) {
-      if (!shadow.has(table.name)) continue;
+      if (!shadow.has(table.name) || reshaped.has(table.name)) continue;
       await queryConstant(conn, table.ddl.createTable.replace(/^CREATE TABLE /, "CREATE TEMPORARY TABLE "));
     }
+    for (const statement of [...reshaped.values()].flat()) await queryConstant(conn, statement);
     for (const s of statements) report.statements.push(await prepare(conn, s));
     return report;
   } finally {

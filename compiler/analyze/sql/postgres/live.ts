@@ -1,15 +1,20 @@
 import postgres, { type TransactionSql } from "postgres";
-import { declaredTables } from "../../../../runtime/db/net/migrate.js";
+import { declaredTables, planMigration } from "../../../../runtime/db/net/migrate.js";
 import { parseNetUrl } from "../../../../runtime/db/net/url.js";
-import { planPostgres, quoteIdent } from "../../../../runtime/db/postgres/migrate.js";
+import { liveSchema, quoteIdent } from "../../../../runtime/db/postgres/migrate.js";
 import { POSTGRES_TYPES } from "../../../../runtime/db/postgres/types.js";
-import type { TableSpec } from "../../../../runtime/contract/index.js";
+import type { SchemaSpec, TableSpec } from "../../../../runtime/contract/index.js";
+import { HISTORY_TABLE, historyRows, readSql } from "../../../../runtime/migrate/history.js";
+import { ownedColumns, planChanges } from "../../../../runtime/migrate/plan.js";
+import { postgresWriter } from "../../../../runtime/migrate/postgres.js";
 import type { LiveAnswer, LiveReport, LiveStatement, LiveType } from "../live.js";
+import { schemaFindings, standIns } from "../live-plan.js";
 
 // `svc check --db postgres://…`: every statement parsed and described by the live server
 // (never run), inside one transaction that is rolled back at the end. Missing tables and
 // columns are created in that transaction first, as the server would create them at
-// start, so a database the server has not migrated yet is checked as it will be.
+// start, so a database the server has not migrated yet is checked as it will be; a table a
+// declared change not yet complete reshapes is stood in for as the plan leaves it (live-plan.ts).
 
 const TYPES: Record<number, LiveType> = {
   25: "text",
@@ -60,6 +65,7 @@ export async function livePostgres(
   url: string,
   tables: readonly TableSpec[],
   statements: readonly LiveStatement[],
+  schema?: SchemaSpec,
 ): Promise<LiveReport> {
   const target = parseNetUrl(url, "postgres");
   const connection: Record<string, string> = { application_name: "svc check", TimeZone: "UTC" };
@@ -72,17 +78,24 @@ export async function livePostgres(
     types: POSTGRES_TYPES,
     connection,
   });
-  const report: LiveReport = { schema: [], statements: [] };
+  const report: LiveReport = { schema: [], statements: [], pending: [] };
   try {
     await sql
       .begin(async (tx) => {
         if (target.schema !== null) await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(target.schema)}`);
         const declared = declaredTables(tables, "postgres");
-        const plan = await planPostgres(tx, declared);
-        report.schema = plan.problems.map((problem) => ({ table: /^table (\S+):/.exec(problem)?.[1] ?? "", problem }));
+        const query = (text: string) => tx.unsafe(text) as unknown as Promise<Record<string, unknown>[]>;
+        const live = await liveSchema(query);
+        const [current] = await query(`SELECT current_schema() AS name, to_regclass(quote_ident(current_schema()) || '.${HISTORY_TABLE}') IS NOT NULL AS history`);
+        const history = current?.history === true ? historyRows(await query(readSql("postgres"))) : [];
+        const evolve = planChanges({ dialect: "postgres", tables, ...(schema ? { schema } : {}), live, history, writer: postgresWriter(), dbSchema: String(current?.name ?? "public") });
+        const plan = planMigration(declared, live.columns, (l, want) => l === want, (t) => ownedColumns(evolve, t));
+        Object.assign(report, schemaFindings(plan, evolve));
         for (const table of plan.create) await tx.unsafe(table.ddl.createTable);
         for (const { table, column } of plan.add)
           await tx.unsafe(`ALTER TABLE ${quoteIdent(table)} ADD COLUMN ${column.definition}`);
+        // A temporary table is searched before the schema: it stands in for the real one.
+        for (const statement of [...standIns("postgres", tables, live.columns, plan, evolve, quoteIdent).values()].flat()) await tx.unsafe(statement);
         for (const s of statements) report.statements.push(await describe(tx, s));
         throw new Rollback();
       })
