@@ -34,5 +34,5 @@ export function createTracing(spec: ServerSpec, log: Logger, extra: SpanProcesso
 
 /** The spec and database a traced server runs: endpoints and statements in spans of their own. */
 export function traced(spec: ServerSpec, db: Database, tracing: Tracing): { spec: ServerSpec; db: Database } {
-  return { spec: tracedSpec(spec, tracing), db: new TracedDatabase(db, tracing) };
+  return { spec: tracedSpec(spec, tracing), db: new TracedDatabase(db, tracing, spec.statements) };
 }

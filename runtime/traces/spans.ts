@@ -1,7 +1,8 @@
 // Where the spans below the request come from, made at start: each statement of the database
 // (a wrapper, as metrics/statements.ts times them) and each action or query the route table
-// leads to (its `run` wrapped). Statement spans carry the declared name and the database
-// system, never an argument value; the SQL text they carry has placeholders only.
+// leads to (its `run` wrapped, and the answer SQLite writes itself). Statement spans carry the
+// declared name and the database system, never an argument value; the SQL text they carry has
+// placeholders only.
 
 import { ATTR_DB_OPERATION_NAME, ATTR_DB_SYSTEM_NAME } from "@opentelemetry/semantic-conventions";
 import type { Attributes } from "@opentelemetry/api";
@@ -21,9 +22,13 @@ export function tracedSpec(spec: ServerSpec, tracing: Tracing): ServerSpec {
       const name = `${endpoint.kind} ${endpoint.name}`;
       const attributes = { "svc.endpoint": endpoint.name, "svc.endpoint.kind": endpoint.kind };
       out = { ...endpoint, run: (db, input, ctx) => tracing.within(name, attributes, () => run(db, input, ctx)) };
-      // A query SQLite would answer with its own JSON (answers/json-text.ts) goes through `run`
-      // instead, the same answer by the general path, so that it has its query span too.
-      delete out.answer;
+      // A query SQLite answers with its own JSON (answers/json-text.ts) keeps that path, in its
+      // query span: the general path would cost it more than the span does. A database without
+      // `json` gets no span here, since the answer is then undefined and `run` follows.
+      const answer = endpoint.answer;
+      if (answer !== undefined) {
+        out.answer = (db, input) => (db.json === undefined ? undefined : tracing.within(name, attributes, () => answer(db, input) as Awaitable<string>));
+      }
       traced.set(endpoint, out);
     }
     return out;
@@ -34,35 +39,57 @@ export function tracedSpec(spec: ServerSpec, tracing: Tracing): ServerSpec {
   return { ...spec, routes };
 }
 
-class TracedExecutor implements Executor {
-  constructor(
-    protected readonly inner: Executor,
-    protected readonly tracing: Tracing,
-    readonly dialect: Dialect,
-  ) {}
+/**
+ * Each statement's span attributes, made once: the spec's statements' at start, any other's
+ * (idempotency's, jobs', limits') at its first run. The SDK copies
+ * them into each span, so one object serves every run.
+ */
+class StatementAttributes {
+  private readonly byStatement = new Map<StatementSpec, Attributes>();
 
-  all(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row[]> {
-    return this.tracing.within(stmt.name, this.attributes(stmt), () => this.inner.all(stmt, args));
+  constructor(private readonly dialect: Dialect) {}
+
+  of(stmt: StatementSpec): Attributes {
+    return this.byStatement.get(stmt) ?? this.make(stmt);
   }
 
-  one(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row | null> {
-    return this.tracing.within(stmt.name, this.attributes(stmt), () => this.inner.one(stmt, args));
-  }
-
-  run(stmt: StatementSpec, args: readonly unknown[]): Promise<number> {
-    return this.tracing.within(stmt.name, this.attributes(stmt), () => this.inner.run(stmt, args)) as Promise<number>;
-  }
-
-  protected attributes(stmt: StatementSpec): Attributes {
+  make(stmt: StatementSpec): Attributes {
     const text = stmt.sql[this.dialect]?.text ?? "";
     const operation = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase();
-    return {
+    const attributes = {
       "db.system": SYSTEMS[this.dialect],
       [ATTR_DB_SYSTEM_NAME]: SYSTEMS[this.dialect],
       ...(operation !== undefined && { [ATTR_DB_OPERATION_NAME]: operation }),
       "svc.statement": stmt.name,
       "db.query.text": text,
     };
+    this.byStatement.set(stmt, attributes);
+    return attributes;
+  }
+}
+
+/** A statement is a leaf: nothing below it looks for the current span, so it is not made current (Tracing.leaf). */
+class TracedExecutor implements Executor {
+  constructor(
+    protected readonly inner: Executor,
+    protected readonly tracing: Tracing,
+    protected readonly attributes: StatementAttributes,
+    readonly dialect: Dialect,
+  ) {}
+
+  all(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row[]> {
+    const span = this.tracing.leaf(stmt.name, this.attributes.of(stmt));
+    return span === null ? this.inner.all(stmt, args) : this.tracing.ended(span, () => this.inner.all(stmt, args));
+  }
+
+  one(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row | null> {
+    const span = this.tracing.leaf(stmt.name, this.attributes.of(stmt));
+    return span === null ? this.inner.one(stmt, args) : this.tracing.ended(span, () => this.inner.one(stmt, args));
+  }
+
+  run(stmt: StatementSpec, args: readonly unknown[]): Promise<number> {
+    const span = this.tracing.leaf(stmt.name, this.attributes.of(stmt));
+    return span === null ? this.inner.run(stmt, args) : (this.tracing.ended(span, () => this.inner.run(stmt, args)) as Promise<number>);
   }
 }
 
@@ -71,19 +98,29 @@ export class TracedDatabase extends TracedExecutor implements Database {
   readonly json?: Database["json"];
   readonly stream?: Database["stream"];
 
+  /** `statements`: the spec's, whose attributes are made here. */
   constructor(
     private readonly db: Database,
     tracing: Tracing,
+    statements: readonly StatementSpec[],
   ) {
-    super(db, tracing, db.dialect);
+    super(db, tracing, new StatementAttributes(db.dialect), db.dialect);
+    for (const stmt of statements) this.attributes.make(stmt);
     if (db.nested === true) this.nested = true;
+    const attributes = this.attributes;
     if (db.json !== undefined) {
       const json = db.json.bind(db);
-      this.json = (stmt, args, one) => tracing.within(stmt.name, this.attributes(stmt), () => json(stmt, args, one));
+      this.json = (stmt, args, one) => {
+        const span = tracing.leaf(stmt.name, attributes.of(stmt));
+        return span === null ? json(stmt, args, one) : tracing.ended(span, () => json(stmt, args, one));
+      };
     }
     if (db.stream !== undefined) {
       const stream = db.stream.bind(db);
-      this.stream = (stmt, args, batch, each) => tracing.within(stmt.name, this.attributes(stmt), () => stream(stmt, args, batch, each)) as Promise<void>;
+      this.stream = (stmt, args, batch, each) => {
+        const span = tracing.leaf(stmt.name, attributes.of(stmt));
+        return span === null ? stream(stmt, args, batch, each) : (tracing.ended(span, () => stream(stmt, args, batch, each)) as Promise<void>);
+      };
     }
   }
 
@@ -96,7 +133,7 @@ export class TracedDatabase extends TracedExecutor implements Database {
   }
 
   transaction<T>(fn: (tx: Executor) => Awaitable<T>, options?: TransactionOptions): Promise<T> {
-    return this.db.transaction((tx) => fn(new TracedExecutor(tx, this.tracing, this.dialect)), options);
+    return this.db.transaction((tx) => fn(new TracedExecutor(tx, this.tracing, this.attributes, this.dialect)), options);
   }
 
   ping(): Promise<void> | void {

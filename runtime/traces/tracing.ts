@@ -73,14 +73,29 @@ export class Tracing implements LaterSpans {
     span.end();
   }
 
-  /** Runs `fn` in a child span of the current one; none is made outside a request. */
+  /** Runs `fn` in a child span of the current one, current while `fn` runs; none is made outside a request. */
   within<T>(name: string, attributes: Attributes, fn: () => Awaitable<T>): Awaitable<T> {
     const parent = this.current.getStore();
     if (parent === undefined) return fn();
     const span = this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, trace.setSpan(ROOT_CONTEXT, parent));
+    return this.ended(span, () => this.current.run(span, fn));
+  }
+
+  /**
+   * A child span of the current one that no span will be made below (a statement), so it is
+   * not made current: entering it would cost an AsyncLocalStorage run for nothing. Null
+   * outside a request; the caller ends it with `ended`.
+   */
+  leaf(name: string, attributes: Attributes): Span | null {
+    const parent = this.current.getStore();
+    return parent === undefined ? null : this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, trace.setSpan(ROOT_CONTEXT, parent));
+  }
+
+  /** `fn`'s result, `span` ended once it is there (a promise's once it settles), failed if `fn` throws or rejects. */
+  ended<T>(span: Span, fn: () => Awaitable<T>): Awaitable<T> {
     let result: Awaitable<T>;
     try {
-      result = this.current.run(span, fn);
+      result = fn();
     } catch (err) {
       failed(span, err);
       throw err;

@@ -1,0 +1,170 @@
+// The spans below a request (runtime/traces/spans.ts) on a real SQLite database: a query SQLite
+// answers with its own JSON keeps that answer and has its query span around it, the statement
+// below; statements are children of the current span; nothing is made outside a request.
+
+import { afterEach, beforeEach, expect, test } from "@jest/globals";
+import { rmSync } from "node:fs";
+import BetterSqlite3 from "better-sqlite3";
+import type { Tracer } from "@opentelemetry/api";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
+import type { Awaitable, CallInput, Database, EndpointSpec, Executor, ServerSpec, StatementSpec, TransactionOptions } from "../../../runtime/contract/index.js";
+import { currentSpan } from "../../../runtime/lang/trace-context.js";
+import { Tracing } from "../../../runtime/traces/tracing.js";
+import { TracedDatabase, tracedSpec } from "../../../runtime/traces/spans.js";
+
+const byId: StatementSpec = {
+  name: "m.item_by_id",
+  sql: {
+    sqlite: {
+      text: "SELECT id, title FROM item WHERE id = ?",
+      slots: [0],
+      columns: ["id", "title"],
+      row: (v) => ({ id: v[0], title: v[1] }),
+      json: "SELECT json_object('id', id, 'title', title) FROM item WHERE id = ?",
+    },
+  },
+};
+
+let file: string;
+let sqlite: SqliteDatabase;
+let exporter: InMemorySpanExporter;
+let tracing: Tracing;
+let tracer: Tracer;
+let generalPathRuns: number;
+
+beforeEach(() => {
+  file = `/tmp/svc-traced-${process.pid}-${Math.random().toString(36).slice(2)}.db`;
+  const raw = new BetterSqlite3(file);
+  raw.exec("CREATE TABLE item (id TEXT PRIMARY KEY, title TEXT NOT NULL)");
+  raw.exec("INSERT INTO item VALUES ('a', 'first'), ('b', 'second')");
+  raw.close();
+  sqlite = openSqlite(file);
+  sqlite.prepare([byId]);
+  exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  tracer = provider.getTracer("test");
+  tracing = new Tracing(tracer, provider);
+  generalPathRuns = 0;
+});
+
+afterEach(() => {
+  sqlite.close();
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+});
+
+/** SQLite's statements without its `json`: a database as PostgreSQL's and MySQL's adapters are to a query. */
+class RowsOnly implements Database {
+  readonly dialect = "sqlite" as const;
+  constructor(private readonly db: Database) {}
+  all(stmt: StatementSpec, args: readonly unknown[]) {
+    return this.db.all(stmt, args);
+  }
+  one(stmt: StatementSpec, args: readonly unknown[]) {
+    return this.db.one(stmt, args);
+  }
+  run(stmt: StatementSpec, args: readonly unknown[]) {
+    return this.db.run(stmt, args);
+  }
+  migrate(): Promise<void> {
+    throw new Error("not migrated here");
+  }
+  prepare(stmts: readonly StatementSpec[]) {
+    return this.db.prepare(stmts);
+  }
+  transaction<T>(fn: (tx: Executor) => Awaitable<T>, options?: TransactionOptions) {
+    return this.db.transaction(fn, options);
+  }
+  ping() {
+    return this.db.ping();
+  }
+  close() {
+    return this.db.close();
+  }
+}
+
+/** A query as generated code writes one: `run` by rows, `answer` by SQLite's JSON when the database has `json`. */
+function query(): EndpointSpec {
+  const id = (input: CallInput) => input.args.id as string;
+  return {
+    kind: "query",
+    name: "m.get_item",
+    run: async (db, input) => {
+      generalPathRuns++;
+      return db.one(byId, [id(input)]);
+    },
+    answer: (db, input) => (db.json === undefined ? undefined : db.json(byId, [id(input)], true)),
+  } as EndpointSpec;
+}
+
+function tracedQuery(endpoint: EndpointSpec): EndpointSpec {
+  const spec = { routes: [{ method: "GET", path: "/items/:id", target: { kind: "endpoint", endpoint } }] } as unknown as ServerSpec;
+  const target = tracedSpec(spec, tracing).routes[0]!.target;
+  if (target.kind !== "endpoint") throw new Error("the route lost its endpoint");
+  return target.endpoint;
+}
+
+const input = (id: string): CallInput => ({ args: Object.assign(Object.create(null) as Record<string, unknown>, { id }), text: true }) as CallInput;
+
+test("a query SQLite answers keeps its JSON answer, in its query span, its statement below", async () => {
+  const endpoint = tracedQuery(query());
+  const db = new TracedDatabase(sqlite, tracing, [byId]);
+  const request = tracer.startSpan("GET /items/:id");
+  const answer = await currentSpan.run(request, () => endpoint.answer!(db, input("b")));
+  request.end();
+  expect(answer).toBe('{"id":"b","title":"second"}');
+  // The general path (`run`, rows then JSON in JavaScript) did not run.
+  expect(generalPathRuns).toBe(0);
+  const spans = exporter.getFinishedSpans();
+  const querySpan = spans.find((s) => s.name === "query m.get_item")!;
+  const statement = spans.find((s) => s.name === "m.item_by_id")!;
+  expect(querySpan.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+  expect(statement.parentSpanContext?.spanId).toBe(querySpan.spanContext().spanId);
+  expect(statement.attributes).toMatchObject({ "db.system.name": "sqlite", "db.operation.name": "SELECT", "svc.statement": "m.item_by_id" });
+  // Never an argument value.
+  expect(JSON.stringify(statement.attributes)).not.toContain('"b"');
+});
+
+test("on a database without `json` the answer is undefined and makes no span: `run` answers, in its own", async () => {
+  const endpoint = tracedQuery(query());
+  const rowsOnly = new TracedDatabase(new RowsOnly(sqlite), tracing, [byId]);
+  expect(rowsOnly.json).toBeUndefined();
+  const request = tracer.startSpan("GET /items/:id");
+  const answered = await currentSpan.run(request, async () => {
+    expect(endpoint.answer!(rowsOnly, input("a"))).toBeUndefined();
+    return endpoint.run(rowsOnly, input("a"), {} as never);
+  });
+  request.end();
+  expect(answered).toEqual({ id: "a", title: "first" });
+  expect(generalPathRuns).toBe(1);
+  const names = exporter.getFinishedSpans().map((s) => s.name);
+  expect(names.filter((n) => n === "query m.get_item")).toHaveLength(1);
+  expect(names.filter((n) => n === "m.item_by_id")).toHaveLength(1);
+});
+
+test("statements are children of the current span, siblings of each other", async () => {
+  const db = new TracedDatabase(sqlite, tracing, [byId]);
+  const request = tracer.startSpan("GET /items");
+  await currentSpan.run(request, async () => {
+    await db.one(byId, ["a"]);
+    expect(currentSpan.getStore()).toBe(request);
+    await db.json!(byId, ["b"], true);
+  });
+  request.end();
+  const statements = exporter.getFinishedSpans().filter((s) => s.name === "m.item_by_id");
+  expect(statements).toHaveLength(2);
+  for (const s of statements) expect(s.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+});
+
+test("a failing statement's span is marked failed and ended; outside a request none is made", async () => {
+  const db = new TracedDatabase(sqlite, tracing, [byId]);
+  const broken: StatementSpec = { name: "m.broken", sql: { sqlite: { text: "SELECT nope FROM item", slots: [] } } };
+  const request = tracer.startSpan("GET /broken");
+  await expect(currentSpan.run(request, async () => db.all(broken, []))).rejects.toThrow();
+  request.end();
+  const failed = exporter.getFinishedSpans().find((s) => s.name === "m.broken")!;
+  expect(failed.status.code).toBe(2);
+  exporter.reset();
+  expect(await db.one(byId, ["a"])).toEqual({ id: "a", title: "first" });
+  expect(exporter.getFinishedSpans()).toHaveLength(0);
+});
