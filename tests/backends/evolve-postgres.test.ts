@@ -6,11 +6,11 @@
 // values refused before anything runs.
 
 import { afterAll, beforeEach, describe, expect, test } from "@jest/globals";
-import postgres, { type Sql } from "postgres";
+import type { Sql } from "postgres";
 import type { SchemaSpec, TableSpec } from "../../runtime/contract/index.js";
 import { migratePostgres } from "../../runtime/db/postgres/migrate.js";
 import { historyTable } from "../../runtime/migrate/history.js";
-import { type Namespace, SERVER_URLS, backendAvailable, createNamespace } from "./support/databases.js";
+import { type Namespace, backendAvailable, createNamespace, searchPathClient } from "./support/databases.js";
 import { backfillOwner, pgTable, renameHeadline, retypeEstimate } from "../unit/migrate/tables.js";
 
 const ok = await backendAvailable("postgres");
@@ -18,13 +18,8 @@ const ok = await backendAvailable("postgres");
 (ok ? describe : describe.skip)("postgres: declared schema changes", () => {
   let ns: Namespace;
   const clients: Sql[] = [];
-  /** A connection as a server sees the database: `path` first on its search_path (a view schema). */
   const client = (path: string | null = null): Sql => {
-    const sql = postgres(SERVER_URLS.postgres, {
-      max: 1,
-      onnotice: () => undefined,
-      connection: { search_path: path === null ? `"${ns.name}"` : `"${path}", "${ns.name}"` },
-    });
+    const sql = searchPathClient(ns, path);
     clients.push(sql);
     return sql;
   };

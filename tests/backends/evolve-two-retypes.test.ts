@@ -5,12 +5,12 @@
 // is still expanded. Every step is checked through connections shaped as each build's.
 
 import { afterAll, beforeEach, describe, expect, test } from "@jest/globals";
-import postgres, { type Sql } from "postgres";
+import type { Sql } from "postgres";
 import type { ColumnChange, SchemaSpec, TableSpec } from "../../runtime/contract/index.js";
 import { liveSchema, migratePostgres } from "../../runtime/db/postgres/migrate.js";
 import { historyTable } from "../../runtime/migrate/history.js";
 import { planChanges, postgresSession, postgresWriter, readHistory, runPhase, withMigrationLock } from "../../runtime/migrate/index.js";
-import { type Namespace, SERVER_URLS, backendAvailable, createNamespace } from "./support/databases.js";
+import { type Namespace, backendAvailable, createNamespace, searchPathClient } from "./support/databases.js";
 import { pgTable } from "../unit/migrate/tables.js";
 
 const same = (sql: string) => ({ postgres: sql, mysql: sql, sqlite: sql });
@@ -34,11 +34,7 @@ const ok = await backendAvailable("postgres");
   let ns: Namespace;
   const clients: Sql[] = [];
   const client = (path: string | null = null): Sql => {
-    const sql = postgres(SERVER_URLS.postgres, {
-      max: 1,
-      onnotice: () => undefined,
-      connection: { search_path: path === null ? `"${ns.name}"` : `"${path}", "${ns.name}"` },
-    });
+    const sql = searchPathClient(ns, path);
     clients.push(sql);
     return sql;
   };

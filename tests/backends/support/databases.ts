@@ -174,3 +174,15 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | null>, t
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * A one-connection PostgreSQL client as a server of `ns` sees the database: `path` (a build's
+ * view schema, docs/migrations.md) first on its search_path when given. The caller ends it.
+ */
+export function searchPathClient(ns: Namespace, path: string | null = null): postgres.Sql {
+  return postgres(SERVER_URLS.postgres, {
+    max: 1,
+    onnotice: () => undefined,
+    connection: { search_path: path === null ? `"${ns.name}"` : `"${path}", "${ns.name}"` },
+  });
+}
