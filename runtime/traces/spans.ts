@@ -45,7 +45,8 @@ export function tracedSpec(spec: ServerSpec, tracing: Tracing): ServerSpec {
  * them into each span, so one object serves every run.
  */
 class StatementAttributes {
-  private readonly byStatement = new Map<StatementSpec, Attributes>();
+  // Weak: a statement made while serving (none today) must not be kept by its attributes.
+  private readonly byStatement = new WeakMap<StatementSpec, Attributes>();
 
   constructor(private readonly dialect: Dialect) {}
 
