@@ -153,10 +153,12 @@ export class Workspace {
     const model = result.result?.model;
     const backend = model?.defaults.backend;
     const url = model?.defaults.db;
-    if (!model || !url || (backend !== "postgres" && backend !== "mysql" && backend !== "tidb")) return;
-    if (hasErrors(result.result!.diagnostics)) return;
+    if (!model || !url || (backend !== "postgres" && backend !== "mysql" && backend !== "tidb" && backend !== "sqlite")) return;
+    // A SQLite file is found from the project's folder, where `svc build` and the server are run.
+    const db = backend === "sqlite" ? sqliteFileOf(url, p.root) : url;
+    if (db === null || hasErrors(result.result!.diagnostics)) return;
     const { checkAgainstDatabase } = await import("../cli/commands/check-db.js");
-    const found = (await checkAgainstDatabase(result.result!, url, backend)).diagnostics;
+    const found = (await checkAgainstDatabase(result.result!, db, backend)).diagnostics;
     this.events.log(`svc: the live database reported ${found.length} diagnostic(s)`);
     this.live.set(p, found);
     this.publish(p, sortDiagnostics([...p.result!.diagnostics, ...found]));
@@ -215,4 +217,12 @@ function holdsProject(folder: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** svc.toml's SQLite database as a file path from `root`; null for `:memory:`, which has nothing to check. */
+function sqliteFileOf(url: string, root: string): string | null {
+  let file = url.trim();
+  if (file.toLowerCase().startsWith("sqlite:")) file = file.slice("sqlite:".length).replace(/^\/\//, "");
+  if (file === "" || file === ":memory:") return null;
+  return path.resolve(root, file);
 }

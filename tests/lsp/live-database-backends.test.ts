@@ -1,10 +1,11 @@
 // The live database check of `svc lsp` against real servers: a project whose svc.toml names
-// a PostgreSQL or MariaDB database that differs from its resources. Turned on, a save gives
+// a PostgreSQL or MariaDB database, or a SQLite file, that differs from its resources. Turned on, a save gives
 // exactly what `svc check --db` gives for the same project (codes, files, lines, columns,
 // messages), on top of the checks made without a database; turned off again, those go.
 
 import { spawnSync } from "node:child_process";
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import BetterSqlite3 from "better-sqlite3";
 import path, { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { fileURLToPath } from "node:url";
@@ -108,3 +109,48 @@ for (const backend of ["postgres", "mysql"] as const) {
     }, 60_000);
   });
 }
+
+describe("svc lsp, live database on a SQLite file", () => {
+  let root: string;
+  let client: LspClient;
+
+  beforeAll(async () => {
+    root = tmpDir("lsp-live-sqlite-");
+    cpSync(join(repoRoot, "tests", "backends", "projects", "checkdb"), root, { recursive: true });
+    const toml = join(root, "svc.toml");
+    // Relative, as svc.toml usually says it: found from the project's folder, not the editor's.
+    writeFileSync(toml, `${readFileSync(toml, "utf8")}\n[database]\nbackend = "sqlite"\nurl = "sqlite:data/app.db"\n`);
+    mkdirSync(join(root, "data"));
+    // The file's table has a column the resource does not declare, and lacks qty (which start-up would add).
+    const file = new BetterSqlite3(join(root, "data", "app.db"));
+    file.exec("CREATE TABLE item (id TEXT NOT NULL PRIMARY KEY, name TEXT NOT NULL, extra TEXT NOT NULL)");
+    file.close();
+    client = new LspClient();
+    const checked = client.nextCheck(root);
+    await client.initialize([root]);
+    await checked;
+  }, 60_000);
+
+  afterAll(async () => {
+    await client?.stop();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  test("a save with the check on publishes what svc check --db reports for the file", async () => {
+    const file = path.join(root, FILE);
+    const first = client.nextCheck(root);
+    await client.open(file);
+    await first;
+    const offline = published(client, root);
+    const expected = svcCheck(root, join(root, "data", "app.db"));
+    // The undeclared column, and the row shape it gives `SELECT *`.
+    expect(expected.map((d) => d.code).filter((c) => c.startsWith("SVC315"))).toEqual(["SVC3153", "SVC3152"]);
+    expect(offline.some((d) => d.code.startsWith("SVC315"))).toBe(false);
+
+    await client.configure({ svc: { liveDatabase: true } });
+    const live = client.nextCheck(root);
+    await client.save(file);
+    await live;
+    expect(order(published(client, root))).toEqual(order(expected));
+  }, 60_000);
+});
