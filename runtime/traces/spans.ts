@@ -69,6 +69,12 @@ class StatementAttributes {
   }
 }
 
+/** `fn` in a span of its own named for `stmt` while a request is answered (a leaf: Tracing.leaf), else just `fn`. */
+function inStatementSpan<T>(tracing: Tracing, attributes: StatementAttributes, stmt: StatementSpec, fn: () => Awaitable<T>): Awaitable<T> {
+  const span = tracing.leaf(stmt.name, attributes.of(stmt));
+  return span === null ? fn() : tracing.ended(span, fn);
+}
+
 /** A statement is a leaf: nothing below it looks for the current span, so it is not made current (Tracing.leaf). */
 class TracedExecutor implements Executor {
   constructor(
@@ -79,18 +85,15 @@ class TracedExecutor implements Executor {
   ) {}
 
   all(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row[]> {
-    const span = this.tracing.leaf(stmt.name, this.attributes.of(stmt));
-    return span === null ? this.inner.all(stmt, args) : this.tracing.ended(span, () => this.inner.all(stmt, args));
+    return inStatementSpan(this.tracing, this.attributes, stmt, () => this.inner.all(stmt, args));
   }
 
   one(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row | null> {
-    const span = this.tracing.leaf(stmt.name, this.attributes.of(stmt));
-    return span === null ? this.inner.one(stmt, args) : this.tracing.ended(span, () => this.inner.one(stmt, args));
+    return inStatementSpan(this.tracing, this.attributes, stmt, () => this.inner.one(stmt, args));
   }
 
   run(stmt: StatementSpec, args: readonly unknown[]): Promise<number> {
-    const span = this.tracing.leaf(stmt.name, this.attributes.of(stmt));
-    return span === null ? this.inner.run(stmt, args) : (this.tracing.ended(span, () => this.inner.run(stmt, args)) as Promise<number>);
+    return inStatementSpan(this.tracing, this.attributes, stmt, () => this.inner.run(stmt, args)) as Promise<number>;
   }
 }
 
@@ -111,17 +114,11 @@ export class TracedDatabase extends TracedExecutor implements Database {
     const attributes = this.attributes;
     if (db.json !== undefined) {
       const json = db.json.bind(db);
-      this.json = (stmt, args, one) => {
-        const span = tracing.leaf(stmt.name, attributes.of(stmt));
-        return span === null ? json(stmt, args, one) : tracing.ended(span, () => json(stmt, args, one));
-      };
+      this.json = (stmt, args, one) => inStatementSpan(tracing, attributes, stmt, () => json(stmt, args, one));
     }
     if (db.stream !== undefined) {
       const stream = db.stream.bind(db);
-      this.stream = (stmt, args, batch, each) => {
-        const span = tracing.leaf(stmt.name, attributes.of(stmt));
-        return span === null ? stream(stmt, args, batch, each) : (tracing.ended(span, () => stream(stmt, args, batch, each)) as Promise<void>);
-      };
+      this.stream = (stmt, args, batch, each) => inStatementSpan(tracing, attributes, stmt, () => stream(stmt, args, batch, each)) as Promise<void>;
     }
   }
 
