@@ -36,7 +36,9 @@ function row(trace: RecentTrace) {
 }
 
 function waterfall(trace: RecentTrace) {
-  const total = Math.max(trace.durationMs, 0.001);
+  // The lane spans the whole trace, not the root alone: a child can end after its root (a
+  // statement span settles after the answer was written), and its bar must still fit.
+  const total = Math.max(trace.durationMs, ...trace.spans.map((s) => s.startMs + s.durationMs), 0.001);
   const depth = new Map<string, number>();
   return {
     ...row(trace),
@@ -51,11 +53,17 @@ function waterfall(trace: RecentTrace) {
         indent: 0.6 + level * 1.2,
         start: round(span.startMs),
         duration: round(span.durationMs),
-        left: ((span.startMs / total) * 100).toFixed(2),
-        width: Math.max(0.3, (span.durationMs / total) * 100).toFixed(2),
+        ...bar(span.startMs, span.durationMs, total),
       };
     }),
   };
+}
+
+/** A bar's place in its lane, in percent: at least visible, and never past the lane's end. */
+function bar(startMs: number, durationMs: number, total: number): { left: string; width: string } {
+  const width = Math.min(100, Math.max(0.3, (durationMs / total) * 100));
+  const left = Math.min(Math.max(0, (startMs / total) * 100), 100 - width);
+  return { left: left.toFixed(2), width: width.toFixed(2) };
 }
 
 function send(res: ServerResponse, status: number, html: string): true {
