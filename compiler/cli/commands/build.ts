@@ -1,6 +1,5 @@
 import { join, relative } from "node:path";
 import { Command, Option } from "clipanion";
-import { build, formatDiagnostics, writeOutputFiles } from "../../index.js";
 import { schemaSummary } from "../schema-summary.js";
 import { resolveTarget } from "../target.js";
 
@@ -23,6 +22,7 @@ export class BuildCommand extends Command {
       this.context.stderr.write(`svc build: ${target}\n`);
       return 2;
     }
+    const { build, formatDiagnostics, writeOutputFiles } = await import("../../index.js");
     const result = await build(target);
     if (result.diagnostics.length) this.context.stderr.write(`${formatDiagnostics(result)}\n`);
     if (result.files.length === 0) {

@@ -2,9 +2,7 @@ import { Command, Option } from "clipanion";
 import { backendOfUrl } from "../../../runtime/start/options.js";
 import { redactUrl } from "../../../runtime/db/net/url.js";
 import { type Diagnostic, sortDiagnostics } from "../../diagnostics/diagnostic.js";
-import { check, formatDiagnostics } from "../../index.js";
 import { resolveTarget } from "../target.js";
-import { checkAgainstDatabase, pendingLine } from "./check-db.js";
 
 const BACKENDS = ["sqlite", "postgres", "mysql", "tidb"] as const;
 type Backend = (typeof BACKENDS)[number];
@@ -56,11 +54,14 @@ export class CheckCommand extends Command {
       this.context.stderr.write(`svc check: ${backend.message}\n`);
       return 2;
     }
+    // Loaded here, not at the CLI's start: every other command would pay for the compiler.
+    const { check, formatDiagnostics } = await import("../../index.js");
     const result = check(target, backend === undefined ? {} : { backend });
     let diagnostics: Diagnostic[] = result.diagnostics;
     const errorsBefore = diagnostics.some((d) => d.severity === "error");
     let pending: string | null = null;
     if (this.db !== undefined && backend !== undefined && result.model !== null && !errorsBefore) {
+      const { checkAgainstDatabase, pendingLine } = await import("./check-db.js");
       const live = await checkAgainstDatabase(result, this.db, backend);
       diagnostics = sortDiagnostics([...diagnostics, ...live.diagnostics]);
       pending = pendingLine(live.pending, this.db);

@@ -4,7 +4,6 @@ import { Command, Option } from "clipanion";
 import { readConfig } from "../../project/config.js";
 import { deployArchive } from "../../deploy/archive.js";
 import { upload, uploadTarget } from "../../deploy/upload.js";
-import { build, formatDiagnostics } from "../../index.js";
 
 export class DeployCommand extends Command {
   static override paths = [["deploy"]];
@@ -33,6 +32,7 @@ export class DeployCommand extends Command {
       );
       return 2;
     }
+    const { build, formatDiagnostics } = await import("../../index.js");
     const result = await build({ mode: "project", dir: root });
     if (result.diagnostics.length) stderr.write(`${formatDiagnostics(result)}\n`);
     if (result.model === null || result.files.length === 0) {

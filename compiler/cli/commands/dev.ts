@@ -1,7 +1,7 @@
 import { Command, Option } from "clipanion";
 import { LOG_LEVELS } from "../../../runtime/core/log.js";
 import type { LogLevel } from "../../../runtime/contract/index.js";
-import { DevServer } from "../../dev/server.js";
+import type { DevServer } from "../../dev/server.js";
 import { resolveTarget } from "../target.js";
 
 export class DevCommand extends Command {
@@ -52,6 +52,7 @@ export class DevCommand extends Command {
     }
     let dev: DevServer;
     try {
+      const { DevServer } = await import("../../dev/server.js");
       dev = await DevServer.start({
         target,
         port,

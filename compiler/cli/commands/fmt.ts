@@ -3,7 +3,7 @@ import { Command, Option } from "clipanion";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { renderDiagnostics } from "../../diagnostics/render.js";
 import { svcFiles } from "../../fmt/files.js";
-import { formatSvc, FormatError } from "../../fmt/index.js";
+import type * as Formatter from "../../fmt/index.js";
 
 export class FmtCommand extends Command {
   static override paths = [["fmt"]];
@@ -29,7 +29,11 @@ export class FmtCommand extends Command {
   });
   files = Option.Rest();
 
+  /** Loaded by execute, not at the CLI's start: the formatter brings the parser with it. */
+  private formatter!: typeof Formatter;
+
   async execute(): Promise<number> {
+    this.formatter = await import("../../fmt/index.js");
     if (this.stdin) return this.formatStdin();
     let targets: string[];
     try {
@@ -78,9 +82,9 @@ export class FmtCommand extends Command {
   /** The formatted text, or null after reporting why there is none. */
   private format(source: string, file: string): string | null {
     try {
-      return formatSvc(source, file);
+      return this.formatter.formatSvc(source, file);
     } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
+      if (!(e instanceof this.formatter.FormatError)) throw e;
       this.report(e.diagnostics, file, source);
       return null;
     }

@@ -12,9 +12,7 @@ import { ownTables } from "../../../runtime/start/own-tables.js";
 import type { Model } from "../../analyze/model/model.js";
 import { evolveCodes } from "../../diagnostics/codes/evolve.js";
 import { type Diagnostic, sortDiagnostics } from "../../diagnostics/diagnostic.js";
-import { build, formatDiagnostics } from "../../index.js";
-import { RUNTIME_URL, importSpec } from "../../dev/generation.js";
-import { type MigrateBackend, type Migration, runMigration } from "../migrate-backends.js";
+import type { MigrateBackend, Migration } from "../migrate-backends.js";
 import { planText } from "../migrate-text.js";
 import { resolveTarget } from "../target.js";
 
@@ -35,6 +33,10 @@ abstract class MigrateCommand extends Command {
     if (backend === null) {
       return this.fail(2, `${name}: --db ${redactUrl(this.db)}: give a postgres:// or mysql:// URL, or a SQLite file (sqlite:path or a path)`);
     }
+    // Loaded here, not at the CLI's start: every other command would pay for the compiler.
+    const { build, formatDiagnostics } = await import("../../index.js");
+    const { RUNTIME_URL, importSpec } = await import("../../dev/generation.js");
+    const { runMigration } = await import("../migrate-backends.js");
     const built = await build(target, { runtimeImport: RUNTIME_URL, pretty: false });
     if (built.files.length === 0 || built.model === null) {
       if (built.diagnostics.length > 0) this.context.stdout.write(`${formatDiagnostics(built)}\n`);
@@ -88,6 +90,7 @@ export class MigratePlanCommand extends MigrateCommand {
       return diagnostics.length > 0 ? 1 : 0;
     }
     if (diagnostics.length > 0) {
+      const { formatDiagnostics } = await import("../../index.js");
       this.context.stdout.write(`${formatDiagnostics({ diagnostics, sources })}\n\n`);
       this.context.stdout.write(`svc migrate plan: ${diagnostics.length} error${diagnostics.length === 1 ? "" : "s"}; declare the changes, then plan again\n`);
       return 1;
