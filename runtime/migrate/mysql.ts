@@ -19,6 +19,7 @@ import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, newColumnOf, ol
 import { fillColumns } from "./row-expression.js";
 import type { ChangeTarget, ChangeWriter, LiveColumnInfo, PhaseSteps } from "./writer.js";
 import { type StepOptions, makeStep } from "./step.js";
+import { dropViewDatabases, mariadbView } from "./mysql-views.js";
 
 /** Rows one backfill statement changes: each batch is its own short transaction. */
 export const MYSQL_BATCH_ROWS = 1000;
@@ -36,7 +37,15 @@ const ROWS = "row locks on the batch's rows only";
  * change of a column fails at its first statement, naming it (TiDB has no triggers at all).
  */
 export function mysqlWriter(server: "mysql" | "mariadb" | "tidb" = "mariadb"): ChangeWriter {
-  return { dialect: "mysql", column: columnSteps, dropColumn, dropTable, index: (createIndex, target) => index(createIndex, target, server) };
+  const writer: ChangeWriter = {
+    dialect: "mysql",
+    column: (change, target) => columnSteps(change, target, server === "mariadb"),
+    dropColumn,
+    dropTable,
+    index: (createIndex, target) => index(createIndex, target, server),
+  };
+  // Only MariaDB: a retype in place is refused on MySQL and TiDB at its first statement anyway.
+  return server === "mariadb" ? { ...writer, view: mariadbView, viewsOfEveryTable: true } : writer;
 }
 
 function dropColumn(column: string, target: ChangeTarget): PhaseSteps {
@@ -88,7 +97,7 @@ function index(createIndex: string, target: ChangeTarget, server: "mysql" | "mar
  * of its own: its new name when renamed, else `<name>__svc_new` (a retype keeping its name);
  * a backfill alone fills the column in place.
  */
-function columnSteps(change: ColumnChange, target: ChangeTarget): PhaseSteps {
+function columnSteps(change: ColumnChange, target: ChangeTarget, views: boolean): PhaseSteps {
   const table = target.table.name;
   const key = columnChangeKey(table, change, "mysql");
   const t = q(table);
@@ -146,8 +155,9 @@ function columnSteps(change: ColumnChange, target: ChangeTarget): PhaseSteps {
 
   const contract: MigrationStep[] = [];
   const oldLive = target.live.find((c) => c.name.toLowerCase() === old.toLowerCase());
-  if (moves && !shadow && oldLive !== undefined && !oldLive.nullable) {
-    // Once the triggers are gone nothing fills the old column the new build leaves out.
+  if (moves && oldLive !== undefined && !oldLive.nullable) {
+    // Once the triggers are gone nothing fills the old column the new build leaves out (also
+    // through MariaDB's views, until the swap drops it).
     contract.push(
       step(key, "contract", `make ${old} nullable before its triggers go`, `ALTER TABLE ${t} MODIFY COLUMN IF EXISTS ${q(old)} ${fullType(oldLive)} NULL, ALGORITHM=INPLACE, LOCK=NONE`, REBUILD),
     );
@@ -170,6 +180,7 @@ function columnSteps(change: ColumnChange, target: ChangeTarget): PhaseSteps {
         { lossy },
       ),
     );
+    if (views) contract.push(dropViewDatabases(key));
   } else if (moves) {
     contract.push(
       step(key, "contract", `drop ${old}; ${change.column} as declared`, `ALTER TABLE ${t} DROP COLUMN IF EXISTS ${q(old)}, MODIFY COLUMN ${definition}, ALGORITHM=INPLACE, LOCK=NONE`, REBUILD, { lossy }),

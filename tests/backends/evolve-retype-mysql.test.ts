@@ -1,0 +1,167 @@
+// A retype in place on MariaDB through real servers (docs/migrations.md, MySQL/MariaDB): a
+// server of the new build expands at start, then its pool uses the build's view database as
+// its connections' default database, reading and writing ints through the views while the
+// old build's servers keep the table's text. Both serve under load; then `svc migrate
+// complete` runs while the new build keeps serving: its servers meet the swapped column (and
+// then the dropped view database), move to the app database and run the statement again.
+
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { call } from "../support/http.js";
+import { type TestServer, removeDir, startServer, tmpDir } from "../support/server.js";
+import { buildServer, outDir } from "./support/build.js";
+import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
+
+const CLIENTS = 3;
+/** Requests each client sends while both builds serve. */
+const ROUNDS = 60;
+
+const module = (field: string, arg: string) =>
+  `module est\n\nresource job {\n  id: id\n  ${field}\n}\n\naction create(e: ${arg}) {\n  return insert job { estimate: e }\n}\n\n` +
+  `query one(id: text) {\n  SELECT id, estimate FROM job WHERE id = @id\n}\n\nquery all() {\n  SELECT id, estimate FROM job ORDER BY id\n}\n`;
+
+interface Written {
+  id: string;
+  value: number;
+  by: "old" | "new";
+}
+
+const ok = await backendAvailable("mysql");
+(ok ? describe : describe.skip)("mysql: a retype in place, old and new servers side by side", () => {
+  let src: string;
+  let oldDir: string;
+  let newDir: string;
+  let ns: Namespace;
+  const servers: TestServer[] = [];
+  const viewDatabases = async () =>
+    (await ns.admin(`SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ? ORDER BY 1`, [`${ns.name}\\_svc\\_%`])).map((r) => String(r.name));
+
+  beforeAll(async () => {
+    src = tmpDir("evolve-retype-mysql-src-");
+    for (const [name, field, arg] of [["old", "estimate: text", "text"], ["new", "estimate: int changed from text using (CAST(estimate AS INTEGER)) lossy", "int"]] as const) {
+      mkdirSync(join(src, name), { recursive: true });
+      writeFileSync(join(src, name, "est.svc"), module(field, arg));
+    }
+    oldDir = await buildServer({ mode: "module", dir: join(src, "old") }, "evolve-retype-mysql-old-");
+    newDir = await buildServer({ mode: "module", dir: join(src, "new") }, "evolve-retype-mysql-new-");
+    ns = await createNamespace("mysql", "retypemysql");
+  });
+
+  afterAll(async () => {
+    for (const s of servers) await s.stop();
+    if (ns !== undefined) {
+      for (const d of await viewDatabases()) await ns.admin(`DROP DATABASE \`${d}\``);
+      await ns.drop();
+    }
+    for (const d of [oldDir, newDir, src]) if (d) removeDir(d);
+  });
+
+  test("both builds create and read every row in their own type; complete while the new build serves fails nothing", async () => {
+    const url = new URL(ns.url);
+    url.searchParams.set("pool_size", "3");
+    const db = url.toString();
+    const start = (dir: string) => startServer(dir, ["--db", db, "--workers", "1"]).then((s) => (servers.push(s), s));
+    const old = await start(oldDir);
+    const written: Written[] = [];
+    const failed: string[] = [];
+    const wrong: string[] = [];
+    const first = await call(`${old.url}/api/est:create`, { json: { e: "3" } });
+    expect(first.status).toBe(200);
+    written.push({ id: first.json.data.id, value: 3, by: "old" });
+
+    const news = [await start(newDir), await start(newDir)];
+    // The new build reads the old build's row as an int: only its view shows the shadow column under the field's name.
+    const seen = await call(`${news[0]!.url}/api/est:one?id=${first.json.data.id}`);
+    expect(seen.json.data).toEqual([{ id: first.json.data.id, estimate: 3 }]);
+    // …and its connections have the view database as their default database; the old build's the app database.
+    const [views] = await viewDatabases();
+    expect(views).toBeDefined();
+    const using = async (database: string) => Number((await ns.admin(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ?`, [database]))[0]?.n);
+    expect(await using(views!)).toBeGreaterThan(0);
+    expect(await viewDatabases()).toEqual([views]);
+
+    const as = (by: "old" | "new", value: number) => (by === "old" ? String(value) : value);
+    const create = async (server: TestServer, by: "old" | "new", value: number) => {
+      const a = await call(`${server.url}/api/est:create`, { json: { e: as(by, value) } });
+      if (a.status !== 200) failed.push(`${by} create ${a.status} ${a.text}`);
+      else if (a.json.data?.estimate !== as(by, value)) wrong.push(`${by} create ${value}: ${a.text}`);
+      else written.push({ id: a.json.data.id, value, by });
+    };
+    const read = async (server: TestServer, by: "old" | "new", row: Written) => {
+      const a = await call(`${server.url}/api/est:one?id=${row.id}`);
+      if (a.status !== 200) failed.push(`${by} one ${a.status} ${a.text}`);
+      else if (a.json.data?.[0]?.estimate !== as(by, row.value)) wrong.push(`${by} one ${row.id}: ${a.text}, written ${row.value} by ${row.by}`);
+    };
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
+    const client = async (by: "old" | "new", servers: () => TestServer[], c: number, rounds: number) => {
+      for (let i = 0; i < rounds; i++) {
+        if (i % 2 === 0) await create(pick(servers()), by, 1000 * c + i + (by === "new" ? 500 : 0));
+        else await read(pick(servers()), by, pick(written));
+      }
+    };
+    await Promise.all([
+      ...Array.from({ length: CLIENTS }, (_, c) => client("old", () => [old], c + 1, ROUNDS)),
+      ...Array.from({ length: CLIENTS }, (_, c) => client("new", () => news, c + 1, ROUNDS)),
+    ]);
+    for (const row of written) {
+      await read(old, "old", row);
+      await read(pick(news), "new", row);
+    }
+    expect(failed).toEqual([]);
+    expect(wrong).toEqual([]);
+    expect(written.filter((r) => r.by === "new").length).toBeGreaterThan(0);
+    expect(written.filter((r) => r.by === "old").length).toBeGreaterThan(1);
+
+    expect(await old.stop()).toBe(0);
+    // The new build's clients go on while complete swaps the column in and drops the view database.
+    let contracted = false;
+    let duringComplete = 0;
+    const during = async (c: number) => {
+      let i = 0;
+      for (; !contracted; duringComplete++) await (i++ % 2 === 0 ? create(pick(news), "new", 9000 + 100 * c + i) : read(pick(news), "new", pick(written)));
+      // A few more once it is done: the views are gone by now.
+      for (let j = 0; j < 6; j++) await (j % 2 === 0 ? create(pick(news), "new", 9050 + 100 * c + j) : read(pick(news), "new", pick(written)));
+    };
+    const load = Array.from({ length: CLIENTS }, (_, c) => during(c));
+    const complete = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      // Asynchronously, so the clients' requests go on in this process meanwhile.
+      import("node:child_process").then(({ execFile }) =>
+        execFile(process.execPath, [join(outDir, "compiler", "cli", "svc.js"), "migrate", "complete", "--db", db, "--module", join(src, "new")], { encoding: "utf8", timeout: 60_000 }, (err, stdout, stderr) =>
+          resolve({ status: err === null ? 0 : ((err as { code?: number }).code ?? 1), stdout, stderr }),
+        ),
+      );
+    });
+    contracted = true;
+    await Promise.all(load);
+    console.log(`evolve retype mysql: ${written.length} rows, ${duringComplete} requests of the new build while complete ran, ${failed.length} failed`);
+    expect(duringComplete).toBeGreaterThan(0);
+    expect(complete.stderr).toBe("");
+    expect(complete.stdout).toContain("svc migrate complete: job.estimate changed from text: contract");
+    expect(complete.status).toBe(0);
+    expect(failed).toEqual([]);
+    expect(wrong).toEqual([]);
+    for (const row of written) await read(pick(news), "new", row);
+    expect(failed).toEqual([]);
+    expect(wrong).toEqual([]);
+    expect(await viewDatabases()).toEqual([]);
+    const columns = await ns.admin(
+      "SELECT COLUMN_NAME AS name, DATA_TYPE AS type FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'job' ORDER BY ORDINAL_POSITION",
+      [ns.name],
+    );
+    expect(columns.map((r) => `${String(r.name)} ${String(r.type)}`)).toEqual(["id varchar", "estimate bigint"]);
+
+    // A server of the new build started after contract has nothing left to view: it reads the table.
+    for (const s of news) expect(await s.stop()).toBe(0);
+    const again = await start(newDir);
+    const all = await call(`${again.url}/api/est:all`);
+    expect(all.status).toBe(200);
+    const byId = new Map(written.map((r) => [r.id, r.value]));
+    expect(all.json.data.length).toBe(byId.size);
+    for (const r of all.json.data as { id: string; estimate: unknown }[]) expect(r.estimate).toBe(byId.get(r.id));
+    await create(again, "new", 77);
+    expect(failed).toEqual([]);
+    expect(await viewDatabases()).toEqual([]);
+  }, 180_000);
+});
