@@ -5,10 +5,12 @@
 // complete` runs while the new build keeps serving: its servers meet the swapped column (and
 // then the dropped view database), move to the app database and run the statement again.
 
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import mysql from "mysql2";
+import { MysqlPool, queryConstant } from "../../runtime/db/mysql/conn.js";
 import { call } from "../support/http.js";
 import { type TestServer, removeDir, startServer, tmpDir } from "../support/server.js";
 import { buildServer, outDir } from "./support/build.js";
@@ -20,6 +22,8 @@ const ROUNDS = 60;
 
 const module = (field: string, arg: string) =>
   `module est\n\nresource job {\n  id: id\n  ${field}\n}\n\naction create(e: ${arg}) {\n  return insert job { estimate: e }\n}\n\n` +
+  // A transaction (an update and its read): met by contract, it runs again whole on the app database.
+  `action bump(id: text, e: ${arg}) {\n  let j = update job(id) { estimate: e }\n  if j == null { fail 404 "no such job" }\n  return j\n}\n\n` +
   `query one(id: text) {\n  SELECT id, estimate FROM job WHERE id = @id\n}\n\nquery all() {\n  SELECT id, estimate FROM job ORDER BY id\n}\n`;
 
 interface Written {
@@ -34,9 +38,17 @@ const ok = await backendAvailable("mysql");
   let oldDir: string;
   let newDir: string;
   let ns: Namespace;
+  const namespaces: Namespace[] = [];
   const servers: TestServer[] = [];
-  const viewDatabases = async () =>
-    (await ns.admin(`SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ? ORDER BY 1`, [`${ns.name}\\_svc\\_%`])).map((r) => String(r.name));
+  const viewDatabases = async (of = ns) =>
+    (await of.admin(`SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ? ORDER BY 1`, [`${of.name}\\_svc\\_%`])).map((r) => String(r.name));
+  const complete = (db: string) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      // Asynchronously, so the clients' requests go on in this process meanwhile.
+      execFile(process.execPath, [join(outDir, "compiler", "cli", "svc.js"), "migrate", "complete", "--db", db, "--module", join(src, "new")], { encoding: "utf8", timeout: 60_000 }, (err, stdout, stderr) =>
+        resolve({ status: err === null ? 0 : ((err as { code?: number }).code ?? 1), stdout, stderr }),
+      );
+    });
 
   beforeAll(async () => {
     src = tmpDir("evolve-retype-mysql-src-");
@@ -47,13 +59,14 @@ const ok = await backendAvailable("mysql");
     oldDir = await buildServer({ mode: "module", dir: join(src, "old") }, "evolve-retype-mysql-old-");
     newDir = await buildServer({ mode: "module", dir: join(src, "new") }, "evolve-retype-mysql-new-");
     ns = await createNamespace("mysql", "retypemysql");
+    namespaces.push(ns);
   });
 
   afterAll(async () => {
     for (const s of servers) await s.stop();
-    if (ns !== undefined) {
-      for (const d of await viewDatabases()) await ns.admin(`DROP DATABASE \`${d}\``);
-      await ns.drop();
+    for (const n of namespaces) {
+      for (const d of await viewDatabases(n)) await n.admin(`DROP DATABASE \`${d}\``);
+      await n.drop();
     }
     for (const d of [oldDir, newDir, src]) if (d) removeDir(d);
   });
@@ -94,6 +107,12 @@ const ok = await backendAvailable("mysql");
       if (a.status !== 200) failed.push(`${by} one ${a.status} ${a.text}`);
       else if (a.json.data?.[0]?.estimate !== as(by, row.value)) wrong.push(`${by} one ${row.id}: ${a.text}, written ${row.value} by ${row.by}`);
     };
+    // Sets a row's estimate to the value it has: a write through the view that changes no reader's answer.
+    const bump = async (server: TestServer, row: Written) => {
+      const a = await call(`${server.url}/api/est:bump`, { json: { id: row.id, e: row.value } });
+      if (a.status !== 200) failed.push(`new bump ${a.status} ${a.text}`);
+      else if (a.json.data?.estimate !== row.value) wrong.push(`new bump ${row.id}: ${a.text}, written ${row.value}`);
+    };
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
     const client = async (by: "old" | "new", servers: () => TestServer[], c: number, rounds: number) => {
       for (let i = 0; i < rounds; i++) {
@@ -120,26 +139,23 @@ const ok = await backendAvailable("mysql");
     let duringComplete = 0;
     const during = async (c: number) => {
       let i = 0;
-      for (; !contracted; duringComplete++) await (i++ % 2 === 0 ? create(pick(news), "new", 9000 + 100 * c + i) : read(pick(news), "new", pick(written)));
+      const one = (k: number) =>
+        k % 3 === 0 ? create(pick(news), "new", 100_000 + 10_000 * c + k) : k % 3 === 1 ? read(pick(news), "new", pick(written)) : bump(pick(news), pick(written));
+      for (; !contracted; duringComplete++) await one(i++);
       // A few more once it is done: the views are gone by now.
-      for (let j = 0; j < 6; j++) await (j % 2 === 0 ? create(pick(news), "new", 9050 + 100 * c + j) : read(pick(news), "new", pick(written)));
+      for (let j = 0; j < 6; j++) await one(i++);
     };
     const load = Array.from({ length: CLIENTS }, (_, c) => during(c));
-    const complete = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      // Asynchronously, so the clients' requests go on in this process meanwhile.
-      import("node:child_process").then(({ execFile }) =>
-        execFile(process.execPath, [join(outDir, "compiler", "cli", "svc.js"), "migrate", "complete", "--db", db, "--module", join(src, "new")], { encoding: "utf8", timeout: 60_000 }, (err, stdout, stderr) =>
-          resolve({ status: err === null ? 0 : ((err as { code?: number }).code ?? 1), stdout, stderr }),
-        ),
-      );
-    });
+    const completed = await complete(db);
     contracted = true;
     await Promise.all(load);
     console.log(`evolve retype mysql: ${written.length} rows, ${duringComplete} requests of the new build while complete ran, ${failed.length} failed`);
     expect(duringComplete).toBeGreaterThan(0);
-    expect(complete.stderr).toBe("");
-    expect(complete.stdout).toContain("svc migrate complete: job.estimate changed from text: contract");
-    expect(complete.status).toBe(0);
+    // What the servers logged of a failed request, to read when one did.
+    if (failed.length > 0) console.log(news.flatMap((s) => s.output.filter((l) => !l.includes('"level":"info"'))).join("\n"));
+    expect(completed.stderr).toBe("");
+    expect(completed.stdout).toContain("svc migrate complete: job.estimate changed from text: contract");
+    expect(completed.status).toBe(0);
     expect(failed).toEqual([]);
     expect(wrong).toEqual([]);
     for (const row of written) await read(pick(news), "new", row);
@@ -164,4 +180,70 @@ const ok = await backendAvailable("mysql");
     expect(failed).toEqual([]);
     expect(await viewDatabases()).toEqual([]);
   }, 180_000);
+
+  test("each kind of statement a server meets its view database gone with runs again on the app database: a query, an insert, a transaction", async () => {
+    const other = await createNamespace("mysql", "retypemysql2");
+    namespaces.push(other);
+    // One connection a server: the one that used the view database meets it gone.
+    const url = new URL(other.url);
+    url.searchParams.set("pool_size", "1");
+    const db = url.toString();
+    const start = (dir: string) => startServer(dir, ["--db", db, "--workers", "1"]).then((s) => (servers.push(s), s));
+    const old = await start(oldDir);
+    const made = await call(`${old.url}/api/est:create`, { json: { e: "12" } });
+    expect(made.status).toBe(200);
+    const id = made.json.data.id as string;
+    const [reader, inserter, bumper] = [await start(newDir), await start(newDir), await start(newDir)];
+    for (const s of [reader, inserter, bumper]) expect((await call(`${s.url}/api/est:one?id=${id}`)).json.data).toEqual([{ id, estimate: 12 }]);
+    expect(await old.stop()).toBe(0);
+    const completed = await complete(db);
+    expect(completed.stderr).toBe("");
+    expect(completed.status).toBe(0);
+    expect(await viewDatabases(other)).toEqual([]);
+
+    expect((await call(`${reader.url}/api/est:one?id=${id}`)).json.data).toEqual([{ id, estimate: 12 }]);
+    const inserted = await call(`${inserter.url}/api/est:create`, { json: { e: 13 } });
+    expect(inserted.status).toBe(200);
+    expect(inserted.json.data.estimate).toBe(13);
+    const bumped = await call(`${bumper.url}/api/est:bump`, { json: { id, e: 14 } });
+    expect(bumped.status).toBe(200);
+    expect(bumped.json.data).toEqual({ id, estimate: 14 });
+    // Each on the app database from now on.
+    for (const s of [reader, inserter, bumper]) {
+      const all = await call(`${s.url}/api/est:all`);
+      expect(all.json.data).toEqual([{ id, estimate: 14 }, { id: inserted.json.data.id, estimate: 13 }].sort((a, b) => (a.id < b.id ? -1 : 1)));
+    }
+    expect(Number((await other.admin(`SELECT COUNT(*) AS n FROM svc_migrations WHERE phase = 'contract'`))[0]?.n)).toBe(1);
+  }, 120_000);
+
+  test("the pool: connections use the view database once told, those set up before are replaced; one opened after it went asks whether to go on without it", async () => {
+    const views = `${ns.name}_svc_pooltest`;
+    await ns.admin(`CREATE DATABASE \`${views}\``);
+    const pool = new MysqlPool(mysql.createPool({ uri: ns.url, connectionLimit: 1 }), { poolSize: 1, acquireTimeoutMs: 5000, queueLimit: 10, requestTimeoutMs: 5000 });
+    const database = async () => {
+      const conn = await pool.acquire();
+      try {
+        return (await queryConstant<{ db: string }[]>(conn, "SELECT DATABASE() AS db"))[0]!.db;
+      } finally {
+        pool.release(conn, false);
+      }
+    };
+    try {
+      expect(await database()).toBe(ns.name);
+      const asked: string[] = [];
+      pool.useDatabase(views, async () => (asked.push("go on?"), true));
+      expect(await database()).toBe(views);
+      expect(asked).toEqual([]);
+      // A database that is not there (as the view database once contract dropped it): the new connection asks, and, told so, goes on without it.
+      await ns.admin(`DROP DATABASE \`${views}\``);
+      pool.useDatabase(`${views}_gone`, async () => (asked.push("go on?"), true));
+      expect(await database()).toBe(ns.name);
+      expect(asked).toEqual(["go on?"]);
+      // Told not to, it fails as the database does.
+      pool.useDatabase(`${views}_gone2`, async () => false);
+      await expect(database()).rejects.toThrow(/Unknown database/);
+    } finally {
+      await pool.end();
+    }
+  }, 60_000);
 });

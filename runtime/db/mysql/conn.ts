@@ -12,6 +12,7 @@ import { performance } from "node:perf_hooks";
 import type { ConnectionPool, Row } from "../../contract/index.js";
 import type { Scalar } from "../net/args.js";
 import { busyError } from "../net/errors.js";
+import { mysqlErrno } from "./errors.js";
 import { isoRows } from "./rows.js";
 import { type ServerKind, serverKind, sessionStatements } from "./session.js";
 
@@ -110,8 +111,21 @@ export class MysqlPool implements ConnectionPool {
    * set up before are closed as they are next handed out: a statement mysql2 prepared on one
    * keeps resolving its tables in the database current when it was prepared.
    */
-  useDatabase(database: string | null): void {
+  useDatabase(database: string | null, gone: ((conn: PoolConnection) => Promise<boolean>) | null = null): void {
     this.database = database;
+    this.gone = gone;
+  }
+
+  /**
+   * Asked when a new connection cannot use the view database (1049: contract dropped it):
+   * whether the pool is to go on without it (then the connection stays on the URL's database).
+   */
+  private gone: ((conn: PoolConnection) => Promise<boolean>) | null = null;
+
+  /** Whether `conn` was set up with a view database the pool has left since (it was being set up as the pool left it). */
+  setUpBefore(conn: PoolConnection): boolean {
+    const was = this.ready.get(conn);
+    return was !== undefined && was !== null && was !== this.database;
   }
 
   /** The server's kind, known once a connection was made. */
@@ -194,8 +208,17 @@ export class MysqlPool implements ConnectionPool {
     for (const statement of sessionStatements(this.kind, this.settings.requestTimeoutMs)) {
       await queryConstant(conn, statement);
     }
-    const database = this.database;
-    if (database !== null) await queryConstant(conn, `USE \`${database.replace(/`/g, "``")}\``);
+    let database = this.database;
+    if (database !== null) {
+      try {
+        await queryConstant(conn, `USE \`${database.replace(/`/g, "``")}\``);
+      } catch (err) {
+        // The pool may have left the view database meanwhile: then so does this connection.
+        const left = this.database !== database || (this.gone !== null && (await this.gone(conn)));
+        if (mysqlErrno(err) !== 1049 || !left) throw err;
+        database = null;
+      }
+    }
     this.ready.set(conn, database);
   }
 

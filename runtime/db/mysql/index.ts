@@ -76,7 +76,8 @@ export class MysqlDatabase implements Database {
         c.checkNames = await checkNames(conn, c);
         this.constraints = c;
       });
-      this.pool.useDatabase(this.views?.database ?? null);
+      // A connection opened once the view database is gone (1049) asks the same as a statement meeting it gone.
+      this.pool.useDatabase(this.views?.database ?? null, (conn) => this.shadowsGone(conn));
     } catch (err) {
       throw this.startupError(err, "cannot bring the schema up to date");
     }
@@ -205,7 +206,8 @@ export class MysqlDatabase implements Database {
       this.statements,
       this.constraints,
       this.pool.serverKind === "tidb" ? "tidb" : this.flavor,
-      this.pool.viewDatabase !== null,
+      // Also once the pool has left its views: this connection may have been set up before.
+      this.views !== null,
     );
     let result: T;
     try {
@@ -248,8 +250,16 @@ export class MysqlDatabase implements Database {
    * the old type, so the error stands.
    */
   private async leftViews(conn: PoolConnection, err: unknown): Promise<boolean> {
+    if (!isViewGoneMysql(err) || this.views === null) return false;
+    // Another request moved the pool already, while this connection was being set up.
+    if (this.pool.setUpBefore(conn)) return true;
+    return this.shadowsGone(conn);
+  }
+
+  /** Whether none of the shadow columns the views show is left (then the pool leaves its view database). */
+  private async shadowsGone(conn: PoolConnection): Promise<boolean> {
     const views = this.views;
-    if (views === null || this.pool.viewDatabase === null || !isViewGoneMysql(err)) return false;
+    if (views === null || this.pool.viewDatabase === null) return false;
     const rows = await execRows(
       conn,
       `SELECT COUNT(*) AS n FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND CONCAT(TABLE_NAME, '.', COLUMN_NAME) IN (${views.shadows.map(() => "?").join(", ")})`,
