@@ -193,6 +193,13 @@ const ok = await backendAvailable("mysql");
     const made = await call(`${old.url}/api/est:create`, { json: { e: "12" } });
     expect(made.status).toBe(200);
     const id = made.json.data.id as string;
+    // The plan names the views expand makes: of the retyped table and of svc's own history table.
+    const plan = await new Promise<string>((resolve) =>
+      execFile(process.execPath, [join(outDir, "compiler", "cli", "svc.js"), "migrate", "plan", "--db", db, "--module", join(src, "new")], { encoding: "utf8", timeout: 60_000 }, (_err, stdout, stderr) => resolve(stdout + stderr)),
+    );
+    expect(plan).toMatch(/job view of build \w+/);
+    expect(plan).toMatch(/svc_migrations view of build \w+/);
+    expect(plan).toContain("`estimate__svc_new` AS `estimate`");
     const [reader, inserter, bumper] = [await start(newDir), await start(newDir), await start(newDir)];
     for (const s of [reader, inserter, bumper]) expect((await call(`${s.url}/api/est:one?id=${id}`)).json.data).toEqual([{ id, estimate: 12 }]);
     expect(await old.stop()).toBe(0);
