@@ -15,7 +15,7 @@
 import { StartupError } from "../core/errors.js";
 import type { ColumnChange, MigrationStep, Phase } from "../contract/evolve.js";
 import type { TableColumnDdl } from "../contract/server.js";
-import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, newColumnOf, oldColumnOf } from "./keys.js";
+import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, newColumnOf, oldColumnOf, shadowColumn } from "./keys.js";
 import { fillColumns } from "./row-expression.js";
 import type { ChangeTarget, ChangeWriter, LiveColumnInfo, PhaseSteps } from "./writer.js";
 import { type StepOptions, makeStep } from "./step.js";
@@ -169,13 +169,15 @@ function columnSteps(change: ColumnChange, target: ChangeTarget, views: boolean)
   const definition = modifiable(declared);
   if (shadow) {
     // Repeated after it ran, DROP COLUMN would drop the swapped column: the block runs it only while the shadow exists.
+    const together = views ? swapTogether(target, change.column) : null;
     contract.push(
       step(
         key,
         "contract",
-        `swap ${side} in for ${old}`,
-        `BEGIN NOT ATOMIC IF EXISTS (SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ${str(table)} AND COLUMN_NAME = ${str(side)}) THEN ` +
-          `ALTER TABLE ${t} DROP COLUMN ${q(old)}, CHANGE COLUMN ${q(side)} ${definition}, ALGORITHM=INPLACE, LOCK=NONE; END IF; END`,
+        together === null ? `swap ${side} in for ${old}` : `swap ${side} in for ${old}, with the table's other retypes in place, once the last of their triggers is gone`,
+        together ??
+          `BEGIN NOT ATOMIC IF EXISTS (SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ${str(table)} AND COLUMN_NAME = ${str(side)}) THEN ` +
+            `ALTER TABLE ${t} DROP COLUMN ${q(old)}, CHANGE COLUMN ${q(side)} ${definition}, ALGORITHM=INPLACE, LOCK=NONE; END IF; END`,
         REBUILD,
         { lossy },
       ),
@@ -189,6 +191,31 @@ function columnSteps(change: ColumnChange, target: ChangeTarget, views: boolean)
     contract.push(step(key, "contract", `${change.column} as declared (NOT NULL)`, `ALTER TABLE ${t} MODIFY COLUMN ${definition}, ALGORITHM=INPLACE, LOCK=NONE`, REBUILD));
   }
   return { expand, contract };
+}
+
+/**
+ * MariaDB, a table with several retypes in place: the swap of each shadow makes the new build's
+ * views of the table invalid, and its servers can move to the app database only once no shadow
+ * is left (db/mysql/index.ts), so the table's shadows are swapped in one ALTER. Each change's
+ * step runs it only once no other retype's triggers are left: the change contracted last swaps
+ * them all (every shadow still there). Null for a table with one retype in place.
+ */
+function swapTogether(target: ChangeTarget, column: string): string | null {
+  const table = target.table.name;
+  const inPlace = (target.table.changes?.columns ?? []).filter((c) => c.retype !== undefined && c.renamedFrom === undefined).map((c) => c.column);
+  const others = inPlace.filter((c) => c !== column);
+  if (others.length === 0) return null;
+  const pending = others.flatMap((c) => triggerNames(table, c)).map(str);
+  const hasShadow = (c: string) =>
+    `EXISTS (SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ${str(table)} AND COLUMN_NAME = ${str(shadowColumn(c))})`;
+  const parts = inPlace.map(
+    (c) => `IF ${hasShadow(c)} THEN SET s = CONCAT(s, ${str(`, DROP COLUMN ${q(c)}, CHANGE COLUMN ${q(shadowColumn(c))} ${modifiable(declaredColumn(target, c))}`)}); END IF;`,
+  );
+  return (
+    `BEGIN NOT ATOMIC DECLARE s TEXT DEFAULT ''; ` +
+    `IF NOT EXISTS (SELECT 1 FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() AND TRIGGER_NAME IN (${pending.join(", ")})) THEN ${parts.join(" ")} ` +
+    `IF s <> '' THEN EXECUTE IMMEDIATE CONCAT(${str(`ALTER TABLE ${q(table)}`)}, SUBSTRING(s, 2), ', ALGORITHM=INPLACE, LOCK=NONE'); END IF; END IF; END`
+  );
 }
 
 /** The type MODIFY needs: MySQL's COLUMN_TYPE (`varchar(64)`), as the planner read it. */

@@ -223,6 +223,67 @@ const ok = await backendAvailable("mysql");
     expect(Number((await other.admin(`SELECT COUNT(*) AS n FROM svc_migrations WHERE phase = 'contract'`))[0]?.n)).toBe(1);
   }, 120_000);
 
+  test("two retypes in place of one table: complete swaps them in one ALTER while the new build serves, failing nothing", async () => {
+    const two = (estimate: string, hours: string, arg: string) =>
+      `module est\n\nresource job {\n  id: id\n  ${estimate}\n  ${hours}\n}\n\naction create(e: ${arg}, h: ${arg}) {\n  return insert job { estimate: e, hours: h }\n}\n\n` +
+      `query one(id: text) {\n  SELECT id, estimate, hours FROM job WHERE id = @id\n}\n`;
+    const retyped = (f: string) => `${f}: int changed from text using (CAST(${f} AS INTEGER)) lossy`;
+    for (const [name, module2] of [["old2", two("estimate: text", "hours: text?", "text")], ["new2", two(retyped("estimate"), retyped("hours").replace(": int", ": int?"), "int")]] as const) {
+      mkdirSync(join(src, name), { recursive: true });
+      writeFileSync(join(src, name, "est.svc"), module2);
+    }
+    const old2 = await buildServer({ mode: "module", dir: join(src, "old2") }, "evolve-retype-mysql-old2-");
+    const new2 = await buildServer({ mode: "module", dir: join(src, "new2") }, "evolve-retype-mysql-new2-");
+    const third = await createNamespace("mysql", "retypemysql3");
+    namespaces.push(third);
+    try {
+      const url = new URL(third.url);
+      url.searchParams.set("pool_size", "3");
+      const db = url.toString();
+      const start = (dir: string) => startServer(dir, ["--db", db, "--workers", "1"]).then((s) => (servers.push(s), s));
+      const old = await start(old2);
+      const rows: { id: string; e: number; h: number }[] = [];
+      const failed: string[] = [];
+      const made = await call(`${old.url}/api/est:create`, { json: { e: "1", h: "2" } });
+      expect(made.status).toBe(200);
+      rows.push({ id: made.json.data.id, e: 1, h: 2 });
+      const news = [await start(new2), await start(new2)];
+      expect(await old.stop()).toBe(0);
+      let done = false;
+      const client = async (c: number) => {
+        for (let i = 0; !done || i % 10 !== 0; i++) {
+          const server = news[i % 2]!;
+          if (i % 2 === 0) {
+            const a = await call(`${server.url}/api/est:create`, { json: { e: c * 100_000 + i, h: i } });
+            if (a.status !== 200) failed.push(`create ${a.status} ${a.text}`);
+            else rows.push({ id: a.json.data.id, e: c * 100_000 + i, h: i });
+          } else {
+            const row = rows[Math.floor(Math.random() * rows.length)]!;
+            const a = await call(`${server.url}/api/est:one?id=${row.id}`);
+            if (a.status !== 200) failed.push(`one ${a.status} ${a.text}`);
+            else if (a.json.data?.[0]?.estimate !== row.e || a.json.data?.[0]?.hours !== row.h) failed.push(`one ${row.id}: ${a.text}`);
+          }
+        }
+      };
+      const load = [0, 1, 2].map(client);
+      const completed = await new Promise<{ stdout: string; stderr: string; err: unknown }>((resolve) =>
+        execFile(process.execPath, [join(outDir, "compiler", "cli", "svc.js"), "migrate", "complete", "--db", db, "--module", join(src, "new2")], { encoding: "utf8", timeout: 60_000 }, (err, stdout, stderr) => resolve({ stdout, stderr, err })),
+      );
+      done = true;
+      await Promise.all(load);
+      expect(completed.stderr).toBe("");
+      expect(completed.err).toBeNull();
+      expect(completed.stdout).toContain("job.hours changed from text: contract");
+      if (failed.length > 0) console.log(news.flatMap((s) => s.output.filter((l) => !l.includes('"level":"info"'))).join("\n"));
+      expect(failed).toEqual([]);
+      const columns = await third.admin("SELECT COLUMN_NAME AS name, DATA_TYPE AS type FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'job' ORDER BY ORDINAL_POSITION", [third.name]);
+      expect(columns.map((r) => `${String(r.name)} ${String(r.type)}`)).toEqual(["id varchar", "estimate bigint", "hours bigint"]);
+      expect(await viewDatabases(third)).toEqual([]);
+    } finally {
+      for (const d of [old2, new2]) removeDir(d);
+    }
+  }, 120_000);
+
   test("the pool: connections use the view database once told, those set up before are replaced; one opened after it went asks whether to go on without it", async () => {
     const views = `${ns.name}_svc_pooltest`;
     await ns.admin(`CREATE DATABASE \`${views}\``);
