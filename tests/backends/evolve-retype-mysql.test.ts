@@ -64,10 +64,7 @@ const ok = await backendAvailable("mysql");
 
   afterAll(async () => {
     for (const s of servers) await s.stop();
-    for (const n of namespaces) {
-      for (const d of await viewDatabases(n)) await n.admin(`DROP DATABASE \`${d}\``);
-      await n.drop();
-    }
+    for (const n of namespaces) await n.drop();
     for (const d of [oldDir, newDir, src]) if (d) removeDir(d);
   });
 
