@@ -7,8 +7,9 @@ export type { ChangeStatus, EvolvePlan, HistoryRow, LiveSchema, PlannedChange } 
 export type { StartPlan } from "./at-start.js";
 export { readHistory, runPhase, withMigrationLock } from "./engine.js";
 export { changesToRun, ownedColumns, planChanges } from "./plan.js";
-export { planAtStart, retypeWaiting } from "./at-start.js";
+export { openRetypes, planAtStart, retypeWaiting } from "./at-start.js";
 export { mysqlWriter } from "./mysql.js";
 export { sqliteWriter } from "./sqlite.js";
 export { postgresWriter, viewSchemaName } from "./postgres.js";
 export { PG_MIGRATE_LOCK_TIMEOUT, postgresSession } from "./postgres-session.js";
+export { viewDatabaseName } from "./mysql-views.js";

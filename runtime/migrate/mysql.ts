@@ -15,10 +15,11 @@
 import { StartupError } from "../core/errors.js";
 import type { ColumnChange, MigrationStep, Phase } from "../contract/evolve.js";
 import type { TableColumnDdl } from "../contract/server.js";
-import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, newColumnOf, oldColumnOf } from "./keys.js";
+import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, newColumnOf, oldColumnOf, shadowColumn } from "./keys.js";
 import { fillColumns } from "./row-expression.js";
 import type { ChangeTarget, ChangeWriter, LiveColumnInfo, PhaseSteps } from "./writer.js";
 import { type StepOptions, makeStep } from "./step.js";
+import { dropViewDatabases, mariadbView } from "./mysql-views.js";
 
 /** Rows one backfill statement changes: each batch is its own short transaction. */
 export const MYSQL_BATCH_ROWS = 1000;
@@ -36,7 +37,15 @@ const ROWS = "row locks on the batch's rows only";
  * change of a column fails at its first statement, naming it (TiDB has no triggers at all).
  */
 export function mysqlWriter(server: "mysql" | "mariadb" | "tidb" = "mariadb"): ChangeWriter {
-  return { dialect: "mysql", column: columnSteps, dropColumn, dropTable, index: (createIndex, target) => index(createIndex, target, server) };
+  const writer: ChangeWriter = {
+    dialect: "mysql",
+    column: (change, target) => columnSteps(change, target, server === "mariadb"),
+    dropColumn,
+    dropTable,
+    index: (createIndex, target) => index(createIndex, target, server),
+  };
+  // Only MariaDB: a retype in place is refused on MySQL and TiDB at its first statement anyway.
+  return server === "mariadb" ? { ...writer, view: mariadbView, viewsOfEveryTable: true } : writer;
 }
 
 function dropColumn(column: string, target: ChangeTarget): PhaseSteps {
@@ -88,7 +97,7 @@ function index(createIndex: string, target: ChangeTarget, server: "mysql" | "mar
  * of its own: its new name when renamed, else `<name>__svc_new` (a retype keeping its name);
  * a backfill alone fills the column in place.
  */
-function columnSteps(change: ColumnChange, target: ChangeTarget): PhaseSteps {
+function columnSteps(change: ColumnChange, target: ChangeTarget, views: boolean): PhaseSteps {
   const table = target.table.name;
   const key = columnChangeKey(table, change, "mysql");
   const t = q(table);
@@ -146,8 +155,9 @@ function columnSteps(change: ColumnChange, target: ChangeTarget): PhaseSteps {
 
   const contract: MigrationStep[] = [];
   const oldLive = target.live.find((c) => c.name.toLowerCase() === old.toLowerCase());
-  if (moves && !shadow && oldLive !== undefined && !oldLive.nullable) {
-    // Once the triggers are gone nothing fills the old column the new build leaves out.
+  if (moves && oldLive !== undefined && !oldLive.nullable) {
+    // Once the triggers are gone nothing fills the old column the new build leaves out (also
+    // through MariaDB's views, until the swap drops it).
     contract.push(
       step(key, "contract", `make ${old} nullable before its triggers go`, `ALTER TABLE ${t} MODIFY COLUMN IF EXISTS ${q(old)} ${fullType(oldLive)} NULL, ALGORITHM=INPLACE, LOCK=NONE`, REBUILD),
     );
@@ -159,17 +169,20 @@ function columnSteps(change: ColumnChange, target: ChangeTarget): PhaseSteps {
   const definition = modifiable(declared);
   if (shadow) {
     // Repeated after it ran, DROP COLUMN would drop the swapped column: the block runs it only while the shadow exists.
+    const together = views ? swapTogether(target, change.column) : null;
     contract.push(
       step(
         key,
         "contract",
-        `swap ${side} in for ${old}`,
-        `BEGIN NOT ATOMIC IF EXISTS (SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ${str(table)} AND COLUMN_NAME = ${str(side)}) THEN ` +
-          `ALTER TABLE ${t} DROP COLUMN ${q(old)}, CHANGE COLUMN ${q(side)} ${definition}, ALGORITHM=INPLACE, LOCK=NONE; END IF; END`,
+        together === null ? `swap ${side} in for ${old}` : `swap ${side} in for ${old}, with the table's other retypes in place, once the last of their triggers is gone`,
+        together ??
+          `BEGIN NOT ATOMIC IF EXISTS (SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ${str(table)} AND COLUMN_NAME = ${str(side)}) THEN ` +
+            `ALTER TABLE ${t} DROP COLUMN ${q(old)}, CHANGE COLUMN ${q(side)} ${definition}, ALGORITHM=INPLACE, LOCK=NONE; END IF; END`,
         REBUILD,
         { lossy },
       ),
     );
+    if (views) contract.push(dropViewDatabases(key));
   } else if (moves) {
     contract.push(
       step(key, "contract", `drop ${old}; ${change.column} as declared`, `ALTER TABLE ${t} DROP COLUMN IF EXISTS ${q(old)}, MODIFY COLUMN ${definition}, ALGORITHM=INPLACE, LOCK=NONE`, REBUILD, { lossy }),
@@ -178,6 +191,31 @@ function columnSteps(change: ColumnChange, target: ChangeTarget): PhaseSteps {
     contract.push(step(key, "contract", `${change.column} as declared (NOT NULL)`, `ALTER TABLE ${t} MODIFY COLUMN ${definition}, ALGORITHM=INPLACE, LOCK=NONE`, REBUILD));
   }
   return { expand, contract };
+}
+
+/**
+ * MariaDB, a table with several retypes in place: the swap of each shadow makes the new build's
+ * views of the table invalid, and its servers can move to the app database only once no shadow
+ * is left (db/mysql/index.ts), so the table's shadows are swapped in one ALTER. Each change's
+ * step runs it only once no other retype's triggers are left: the change contracted last swaps
+ * them all (every shadow still there). Null for a table with one retype in place.
+ */
+function swapTogether(target: ChangeTarget, column: string): string | null {
+  const table = target.table.name;
+  const inPlace = (target.table.changes?.columns ?? []).filter((c) => c.retype !== undefined && c.renamedFrom === undefined).map((c) => c.column);
+  const others = inPlace.filter((c) => c !== column);
+  if (others.length === 0) return null;
+  const pending = others.flatMap((c) => triggerNames(table, c)).map(str);
+  const hasShadow = (c: string) =>
+    `EXISTS (SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ${str(table)} AND COLUMN_NAME = ${str(shadowColumn(c))})`;
+  const parts = inPlace.map(
+    (c) => `IF ${hasShadow(c)} THEN SET s = CONCAT(s, ${str(`, DROP COLUMN ${q(c)}, CHANGE COLUMN ${q(shadowColumn(c))} ${modifiable(declaredColumn(target, c))}`)}); END IF;`,
+  );
+  return (
+    `BEGIN NOT ATOMIC DECLARE s TEXT DEFAULT ''; ` +
+    `IF NOT EXISTS (SELECT 1 FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() AND TRIGGER_NAME IN (${pending.join(", ")})) THEN ${parts.join(" ")} ` +
+    `IF s <> '' THEN EXECUTE IMMEDIATE CONCAT(${str(`ALTER TABLE ${q(table)}`)}, SUBSTRING(s, 2), ', ALGORITHM=INPLACE, LOCK=NONE'); END IF; END IF; END`
+  );
 }
 
 /** The type MODIFY needs: MySQL's COLUMN_TYPE (`varchar(64)`), as the planner read it. */

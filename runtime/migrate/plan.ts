@@ -24,7 +24,7 @@ export interface LiveSchema {
   tables: ReadonlyMap<string, readonly LiveColumnInfo[]>;
   /** Lower-cased names of the indexes the schema has. */
   indexes: ReadonlySet<string>;
-  /** PostgreSQL: the views of the builds' view schemas, `schema.table` lower-cased. */
+  /** PostgreSQL: the views of the builds' view schemas; MariaDB: those of this build's view database; `schema.table` lower-cased. */
   views?: ReadonlySet<string>;
 }
 
@@ -35,7 +35,8 @@ export interface PlannedChange {
   /**
    * What is declared: a field's change (`column` holds it), a dropped column or table, or an
    * index the live table lacks; or, on PostgreSQL, the build's view of a table with columns
-   * retyped in place (never recorded in the history: it belongs to the build, not to a change).
+   * retyped in place, on MariaDB of every table while one is (never recorded in the history:
+   * it belongs to the build, not to a change).
    */
   kind: "column" | "drop column" | "drop table" | "index" | "view";
   column?: ColumnChange;
@@ -65,7 +66,7 @@ export interface PlanInput {
   live: LiveSchema;
   history: readonly HistoryRow[];
   writer: ChangeWriter;
-  /** The schema the tables are in (PostgreSQL), as ChangeTarget.schema. */
+  /** The schema the tables are in (PostgreSQL), or the app database (MySQL/MariaDB), as ChangeTarget.schema. */
   dbSchema: string | null;
 }
 
@@ -73,6 +74,8 @@ export function planChanges(input: PlanInput): EvolvePlan {
   const plan: EvolvePlan = { expand: [], contract: [], problems: [], changes: [], owned: new Map() };
   const recorded = historyIndex(input.history);
   const build = input.schema?.build ?? "";
+  /** Table → its retypes in place not done. */
+  const retypes = new Map<string, PlannedChange[]>();
   for (const table of input.tables) {
     const ddl = table.ddl[input.dialect];
     if (ddl === undefined) continue;
@@ -94,7 +97,8 @@ export function planChanges(input: PlanInput): EvolvePlan {
       add(plan, planned);
       if (status !== "done" && change.retype !== undefined && change.renamedFrom === undefined) retyping.push(planned);
     }
-    if (retyping.length > 0 && input.writer.view !== undefined) {
+    if (retyping.length > 0) retypes.set(table.name, retyping);
+    if (retyping.length > 0 && input.writer.view !== undefined && input.writer.viewsOfEveryTable !== true) {
       // Made after the table's changes, once every shadow column exists; again whenever this
       // build lacks it (it declares a retype another build expanded) or a retype is expanded now.
       const view = input.writer.view(target, retyping.map((c) => c.column!.column));
@@ -119,6 +123,7 @@ export function planChanges(input: PlanInput): EvolvePlan {
       add(plan, planned);
     }
   }
+  if (retypes.size > 0) viewsOfEveryTable(plan, input, retypes);
   for (const table of input.schema?.dropTables ?? []) {
     const key = dropTableKey(table);
     const exists = (input.live.tables.get(table.toLowerCase())?.length ?? 0) > 0;
@@ -132,6 +137,30 @@ export function planChanges(input: PlanInput): EvolvePlan {
     if (columns !== null) own(plan.owned, columns.table, columns.columns);
   }
   return plan;
+}
+
+/**
+ * MariaDB (ChangeWriter.viewsOfEveryTable): while a retype in place is open, the build's view
+ * database shows every table the build uses, after every table's changes (each table and
+ * shadow column exists by then: the additive migration creates a new table before the
+ * changes run). A view is made again when its table's retype is expanded now, or when it is
+ * missing (this build's first start, or a table new to it).
+ */
+function viewsOfEveryTable(plan: EvolvePlan, input: PlanInput, retypes: ReadonlyMap<string, PlannedChange[]>): void {
+  const writer = input.writer;
+  if (writer.view === undefined || writer.viewsOfEveryTable !== true) return;
+  const build = input.schema?.build ?? "";
+  for (const table of input.tables) {
+    const ddl = table.ddl[input.dialect];
+    if (ddl === undefined) continue;
+    const live = input.live.tables.get(table.name.toLowerCase()) ?? [];
+    const retyping = retypes.get(table.name) ?? [];
+    const view = writer.view({ table, ddl, live, build, schema: input.dbSchema }, retyping.map((c) => c.column!.column));
+    if (retyping.some((c) => c.status === "not begun") || !(input.live.views?.has(view.name) ?? false)) {
+      const key = viewKey(table.name, build);
+      add(plan, { change: key, kind: "view", table: table.name, status: "not begun", ...keyed({ expand: view.steps, contract: [] }, key) });
+    }
+  }
 }
 
 /** The changes of `phase` to run: apply expands what is not done and not yet expanded; complete contracts what is open. */

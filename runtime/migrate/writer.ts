@@ -25,7 +25,10 @@ export interface ChangeTarget {
   live: readonly LiveColumnInfo[];
   /** SchemaSpec.build of the build declaring the change. */
   build: string;
-  /** The PostgreSQL schema the tables are in (`--db …?schema=` / svc.toml); null for the default. */
+  /**
+   * The PostgreSQL schema the tables are in (`--db …?schema=` / svc.toml); null for the default.
+   * On MySQL/MariaDB, the app database (the URL's), which MariaDB's views name.
+   */
   schema: string | null;
 }
 
@@ -49,9 +52,16 @@ export interface ChangeWriter {
    */
   index(createIndex: string, target: ChangeTarget): { steps: MigrationStep[]; duplicates: string | null };
   /**
-   * PostgreSQL only: the view through which the build reads and writes a table while columns of
-   * it are retyped in place (`shadowed`, the fields whose shadow it shows), and its name
-   * (`schema.table`, lower-cased). Other backends have no such view.
+   * PostgreSQL and MariaDB: the view through which the build reads and writes a table while
+   * columns of it are retyped in place (`shadowed`, the fields whose shadow it shows, none for
+   * a pass-through view), and its name (`schema.table`, lower-cased). SQLite, MySQL 8 and TiDB
+   * have no such view: there the new build waits for contract (migrate/at-start.ts).
    */
   view?(target: ChangeTarget, shadowed: readonly string[]): { name: string; steps: MigrationStep[] };
+  /**
+   * MariaDB: the build's view database must hold a view of every table the build uses while a
+   * retype in place is open, its connections' default database having no fallback (unlike
+   * PostgreSQL's search_path, where only the retyped tables need one).
+   */
+  viewsOfEveryTable?: boolean;
 }

@@ -31,7 +31,10 @@ function plan(dialect: "mysql" | "sqlite"): string {
     ...taskChanges.dropColumns.flatMap((c) => writer.dropColumn(c, t)[which]),
   ];
   const index = writer.index(headlineIndex(dialect), at(expandedLive(dialect)));
-  const expand = [...phase(at(oldLive(dialect)), "expand"), ...index.steps];
+  // MariaDB: the new build's view of the table, in the view database of app database `app`.
+  const retyped = taskChanges.columns.filter((c) => c.retype !== undefined && c.renamedFrom === undefined).map((c) => c.column);
+  const view = writer.view?.({ ...at(expandedLive(dialect)), schema: "app" }, retyped).steps ?? [];
+  const expand = [...phase(at(oldLive(dialect)), "expand"), ...index.steps, ...view.map((s) => ({ ...s, change: `task view of build b2` }))];
   const contract = [...phase(at(expandedLive(dialect)), "contract"), ...writer.dropTable("audit_old", null).contract];
   return [
     `-- ${dialect}: expand (svc migrate apply, or the new build at start)\n`,

@@ -55,13 +55,15 @@ export function analyzeChanges(decl: ResourceDecl, shape: ResourceShape, file: s
   return columns.length > 0 || dropColumns.length > 0 ? { columns, dropColumns } : undefined;
 }
 
-const SERIAL_BACKENDS: Partial<Record<Backend, string>> = { mysql: "MySQL/MariaDB", tidb: "TiDB", sqlite: "SQLite" };
+const SERIAL_BACKENDS: Partial<Record<Backend, string>> = { tidb: "TiDB", sqlite: "SQLite" };
 
 /**
- * SVC8122 for each field retyped in place when the project's backend has no per-connection view
- * of a table (PostgreSQL's search_path): the new build refuses to start until the old build is
- * stopped and the change completed (runtime/migrate/at-start.ts), which the deploy must plan for.
- * A retype with a rename has a column of its own and runs side by side everywhere.
+ * SVC8122 for each field retyped in place when the project's backend cannot show the new build
+ * the new type beside the old build's (PostgreSQL's search_path, MariaDB's default database,
+ * each onto views): the new build refuses to start until the old build is stopped and the
+ * change completed (runtime/migrate/at-start.ts), which the deploy must plan for. Backend
+ * `mysql` is MariaDB here: MySQL 8 runs no column change at all. A retype with a rename has a
+ * column of its own and runs side by side everywhere.
  */
 export function warnRetypesInPlace(changes: TableChangesModel, backend: Backend | undefined, r: Reporter): void {
   const name = backend === undefined ? undefined : SERIAL_BACKENDS[backend];

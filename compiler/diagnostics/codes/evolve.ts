@@ -169,7 +169,7 @@ export const evolveCodes = {
   retypeNotSideBySide: d(
     "SVC8122",
     "warning",
-    "On MySQL/MariaDB and SQLite a type change in place (`changed from` without `renamed from`) cannot serve old and new builds at once: the column keeps its old type under its name until `svc migrate complete`, and the new build refuses to start before.",
+    "On TiDB and SQLite a type change in place (`changed from` without `renamed from`) cannot serve old and new builds at once: the column keeps its old type under its name until `svc migrate complete`, and the new build refuses to start before. PostgreSQL and MariaDB (backend `mysql`) serve both, the new build through views; MySQL 8 runs no column change at all.",
     (field: string, backend: string) =>
       `field \`${field}\` changes type in place: on ${backend} servers of the old and the new build cannot serve at the same time`,
     () =>

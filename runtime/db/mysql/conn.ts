@@ -12,6 +12,7 @@ import { performance } from "node:perf_hooks";
 import type { ConnectionPool, Row } from "../../contract/index.js";
 import type { Scalar } from "../net/args.js";
 import { busyError } from "../net/errors.js";
+import { mysqlErrno } from "./errors.js";
 import { isoRows } from "./rows.js";
 import { type ServerKind, serverKind, sessionStatements } from "./session.js";
 
@@ -71,7 +72,13 @@ export class MysqlPool implements ConnectionPool {
   readonly name = "shared";
   acquired: ConnectionPool["acquired"] = null;
   private kind: ServerKind | null = null;
-  private readonly ready = new WeakSet<PoolConnection>();
+  /** Each connection set up, with the default database it was set up with (null: the URL's). */
+  private readonly ready = new WeakMap<PoolConnection, string | null>();
+  /**
+   * The default database of connections set up from now on: a build's view database while it
+   * retypes a column in place on MariaDB (migrate/mysql-views.ts), else null.
+   */
+  private database: string | null = null;
   /** Callers of `acquire` not answered yet: those beyond the free connections wait in mysql2's queue, in order. */
   private pending = 0;
   /** Connections handed out and not released. */
@@ -92,6 +99,33 @@ export class MysqlPool implements ConnectionPool {
 
   get queued(): number {
     return Math.max(0, this.pending - this.idle);
+  }
+
+  /** The view database connections use, or null. */
+  get viewDatabase(): string | null {
+    return this.database;
+  }
+
+  /**
+   * Connections from now on use `database` as their default database (null: the URL's). Those
+   * set up before are closed as they are next handed out: a statement mysql2 prepared on one
+   * keeps resolving its tables in the database current when it was prepared.
+   */
+  useDatabase(database: string | null, gone: ((conn: PoolConnection) => Promise<boolean>) | null = null): void {
+    this.database = database;
+    this.gone = gone;
+  }
+
+  /**
+   * Asked when a new connection cannot use the view database (1049: contract dropped it):
+   * whether the pool is to go on without it (then the connection stays on the URL's database).
+   */
+  private gone: ((conn: PoolConnection) => Promise<boolean>) | null = null;
+
+  /** Whether `conn` was set up with a view database the pool has left since (it was being set up as the pool left it). */
+  setUpBefore(conn: PoolConnection): boolean {
+    const was = this.ready.get(conn);
+    return was !== undefined && was !== null && was !== this.database;
   }
 
   /** The server's kind, known once a connection was made. */
@@ -119,7 +153,12 @@ export class MysqlPool implements ConnectionPool {
         this.pending--;
         reject(busyError(new Error(`no connection free within ${waitMs} ms`)));
       }, waitMs);
-      this.pool.getConnection((err, conn) => {
+      const got = (err: NodeJS.ErrnoException | null, conn: PoolConnection): void => {
+        if (!err && waiting && this.ready.has(conn) && this.ready.get(conn) !== this.database) {
+          conn.destroy();
+          this.pool.getConnection(got);
+          return;
+        }
         clearTimeout(timer);
         if (!waiting) {
           // The caller has its 503 already; the connection goes back unused.
@@ -146,7 +185,8 @@ export class MysqlPool implements ConnectionPool {
             reject(setupErr);
           },
         );
-      });
+      };
+      this.pool.getConnection(got);
     });
   }
 
@@ -168,7 +208,18 @@ export class MysqlPool implements ConnectionPool {
     for (const statement of sessionStatements(this.kind, this.settings.requestTimeoutMs)) {
       await queryConstant(conn, statement);
     }
-    this.ready.add(conn);
+    let database = this.database;
+    if (database !== null) {
+      try {
+        await queryConstant(conn, `USE \`${database.replace(/`/g, "``")}\``);
+      } catch (err) {
+        // The pool may have left the view database meanwhile: then so does this connection.
+        const left = this.database !== database || (this.gone !== null && (await this.gone(conn)));
+        if (mysqlErrno(err) !== 1049 || !left) throw err;
+        database = null;
+      }
+    }
+    this.ready.set(conn, database);
   }
 
   end(): Promise<void> {

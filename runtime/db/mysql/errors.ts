@@ -40,6 +40,18 @@ export function mysqlErrno(err: unknown): number | undefined {
     : undefined;
 }
 
+/**
+ * What a statement meets through a view database once contract has swapped a retyped column
+ * in (1356: the view names the shadow column no longer there) or dropped the database (1146:
+ * no such table; 1046: no database selected; 1049: unknown database, on a new connection).
+ */
+const VIEW_GONE: ReadonlySet<number> = new Set([1356, 1146, 1046, 1049]);
+
+export function isViewGoneMysql(err: unknown): boolean {
+  const errno = mysqlErrno(err);
+  return errno !== undefined && VIEW_GONE.has(errno);
+}
+
 /** 1213: deadlock, the transaction was rolled back. */
 const RETRY_MYSQL: ReadonlySet<number> = new Set([1213]);
 /**

@@ -74,8 +74,11 @@ export function mysqlSession(conn: Connection, locked = false): MigrationSession
   };
 }
 
-/** Every table's columns (with COLUMN_TYPE, which MODIFY needs) and every index name of the database. */
-export async function mysqlLiveSchema(session: MigrationSession): Promise<LiveSchema> {
+/**
+ * Every table's columns (with COLUMN_TYPE, which MODIFY needs) and every index name of the
+ * database; with `viewDatabase` (MariaDB, a build retyping in place), the views it holds.
+ */
+export async function mysqlLiveSchema(session: MigrationSession, viewDatabase?: string): Promise<LiveSchema> {
   const rows = await session.query(
     `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS name, DATA_TYPE AS type, COLUMN_TYPE AS column_type, IS_NULLABLE AS nullable
        FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`,
@@ -92,7 +95,12 @@ export async function mysqlLiveSchema(session: MigrationSession): Promise<LiveSc
     tables.set(key, list);
   }
   const indexes = await session.query(`SELECT DISTINCT INDEX_NAME AS name FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()`);
-  return { tables, indexes: new Set(indexes.map((r) => String(r.name).toLowerCase())) };
+  const live: LiveSchema = { tables, indexes: new Set(indexes.map((r) => String(r.name).toLowerCase())) };
+  if (viewDatabase !== undefined) {
+    const views = await session.query(`SELECT TABLE_NAME AS name FROM information_schema.VIEWS WHERE TABLE_SCHEMA = ?`, [viewDatabase]);
+    live.views = new Set(views.map((r) => `${viewDatabase}.${String(r.name)}`.toLowerCase()));
+  }
+  return live;
 }
 
 /** `table.column` (lower-cased) of MariaDB's JSON columns: a CHECK json_valid(column) guards each. */

@@ -13,11 +13,12 @@ import { commitMarginMs, lateCommitError } from "../net/deadline.js";
 import { NetStatements } from "../net/statements.js";
 import { type NetTarget, parseNetUrl, redactUrl } from "../net/url.js";
 import { withRetries } from "../retry.js";
-import { MysqlPool, type PoolConnection, execCount, queryConstant } from "./conn.js";
-import { type MysqlFlavor, isRetryableMysql, isUnavailableMysql, mapMysqlError } from "./errors.js";
-import { checkNames, migrateMysql } from "./migrate.js";
+import { MysqlPool, type PoolConnection, execCount, execRows, queryConstant } from "./conn.js";
+import { type MysqlFlavor, isRetryableMysql, isUnavailableMysql, isViewGoneMysql, mapMysqlError } from "./errors.js";
+import { type MysqlViews, checkNames, migrateMysql } from "./migrate.js";
 import { beginStatements } from "./session.js";
 import { MysqlTx, rowsOf } from "./tx.js";
+import { withReturning } from "../net/returning.js";
 import { type Each, streamRows } from "./stream.js";
 
 export interface MysqlOpenOptions {
@@ -54,6 +55,8 @@ export class MysqlDatabase implements Database {
   private readonly statements = new NetStatements("mysql");
   private constraints: Constraints = emptyConstraints();
   private closed = false;
+  /** This build's view database while it retypes a column in place on MariaDB (migrate/mysql-views.ts). */
+  private views: MysqlViews | null = null;
   readonly pools: readonly ConnectionPool[];
 
   constructor(
@@ -66,12 +69,15 @@ export class MysqlDatabase implements Database {
 
   async migrate(tables: readonly TableSpec[], schema?: SchemaSpec): Promise<void> {
     try {
+      // The migration's connection stays on the app database; those set up afterwards use the view database.
       await this.withConnection(async (conn) => {
-        await migrateMysql(conn, tables, schema);
+        this.views = await migrateMysql(conn, tables, schema);
         const c = constraintsOf(tables, "mysql");
         c.checkNames = await checkNames(conn, c);
         this.constraints = c;
       });
+      // A connection opened once the view database is gone (1049) asks the same as a statement meeting it gone.
+      this.pool.useDatabase(this.views?.database ?? null, (conn) => this.shadowsGone(conn));
     } catch (err) {
       throw this.startupError(err, "cannot bring the schema up to date");
     }
@@ -116,7 +122,36 @@ export class MysqlDatabase implements Database {
     // insert's read (net/statements.ts) one transaction.
     if (s.returning !== undefined && !s.readWithoutTx) return this.transaction((tx) => tx.all(spec, args));
     const by = this.sendBy();
-    return this.retrying(() => this.withConnection((conn) => rowsOf(conn, s, args), by));
+    const r = s.returning;
+    if (r === undefined || this.views === null) return this.retrying(() => this.withConnection((conn) => rowsOf(conn, s, args), by));
+    // An insert and its read, outside a transaction: once the insert ran, a read meeting the
+    // view database gone runs again alone, on the same connection (LAST_INSERT_ID() is the
+    // connection's), not the insert with it.
+    const values = bindSlots(s.name, s.slots, args);
+    const readValues = bindSlots(s.name, r.slots, args);
+    return this.retrying(() =>
+      this.withConnection(
+        (conn) =>
+          withReturning(
+            r.when,
+            () => execCount(conn, s.text, values),
+            () => execRows(conn, r.text, readValues).catch((err: unknown) => this.againOnApp(conn, err, r.text, () => execRows(conn, r.text, readValues))),
+          ),
+        by,
+      ),
+    );
+  }
+
+  /**
+   * `run` again on `conn`, moved to the app database, when `err` says the view database went
+   * (leftViews); else `err`. mysql2's statement prepared in the view database is dropped first:
+   * it would go on resolving its tables there.
+   */
+  private async againOnApp<T>(conn: PoolConnection, err: unknown, text: string, run: () => Promise<T>): Promise<T> {
+    if (!(await this.leftViews(conn, err))) throw err;
+    await queryConstant(conn, `USE \`${this.views!.app.replace(/`/g, "``")}\``);
+    conn.unprepare(text);
+    return run();
   }
 
   /**
@@ -134,13 +169,17 @@ export class MysqlDatabase implements Database {
     const values = bindSlots(s.name, s.slots, args);
     const conn = await this.pool.acquire();
     let broken = true;
+    let left = false;
     try {
       broken = await streamRows(conn, s.text, values, batch, each);
     } catch (err) {
-      throw mapMysqlError(err, this.constraints);
+      // The view database went before the first row: the stream starts again on the app database.
+      left = await this.leftViews(conn, err);
+      if (!left) throw mapMysqlError(err, this.constraints);
     } finally {
       this.pool.release(conn, broken);
     }
+    if (left) await this.stream(spec, args, batch, each);
   }
 
   async transaction<T>(fn: (tx: Executor) => Awaitable<T>, options?: TransactionOptions): Promise<T> {
@@ -167,6 +206,8 @@ export class MysqlDatabase implements Database {
       this.statements,
       this.constraints,
       this.pool.serverKind === "tidb" ? "tidb" : this.flavor,
+      // Also once the pool has left its views: this connection may have been set up before.
+      this.views !== null,
     );
     let result: T;
     try {
@@ -191,10 +232,42 @@ export class MysqlDatabase implements Database {
       return await work(conn);
     } catch (err) {
       broken = isUnavailableMysql(err) || (err as { cause?: { fatal?: unknown } })?.cause?.fatal === true;
+      if (!broken && (await this.leftViews(conn, err))) throw new ViewsLeft(err);
       throw err;
     } finally {
       this.pool.release(conn, broken);
     }
+  }
+
+  /**
+   * Whether `err`, met on `conn` through the view database, says contract has swapped this
+   * build's retyped columns in (the view names a shadow no longer there) or dropped the view
+   * database: then the pool moves to the app database, whose tables now have the new types
+   * under the fields' names, and the caller runs its statement (or transaction: MariaDB's
+   * failed statement ran nothing, and the attempt rolled back) once more there. Checked on
+   * the live table rather than trusted to the error number: while a shadow this build reads
+   * still exists (contract half-way through several retypes), the app database would show
+   * the old type, so the error stands.
+   */
+  private async leftViews(conn: PoolConnection, err: unknown): Promise<boolean> {
+    if (!isViewGoneMysql(err) || this.views === null) return false;
+    // Another request moved the pool already, while this connection was being set up.
+    if (this.pool.setUpBefore(conn)) return true;
+    return this.shadowsGone(conn);
+  }
+
+  /** Whether none of the shadow columns the views show is left (then the pool leaves its view database). */
+  private async shadowsGone(conn: PoolConnection): Promise<boolean> {
+    const views = this.views;
+    if (views === null || this.pool.viewDatabase === null) return false;
+    const rows = await execRows(
+      conn,
+      `SELECT COUNT(*) AS n FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND CONCAT(TABLE_NAME, '.', COLUMN_NAME) IN (${views.shadows.map(() => "?").join(", ")})`,
+      [views.app, ...views.shadows],
+    ).catch(() => null);
+    if (rows === null || Number(rows[0]?.n) !== 0) return false;
+    this.pool.useDatabase(null);
+    return true;
   }
 
   /** Deadlocks (and TiDB's conflicts) aborted the whole statement or transaction: run it again. */
@@ -204,10 +277,12 @@ export class MysqlDatabase implements Database {
     try {
       return await attempt();
     } catch (first) {
+      if (first instanceof ViewsLeft) return this.retrying(attempt, started);
       if (!isRetryableMysql(first, flavor)) throw mapMysqlError(first, this.constraints);
     }
     try {
-      return await withRetries(attempt, (err) => isRetryableMysql(err, flavor), {
+      // ViewsLeft is thrown once at most: the pool has left its view database.
+      return await withRetries(attempt, (err) => isRetryableMysql(err, flavor) || err instanceof ViewsLeft, {
         deadline: started + this.target.settings.requestTimeoutMs,
       });
     } catch (err) {
@@ -232,6 +307,13 @@ export class MysqlDatabase implements Database {
     const message = cause instanceof Error ? cause.message : String(cause);
     const why = isUnavailableMysql(cause) ? `cannot connect to ${where}: ${message}` : `${where}: ${message}`;
     return new StartupError("SVC_ERR_DB_OPEN", `${what}: ${redactUrl(why)}`);
+  }
+}
+
+/** The pool left its view database: the statement that met the error runs again on the app database. */
+class ViewsLeft extends Error {
+  constructor(override readonly cause: unknown) {
+    super("the view database is gone; the statement runs again on the app database");
   }
 }
 

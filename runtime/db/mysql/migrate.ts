@@ -28,10 +28,12 @@ import {
   type AppliedChange,
   type EvolvePlan,
   mysqlWriter,
+  openRetypes,
   ownedColumns,
   planAtStart,
   retypeWaiting,
   runPhase,
+  viewDatabaseName,
   withMigrationLock,
 } from "../../migrate/index.js";
 import { mysqlLiveSchema, mysqlSession } from "./evolve.js";
@@ -50,6 +52,20 @@ export interface NetMigration {
   applied: AppliedChange[];
   /** Why this build may not serve yet (a column retyped in place, expanded only), or null. */
   waiting: string | null;
+  /**
+   * MariaDB, while this build retypes a column in place: the database of its views, which its
+   * connections use as their default database, and the shadow columns whose values they show;
+   * null otherwise.
+   */
+  views: MysqlViews | null;
+}
+
+export interface MysqlViews {
+  database: string;
+  /** The app database the views read. */
+  app: string;
+  /** `table.column` of each shadow column the views show. */
+  shadows: string[];
 }
 
 export interface MysqlMigrateOptions {
@@ -57,11 +73,15 @@ export interface MysqlMigrateOptions {
   phase?: Phase | "plan";
 }
 
-/** At start: the additive changes and the declared changes' expand; throws when this build may not serve. */
-export async function migrateMysql(conn: Connection, tables: readonly TableSpec[], schema?: SchemaSpec): Promise<void> {
+/**
+ * At start: the additive changes and the declared changes' expand; throws when this build may
+ * not serve; the build's view database when it serves through one.
+ */
+export async function migrateMysql(conn: Connection, tables: readonly TableSpec[], schema?: SchemaSpec): Promise<MysqlViews | null> {
   const result = await migrateMysqlPhase(conn, tables, schema);
   // Refused once expand ran: it is what the old build's servers need meanwhile.
   if (result.waiting !== null) throw new StartupError("SVC_ERR_MIGRATION", result.waiting);
+  return result.views;
 }
 
 export async function migrateMysqlPhase(
@@ -88,16 +108,22 @@ export async function migrateMysqlPhase(
     const session = mysqlSession(conn, true);
     const version = await queryConstant<{ v: string }[]>(conn, "SELECT VERSION() AS v");
     const writer = mysqlWriter(serverKind(String(version[0]?.v ?? "")));
-    const start = await planAtStart(session, writer, tables, schema, await mysqlLiveSchema(session));
+    const app = String((await queryConstant<{ db: string | null }[]>(conn, "SELECT DATABASE() AS db"))[0]?.db ?? "");
+    const viewDatabase = writer.view === undefined ? undefined : viewDatabaseName(app, schema?.build ?? "");
+    const start = await planAtStart(session, writer, tables, schema, await mysqlLiveSchema(session, viewDatabase), app);
     const additive = await planMysql(conn, declared, (table) => ownedColumns(start.plan, table));
-    const result: NetMigration = { additive, evolve: start.plan, applied: [], waiting: null };
+    const result: NetMigration = { additive, evolve: start.plan, applied: [], waiting: null, views: null };
     if (phase === "plan") return result;
     const problems = [...start.plan.problems, ...additive.problems];
     if (problems.length > 0) throw mismatchError(problems);
     await applyColumns(conn, additive);
     result.applied = await withMigrationLock(session, () => runPhase(session, phase, start.plan, start.history, schema?.build ?? "dev"));
     await applyIndexes(conn, declared);
-    if (phase === "expand") result.waiting = retypeWaiting(start, tables);
+    if (phase === "expand" && viewDatabase === undefined) result.waiting = retypeWaiting(start, tables);
+    const open = openRetypes(start, tables);
+    if (phase === "expand" && viewDatabase !== undefined && open.length > 0) {
+      result.views = { database: viewDatabase, app, shadows: open.map((r) => `${r.table}.${r.shadow}`) };
+    }
     return result;
   } finally {
     await queryConstant(conn, `SELECT RELEASE_LOCK(${LOCK_NAME})`);

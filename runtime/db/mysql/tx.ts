@@ -8,7 +8,7 @@ import type { Constraints } from "../net/constraints.js";
 import { withReturning } from "../net/returning.js";
 import type { NetStatement, NetStatements } from "../net/statements.js";
 import { type PoolConnection, execCount, execRows } from "./conn.js";
-import { type MysqlFlavor, isRetryableMysql, mapMysqlError } from "./errors.js";
+import { type MysqlFlavor, isRetryableMysql, isViewGoneMysql, mapMysqlError } from "./errors.js";
 import { SvcError } from "../../core/errors.js";
 
 export class MysqlTx implements Executor {
@@ -21,6 +21,8 @@ export class MysqlTx implements Executor {
     private readonly statements: NetStatements,
     private readonly constraints: Constraints,
     private readonly flavor: MysqlFlavor,
+    /** The connection uses a view database (migrate/mysql-views.ts). */
+    private readonly views = false,
   ) {}
 
   end(): void {
@@ -53,7 +55,8 @@ export class MysqlTx implements Executor {
       return await work();
     } catch (err) {
       if ((err as { fatal?: unknown })?.fatal === true) this.broken = err;
-      throw isRetryableMysql(err, this.flavor) ? err : mapMysqlError(err, this.constraints);
+      // A view database gone is the pool's to handle (index.ts): it runs the transaction again.
+      throw isRetryableMysql(err, this.flavor) || (this.views && isViewGoneMysql(err)) ? err : mapMysqlError(err, this.constraints);
     }
   }
 }

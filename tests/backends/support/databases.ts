@@ -124,6 +124,9 @@ async function mysqlNamespace(name: string): Promise<Namespace> {
     admin: run,
     drop: async () => {
       try {
+        // The view databases a build retyping in place made beside it (docs/migrations.md) go with it.
+        const views = await run(`SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ?`, [`${name.replace(/_/g, "\\_")}\\_svc\\_%`]);
+        for (const v of views) await run(`DROP DATABASE \`${String(v.name)}\``);
         await run(`DROP DATABASE IF EXISTS \`${name}\``);
       } finally {
         conn.destroy();

@@ -27,6 +27,22 @@ describe("mysql writer", () => {
     expect(mysqlWriter().index("CREATE INDEX IF NOT EXISTS task_a_idx ON task (a)", target).duplicates).toBeNull();
   });
 
+  test("on MariaDB, two retypes in place of one table swap in one ALTER, run by whichever finds the other's triggers gone", () => {
+    const estimate = table.changes!.columns.find((c) => c.column === "estimate")!;
+    const rnk = { ...estimate, column: "rnk" };
+    const two = { ...table, changes: { ...table.changes!, columns: [estimate, rnk] } };
+    const at: ChangeTarget = { ...target, table: two };
+    const swap = (server: "mariadb" | "tidb", change: typeof estimate) => mysqlWriter(server).column(change, at).contract.find((s) => s.describe.startsWith("swap"))!;
+    const sql = swap("mariadb", estimate).sql;
+    expect(sql).toContain("TRIGGER_NAME IN ('svc_task_rnk_bi', 'svc_task_rnk_bu')");
+    expect(sql).toContain("CHANGE COLUMN `estimate__svc_new` `estimate`");
+    expect(sql).toContain("CHANGE COLUMN `rnk__svc_new` `rnk`");
+    expect(swap("mariadb", rnk).sql).toContain("TRIGGER_NAME IN ('svc_task_estimate_bi', 'svc_task_estimate_bu')");
+    // Alone on its table (or where no view shows it) a retype swaps its own column.
+    expect(mysqlWriter("mariadb").column(estimate, target).contract.find((s) => s.describe.startsWith("swap"))!.sql).not.toContain("TRIGGERS");
+    expect(swap("tidb", estimate).sql).not.toContain("TRIGGERS");
+  });
+
   test("trigger names fit 64 characters and stay distinct when cut", () => {
     const long = "t".repeat(40);
     const [a] = triggerNames(long, `${"c".repeat(30)}1`);

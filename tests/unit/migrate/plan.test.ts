@@ -6,6 +6,8 @@ import { describe, expect, test } from "@jest/globals";
 import { columnChangeKey, keyColumns } from "../../../runtime/migrate/keys.js";
 import { type HistoryRow, type LiveSchema, changesToRun, indexName, planChanges } from "../../../runtime/migrate/plan.js";
 import { postgresWriter } from "../../../runtime/migrate/postgres.js";
+import { mysqlWriter } from "../../../runtime/migrate/mysql.js";
+import { viewDatabaseName } from "../../../runtime/migrate/mysql-views.js";
 import type { TableSpec } from "../../../runtime/contract/server.js";
 import type { LiveColumnInfo } from "../../../runtime/migrate/writer.js";
 import { backfillOwner, live, pgTable, renameHeadline, retypeEstimate } from "./tables.js";
@@ -87,6 +89,51 @@ describe("the status of a declared change", () => {
     const half = live(["estimate", "bigint", true], ["title", "text", true], ["title__svc_new", "bigint", true]);
     const view = plan([both], half, rows).changes.find((c) => c.kind === "view")!;
     expect(view.expand.at(-1)!.sql).toContain(`SELECT "id", "estimate", "title__svc_new" AS "title"`);
+  });
+
+  test("on MariaDB, the build's view database shows every table while a retype in place is open: the retyped one's shadow, the others passed through", () => {
+    const onMysql = (t: TableSpec): TableSpec => ({ ...t, ddl: { mysql: t.ddl.postgres! } });
+    const task = onMysql(pgTable([{ name: "estimate", type: "bigint", nullable: true }], { columns: [retypeEstimate] }));
+    const note = onMysql(pgTable([{ name: "body", type: "text" }], undefined, [], "note"));
+    const mysqlPlan = (server: "mariadb" | "mysql", liveTask: LiveColumnInfo[], history: HistoryRow[] = [], views?: Set<string>) =>
+      planChanges({
+        dialect: "mysql",
+        tables: [task, note],
+        schema: { build: "b1", dropTables: [] },
+        live: { tables: new Map([["task", liveTask], ["note", live(["body", "text"])]]), indexes: new Set(), ...(views ? { views } : {}) },
+        history,
+        writer: mysqlWriter(server),
+        dbSchema: "app",
+      });
+    const fresh = mysqlPlan("mariadb", live(["estimate", "text", true]));
+    expect(fresh.changes.map((c) => [c.change, c.kind])).toEqual([
+      ["task.estimate changed from text", "column"],
+      ["task view of build b1", "view"],
+      ["note view of build b1", "view"],
+    ]);
+    expect(fresh.changes[1]!.expand.map((s) => s.sql)).toEqual([
+      "CREATE DATABASE IF NOT EXISTS `app_svc_b1`",
+      "CREATE OR REPLACE VIEW `app_svc_b1`.`task` AS SELECT `id`, `estimate__svc_new` AS `estimate` FROM `app`.`task`",
+    ]);
+    expect(fresh.changes[2]!.expand.at(-1)!.sql).toBe("CREATE OR REPLACE VIEW `app_svc_b1`.`note` AS SELECT `id`, `body` FROM `app`.`note`");
+    // Expanded, the views there: nothing to run; one missing is made again, alone.
+    const rows: HistoryRow[] = [{ change: "task.estimate changed from text", phase: "expand", build: "b1" }];
+    const expanded = live(["estimate", "text", true], ["estimate__svc_new", "bigint", true]);
+    expect(mysqlPlan("mariadb", expanded, rows, new Set(["app_svc_b1.task", "app_svc_b1.note"])).expand).toEqual([]);
+    expect(mysqlPlan("mariadb", expanded, rows, new Set(["app_svc_b1.task"])).changes.filter((c) => c.status === "not begun").map((c) => c.change)).toEqual(["note view of build b1"]);
+    // Contract drops the view databases once no shadow is left; MySQL 8 and TiDB have no views.
+    expect(fresh.changes[0]!.contract.at(-1)!.describe).toBe("drop the builds' view databases once no retype in place is left open");
+    expect(mysqlPlan("mysql", live(["estimate", "text", true])).changes.map((c) => c.kind)).toEqual(["column"]);
+  });
+
+  test("a view database's name is at most 64 characters, the same for the same database and build, distinct for others", () => {
+    const long = "a".repeat(60);
+    expect(viewDatabaseName("app", "b1")).toBe("app_svc_b1");
+    expect(viewDatabaseName(long, "0123456789abcdef").length).toBeLessThanOrEqual(64);
+    expect(viewDatabaseName(long, "0123456789abcdef")).toBe(viewDatabaseName(long, "0123456789abcdef"));
+    expect(viewDatabaseName(long, "0123456789abcdef")).not.toBe(viewDatabaseName(`${long}b`, "0123456789abcdef"));
+    expect(viewDatabaseName("app", "x".repeat(80)).length).toBe(64);
+    expect(viewDatabaseName("app", "x".repeat(80))).not.toBe(viewDatabaseName("app", `${"x".repeat(79)}y`));
   });
 
   test("a backfill is done once the column is NOT NULL", () => {

@@ -70,7 +70,8 @@ export async function liveMysql(
     const session = mysqlSession(conn);
     const live = await mysqlLiveSchema(session);
     const writer = mysqlWriter(serverKind(String(version[0]?.version ?? "")));
-    const { plan: evolve } = await planAtStart(session, writer, tables, schema, live);
+    const app = (await queryConstant<{ db: string | null }[]>(conn, "SELECT DATABASE() AS db"))[0]?.db ?? null;
+    const { plan: evolve } = await planAtStart(session, writer, tables, schema, live, app);
     const plan = await planMysql(conn, declared, (table) => ownedColumns(evolve, table));
     const report: LiveReport = { statements: [], ...schemaFindings(plan, evolve) };
     const reshaped = standIns("mysql", tables, live.tables, plan, evolve, (n) => `\`${n.replace(/`/g, "``")}\``);
