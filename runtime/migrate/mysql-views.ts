@@ -13,6 +13,7 @@ import type { MigrationStep } from "../contract/evolve.js";
 import { SHADOW_SUFFIX, shadowColumn } from "./keys.js";
 import { makeStep } from "./step.js";
 import type { ChangeTarget } from "./writer.js";
+import { StartupError } from "../core/errors.js";
 
 /** MySQL's limit on a database's name. */
 const MAX_NAME = 64;
@@ -88,7 +89,7 @@ export function dropViewDatabases(change: string): MigrationStep {
 
 /** The app database: the planner passes it as the target's schema on MySQL/MariaDB. */
 function appDatabase(target: ChangeTarget): string {
-  if (target.schema === null) throw new Error(`table ${target.table.name}: the planner gave no database name for MariaDB's views`);
+  if (target.schema === null) throw new StartupError("SVC_ERR_MIGRATION", `table ${target.table.name}: the planner gave no database name for MariaDB's views`);
   return target.schema;
 }
 
