@@ -6,14 +6,13 @@
 // then the dropped view database), move to the app database and run the statement again.
 
 import { execFile } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import mysql from "mysql2";
 import { MysqlPool, queryConstant } from "../../runtime/db/mysql/conn.js";
 import { call } from "../support/http.js";
 import { type TestServer, removeDir, startServer, tmpDir } from "../support/server.js";
-import { buildServer, outDir } from "./support/build.js";
+import { buildModule, outDir } from "./support/build.js";
 import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
 
 const CLIENTS = 3;
@@ -52,12 +51,8 @@ const ok = await backendAvailable("mysql");
 
   beforeAll(async () => {
     src = tmpDir("evolve-retype-mysql-src-");
-    for (const [name, field, arg] of [["old", "estimate: text", "text"], ["new", "estimate: int changed from text using (CAST(estimate AS INTEGER)) lossy", "int"]] as const) {
-      mkdirSync(join(src, name), { recursive: true });
-      writeFileSync(join(src, name, "est.svc"), module(field, arg));
-    }
-    oldDir = await buildServer({ mode: "module", dir: join(src, "old") }, "evolve-retype-mysql-old-");
-    newDir = await buildServer({ mode: "module", dir: join(src, "new") }, "evolve-retype-mysql-new-");
+    oldDir = await buildModule(src, "old", module("estimate: text", "text"), "evolve-retype-mysql-old-");
+    newDir = await buildModule(src, "new", module("estimate: int changed from text using (CAST(estimate AS INTEGER)) lossy", "int"), "evolve-retype-mysql-new-");
     ns = await createNamespace("mysql", "retypemysql");
     namespaces.push(ns);
   });
@@ -225,12 +220,8 @@ const ok = await backendAvailable("mysql");
       `module est\n\nresource job {\n  id: id\n  ${estimate}\n  ${hours}\n}\n\naction create(e: ${arg}, h: ${arg}) {\n  return insert job { estimate: e, hours: h }\n}\n\n` +
       `query one(id: text) {\n  SELECT id, estimate, hours FROM job WHERE id = @id\n}\n`;
     const retyped = (f: string) => `${f}: int changed from text using (CAST(${f} AS INTEGER)) lossy`;
-    for (const [name, module2] of [["old2", two("estimate: text", "hours: text?", "text")], ["new2", two(retyped("estimate"), retyped("hours").replace(": int", ": int?"), "int")]] as const) {
-      mkdirSync(join(src, name), { recursive: true });
-      writeFileSync(join(src, name, "est.svc"), module2);
-    }
-    const old2 = await buildServer({ mode: "module", dir: join(src, "old2") }, "evolve-retype-mysql-old2-");
-    const new2 = await buildServer({ mode: "module", dir: join(src, "new2") }, "evolve-retype-mysql-new2-");
+    const old2 = await buildModule(src, "old2", two("estimate: text", "hours: text?", "text"), "evolve-retype-mysql-old2-");
+    const new2 = await buildModule(src, "new2", two(retyped("estimate"), retyped("hours").replace(": int", ": int?"), "int"), "evolve-retype-mysql-new2-");
     const third = await createNamespace("mysql", "retypemysql3");
     namespaces.push(third);
     try {

@@ -2,12 +2,11 @@
 // of the new build expands at start and then reads and writes through its view schema (its
 // pool's search_path), seeing ints, while a server of the old build keeps the table's text.
 
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { call } from "../support/http.js";
 import { type TestServer, removeDir, startServer, tmpDir } from "../support/server.js";
-import { buildServer } from "./support/build.js";
+import { buildModule } from "./support/build.js";
 import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";
 
 const module = (field: string, arg: string) =>
@@ -23,12 +22,8 @@ const ok = await backendAvailable("postgres");
 
   beforeAll(async () => {
     src = tmpDir("evolve-retype-src-");
-    for (const [name, field, arg] of [["old", "estimate: text?", "text"], ["new", "estimate: int? changed from text using (CAST(estimate AS INTEGER)) lossy", "int"]] as const) {
-      mkdirSync(join(src, name), { recursive: true });
-      writeFileSync(join(src, name, "est.svc"), module(field, arg));
-    }
-    oldDir = await buildServer({ mode: "module", dir: join(src, "old") }, "evolve-retype-old-");
-    newDir = await buildServer({ mode: "module", dir: join(src, "new") }, "evolve-retype-new-");
+    oldDir = await buildModule(src, "old", module("estimate: text?", "text"), "evolve-retype-old-");
+    newDir = await buildModule(src, "new", module("estimate: int? changed from text using (CAST(estimate AS INTEGER)) lossy", "int"), "evolve-retype-new-");
     ns = await createNamespace("postgres", "evolveretype");
   });
 

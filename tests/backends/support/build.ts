@@ -19,3 +19,13 @@ export async function buildServer(target: DiscoverTarget, prefix = "be-"): Promi
   writeFiles(dir, await buildFiles(target, { runtimeImport: "../../runtime/index.js" }));
   return dir;
 }
+
+/**
+ * Writes `source` as `est.svc` in the module folder `<src>/<name>` and builds it: one build of
+ * a schema change (old, new) as the evolve tests deploy them. The built server's folder.
+ */
+export async function buildModule(src: string, name: string, source: string, prefix: string): Promise<string> {
+  mkdirSync(join(src, name), { recursive: true });
+  writeFileSync(join(src, name, "est.svc"), source);
+  return buildServer({ mode: "module", dir: join(src, name) }, prefix);
+}
