@@ -15,7 +15,7 @@
 import { StartupError } from "../core/errors.js";
 import type { ColumnChange, MigrationStep, Phase } from "../contract/evolve.js";
 import type { TableColumnDdl } from "../contract/server.js";
-import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, newColumnOf, oldColumnOf, shadowColumn } from "./keys.js";
+import { columnChangeKey, dropColumnKey, dropTableKey, indexKey, newColumnOf, oldColumnOf, SHADOW_SUFFIX, shadowColumn } from "./keys.js";
 import { fillColumns } from "./row-expression.js";
 import type { ChangeTarget, ChangeWriter, LiveColumnInfo, PhaseSteps } from "./writer.js";
 import { type StepOptions, makeStep } from "./step.js";
@@ -154,6 +154,7 @@ function columnSteps(change: ColumnChange, target: ChangeTarget, views: boolean)
   );
 
   const contract: MigrationStep[] = [];
+  if (shadow && views) contract.push(otherShadowsGuard(key, target));
   const oldLive = target.live.find((c) => c.name.toLowerCase() === old.toLowerCase());
   if (moves && oldLive !== undefined && !oldLive.nullable) {
     // Once the triggers are gone nothing fills the old column the new build leaves out (also
@@ -215,6 +216,29 @@ function swapTogether(target: ChangeTarget, column: string): string | null {
     `BEGIN NOT ATOMIC DECLARE s TEXT DEFAULT ''; ` +
     `IF NOT EXISTS (SELECT 1 FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() AND TRIGGER_NAME IN (${pending.join(", ")})) THEN ${parts.join(" ")} ` +
     `IF s <> '' THEN EXECUTE IMMEDIATE CONCAT(${str(`ALTER TABLE ${q(table)}`)}, SUBSTRING(s, 2), ', ALGORITHM=INPLACE, LOCK=NONE'); END IF; END IF; END`
+  );
+}
+
+/**
+ * MariaDB, first of a retype in place's contract: a later build's view of the table names its
+ * own shadows, and MariaDB's views keep the names they read, so swapping this build's shadow
+ * while the table holds one this build does not declare (a later build retyping another column,
+ * not completed) would leave that build's servers reading a view that no longer resolves. The
+ * step refuses, having changed nothing: the newest build declares every open retype of the
+ * table and completes them together (swapTogether).
+ */
+function otherShadowsGuard(key: string, target: ChangeTarget): MigrationStep {
+  const table = target.table.name;
+  const own = (target.table.changes?.columns ?? []).filter((c) => c.retype !== undefined && c.renamedFrom === undefined).map((c) => str(shadowColumn(c.column)));
+  const message = `${table}: a later build retypes another column in place; complete with that build`.slice(0, 128);
+  return step(
+    key,
+    "contract",
+    `refuse while ${table} has a shadow column this build does not declare (a later build's retype in place)`,
+    `BEGIN NOT ATOMIC IF EXISTS (SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ${str(table)} ` +
+      `AND RIGHT(COLUMN_NAME, ${SHADOW_SUFFIX.length}) = ${str(SHADOW_SUFFIX)} AND COLUMN_NAME NOT IN (${own.join(", ")})) THEN ` +
+      `SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = ${str(message)}; END IF; END`,
+    "none",
   );
 }
 
