@@ -26,7 +26,11 @@ export interface TraceCarrier {
 /** The current span's trace context; null outside a traced request or job run. */
 export function traceCarrier(): TraceCarrier | null {
   const span = currentSpan.getStore();
-  if (span === undefined) return null;
+  return span === undefined ? null : carrierOf(span);
+}
+
+/** A span's W3C trace context, as a `traceparent` and `tracestate` name it; null for the invalid span. */
+export function carrierOf(span: CurrentSpan): TraceCarrier | null {
   const c = span.spanContext();
   // The API's invalid context (all zeros) is no trace to join.
   if (c.traceId === INVALID_TRACE_ID) return null;

@@ -3,10 +3,9 @@
 // null instead when neither is on, so a request then pays one null check at each place.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Span } from "@opentelemetry/api";
 import type { Metrics } from "../metrics/index.js";
 import type { MatchResult } from "../core/router.js";
-import type { Tracing } from "../traces/index.js";
+import type { RecordedSpan, Tracing } from "../traces/index.js";
 
 export class Observer {
   constructor(
@@ -15,13 +14,13 @@ export class Observer {
   ) {}
 
   /** Hot path when on: the request counts as in flight; its span starts (null when not traced). */
-  started(req: IncomingMessage, path: string): Span | null {
+  started(req: IncomingMessage, path: string): RecordedSpan | null {
     if (this.metrics !== null) this.metrics.http.inFlight++;
     return this.tracing === null ? null : this.tracing.started(req, path);
   }
 
   /** Hot path when on: `method` is the request's with HEAD read as GET; `match` what the route table said. */
-  answered(span: Span | null, match: MatchResult, path: string, method: string, res: ServerResponse, durationMs: number): void {
+  answered(span: RecordedSpan | null, match: MatchResult, path: string, method: string, res: ServerResponse, durationMs: number): void {
     if (this.metrics !== null) this.metrics.http.answered(match, path, method, res, durationMs / 1000);
     if (span !== null) this.tracing!.answered(span, match, method, res);
   }

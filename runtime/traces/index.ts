@@ -1,35 +1,63 @@
 // OpenTelemetry traces (docs/operations.md, Traces), configured by the standard OTEL_*
-// variables and exported as OTLP over HTTP by the official packages. serve.ts imports this
-// module only when config.ts finds tracing configured, so a server without it loads none of
-// the SDK and runs none of its code.
+// variables and exported as OTLP/HTTP in protobuf: svc's own spans and encoder (span.ts,
+// otlp.ts), the official packages for the resource, trace-context parsing and the transport.
+// serve.ts imports this module only when config.ts finds tracing configured, so a server
+// without it loads none of it and runs none of its code.
 
-import { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
+import { StartupError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
 import type { Database, ServerSpec } from "../contract/index.js";
+import type { Env } from "./config.js";
+import { BatchExport, batchOptions, otlpHttpSend, type SpanSink } from "./export.js";
+import { OtlpEncoder } from "./otlp.js";
+import { samplerFromEnv } from "./sampler.js";
+import { type Attributes, type AttributeValue, type RecordedSpan, Tracer } from "./span.js";
 import { TracedDatabase, tracedSpec } from "./spans.js";
 import { Tracing } from "./tracing.js";
 
 export { Tracing } from "./tracing.js";
+export type { SpanSink } from "./export.js";
+export type { RecordedSpan } from "./span.js";
 
 /**
- * The tracer of one serving process. The exporter reads OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT
- * and _HEADERS, the provider OTEL_TRACES_SAMPLER(_ARG), the resource OTEL_SERVICE_NAME and
- * OTEL_RESOURCE_ATTRIBUTES, which win over the project's name and version. `extra`: more
- * processors (svc dev's trace view); `exporting` false: none over OTLP; `sampleAll`: every
- * request, whatever OTEL_TRACES_SAMPLER says (svc dev).
+ * The tracer of one serving process. The exporter reads OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT,
+ * _HEADERS, _TIMEOUT and _COMPRESSION, the batching OTEL_BSP_*, the sampler OTEL_TRACES_SAMPLER(_ARG),
+ * the resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, which win over the project's name
+ * and version. `extra`: more sinks (svc dev's trace view); `exporting` false: none over OTLP;
+ * `sampleAll`: every request, whatever OTEL_TRACES_SAMPLER says (svc dev).
  */
-export function createTracing(spec: ServerSpec, log: Logger, extra: SpanProcessor[] = [], exporting = true, sampleAll = false): Tracing {
-  const project = resourceFromAttributes({ [ATTR_SERVICE_NAME]: spec.name, [ATTR_SERVICE_VERSION]: spec.version });
-  const resource = project.merge(detectResources({ detectors: [envDetector] }));
-  const processors = exporting ? [new BatchSpanProcessor(new OTLPTraceExporter()), ...extra] : extra;
-  const provider = new BasicTracerProvider({ resource, spanProcessors: processors, ...(sampleAll && { sampler: new AlwaysOnSampler() }) });
-  const tracing = new Tracing(provider.getTracer("svc", spec.version), provider);
+export function createTracing(spec: ServerSpec, log: Logger, extra: SpanSink[] = [], exporting = true, sampleAll = false, env: Env = process.env): Tracing {
+  const sinks = exporting ? [exporter(spec, log, env), ...extra] : extra;
+  const ended = sinks.length === 1 ? (span: RecordedSpan) => sinks[0]!.ended(span) : (span: RecordedSpan) => sinks.forEach((sink) => sink.ended(span));
+  const all: SpanSink = {
+    ended,
+    forceFlush: () => Promise.all(sinks.map((sink) => sink.forceFlush())).then(() => undefined),
+    shutdown: () => Promise.all(sinks.map((sink) => sink.shutdown())).then(() => undefined),
+  };
+  const tracing = new Tracing(new Tracer(samplerFromEnv(env, sampleAll), ended), all);
   // The trace id joins every log line written while a request is answered (log.ts).
   log.traceIdOf = () => tracing.traceId();
   return tracing;
+}
+
+/** OTLP/HTTP in protobuf, the one encoding svc sends: another asked for stops the start rather than being ignored. */
+function exporter(spec: ServerSpec, log: Logger, env: Env): SpanSink {
+  for (const name of ["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"]) {
+    const protocol = env[name]?.trim();
+    if (protocol) {
+      if (protocol !== "http/protobuf") throw new StartupError("SVC_ERR_OPTION", `${name} "${protocol}": svc exports traces as http/protobuf only`);
+      break;
+    }
+  }
+  const project = resourceFromAttributes({ [ATTR_SERVICE_NAME]: spec.name, [ATTR_SERVICE_VERSION]: spec.version });
+  const resource: Record<string, AttributeValue> = {};
+  for (const [key, value] of Object.entries(project.merge(detectResources({ detectors: [envDetector] })).attributes)) {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") resource[key] = value;
+  }
+  const encoder = new OtlpEncoder(resource as Attributes, { name: "svc", version: spec.version });
+  return new BatchExport(encoder, otlpHttpSend(log), batchOptions(env));
 }
 
 /** The spec and database a traced server runs: endpoints and statements in spans of their own. */

@@ -1,9 +1,9 @@
 // The last few hundred requests' and job runs' spans, in memory, for `svc dev`'s trace view
-// (compiler/dev/traces.ts): a span processor that groups finished spans by trace and keeps a
+// (compiler/dev/traces.ts): a sink of ended spans that groups finished spans by trace and keeps a
 // trace once its request span (or job run span) has ended, dropping the oldest past the limit.
 
-import { type Context, SpanKind } from "@opentelemetry/api";
-import type { ReadableSpan, Span, SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import type { SpanSink } from "./export.js";
+import { type RecordedSpan, SpanKind, StatusCode } from "./span.js";
 
 /** One span as the view draws it: times in ms from the request's start. */
 export interface ViewSpan {
@@ -30,19 +30,15 @@ export interface RecentTrace {
   spans: ViewSpan[];
 }
 
-const ms = (time: [number, number]): number => time[0] * 1000 + time[1] / 1e6;
-
-export class RecentTraces implements SpanProcessor {
+export class RecentTraces implements SpanSink {
   /** Spans of requests not yet answered, by trace id. */
-  private readonly open = new Map<string, ReadableSpan[]>();
+  private readonly open = new Map<string, RecordedSpan[]>();
   private readonly done: RecentTrace[] = [];
 
   constructor(readonly limit = 300) {}
 
-  onStart(_span: Span, _context: Context): void {}
-
-  onEnd(span: ReadableSpan): void {
-    const traceId = span.spanContext().traceId;
+  ended(span: RecordedSpan): void {
+    const traceId = span.traceId;
     let spans = this.open.get(traceId);
     if (spans === undefined) {
       spans = [];
@@ -77,24 +73,23 @@ export class RecentTraces implements SpanProcessor {
   }
 }
 
-function view(traceId: string, root: ReadableSpan, spans: readonly ReadableSpan[]): RecentTrace {
-  const origin = ms(root.startTime);
+function view(traceId: string, root: RecordedSpan, spans: readonly RecordedSpan[]): RecentTrace {
   const ordered = treeOrder(root, spans);
-  const status = root.attributes["http.response.status_code"];
+  const status = root.attribute("http.response.status_code");
   return {
     traceId,
     name: root.name,
     status: typeof status === "number" ? status : null,
-    startedAt: origin,
-    durationMs: ms(root.duration),
+    startedAt: performance.timeOrigin + root.startMs,
+    durationMs: root.endMs - root.startMs,
     spans: ordered.map((s) => ({
-      spanId: s.spanContext().spanId,
-      parentId: s === root ? null : (s.parentSpanContext?.spanId ?? null),
+      spanId: s.spanId,
+      parentId: s === root ? null : s.parentSpanId,
       name: s.name,
-      startMs: ms(s.startTime) - origin,
-      durationMs: ms(s.duration),
-      attributes: { ...s.attributes },
-      failed: s.status.code === 2,
+      startMs: s.startMs - root.startMs,
+      durationMs: s.endMs - s.startMs,
+      attributes: s.allAttributes(),
+      failed: s.statusCode === StatusCode.ERROR,
     })),
   };
 }
@@ -103,20 +98,20 @@ function view(traceId: string, root: ReadableSpan, spans: readonly ReadableSpan[
  * Each span followed by its children, these in the order they started: a child can read the
  * same clock tick as its parent, so start times alone do not put a parent first.
  */
-function treeOrder(root: ReadableSpan, spans: readonly ReadableSpan[]): ReadableSpan[] {
-  const children = new Map<string, ReadableSpan[]>();
+function treeOrder(root: RecordedSpan, spans: readonly RecordedSpan[]): RecordedSpan[] {
+  const children = new Map<string, RecordedSpan[]>();
   for (const span of spans) {
     if (span === root) continue;
-    const parent = span.parentSpanContext?.spanId ?? "";
+    const parent = span.parentSpanId ?? "";
     const list = children.get(parent);
     if (list === undefined) children.set(parent, [span]);
     else list.push(span);
   }
-  const out: ReadableSpan[] = [];
-  const visit = (span: ReadableSpan): void => {
+  const out: RecordedSpan[] = [];
+  const visit = (span: RecordedSpan): void => {
     out.push(span);
-    const below = children.get(span.spanContext().spanId) ?? [];
-    below.sort((a, b) => ms(a.startTime) - ms(b.startTime));
+    const below = children.get(span.spanId) ?? [];
+    below.sort((a, b) => a.startMs - b.startMs);
     for (const child of below) visit(child);
   };
   visit(root);

@@ -5,8 +5,8 @@
 // placeholders only.
 
 import { ATTR_DB_OPERATION_NAME, ATTR_DB_SYSTEM_NAME } from "@opentelemetry/semantic-conventions";
-import type { Attributes } from "@opentelemetry/api";
 import type { Awaitable, Database, Dialect, EndpointSpec, Executor, Row, RouteSpec, SchemaSpec, ServerSpec, StatementSpec, TableSpec, TransactionOptions } from "../contract/index.js";
+import { type Attributes, flat } from "./span.js";
 import type { Tracing } from "./tracing.js";
 
 /** `db.system.name` values (OpenTelemetry database semantic conventions). */
@@ -19,7 +19,7 @@ export function tracedSpec(spec: ServerSpec, tracing: Tracing): ServerSpec {
     let out = traced.get(endpoint);
     if (out === undefined) {
       const run = endpoint.run;
-      const name = `${endpoint.kind} ${endpoint.name}`;
+      const name = flat(`${endpoint.kind} ${endpoint.name}`);
       const attributes = { "svc.endpoint": endpoint.name, "svc.endpoint.kind": endpoint.kind };
       out = { ...endpoint, run: (db, input, ctx) => tracing.within(name, attributes, () => run(db, input, ctx)) };
       // A query SQLite answers with its own JSON (answers/json-text.ts) keeps that path, in its
@@ -41,8 +41,8 @@ export function tracedSpec(spec: ServerSpec, tracing: Tracing): ServerSpec {
 
 /**
  * Each statement's span attributes, made once: the spec's statements' at start, any other's
- * (idempotency's, jobs', limits') at its first run. The SDK copies
- * them into each span, so one object serves every run.
+ * (idempotency's, jobs', limits') at its first run. Each span keeps the object, and the
+ * exporter encodes it once (otlp.ts), so one object serves every run.
  */
 class StatementAttributes {
   // Weak: a statement made while serving (none today) must not be kept by its attributes.

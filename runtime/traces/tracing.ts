@@ -5,79 +5,91 @@
 // argument carrying it; a server without tracing makes none of this.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  type Attributes, type Context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode,
-  trace, type Tracer,
-} from "@opentelemetry/api";
+import { defaultTextMapGetter, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import type { AsyncLocalStorage } from "node:async_hooks";
 import {
   ATTR_CLIENT_ADDRESS, ATTR_ERROR_TYPE, ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH,
   ATTR_URL_SCHEME,
 } from "@opentelemetry/semantic-conventions";
-import type { MatchResult } from "../core/router.js";
+import type { MatchResult, RouteMatch } from "../core/router.js";
 import type { Awaitable, LaterSpans, TraceCarrier } from "../contract/index.js";
-import { currentSpan } from "../lang/trace-context.js";
+import { carrierOf, currentSpan } from "../lang/trace-context.js";
+import type { SpanSink } from "./export.js";
+import { type Attributes, flat, type ParentContext, type RecordedSpan, SpanKind, StatusCode, type Tracer } from "./span.js";
 
-/** Where finished spans go besides the exporter: `svc dev`'s trace view keeps them. */
-export interface SpanSink {
-  shutdown(): Promise<void>;
-  forceFlush(): Promise<void>;
+/**
+ * A request span's attributes at its start that every request of its method shares: one object
+ * per method, so the exporter encodes them once (otlp.ts). A method outside HTTP's own gets
+ * its own object, never kept.
+ */
+const BY_METHOD = new Map<string, Attributes>(
+  ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].map((method) => [method, methodAttributes(method)]),
+);
+
+function methodAttributes(method: string): Attributes {
+  return Object.freeze({ [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_URL_SCHEME]: "http" });
 }
 
 export class Tracing implements LaterSpans {
   /** The process's one store of the current span (lang/trace-context.ts: enqueue and emit read it). */
-  private readonly current = currentSpan as AsyncLocalStorage<Span>;
+  private readonly current = currentSpan as AsyncLocalStorage<RecordedSpan>;
   private readonly propagator = new W3CTraceContextPropagator();
+  private readonly names = new WeakMap<object, Map<string, string>>();
 
   constructor(
     private readonly tracer: Tracer,
-    private readonly provider: SpanSink,
+    private readonly sinks: SpanSink,
   ) {}
 
   /** Hot path when on: the request's span, child of the caller's `traceparent` when it sent one. */
-  started(req: IncomingMessage, path: string): Span {
-    const parent = req.headers.traceparent === undefined ? ROOT_CONTEXT : this.propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
+  started(req: IncomingMessage, path: string): RecordedSpan {
+    const parent = req.headers.traceparent === undefined ? null : this.extract(req.headers);
     const method = req.method ?? "GET";
-    const span = this.tracer.startSpan(
-      method,
-      {
-        kind: SpanKind.SERVER,
-        attributes: {
-          [ATTR_HTTP_REQUEST_METHOD]: method,
-          [ATTR_URL_PATH]: path,
-          [ATTR_URL_SCHEME]: "http",
-          [ATTR_CLIENT_ADDRESS]: req.socket.remoteAddress ?? "",
-        },
-      },
-      parent,
-    );
+    const span = this.tracer.start(method, SpanKind.SERVER, BY_METHOD.get(method) ?? methodAttributes(method), parent);
+    span.setAttribute(ATTR_URL_PATH, path);
+    span.setAttribute(ATTR_CLIENT_ADDRESS, req.socket.remoteAddress ?? "");
     // The rest of this request's work, awaited continuations included, sees it as current.
     this.current.enterWith(span);
     return span;
   }
 
   /** The request's answer: the name becomes `METHOD /route/template`, never the raw path. */
-  answered(span: Span, match: MatchResult, method: string, res: ServerResponse): void {
+  answered(span: RecordedSpan, match: MatchResult, method: string, res: ServerResponse): void {
     const status = res.statusCode;
     if (match !== null && "path" in match) {
-      span.updateName(`${method} ${match.path}`);
+      span.updateName(this.nameOf(match, method));
       span.setAttribute(ATTR_HTTP_ROUTE, match.path);
     }
     span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
     // A 4xx is the client's doing; only a 5xx marks the server's span as failed (HTTP semconv).
     if (status >= 500) {
       span.setAttribute(ATTR_ERROR_TYPE, String(status));
-      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.setStatus(StatusCode.ERROR);
     }
     span.end();
+  }
+
+  /** `METHOD /route/template`, made once per route target and method. */
+  private nameOf(match: RouteMatch, method: string): string {
+    let byMethod = this.names.get(match.target);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      this.names.set(match.target, byMethod);
+    }
+    let name = byMethod.get(method);
+    if (name === undefined) {
+      name = flat(`${method} ${match.path}`);
+      byMethod.set(method, name);
+    }
+    return name;
   }
 
   /** Runs `fn` in a child span of the current one, current while `fn` runs; none is made outside a request. */
   within<T>(name: string, attributes: Attributes, fn: () => Awaitable<T>): Awaitable<T> {
     const parent = this.current.getStore();
     if (parent === undefined) return fn();
-    const span = this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, trace.setSpan(ROOT_CONTEXT, parent));
+    const span = this.tracer.start(name, SpanKind.INTERNAL, attributes, parent);
     return this.ended(span, () => this.current.run(span, fn));
   }
 
@@ -86,13 +98,13 @@ export class Tracing implements LaterSpans {
    * not made current: entering it would cost an AsyncLocalStorage run for nothing. Null
    * outside a request; the caller ends it with `ended`.
    */
-  leaf(name: string, attributes: Attributes): Span | null {
+  leaf(name: string, attributes: Attributes): RecordedSpan | null {
     const parent = this.current.getStore();
-    return parent === undefined ? null : this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, trace.setSpan(ROOT_CONTEXT, parent));
+    return parent === undefined ? null : this.tracer.start(name, SpanKind.INTERNAL, attributes, parent);
   }
 
   /** `fn`'s result, `span` ended once it is there (a promise's once it settles), failed if `fn` throws or rejects. */
-  ended<T>(span: Span, fn: () => Awaitable<T>): Awaitable<T> {
+  ended<T>(span: RecordedSpan, fn: () => Awaitable<T>): Awaitable<T> {
     let result: Awaitable<T>;
     try {
       result = fn();
@@ -122,16 +134,15 @@ export class Tracing implements LaterSpans {
    * a job run later, retried or fanned out, is not folded into the request's timing.
    */
   consumer<T>(name: string, attributes: Attributes, enqueuedBy: TraceCarrier | null, fn: () => Promise<T>): Promise<T> {
-    const creator = enqueuedBy === null ? undefined : trace.getSpanContext(this.extract(enqueuedBy));
-    const links = creator === undefined ? [] : [{ context: creator }];
-    const span = this.tracer.startSpan(name, { kind: SpanKind.CONSUMER, attributes, links }, ROOT_CONTEXT);
+    const creator = enqueuedBy === null ? null : this.extract(carrierHeaders(enqueuedBy));
+    const span = this.tracer.start(name, SpanKind.CONSUMER, attributes, null, creator === null ? [] : [creator]);
     return this.current.run(span, fn).then(
       (value) => {
         span.end();
         return value;
       },
       (err: unknown) => {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+        span.setStatus(StatusCode.ERROR, err instanceof Error ? err.message : String(err));
         span.setAttribute(ATTR_ERROR_TYPE, err instanceof Error ? err.name : "Error");
         span.end();
         throw err;
@@ -150,16 +161,20 @@ export class Tracing implements LaterSpans {
     parent: TraceCarrier | null,
     fn: (headers: Record<string, string>) => Promise<T>,
   ): Promise<T> {
-    const span = this.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent === null ? ROOT_CONTEXT : this.extract(parent));
+    const span = this.tracer.start(name, SpanKind.CLIENT, attributes, parent === null ? null : this.extract(carrierHeaders(parent)));
     const headers: Record<string, string> = {};
-    this.propagator.inject(trace.setSpan(ROOT_CONTEXT, span), headers, defaultTextMapSetter);
+    const carrier = carrierOf(span);
+    if (carrier !== null) {
+      headers.traceparent = carrier.traceparent;
+      if (carrier.tracestate !== null) headers.tracestate = carrier.tracestate;
+    }
     try {
       const outcome = await fn(headers);
       if (outcome.status !== null) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, outcome.status);
       if (outcome.status === null || outcome.status >= 400) {
         // `_OTHER`: the conventions' value for a failure that is no status (timeout, refused connection).
         span.setAttribute(ATTR_ERROR_TYPE, outcome.status === null ? "_OTHER" : String(outcome.status));
-        span.setStatus({ code: SpanStatusCode.ERROR, ...(outcome.error !== null && { message: outcome.error }) });
+        span.setStatus(StatusCode.ERROR, outcome.error ?? undefined);
       }
       return outcome;
     } finally {
@@ -167,29 +182,33 @@ export class Tracing implements LaterSpans {
     }
   }
 
-  private extract(carrier: TraceCarrier): Context {
-    const headers: Record<string, string> = { traceparent: carrier.traceparent };
-    if (carrier.tracestate !== null) headers.tracestate = carrier.tracestate;
-    return this.propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
+  /** A valid `traceparent` (and its `tracestate`) as a parent; null when there is none or it is malformed. */
+  private extract(headers: Readonly<Record<string, string | string[] | undefined>>): ParentContext | null {
+    const context = trace.getSpanContext(this.propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter));
+    return context === undefined ? null : context;
   }
 
   /** The trace id of the request being answered, for its log lines. */
   traceId(): string | undefined {
-    return this.current.getStore()?.spanContext().traceId;
+    return this.current.getStore()?.traceId;
   }
 
   /** Sends what is still buffered, then stops (a graceful shutdown). */
   async close(): Promise<void> {
-    await this.provider.forceFlush().catch(() => undefined);
-    await this.provider.shutdown().catch(() => undefined);
+    await this.sinks.forceFlush().catch(() => undefined);
+    await this.sinks.shutdown().catch(() => undefined);
   }
 }
 
-function failed(span: Span, err: unknown): void {
+function carrierHeaders(carrier: TraceCarrier): Record<string, string> {
+  return carrier.tracestate === null ? { traceparent: carrier.traceparent } : { traceparent: carrier.traceparent, tracestate: carrier.tracestate };
+}
+
+function failed(span: RecordedSpan, err: unknown): void {
   const status = (err as { status?: unknown }).status;
   // An HttpError below 500 (a validation error, a `fail 404`) is an answer, not a failure.
   if (!(typeof status === "number" && status < 500)) {
-    span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+    span.setStatus(StatusCode.ERROR, err instanceof Error ? err.message : String(err));
     if (err instanceof Error) span.setAttribute(ATTR_ERROR_TYPE, err.name);
   }
   span.end();

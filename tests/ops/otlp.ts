@@ -1,25 +1,31 @@
-// An OTLP/HTTP receiver for the trace tests: it decodes what a server exports (OTLP's JSON
-// encoding) and lets a test wait for the spans it expects.
+// An OTLP/HTTP receiver for the trace tests: it decodes what a server exports (OTLP's protobuf
+// encoding, read here field by field from opentelemetry-proto's numbers by a decoder of its own,
+// not the server's encoder run backwards) and lets a test wait for the spans it expects.
 
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { decodeExport } from "./otlp-proto.js";
 
 export interface OtlpValue {
   stringValue?: string;
   intValue?: string | number;
   boolValue?: boolean;
+  doubleValue?: number;
 }
 export interface OtlpSpan {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
   name: string;
+  traceState?: string;
   links?: { traceId: string; spanId: string; traceState?: string }[];
   kind: number;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
   attributes: { key: string; value: OtlpValue }[];
-  status?: { code?: number };
+  status?: { code?: number; message?: string };
 }
-interface Export {
+export interface Export {
   resourceSpans: { resource: { attributes: { key: string; value: OtlpValue }[] }; scopeSpans: { spans: OtlpSpan[] }[] }[];
 }
 
@@ -37,12 +43,13 @@ export class Receiver {
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
         this.paths.push(`${req.method} ${req.url} ${req.headers["content-type"]}`);
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Export;
+        const body = decodeExport(Buffer.concat(chunks));
         for (const rs of body.resourceSpans) {
           this.resources.push(attrs(rs.resource.attributes));
           for (const ss of rs.scopeSpans) this.spans.push(...ss.spans);
         }
-        res.writeHead(200, { "Content-Type": "application/json" }).end("{}");
+        // An empty ExportTraceServiceResponse: full success.
+        res.writeHead(200, { "Content-Type": "application/x-protobuf" }).end();
         for (const wake of this.waiters.splice(0)) wake();
       });
     });
@@ -65,6 +72,6 @@ export class Receiver {
 
 export function attrs(list: { key: string; value: OtlpValue }[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const { key, value } of list) out[key] = value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : value.boolValue);
+  for (const { key, value } of list) out[key] = value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? value.doubleValue));
   return out;
 }

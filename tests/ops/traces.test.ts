@@ -1,5 +1,5 @@
 // OpenTelemetry traces (docs/operations.md, Traces): an OTLP/HTTP receiver (otlp.ts) on 127.0.0.1
-// decodes what the server exports (OTLP's JSON encoding) and the test checks span names,
+// decodes what the server exports (OTLP's protobuf encoding) and the test checks span names,
 // attributes, parent/child links, the caller's `traceparent` carried on, and the trace id in
 // the request's log line; a page's render and jq loader, and a webhook's signature check, are
 // spans below their request.
@@ -73,7 +73,7 @@ test("a request, its query and its statement are spans, children of the caller's
 
   // The resource: OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES over the project's name.
   expect(receiver.resources[0]).toMatchObject({ "service.name": "tasks-under-test", "service.version": "0.1.0", "deployment.environment.name": "test" });
-  expect(receiver.paths[0]).toBe("POST /v1/traces application/json");
+  expect(receiver.paths[0]).toBe("POST /v1/traces application/x-protobuf");
 
   // The request's log line carries the trace id.
   const line = await waitForLog(server, (l) => l.msg === "request" && l.path === `/v1/tasks/${id}`, 5000, mark);

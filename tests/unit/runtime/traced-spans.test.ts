@@ -5,12 +5,12 @@
 import { afterEach, beforeEach, expect, test } from "@jest/globals";
 import { rmSync } from "node:fs";
 import BetterSqlite3 from "better-sqlite3";
-import type { Tracer } from "@opentelemetry/api";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
 import type { Awaitable, CallInput, Database, EndpointSpec, Executor, ServerSpec, StatementSpec, TransactionOptions } from "../../../runtime/contract/index.js";
 import { currentSpan } from "../../../runtime/lang/trace-context.js";
 import { Tracing } from "../../../runtime/traces/tracing.js";
+import { type RecordedSpan, SpanKind, Tracer } from "../../../runtime/traces/span.js";
+import { samplerFromEnv } from "../../../runtime/traces/sampler.js";
 import { TracedDatabase, tracedSpec } from "../../../runtime/traces/spans.js";
 
 const byId: StatementSpec = {
@@ -28,7 +28,7 @@ const byId: StatementSpec = {
 
 let file: string;
 let sqlite: SqliteDatabase;
-let exporter: InMemorySpanExporter;
+let finished: RecordedSpan[];
 let tracing: Tracing;
 let tracer: Tracer;
 let generalPathRuns: number;
@@ -41,10 +41,10 @@ beforeEach(() => {
   raw.close();
   sqlite = openSqlite(file);
   sqlite.prepare([byId]);
-  exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  tracer = provider.getTracer("test");
-  tracing = new Tracing(tracer, provider);
+  finished = [];
+  const ended = (span: RecordedSpan) => void finished.push(span);
+  tracer = new Tracer(samplerFromEnv({}), ended);
+  tracing = new Tracing(tracer, { ended, forceFlush: async () => undefined, shutdown: async () => undefined });
   generalPathRuns = 0;
 });
 
@@ -109,17 +109,17 @@ const input = (id: string): CallInput => ({ args: Object.assign(Object.create(nu
 test("a query SQLite answers keeps its JSON answer, in its query span, its statement below", async () => {
   const endpoint = tracedQuery(query());
   const db = new TracedDatabase(sqlite, tracing, [byId]);
-  const request = tracer.startSpan("GET /items/:id");
+  const request = tracer.start("GET /items/:id", SpanKind.SERVER, {}, null);
   const answer = await currentSpan.run(request, () => endpoint.answer!(db, input("b")));
   request.end();
   expect(answer).toBe('{"id":"b","title":"second"}');
   // The general path (`run`, rows then JSON in JavaScript) did not run.
   expect(generalPathRuns).toBe(0);
-  const spans = exporter.getFinishedSpans();
+  const spans = finished;
   const querySpan = spans.find((s) => s.name === "query m.get_item")!;
   const statement = spans.find((s) => s.name === "m.item_by_id")!;
-  expect(querySpan.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
-  expect(statement.parentSpanContext?.spanId).toBe(querySpan.spanContext().spanId);
+  expect(querySpan.parentSpanId).toBe(request.spanId);
+  expect(statement.parentSpanId).toBe(querySpan.spanId);
   expect(statement.attributes).toMatchObject({ "db.system.name": "sqlite", "db.operation.name": "SELECT", "svc.statement": "m.item_by_id" });
   // Never an argument value.
   expect(JSON.stringify(statement.attributes)).not.toContain('"b"');
@@ -129,7 +129,7 @@ test("on a database without `json` the answer is undefined and makes no span: `r
   const endpoint = tracedQuery(query());
   const rowsOnly = new TracedDatabase(new RowsOnly(sqlite), tracing, [byId]);
   expect(rowsOnly.json).toBeUndefined();
-  const request = tracer.startSpan("GET /items/:id");
+  const request = tracer.start("GET /items/:id", SpanKind.SERVER, {}, null);
   const answered = await currentSpan.run(request, async () => {
     expect(endpoint.answer!(rowsOnly, input("a"))).toBeUndefined();
     return endpoint.run(rowsOnly, input("a"), {} as never);
@@ -137,34 +137,34 @@ test("on a database without `json` the answer is undefined and makes no span: `r
   request.end();
   expect(answered).toEqual({ id: "a", title: "first" });
   expect(generalPathRuns).toBe(1);
-  const names = exporter.getFinishedSpans().map((s) => s.name);
+  const names = finished.map((s) => s.name);
   expect(names.filter((n) => n === "query m.get_item")).toHaveLength(1);
   expect(names.filter((n) => n === "m.item_by_id")).toHaveLength(1);
 });
 
 test("statements are children of the current span, siblings of each other", async () => {
   const db = new TracedDatabase(sqlite, tracing, [byId]);
-  const request = tracer.startSpan("GET /items");
+  const request = tracer.start("GET /items", SpanKind.SERVER, {}, null);
   await currentSpan.run(request, async () => {
     await db.one(byId, ["a"]);
     expect(currentSpan.getStore()).toBe(request);
     await db.json!(byId, ["b"], true);
   });
   request.end();
-  const statements = exporter.getFinishedSpans().filter((s) => s.name === "m.item_by_id");
+  const statements = finished.filter((s) => s.name === "m.item_by_id");
   expect(statements).toHaveLength(2);
-  for (const s of statements) expect(s.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+  for (const s of statements) expect(s.parentSpanId).toBe(request.spanId);
 });
 
 test("a failing statement's span is marked failed and ended; outside a request none is made", async () => {
   const db = new TracedDatabase(sqlite, tracing, [byId]);
   const broken: StatementSpec = { name: "m.broken", sql: { sqlite: { text: "SELECT nope FROM item", slots: [] } } };
-  const request = tracer.startSpan("GET /broken");
+  const request = tracer.start("GET /broken", SpanKind.SERVER, {}, null);
   await expect(currentSpan.run(request, async () => db.all(broken, []))).rejects.toThrow();
   request.end();
-  const failed = exporter.getFinishedSpans().find((s) => s.name === "m.broken")!;
-  expect(failed.status.code).toBe(2);
-  exporter.reset();
+  const failed = finished.find((s) => s.name === "m.broken")!;
+  expect(failed.statusCode).toBe(2);
+  finished.length = 0;
   expect(await db.one(byId, ["a"])).toEqual({ id: "a", title: "first" });
-  expect(exporter.getFinishedSpans()).toHaveLength(0);
+  expect(finished).toHaveLength(0);
 });

@@ -1,0 +1,135 @@
+// Ended spans, encoded, batched and sent over OTLP/HTTP in protobuf: the batching OpenTelemetry's batch
+// span processor does, read from the same OTEL_BSP_* variables, and the official exporter
+// transport (@opentelemetry/otlp-exporter-base) for the rest: the endpoint and headers of
+// OTEL_EXPORTER_OTLP_*, timeouts, gzip, retries with backoff. Only the encoding is svc's (otlp.ts).
+
+import { ExportResultCode } from "@opentelemetry/core";
+import { OTLPExporterBase } from "@opentelemetry/otlp-exporter-base";
+import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from "@opentelemetry/otlp-exporter-base/node-http";
+import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
+import type { Logger } from "../core/log.js";
+import type { Env } from "./config.js";
+import type { RecordedSpan } from "./span.js";
+
+/** Where ended spans go: the exporter, svc dev's trace view. */
+export interface SpanSink {
+  ended(span: RecordedSpan): void;
+  forceFlush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+interface BatchOptions {
+  delayMs: number;
+  maxQueue: number;
+  maxBatch: number;
+}
+
+function positive(env: Env, name: string, fallback: number): number {
+  const value = Number(env[name]?.trim() || NaN);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+/** OTEL_BSP_SCHEDULE_DELAY, _MAX_QUEUE_SIZE and _MAX_EXPORT_BATCH_SIZE, with the specification's defaults. */
+export function batchOptions(env: Env): BatchOptions {
+  const maxQueue = positive(env, "OTEL_BSP_MAX_QUEUE_SIZE", 2048);
+  return {
+    delayMs: positive(env, "OTEL_BSP_SCHEDULE_DELAY", 5000),
+    maxQueue,
+    maxBatch: Math.min(positive(env, "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", 512), maxQueue),
+  };
+}
+
+/** Sends one encoded request of `spans` spans; settles once the collector answered or the retries gave up. */
+type Send = (request: Uint8Array, spans: number) => Promise<void>;
+
+/** The official OTLP/HTTP transport, given requests svc's encoder made (otlp.ts). */
+export function otlpHttpSend(log: Logger): Send {
+  interface Batch {
+    request: Uint8Array;
+    spans: number;
+  }
+  const serializer = {
+    serializeRequest: (batch: Batch) => batch.request,
+    deserializeResponse: ProtobufTraceSerializer.deserializeResponse,
+  };
+  const options = convertLegacyHttpOptions({}, "TRACES", "v1/traces", { "Content-Type": "application/x-protobuf" });
+  const metrics = { name: "span" as const, countItems: (batch: Batch) => batch.spans };
+  const exporter = new OTLPExporterBase(createOtlpHttpExportDelegate(options, serializer, "otlp_http_span_exporter", metrics, undefined));
+  let warned = false;
+  return (request, spans) =>
+    new Promise((resolve) =>
+      exporter.export({ request, spans }, (result) => {
+        // A collector that is down must not fill the log: said once, until an export succeeds again.
+        if (result.code !== ExportResultCode.SUCCESS && !warned) {
+          warned = true;
+          log.warn("trace export failed", { error: result.error?.message ?? "unknown", spans });
+        } else if (result.code === ExportResultCode.SUCCESS) warned = false;
+        resolve();
+      }),
+    );
+}
+
+/** What the batching needs of the encoder (otlp.ts: OtlpEncoder). */
+export interface SpanEncoder {
+  add(span: RecordedSpan): void;
+  take(): Uint8Array;
+}
+
+/**
+ * Spans encoded as they end and sent in batches: when a batch is full, or `delayMs` after the
+ * first of a batch ended. Past `maxQueue` spans waiting to be sent, a span is dropped
+ * (counted), as the batch span processor drops it: a slow collector must not grow the
+ * server's memory.
+ */
+export class BatchExport implements SpanSink {
+  /** Spans encoded into the batch being gathered. */
+  private gathering = 0;
+  /** Spans in batches cut and not yet being sent. */
+  private pending = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private sending: Promise<void> = Promise.resolve();
+  dropped = 0;
+
+  constructor(
+    private readonly encoder: SpanEncoder,
+    private readonly send: Send,
+    private readonly options: BatchOptions,
+  ) {}
+
+  ended(span: RecordedSpan): void {
+    if (this.gathering + this.pending >= this.options.maxQueue) {
+      this.dropped++;
+      return;
+    }
+    this.encoder.add(span);
+    this.gathering++;
+    if (this.gathering >= this.options.maxBatch) this.cut();
+    // Unref'd: spans waiting to go never keep a stopping process alive (close flushes them).
+    else if (this.timer === null) this.timer = setTimeout(() => void this.cut(), this.options.delayMs).unref();
+  }
+
+  /** Closes the batch being gathered and queues it to be sent after those before it; settles once all queued went. */
+  private cut(): Promise<void> {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.gathering === 0) return this.sending;
+    const request = this.encoder.take();
+    const spans = this.gathering;
+    this.gathering = 0;
+    this.pending += spans;
+    // Once its export starts a batch leaves the queue, as the batch span processor's does.
+    this.sending = this.sending.then(() => {
+      this.pending -= spans;
+      return this.send(request, spans);
+    });
+    return this.sending;
+  }
+
+  forceFlush(): Promise<void> {
+    return this.cut();
+  }
+
+  shutdown(): Promise<void> {
+    return this.cut();
+  }
+}

@@ -1,0 +1,225 @@
+// svc's spans: what a span records and how one is started, as small as OpenTelemetry's data
+// model allows. The SDK's span copies and checks its attributes on every start and keeps its
+// times as [seconds, nanoseconds] pairs; with its OTLP transformer that was most of what a
+// traced request cost (docs/operations.md, Cost of metrics and traces). Here a span keeps the
+// attributes object it was given (one per statement or endpoint, made once at start), and
+// attributes set later in a list of their own, so the exporter can encode the shared ones once.
+
+import { randomFillSync } from "node:crypto";
+import type { CurrentSpan } from "../lang/trace-context.js";
+import type { Sampler } from "./sampler.js";
+
+export type AttributeValue = string | number | boolean;
+export type Attributes = Readonly<Record<string, AttributeValue>>;
+
+/** OpenTelemetry's span kinds, numbered as the API numbers them (OTLP's are one more). */
+export const SpanKind = { INTERNAL: 0, SERVER: 1, CLIENT: 2, PRODUCER: 3, CONSUMER: 4 } as const;
+export type SpanKind = (typeof SpanKind)[keyof typeof SpanKind];
+
+/** OpenTelemetry's status codes: unset, ok, error. */
+export const StatusCode = { UNSET: 0, OK: 1, ERROR: 2 } as const;
+
+/** A W3C trace-state list as the API passes it on: only ever serialized again. */
+export interface TraceState {
+  serialize(): string;
+}
+
+/** A span of another process (a `traceparent`) or of this one: what a child needs of its parent. */
+export interface ParentContext {
+  traceId: string;
+  spanId: string;
+  traceFlags: number;
+  traceState?: TraceState;
+}
+
+export interface SpanLink {
+  traceId: string;
+  spanId: string;
+  traceState?: TraceState;
+}
+
+/**
+ * `s` as one sequential string. A name made by concatenation is a rope, whose characters the
+ * exporter would walk down to on every span; made once (a route's, an endpoint's name), it is
+ * flattened once.
+ */
+export function flat(s: string): string {
+  return JSON.parse(JSON.stringify(s)) as string;
+}
+
+/** `n` as 8 hex digits. */
+function hex8(n: number): string {
+  return n.toString(16).padStart(8, "0");
+}
+
+/** 8 hex digits as a number; hex checked by the W3C parser before it gets here. */
+function word(hex: string, at: number): number {
+  return parseInt(hex.slice(at, at + 8), 16);
+}
+
+export class RecordedSpan implements CurrentSpan {
+  /** Milliseconds on the monotonic clock (performance.now()); -1 until ended. */
+  endMs = -1;
+  /** Attributes set after the start, as key, value, key, value…; a later one wins. */
+  later: (string | AttributeValue)[] | null = null;
+  statusCode: number = StatusCode.UNSET;
+  statusMessage: string | undefined = undefined;
+  private traceHex: string | undefined = undefined;
+  private spanHex: string | undefined = undefined;
+
+  /**
+   * The ids are kept as 32-bit words, most significant first (t0-t3 the trace's, s0-s1 the
+   * span's, p0-p1 the parent's): the encoder writes them as they are, and their hex, made on
+   * first asking, is needed only for a `traceparent`, a log line or svc dev.
+   */
+  constructor(
+    readonly t0: number,
+    readonly t1: number,
+    readonly t2: number,
+    readonly t3: number,
+    readonly s0: number,
+    readonly s1: number,
+    readonly hasParent: boolean,
+    readonly p0: number,
+    readonly p1: number,
+    public name: string,
+    readonly kind: SpanKind,
+    /** Shared with every span of the same statement or endpoint: never written. */
+    readonly attributes: Attributes,
+    readonly sampled: boolean,
+    readonly traceState: TraceState | undefined,
+    readonly links: readonly SpanLink[],
+    readonly startMs: number,
+    private readonly ended: ((span: RecordedSpan) => void) | null,
+  ) {}
+
+  get traceId(): string {
+    return (this.traceHex ??= hex8(this.t0) + hex8(this.t1) + hex8(this.t2) + hex8(this.t3));
+  }
+
+  get spanId(): string {
+    return (this.spanHex ??= hex8(this.s0) + hex8(this.s1));
+  }
+
+  get parentSpanId(): string | null {
+    return this.hasParent ? hex8(this.p0) + hex8(this.p1) : null;
+  }
+
+  /** W3C's trace flags: sampled or not. */
+  get traceFlags(): number {
+    return this.sampled ? 1 : 0;
+  }
+
+  spanContext(): ParentContext {
+    return { traceId: this.traceId, spanId: this.spanId, traceFlags: this.sampled ? 1 : 0, ...(this.traceState !== undefined && { traceState: this.traceState }) };
+  }
+
+  setAttribute(key: string, value: AttributeValue): void {
+    if (this.later === null) this.later = [key, value];
+    else this.later.push(key, value);
+  }
+
+  updateName(name: string): void {
+    this.name = name;
+  }
+
+  setStatus(code: number, message?: string): void {
+    this.statusCode = code;
+    this.statusMessage = message;
+  }
+
+  /** Records the end once; a sampled span then goes to the exporter and any other sink. */
+  end(): void {
+    if (this.endMs >= 0) return;
+    this.endMs = performance.now();
+    if (this.ended !== null) this.ended(this);
+  }
+
+  /** Every attribute, later ones over the start's (svc dev's trace view). */
+  allAttributes(): Record<string, AttributeValue> {
+    const out: Record<string, AttributeValue> = { ...this.attributes };
+    const later = this.later ?? [];
+    for (let i = 0; i < later.length; i += 2) out[later[i] as string] = later[i + 1]!;
+    return out;
+  }
+
+  attribute(key: string): AttributeValue | undefined {
+    const later = this.later ?? [];
+    for (let i = later.length - 2; i >= 0; i -= 2) if (later[i] === key) return later[i + 1];
+    return this.attributes[key];
+  }
+}
+
+/**
+ * Random 32-bit words from a pool the CSPRNG fills 4 KiB at a time: one fill serves a hundred
+ * and more spans, where a call per id would cost more than the rest of the span.
+ */
+class RandomWords {
+  private readonly pool = new Uint32Array(1024);
+  private at = this.pool.length;
+
+  next(): number {
+    if (this.at === this.pool.length) {
+      randomFillSync(this.pool);
+      this.at = 0;
+    }
+    return this.pool[this.at++]!;
+  }
+}
+
+/** The 52 low bits of a trace id, the part a ratio sampler compares (sampler.ts). */
+export function randomness(t2: number, t3: number): number {
+  return (t2 % 1048576) * 4294967296 + t3;
+}
+
+/** Starts spans: a child joins its parent's trace, a root begins one; the sampler says which are recorded. */
+export class Tracer {
+  private readonly random = new RandomWords();
+
+  constructor(
+    private readonly sampler: Sampler,
+    /** Where a sampled span goes once ended. */
+    private readonly ended: (span: RecordedSpan) => void,
+  ) {}
+
+  /** `parent`: a span of this process, another's context (a `traceparent`), or null for a root. */
+  start(name: string, kind: SpanKind, attributes: Attributes, parent: RecordedSpan | ParentContext | null, links: readonly SpanLink[] = []): RecordedSpan {
+    const random = this.random;
+    let t0: number, t1: number, t2: number, t3: number;
+    let p0 = 0;
+    let p1 = 0;
+    if (parent instanceof RecordedSpan) {
+      t0 = parent.t0;
+      t1 = parent.t1;
+      t2 = parent.t2;
+      t3 = parent.t3;
+      p0 = parent.s0;
+      p1 = parent.s1;
+    } else if (parent !== null) {
+      const id = parent.traceId;
+      t0 = word(id, 0);
+      t1 = word(id, 8);
+      t2 = word(id, 16);
+      t3 = word(id, 24);
+      p0 = word(parent.spanId, 0);
+      p1 = word(parent.spanId, 8);
+    } else {
+      // All zeros is W3C's invalid trace id: 2^-128, drawn again all the same.
+      do {
+        t0 = random.next();
+        t1 = random.next();
+        t2 = random.next();
+        t3 = random.next();
+      } while ((t0 | t1 | t2 | t3) === 0);
+    }
+    let s0: number, s1: number;
+    do {
+      s0 = random.next();
+      s1 = random.next();
+    } while ((s0 | s1) === 0);
+    const sampled = this.sampler.sampled(randomness(t2, t3), parent);
+    return new RecordedSpan(
+      t0, t1, t2, t3, s0, s1, parent !== null, p0, p1, name, kind, attributes, sampled, parent?.traceState, links, performance.now(), sampled ? this.ended : null,
+    );
+  }
+}

@@ -1,0 +1,171 @@
+// svc's OTLP protobuf encoder (runtime/traces/otlp.ts) against the official one: the same spans
+// given to both (the official serializer takes the SDK's span shape, built here by hand) decode
+// to the same request, field by field, with the test receiver's own decoder (tests/ops/otlp-proto.ts).
+// Times, ids, every attribute type, links, trace state, status and lengths past one byte are covered.
+
+import { expect, test } from "@jest/globals";
+import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { TraceState } from "@opentelemetry/core";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { OtlpEncoder } from "../../../runtime/traces/otlp.js";
+import { type Attributes, RecordedSpan, type SpanKind, SpanKind as Kind } from "../../../runtime/traces/span.js";
+import { decodeExport } from "../../ops/otlp-proto.js";
+
+const RESOURCE = { "service.name": "tasks", "service.version": "1.2.0", "deployment.environment.name": "test" };
+const SCOPE = { name: "svc", version: "1.2.0" };
+/** One object: the official serializer groups spans by their resource's identity. */
+const OFFICIAL_RESOURCE = resourceFromAttributes(RESOURCE);
+
+/** A monotonic-clock reading as nanoseconds since the epoch, in BigInt: what the encoder must write. */
+function nanos(ms: number): bigint {
+  const epoch = performance.timeOrigin + ms;
+  const whole = Math.floor(epoch);
+  return BigInt(whole) * 1_000_000n + BigInt(Math.round((epoch - whole) * 1e6));
+}
+
+interface Case {
+  traceId: string;
+  spanId: string;
+  parent: string | null;
+  name: string;
+  kind: SpanKind;
+  attributes: Attributes;
+  later: [string, string | number | boolean][];
+  startMs: number;
+  endMs: number;
+  status: [number, string?];
+  state?: string;
+  links?: { traceId: string; spanId: string; state?: string }[];
+}
+
+function ours(c: Case): RecordedSpan {
+  const state = c.state === undefined ? undefined : new TraceState(c.state);
+  const links = (c.links ?? []).map((l) => ({ traceId: l.traceId, spanId: l.spanId, ...(l.state !== undefined && { traceState: new TraceState(l.state) }) }));
+  const w = (hex: string, at: number) => parseInt(hex.slice(at, at + 8), 16);
+  const parent = c.parent ?? "0".repeat(16);
+  const span = new RecordedSpan(
+    w(c.traceId, 0), w(c.traceId, 8), w(c.traceId, 16), w(c.traceId, 24), w(c.spanId, 0), w(c.spanId, 8),
+    c.parent !== null, w(parent, 0), w(parent, 8), c.name, c.kind, c.attributes, true, state, links, c.startMs, null,
+  );
+  // The ids as given, read back through the words they were split into.
+  expect([span.traceId, span.spanId, span.parentSpanId]).toEqual([c.traceId, c.spanId, c.parent]);
+  for (const [key, value] of c.later) span.setAttribute(key, value);
+  span.setStatus(...c.status);
+  span.endMs = c.endMs;
+  return span;
+}
+
+function official(c: Case): ReadableSpan {
+  const hr = (ms: number): [number, number] => {
+    const ns = nanos(ms);
+    return [Number(ns / 1_000_000_000n), Number(ns % 1_000_000_000n)];
+  };
+  const attributes: Record<string, string | number | boolean> = { ...c.attributes };
+  for (const [key, value] of c.later) attributes[key] = value;
+  const state = c.state === undefined ? undefined : new TraceState(c.state);
+  return {
+    name: c.name,
+    kind: c.kind,
+    spanContext: () => ({ traceId: c.traceId, spanId: c.spanId, traceFlags: 1, ...(state !== undefined && { traceState: state }) }),
+    ...(c.parent !== null && { parentSpanContext: { traceId: c.traceId, spanId: c.parent, traceFlags: 1 } }),
+    startTime: hr(c.startMs),
+    endTime: hr(c.endMs),
+    duration: [0, 0],
+    status: { code: c.status[0], ...(c.status[1] !== undefined && { message: c.status[1] }) },
+    attributes,
+    links: (c.links ?? []).map((l) => ({ context: { traceId: l.traceId, spanId: l.spanId, traceFlags: 1, ...(l.state !== undefined && { traceState: new TraceState(l.state) }) } })),
+    events: [],
+    ended: true,
+    resource: OFFICIAL_RESOURCE,
+    instrumentationScope: SCOPE,
+    droppedAttributesCount: 0,
+    droppedEventsCount: 0,
+    droppedLinksCount: 0,
+  };
+}
+
+const statement = { "db.system": "sqlite", "db.system.name": "sqlite", "db.operation.name": "SELECT", "svc.statement": "task.get", "db.query.text": "SELECT id, title FROM task WHERE id = ?" };
+
+const CASES: Case[] = [
+  {
+    traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+    spanId: "00f067aa0ba902b7",
+    parent: null,
+    name: "GET /v1/tasks/:id",
+    kind: Kind.SERVER,
+    attributes: {},
+    later: [
+      ["http.request.method", "GET"],
+      ["url.path", "/v1/tasks/ünïcødé \"quoted\""],
+      ["http.response.status_code", 200],
+      ["svc.retried", false],
+      ["svc.ratio", 0.25],
+      ["svc.delta", -3],
+      ["svc.big", 2 ** 40 + 7],
+    ],
+    startMs: 1234.5678,
+    endMs: 1236.0001,
+    status: [0],
+    state: "vendor=abc,other=1",
+  },
+  {
+    traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+    spanId: "a1b2c3d4e5f60718",
+    parent: "00f067aa0ba902b7",
+    name: "task.get",
+    kind: Kind.INTERNAL,
+    attributes: statement,
+    later: [["error.type", "SqliteError"]],
+    startMs: 0.000001,
+    endMs: 987654.321987,
+    status: [2, "x".repeat(300)],
+  },
+  {
+    traceId: "ffffffffffffffffffffffffffffffff",
+    spanId: "0000000000000001",
+    parent: null,
+    name: "job mail.send_digest",
+    kind: Kind.CONSUMER,
+    attributes: { "messaging.system": "svc", "query.text": "q".repeat(20_000) },
+    later: [],
+    startMs: 5,
+    endMs: 6,
+    status: [1],
+    links: [{ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", state: "vendor=abc" }],
+  },
+];
+
+function decodedSpans(bytes: Uint8Array) {
+  return decodeExport(Buffer.from(bytes)).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans));
+}
+
+test("the same spans encode to what the official protobuf serializer encodes", () => {
+  const encoder = new OtlpEncoder(RESOURCE, SCOPE);
+  const mine = decodeExport(Buffer.from(encoder.encode(CASES.map(ours))));
+  const theirs = decodeExport(Buffer.from(ProtobufTraceSerializer.serializeRequest(CASES.map(official))!));
+  expect(mine).toEqual(theirs);
+  // Not merely equal, but as meant: the times, the ids, the long string's length.
+  const spans = decodedSpans(encoder.encode(CASES.map(ours)));
+  expect(spans.map((s) => s.startTimeUnixNano)).toEqual(CASES.map((c) => nanos(c.startMs).toString()));
+  expect(spans[1]!.parentSpanId).toBe("00f067aa0ba902b7");
+  expect(spans[1]!.status).toEqual({ code: 2, message: "x".repeat(300) });
+  expect(spans[2]!.attributes[1]!.value.stringValue).toHaveLength(20_000);
+  expect(mine.resourceSpans[0]!.resource.attributes.map((a) => a.key)).toEqual(Object.keys(RESOURCE));
+});
+
+test("a shared attributes object is encoded once and reused: a second batch is the same", () => {
+  const encoder = new OtlpEncoder(RESOURCE, SCOPE);
+  const first = encoder.encode(CASES.map(ours));
+  const second = encoder.encode(CASES.map(ours));
+  expect(Buffer.from(second).equals(Buffer.from(first))).toBe(true);
+  // A batch past the writer's first 64 KiB grows it rather than overrunning it.
+  const many = Array.from({ length: 400 }, () => ours(CASES[1]!));
+  expect(decodedSpans(encoder.encode(many))).toHaveLength(400);
+});
+
+test("an empty batch is a valid request with its resource and no span", () => {
+  const decoded = decodeExport(Buffer.from(new OtlpEncoder(RESOURCE, SCOPE).encode([])));
+  expect(decoded.resourceSpans).toHaveLength(1);
+  expect(decoded.resourceSpans[0]!.scopeSpans[0]!.spans).toEqual([]);
+});

@@ -1,0 +1,78 @@
+// Spans leaving in batches (runtime/traces/export.ts): encoded as they end, a full batch cut at
+// once and never above its size, a partial one after the delay, past the queue's limit spans
+// dropped and counted, close sending what is left, OTEL_BSP_* setting the sizes. Another OTLP
+// protocol than http/protobuf stops the start.
+
+import { expect, test } from "@jest/globals";
+import { BatchExport, batchOptions } from "../../../runtime/traces/export.js";
+import { createTracing } from "../../../runtime/traces/index.js";
+import { type RecordedSpan, SpanKind, Tracer } from "../../../runtime/traces/span.js";
+import { samplerFromEnv } from "../../../runtime/traces/sampler.js";
+import { OtlpEncoder } from "../../../runtime/traces/otlp.js";
+import { decodeExport } from "../../ops/otlp-proto.js";
+import { Logger } from "../../../runtime/core/log.js";
+import type { ServerSpec } from "../../../runtime/contract/index.js";
+
+function spans(n: number): RecordedSpan[] {
+  const out: RecordedSpan[] = [];
+  const tracer = new Tracer(samplerFromEnv({}), (span) => void out.push(span));
+  for (let i = 0; i < n; i++) tracer.start("s", SpanKind.INTERNAL, {}, null).end();
+  return out;
+}
+
+const encoder = () => new OtlpEncoder({ "service.name": "t" }, { name: "svc", version: "1.0.0" });
+const spansIn = (request: Uint8Array) => decodeExport(Buffer.from(request)).resourceSpans[0]!.scopeSpans[0]!.spans.length;
+
+test("OTEL_BSP_* set the delay and sizes; nonsense keeps the defaults; a batch is never above the queue", () => {
+  expect(batchOptions({})).toEqual({ delayMs: 5000, maxQueue: 2048, maxBatch: 512 });
+  expect(batchOptions({ OTEL_BSP_SCHEDULE_DELAY: "20", OTEL_BSP_MAX_QUEUE_SIZE: "100", OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "300" })).toEqual({
+    delayMs: 20,
+    maxQueue: 100,
+    maxBatch: 100,
+  });
+  expect(batchOptions({ OTEL_BSP_SCHEDULE_DELAY: "-1", OTEL_BSP_MAX_QUEUE_SIZE: "lots" })).toEqual({ delayMs: 5000, maxQueue: 2048, maxBatch: 512 });
+});
+
+test("a full batch goes without waiting for the delay; the rest after it; beyond the queue spans are dropped", async () => {
+  const sent: number[] = [];
+  let release: () => void = () => undefined;
+  const blocked = new Promise<void>((resolve) => (release = resolve));
+  const batch = new BatchExport(
+    encoder(),
+    async (request, count) => {
+      sent.push(count);
+      expect(spansIn(request)).toBe(count);
+      await blocked;
+    },
+    { delayMs: 60_000, maxQueue: 10, maxBatch: 4 },
+  );
+  for (const span of spans(4)) batch.ended(span);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(sent).toEqual([4]);
+  // The collector has not answered: the queue fills to its limit, then drops.
+  for (const span of spans(13)) batch.ended(span);
+  expect(batch.dropped).toBe(3);
+  release();
+  await batch.shutdown();
+  expect(sent).toEqual([4, 4, 4, 2]);
+});
+
+test("a partial batch leaves after the delay", async () => {
+  const sent: number[] = [];
+  const batch = new BatchExport(encoder(), async (request) => void sent.push(spansIn(request)), { delayMs: 10, maxQueue: 100, maxBatch: 50 });
+  for (const span of spans(3)) batch.ended(span);
+  expect(sent).toEqual([]);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(sent).toEqual([3]);
+});
+
+test("OTLP over gRPC or JSON is refused at start: svc sends http/protobuf", () => {
+  const spec = { name: "t", version: "1.0.0" } as ServerSpec;
+  const log = new Logger("error", () => undefined);
+  expect(() => createTracing(spec, log, [], true, false, { OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL "grpc"/);
+  expect(() => createTracing(spec, log, [], true, false, { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json", OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" })).toThrow(
+    /OTEL_EXPORTER_OTLP_TRACES_PROTOCOL "http\/json"/,
+  );
+  // The traces variable wins over the general one.
+  expect(() => createTracing(spec, log, [], true, false, { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).not.toThrow();
+});
