@@ -4,10 +4,11 @@
 // the request's log line; a page's render and jq loader, and a webhook's signature check, are
 // spans below their request.
 
+import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
-import { removeDir, startServer, type TestServer } from "../support/server.js";
+import { EXAMPLE_ENV, removeDir, startServer, type TestServer } from "../support/server.js";
 import { buildServer, logLines, postJson, raw, request, waitForLog } from "./support.js";
 import { attrs, type OtlpSpan, Receiver } from "./otlp.js";
 
@@ -156,5 +157,25 @@ test("a webhook's signature check is a span: a good signature passes, a forged o
     expect(attrs(check.attributes)).toMatchObject({ "svc.webhook": "task_tracker.github_issues", "svc.webhook.provider": "github" });
     // OTLP status: 0 unset, 2 error.
     expect(check.status?.code ?? 0).toBe(code);
+  }
+});
+
+test("a protocol other than http/protobuf, or an unknown sampler, stops the start with the variable named and no stack", () => {
+  const start = (env: Record<string, string>) =>
+    spawnSync(process.execPath, [join(dir, "server.js"), "--listen", "127.0.0.1:0", "--workers", "1", "--db", join(dir, "refused.db")], {
+      env: { ...EXAMPLE_ENV, ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", ...env },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+  for (const [env, said] of [
+    [{ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, 'OTEL_EXPORTER_OTLP_PROTOCOL "grpc"'],
+    [{ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json" }, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL "http/json"'],
+    [{ OTEL_TRACES_SAMPLER: "sometimes" }, 'OTEL_TRACES_SAMPLER "sometimes"'],
+  ] as const) {
+    const run = start(env);
+    expect(run.status).not.toBe(0);
+    const output = run.stdout + run.stderr;
+    expect(output).toContain(said);
+    expect(output).not.toMatch(/\n\s+at /);
   }
 });
