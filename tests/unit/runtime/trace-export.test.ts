@@ -1,10 +1,12 @@
 // Spans leaving in batches (runtime/traces/export.ts): encoded as they end, a full batch cut at
 // once and never above its size, a partial one after the delay, past the queue's limit spans
-// dropped and counted, close sending what is left, OTEL_BSP_* setting the sizes. Another OTLP
-// protocol than http/protobuf stops the start.
+// dropped and counted, close sending what is left, OTEL_BSP_* setting the sizes; a refusing
+// collector logged once. Another OTLP protocol than http/protobuf stops the start.
 
 import { expect, test } from "@jest/globals";
-import { BatchExport, batchOptions } from "../../../runtime/traces/export.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { BatchExport, batchOptions, otlpHttpSend } from "../../../runtime/traces/export.js";
 import { createTracing } from "../../../runtime/traces/index.js";
 import { type RecordedSpan, SpanKind, Tracer } from "../../../runtime/traces/span.js";
 import { samplerFromEnv } from "../../../runtime/traces/sampler.js";
@@ -75,4 +77,44 @@ test("OTLP over gRPC or JSON is refused at start: svc sends http/protobuf", () =
   );
   // The traces variable wins over the general one.
   expect(() => createTracing(spec, log, [], true, false, { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).not.toThrow();
+});
+
+test("a collector that refuses is logged once, again only after an export went through", async () => {
+  let answer = 400;
+  const bodies: Buffer[] = [];
+  const collector = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      bodies.push(Buffer.concat(chunks));
+      res.writeHead(answer, { "Content-Type": "application/x-protobuf" }).end();
+    });
+  });
+  await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve));
+  const lines: string[] = [];
+  const log = new Logger("warn", (chunk) => void lines.push(String(chunk)));
+  const saved = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`;
+  try {
+    const send = otlpHttpSend(log);
+    const request = encoder().encode(spans(2));
+    // 400 is not retried: each send is one request, answered at once.
+    await send(request, 2);
+    await send(request, 2);
+    log.flush();
+    expect(lines.join("").match(/trace export failed/g)).toHaveLength(1);
+    answer = 200;
+    await send(request, 2);
+    answer = 400;
+    await send(request, 2);
+    log.flush();
+    expect(lines.join("").match(/trace export failed/g)).toHaveLength(2);
+    // What went over the wire is the encoder's request, as it was given.
+    expect(bodies).toHaveLength(4);
+    expect(spansIn(bodies[0]!)).toBe(2);
+  } finally {
+    if (saved === undefined) delete process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+    else process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = saved;
+    collector.close();
+  }
 });
