@@ -26,14 +26,23 @@ await admin.prepare([kill]);
 const failed: unknown[] = [];
 for (const cut of ["proxy", "terminate", "terminate", "proxy", "terminate", "terminate"]) {
   let backend: number | null = null;
-  const tx = db.transaction(async (t) => {
-    backend = Number((await t.one(pid, []))!.pid);
-    await t.all(sleep, []);
-  });
-  while (backend === null) await new Promise((r) => setTimeout(r, 20));
-  if (cut === "proxy") proxy.reset();
-  else await admin.all(kill, [backend]);
-  failed.push(await tx.then(() => "committed", (e: unknown) => (e as { status?: number }).status ?? String(e)));
+  let settled = false;
+  // Its outcome is taken at once: a backend terminated fails the transaction while the admin
+  // connection's answer is still on its way, and a rejection nobody handles yet ends the process.
+  const outcome = db
+    .transaction(async (t) => {
+      backend = Number((await t.one(pid, []))!.pid);
+      await t.all(sleep, []);
+    })
+    .then(
+      () => "committed",
+      (e: unknown) => (e as { status?: number }).status ?? String(e),
+    )
+    .finally(() => void (settled = true));
+  while (backend === null && !settled) await new Promise((r) => setTimeout(r, 20));
+  if (backend !== null && cut === "proxy") proxy.reset();
+  else if (backend !== null) await admin.all(kill, [backend]);
+  failed.push(await outcome);
   // The driver's deferred writes run on the next turns of the event loop: give them some.
   await new Promise((r) => setTimeout(r, 100));
 }
