@@ -39,8 +39,11 @@ export function batchOptions(env: Env): BatchOptions {
   };
 }
 
-/** Sends one encoded request of `spans` spans; settles once the collector answered or the retries gave up. */
-type Send = (request: Uint8Array, spans: number) => Promise<void>;
+/**
+ * Sends one encoded request of `spans` spans; settles once the collector answered or the retries
+ * gave up. `shutdown`, when there is one, releases the transport once the last batch went.
+ */
+type Send = ((request: Uint8Array, spans: number) => Promise<void>) & { shutdown?: () => Promise<void> };
 
 /** The official OTLP/HTTP transport, given requests svc's encoder made (otlp.ts). */
 export function otlpHttpSend(log: Logger): Send {
@@ -56,7 +59,7 @@ export function otlpHttpSend(log: Logger): Send {
   const metrics = { name: "span" as const, countItems: (batch: Batch) => batch.spans };
   const exporter = new OTLPExporterBase(createOtlpHttpExportDelegate(options, serializer, "otlp_http_span_exporter", metrics, undefined));
   let warned = false;
-  return (request, spans) =>
+  const send: Send = (request, spans) =>
     new Promise((resolve) =>
       exporter.export({ request, spans }, (result) => {
         // A collector that is down must not fill the log: said once, until an export succeeds again.
@@ -67,6 +70,8 @@ export function otlpHttpSend(log: Logger): Send {
         resolve();
       }),
     );
+  send.shutdown = () => exporter.shutdown();
+  return send;
 }
 
 /** What the batching needs of the encoder (otlp.ts: OtlpEncoder). */
@@ -129,7 +134,8 @@ export class BatchExport implements SpanSink {
     return this.cut();
   }
 
-  shutdown(): Promise<void> {
-    return this.cut();
+  async shutdown(): Promise<void> {
+    await this.cut();
+    await this.send.shutdown?.();
   }
 }

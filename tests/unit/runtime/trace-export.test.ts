@@ -39,15 +39,15 @@ test("a full batch goes without waiting for the delay; the rest after it; beyond
   const sent: number[] = [];
   let release: () => void = () => undefined;
   const blocked = new Promise<void>((resolve) => (release = resolve));
-  const batch = new BatchExport(
-    encoder(),
-    async (request, count) => {
+  const send = Object.assign(
+    async (request: Uint8Array, count: number) => {
       sent.push(count);
       expect(spansIn(request)).toBe(count);
       await blocked;
     },
-    { delayMs: 60_000, maxQueue: 10, maxBatch: 4 },
+    { shutdown: async () => void sent.push(-1) },
   );
+  const batch = new BatchExport(encoder(), send, { delayMs: 60_000, maxQueue: 10, maxBatch: 4 });
   for (const span of spans(4)) batch.ended(span);
   await new Promise((resolve) => setImmediate(resolve));
   expect(sent).toEqual([4]);
@@ -56,7 +56,8 @@ test("a full batch goes without waiting for the delay; the rest after it; beyond
   expect(batch.dropped).toBe(3);
   release();
   await batch.shutdown();
-  expect(sent).toEqual([4, 4, 4, 2]);
+  // The transport is released once, after the last batch went (-1 marks it).
+  expect(sent).toEqual([4, 4, 4, 2, -1]);
 });
 
 test("a partial batch leaves after the delay", async () => {
