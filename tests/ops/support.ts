@@ -7,7 +7,7 @@ import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { DiscoverTarget } from "../../compiler/project/discover.js";
-import { buildFiles, writeFiles } from "../support/build-cache.js";
+import { buildFiles, serverBuild, writeFiles } from "../support/build-cache.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, tmpDir } from "../support/server.js";
@@ -19,7 +19,7 @@ export const exampleDir = join(repoRoot, "examples", "task_tracker");
 
 /** Builds `target` (default: the task tracker) into a fresh folder under build/tmp and returns it. */
 export async function buildServer(target: DiscoverTarget = { mode: "project", dir: exampleDir }): Promise<string> {
-  const files = await buildFiles(target, { runtimeImport: runtimeUrl });
+  const files = await buildFiles(target, serverBuild(runtimeUrl));
   const dir = tmpDir("ops-");
   writeFiles(dir, files);
   return dir;

@@ -53,6 +53,15 @@ function loadCompiler(): Promise<typeof import("../../compiler/index.js")> {
   return compiler;
 }
 
+/**
+ * The options of a build whose server a test runs: unformatted. Prettier only reformats (about
+ * a second of a core a build, of the few it takes); the golden fixtures and the CLI tests
+ * check the formatted output, and every other test runs the same program either way.
+ */
+export function serverBuild(runtimeImport: string): BuildOptions {
+  return { runtimeImport, pretty: false };
+}
+
 /** Writes a build's files below `dir`, as the compiler's writeOutputFiles does, without loading the compiler. */
 export function writeFiles(dir: string, files: readonly OutputFile[]): void {
   for (const f of files) {

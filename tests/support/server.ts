@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DiscoverTarget } from "../../compiler/project/discover.js";
-import { buildFiles, writeFiles } from "./build-cache.js";
+import { buildFiles, serverBuild, writeFiles } from "./build-cache.js";
 import { repoRoot } from "./paths.js";
 
 /**
@@ -10,7 +10,7 @@ import { repoRoot } from "./paths.js";
  * generated `import "svc/runtime"` resolves to this checkout) and return that folder.
  */
 export async function buildTo(target: DiscoverTarget): Promise<string> {
-  const files = await buildFiles(target, { runtimeImport: "svc/runtime" });
+  const files = await buildFiles(target, serverBuild("svc/runtime"));
   const dir = tmpDir("srv-");
   writeFiles(dir, files);
   return dir;

@@ -6,7 +6,7 @@ import { createHmac } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DiscoverTarget } from "../../compiler/project/discover.js";
-import { buildFiles, writeFiles } from "../support/build-cache.js";
+import { buildFiles, serverBuild, writeFiles } from "../support/build-cache.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, startServer, tmpDir } from "../support/server.js";
 
@@ -36,7 +36,7 @@ export const HOOKS_ENV: NodeJS.ProcessEnv = {
 
 /** Builds `target` into a fresh folder under build/tmp and returns it. */
 export async function buildServer(target: DiscoverTarget = { mode: "project", dir: hooksProject }): Promise<string> {
-  const files = await buildFiles(target, { runtimeImport: runtimeUrl });
+  const files = await buildFiles(target, serverBuild(runtimeUrl));
   const dir = tmpDir("hooks-");
   writeFiles(dir, files);
   return dir;

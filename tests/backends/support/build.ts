@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DiscoverTarget } from "../../../compiler/project/discover.js";
-import { buildFiles, writeFiles } from "../../support/build-cache.js";
+import { buildFiles, serverBuild, writeFiles } from "../../support/build-cache.js";
 
 /**
  * The folder this test run was compiled into (`build/` for `npm test`, or a helper's own
@@ -16,7 +16,7 @@ export async function buildServer(target: DiscoverTarget, prefix = "be-"): Promi
   const base = join(outDir, "tmp");
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, prefix));
-  writeFiles(dir, await buildFiles(target, { runtimeImport: "../../runtime/index.js" }));
+  writeFiles(dir, await buildFiles(target, serverBuild("../../runtime/index.js")));
   return dir;
 }
 
