@@ -5,7 +5,7 @@
 
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { removeDir, startServer, type TestServer } from "../support/server.js";
 import { buildServer, exited, logLines, parseResponse, postJson, raw, request, waitForLog } from "./support.js";
@@ -120,7 +120,8 @@ describe.each([1, 2])("--workers %i", (workers) => {
         server.port,
         async (socket) => {
           socket.write(request("GET", "/api/task_tracker:list_tasks?limit=1"));
-          await waitForLog(server, (l) => l.msg === "request" && l.status === 200);
+          // This request's line, not the start-up health check's (also a 200).
+          await waitForLog(server, (l) => l.msg === "request" && l.status === 200 && String(l.path).startsWith("/api/task_tracker:list_tasks"));
           const signalled = server.output.length;
           server.process.kill("SIGTERM");
           await shutdownBegun(server, workers, signalled);
