@@ -1,5 +1,13 @@
 // Tests are compiled by `tsc` first (npm test does both) and jest runs the JavaScript:
-// no transform step, native ESM (node --experimental-vm-modules).
+// no transform step, native ESM.
+//
+// The runner is jest-light-runner: each suite is imported natively in one of `maxWorkers`
+// worker threads, which keep what they loaded (the compiler, the runtime, TypeScript) from
+// one suite to the next, instead of Jest's default of a fresh module registry per suite,
+// which loaded them again in each of the ~290 suites. Suites import the test API from
+// tests/support/jest.ts (which also enforces `testTimeout`, as this runner does not); a
+// worker's globals and loaded modules are shared by the suites it runs, so a suite restores
+// what it changes (environment variables, fake timers).
 //
 // `npm test` runs every suite but the long differential corpora (`*.corpus.test.ts`), which
 // `npm run test:corpora` runs (jest.corpora.config.js); CI (.ci/run) runs both. Each run
@@ -11,6 +19,7 @@ export default {
   testMatch: ["**/*.test.js"],
   testPathIgnorePatterns: ["/node_modules/", "\\.corpus\\.test\\.js$"],
   transform: {},
+  runner: "jest-light-runner",
   testTimeout: 60000,
   maxWorkers: 2,
   globalSetup: "<rootDir>/build/tests/support/global-setup.js",

@@ -4,7 +4,7 @@
 // route-file block, a call with an Idempotency-Key), so are pages rendered for a caller; an action's own
 // `fail 401` names its challenge in `WWW-Authenticate`.
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call, type Answer } from "../support/http.js";
 import { CHEAP_PASSWORDS } from "../support/server.js";
 import { type Accounts, post, startAccounts } from "./support.js";

@@ -2,7 +2,7 @@
 // a taken address answers what a new one does, in about the time a new one takes, and
 // leaves the account as it was.
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { type Accounts, post, startAccounts } from "./support.js";
 
 let accounts: Accounts;

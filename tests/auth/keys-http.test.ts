@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "../support/jest.js";
 import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, type JWK } from "jose";
 import { call } from "../support/http.js";
 import { buildTo, removeDir, startServer, tmpDir, type TestServer } from "../support/server.js";

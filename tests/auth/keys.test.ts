@@ -5,7 +5,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify, type JWK } from "jose";
 import { InvalidToken, Jwt, KeysUnavailable } from "../../runtime/auth/jwt.js";
 import { Credentials } from "../../runtime/core/credentials.js";

@@ -3,7 +3,7 @@
 // a low one is warned about at start and written into each hash; a server started later
 // without it rewrites such a hash at N = 2^17 on its owner's next sign-in.
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";

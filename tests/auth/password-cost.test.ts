@@ -3,7 +3,7 @@
 // warning; hashes say their own cost, so a full-cost server upgrades them. The server-level
 // side (a process that refuses to start) is in tests/auth/password-cost-server.test.ts.
 
-import { afterEach, describe, expect, test } from "@jest/globals";
+import { afterEach, describe, expect, test } from "../support/jest.js";
 import { applyPasswordCost } from "../../runtime/auth/password-cost.js";
 import { checkPassword, hashPassword, passwordCost, verifyPassword } from "../../runtime/auth/password.js";
 import { StartupError } from "../../runtime/core/errors.js";

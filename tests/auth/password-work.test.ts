@@ -4,7 +4,7 @@
 // committed saw the stored hash it verified; a weak stored hash is rewritten after a match,
 // never after a failure. Ordering only: a hash is made to wait for what the test watches.
 
-import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import { afterEach, beforeEach, describe, expect, test } from "../support/jest.js";
 import { randomBytes, scryptSync } from "node:crypto";
 import { openSqlite, type SqliteDatabase } from "../../runtime/db/sqlite/index.js";
 import { hashPassword, passwordTransaction, verifyPassword } from "../../runtime/auth/password-work.js";

@@ -1,7 +1,7 @@
 // Passwords (runtime/auth/password.ts): scrypt PHC strings with a fresh salt each time, a
 // verify that reads the stored parameters, and the same cost and answer for an unknown user.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { HASH_CONCURRENCY, checkPassword, hashPassword, hashPasswordOrNull, useScryptForTests, verifyPassword } from "../../runtime/auth/password.js";
 
 describe("hashing", () => {

@@ -7,7 +7,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, jest, test } from "../support/jest.js";
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose";
 import { Identity } from "../../runtime/auth/identity.js";
 import { InvalidToken, Jwt, KeysUnavailable } from "../../runtime/auth/jwt.js";

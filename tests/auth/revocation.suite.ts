@@ -6,7 +6,7 @@
 
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { decodeJwt } from "jose";
 import { call, type Answer } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";

@@ -3,7 +3,7 @@
 // on cookie-authenticated form posts.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import Database from "better-sqlite3";
 import { call } from "../support/http.js";
 import { CHEAP_PASSWORDS, startServer, type TestServer } from "../support/server.js";

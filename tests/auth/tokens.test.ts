@@ -3,7 +3,7 @@
 // with `WWW-Authenticate: Bearer error="invalid_token"` wherever it is sent.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import Database from "better-sqlite3";
 import { SignJWT, decodeJwt, decodeProtectedHeader } from "jose";
 import { call } from "../support/http.js";

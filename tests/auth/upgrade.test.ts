@@ -2,7 +2,7 @@
 // sign-in, and left alone by a failed one (the same check on PostgreSQL and MariaDB is in
 // tests/backends/identity.test.ts).
 
-import { afterAll, beforeAll, describe, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, test } from "../support/jest.js";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { startAccounts, type Accounts } from "./support.js";

@@ -2,7 +2,7 @@
 // through the accounts example on any backend: `admin` reads and writes the table directly.
 
 import { randomBytes, scryptSync } from "node:crypto";
-import { expect } from "@jest/globals";
+import { expect } from "../support/jest.js";
 import { post } from "./support.js";
 import type { TestServer } from "../support/server.js";
 

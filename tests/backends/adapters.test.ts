@@ -3,7 +3,7 @@
 // only for what may be retried, transactions that roll back, start-up failures that say
 // what failed.
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { openMysql } from "../../runtime/db/mysql/index.js";
 import { BindError } from "../../runtime/db/net/args.js";
 import { openPostgres } from "../../runtime/db/postgres/index.js";

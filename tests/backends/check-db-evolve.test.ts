@@ -5,7 +5,7 @@
 
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import { afterEach, beforeEach, describe, expect, test } from "../support/jest.js";
 import BetterSqlite3 from "better-sqlite3";
 import { repoRoot } from "../support/paths.js";
 import { removeDir, tmpDir } from "../support/server.js";

@@ -3,7 +3,7 @@
 
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { repoRoot } from "../support/paths.js";
 import { outDir } from "./support/build.js";
 import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";

@@ -3,7 +3,7 @@
 // the rows an earlier call wrote, as on SQLite (tests/http/composition.test.ts has the rest).
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, removeDir, startServer } from "../support/server.js";

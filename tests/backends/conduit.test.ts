@@ -3,7 +3,7 @@
 // every assertion passes, with nothing between the suite and the server. The JSON the SQL
 // builds (authors, tag lists, booleans) must arrive the same on every backend for that.
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { type Conduit, runCollection, startConduit } from "../conduit/support.js";
 import { call } from "../support/http.js";
 import { type Namespace, type NetBackend, backendAvailable, createNamespace } from "./support/databases.js";

@@ -2,7 +2,7 @@
 // but PostgreSQL or MySQL/MariaDB/TiDB refuse or read otherwise is a diagnostic pointing
 // at the construct; SQL every backend reads alike gets none.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { backendDiagnostics, withBackendRules } from "../../compiler/analyze/sql/backend-rules.js";
 import type { SqlCheckInput } from "../../compiler/analyze/sql/dialect.js";
 import type { RuleBackend } from "../../compiler/analyze/sql/portability.js";

@@ -3,7 +3,7 @@
 // (through the new ones) are both seen by both; after contract every row holds its value
 // under the declared column. Each step runs twice: a failed apply resumes by running again.
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import mysql from "mysql2";
 import type { ResultSetHeader } from "mysql2";
 import type { MigrationStep } from "../../runtime/contract/evolve.js";

@@ -5,7 +5,7 @@
 // then a re-run resuming, two applies at once applying once, a unique index over repeated
 // values refused before anything runs.
 
-import { afterAll, beforeEach, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeEach, describe, expect, test } from "../support/jest.js";
 import type { Sql } from "postgres";
 import type { SchemaSpec, TableSpec } from "../../runtime/contract/index.js";
 import { migratePostgres } from "../../runtime/db/postgres/migrate.js";

@@ -8,7 +8,7 @@
 
 import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { type TestServer, removeDir, startServer, tmpDir } from "../support/server.js";
 import { buildModule, outDir } from "./support/build.js";

@@ -7,7 +7,7 @@
 
 import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import mysql from "mysql2";
 import { MysqlPool, queryConstant } from "../../runtime/db/mysql/conn.js";
 import { call } from "../support/http.js";

@@ -3,7 +3,7 @@
 // pool's search_path), seeing ints, while a server of the old build keeps the table's text.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { type TestServer, removeDir, startServer, tmpDir } from "../support/server.js";
 import { buildModule } from "./support/build.js";

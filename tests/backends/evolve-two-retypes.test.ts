@@ -4,7 +4,7 @@
 // needs; each contract drops only what is its own, and a view stays while any retype it shows
 // is still expanded. Every step is checked through connections shaped as each build's.
 
-import { afterAll, beforeEach, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeEach, describe, expect, test } from "../support/jest.js";
 import type { Sql } from "postgres";
 import type { ColumnChange, SchemaSpec, TableSpec } from "../../runtime/contract/index.js";
 import { liveSchema, migratePostgres } from "../../runtime/db/postgres/migrate.js";

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { request } from "node:http";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { SECRET } from "../auth/support.js";
 import { type Answer, call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";

@@ -1,7 +1,7 @@
 // Identity on the network backends (examples/accounts): password hashes, JWTs and the
 // session table `svc_sessions` behave as on SQLite, on PostgreSQL and on MariaDB.
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { SECRET, post } from "../auth/support.js";
 import { weakHashIsUpgraded } from "../auth/upgrade.js";
 import { call } from "../support/http.js";

@@ -5,7 +5,7 @@
 // and a schedule firing every second runs each tick exactly once across the three.
 
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { until } from "../support/until.js";

@@ -5,7 +5,7 @@
 import Database from "better-sqlite3";
 import mysql from "mysql2";
 import postgres from "postgres";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../support/jest.js";
 import { allTableDdl } from "../../compiler/analyze/sql/ddl/index.js";
 import type { FieldModel } from "../../compiler/analyze/model/model.js";
 import type { ResourceShape } from "../../compiler/analyze/sql/ddl/shared.js";

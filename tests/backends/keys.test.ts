@@ -5,7 +5,7 @@
 // a path can break, a 400 for a malformed one. Every backend answers what SQLite answers.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { removeDir } from "../support/server.js";

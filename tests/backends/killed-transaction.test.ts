@@ -5,7 +5,7 @@
 
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { repoRoot } from "../support/paths.js";
 import { type Namespace, SERVER_URLS, backendAvailable, createNamespace } from "./support/databases.js";
 

@@ -4,7 +4,7 @@
 // once the database answers again, none of their rows may appear.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { type Answer, call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, removeDir, startServer } from "../support/server.js";

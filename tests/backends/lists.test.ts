@@ -4,7 +4,7 @@
 // is compared with SQLite's.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { repoRoot } from "../support/paths.js";
 import { removeDir } from "../support/server.js";
 import { buildServer } from "./support/build.js";

@@ -6,7 +6,7 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { type TestServer, removeDir, startServer } from "../support/server.js";
 import { buildServer, outDir } from "./support/build.js";

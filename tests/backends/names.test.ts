@@ -6,7 +6,7 @@
 // SQLite's transcript key for key.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { repoRoot } from "../support/paths.js";
 import { removeDir } from "../support/server.js";
 import { buildServer } from "./support/build.js";

@@ -2,7 +2,7 @@
 // argument binding, values converted to svc's JSON, constraint messages, error mapping,
 // the schema plan, retry backoff and the wait for a connection.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { isoFromMysql, isoRows } from "../../runtime/db/mysql/rows.js";
 import { isRetryableMysql, mapMysqlError } from "../../runtime/db/mysql/errors.js";
 import { BindError, bindSlots } from "../../runtime/db/net/args.js";

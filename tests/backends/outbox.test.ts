@@ -3,7 +3,7 @@
 // subscriber exactly once while leases hold (no delivery is sent by two servers), and every
 // signature verifies with the standardwebhooks library.
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { Webhook } from "standardwebhooks";
 import { call } from "../support/http.js";
 import { type TestServer, removeDir, startServer } from "../support/server.js";

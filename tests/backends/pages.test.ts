@@ -4,7 +4,7 @@
 // by the pages, moved through its states by form posts, and deleted.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, removeDir, startServer } from "../support/server.js";

@@ -4,7 +4,7 @@
 // rolled back, and nothing is written (PostgreSQL and MySQL, whose adapters bound work by
 // the request's deadline).
 
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "../support/jest.js";
 import { passwordTransaction, hashPassword } from "../../runtime/auth/password-work.js";
 import { useScryptForTests } from "../../runtime/auth/password.js";
 import { openMysql } from "../../runtime/db/mysql/index.js";

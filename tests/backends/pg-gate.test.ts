@@ -4,7 +4,7 @@
 // waiting at the end of its wait is never handed over (a 503), and one still running at its
 // deadline is cancelled on the server, once.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { type GatedQuery, SendGate } from "../../runtime/db/postgres/gate.js";
 
 interface Stand extends GatedQuery<string> {

@@ -3,7 +3,7 @@
 // that `svc dev` repeats on each rebuild never goes to an ended one, and close ends the
 // clients in use, replacements included.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import type { Sql } from "postgres";
 import { type Lanes, PostgresDatabase } from "../../runtime/db/postgres/index.js";
 import { parseNetUrl } from "../../runtime/db/net/url.js";

@@ -4,7 +4,7 @@
 // resolves what it is told to, since the real one does this only when a connection is cut
 // at the wrong moment.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import type { Sql } from "postgres";
 import { PostgresDatabase } from "../../runtime/db/postgres/index.js";
 import { parseNetUrl } from "../../runtime/db/net/url.js";

@@ -4,7 +4,7 @@
 // connection serves requests (none is left behind by a statement given up on while its
 // connection was being opened).
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { openPostgres } from "../../runtime/db/postgres/index.js";
 import type { Database, StatementSpec } from "../../runtime/contract/index.js";
 import { type Namespace, SERVER_URLS, backendAvailable, createNamespace } from "./support/databases.js";

@@ -7,7 +7,7 @@
 // postgres.js then prepares the statement again behind the queries already pipelined on
 // that connection, so with pipelining the next answers were matched to the wrong queries.
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { openPostgres } from "../../runtime/db/postgres/index.js";
 import type { Database, StatementSpec } from "../../runtime/contract/index.js";
 import { type Namespace, backendAvailable, createNamespace } from "./support/databases.js";

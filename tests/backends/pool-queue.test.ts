@@ -8,7 +8,7 @@
 // - `transaction read committed` / `repeatable read` reach the database as such.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { openMysql } from "../../runtime/db/mysql/index.js";
 import { openPostgres } from "../../runtime/db/postgres/index.js";
 import type { Database, Isolation, StatementSpec } from "../../runtime/contract/index.js";

@@ -5,7 +5,7 @@
 // is back is answered 200 (the time it took is printed, and bounded only for liveness).
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { type Answer, call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, removeDir, startServer } from "../support/server.js";

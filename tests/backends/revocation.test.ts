@@ -1,7 +1,7 @@
 // Revocation on PostgreSQL and MariaDB: the suite of tests/auth/revocation.suite.ts, two
 // server processes on one database.
 
-import { test } from "@jest/globals";
+import { test } from "../support/jest.js";
 import { revocationSuite } from "../auth/revocation.suite.js";
 import { type NetBackend, backendAvailable, createNamespace } from "./support/databases.js";
 

@@ -2,7 +2,7 @@
 // the declared types (issue 5, part 3), record operations without RETURNING on mysql, and
 // the way `svc check --db` maps a place in the SQL sent back into the .svc file.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { recordStatement } from "../../compiler/analyze/sql/record-sql.js";
 import { offsetFromMessage, sourceOffset } from "../../compiler/analyze/sql/live.js";
 import { bindParams } from "../../compiler/analyze/sql/params.js";

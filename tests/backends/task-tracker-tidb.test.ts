@@ -2,7 +2,7 @@
 // runs the task tracker suite against the MySQL-protocol server (MariaDB), which speaks
 // the same protocol. TiDB's own behaviour is covered by unit tests (tidb.test.ts).
 
-import { test } from "@jest/globals";
+import { test } from "../support/jest.js";
 import { backendAvailable } from "./support/databases.js";
 import { networkSuiteBackend } from "./support/suite-backends.js";
 import { taskTrackerSuite } from "./task-tracker.suite.js";

@@ -4,7 +4,7 @@
 // SQLite, tests/backends/task-tracker-{postgres,mysql,tidb}.test.ts on the servers.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, removeDir, startServer, waitForOutput } from "../support/server.js";

@@ -5,7 +5,7 @@
 // empty schema at start, then bench/tfb/data.ts seeds them as TFB's database is seeded.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { createSchema, dropSchema, readWorld, schemaUrl, seedTfb } from "../../bench/tfb/data.js";
 import { formatResults, verifyTfb } from "../../bench/tfb/verify.js";
 import { Resources } from "../../bench/resources.js";

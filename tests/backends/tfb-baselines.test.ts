@@ -4,7 +4,7 @@
 // database. The seed itself is checked too: 10,000 worlds numbered 1..10000, 12 fortunes.
 
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../support/jest.js";
 import { createSchema, dropSchema, FORTUNES, readWorld, schemaUrl, seedTfb, worldNumbers } from "../../bench/tfb/data.js";
 import { formatResults, verifyTfb } from "../../bench/tfb/verify.js";
 import { Resources } from "../../bench/resources.js";

@@ -4,7 +4,7 @@
 // against the MySQL-protocol server (MariaDB): TiDB's retryable codes are retried there
 // too, and the task tracker suite passes on it (task-tracker-tidb.test.ts).
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { backendDiagnostics } from "../../compiler/analyze/sql/backend-rules.js";
 import { openMysql } from "../../runtime/db/mysql/index.js";
 import { isRetryableMysql, mapMysqlError } from "../../runtime/db/mysql/errors.js";

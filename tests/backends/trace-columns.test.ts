@@ -4,7 +4,7 @@
 // W3C trace context in their one statement, outside one nothing; a claim and a lease hand it
 // back, and the rows made before come back with none.
 
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../support/jest.js";
 import Sqlite from "better-sqlite3";
 import { join } from "node:path";
 import { openDatabase } from "../../runtime/db/index.js";

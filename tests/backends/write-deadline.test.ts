@@ -3,7 +3,7 @@
 // committed after its client was told 503 (PostgreSQL and MySQL); on PostgreSQL a single
 // statement still running then is cancelled on the server.
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { openMysql } from "../../runtime/db/mysql/index.js";
 import { commitMarginMs } from "../../runtime/db/net/deadline.js";
 import { openPostgres } from "../../runtime/db/postgres/index.js";

@@ -5,7 +5,7 @@
 
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { FILE_TIMEOUT, STEP_TIMEOUT, type Session, describeBrowser, openSession, settles } from "./support.js";
 

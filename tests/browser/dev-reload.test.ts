@@ -4,7 +4,7 @@
 
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "../support/jest.js";
 import type { Browser, Page } from "playwright-core";
 import { DevServer } from "../../compiler/dev/server.js";
 import { launchBrowser } from "../support/browser.js";

@@ -2,7 +2,7 @@
 // fragment updates, so a whole lifecycle (create, open, start, complete, delete) happens in
 // one document. A `window.__marker` set at the start and a count of `load` events prove it.
 
-import { expect, test } from "@jest/globals";
+import { expect, test } from "../support/jest.js";
 import {
   FILE_TIMEOUT,
   countPosts,

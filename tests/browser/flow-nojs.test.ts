@@ -2,7 +2,7 @@
 // full page load (counted through `load` events), and deleting posts at once (the confirm
 // is Unpoly's, so there is no dialog). The pages must work this way too.
 
-import { expect, test } from "@jest/globals";
+import { expect, test } from "../support/jest.js";
 import {
   FILE_TIMEOUT,
   countPosts,

@@ -2,7 +2,7 @@
 // without: sign in, see who is signed in, write a note, sign out; then the copied cookie,
 // replayed in a fresh browser, is refused.
 
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "../support/jest.js";
 import type { Browser, BrowserContext } from "playwright-core";
 import { startAccounts, type Accounts, post } from "../auth/support.js";
 import { call } from "../support/http.js";

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { afterAll, beforeAll, describe, expect } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect } from "../support/jest.js";
 import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core";
 import { CHROMIUM, launchBrowser } from "../support/browser.js";
 import { repoRoot } from "../support/paths.js";

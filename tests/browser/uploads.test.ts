@@ -5,7 +5,7 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "../support/jest.js";
 import type { Browser } from "playwright-core";
 import { launchBrowser } from "../support/browser.js";
 import { call } from "../support/http.js";

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import ts from "typescript";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call, type Answer } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type Conduit, startConduit } from "./support.js";

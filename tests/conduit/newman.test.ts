@@ -2,7 +2,7 @@
 // by newman's Node API) against examples/conduit on a fresh SQLite file, with nothing
 // between the suite and the server. Every assertion of every request must pass.
 
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "../support/jest.js";
 import { type Conduit, runCollection, startConduit } from "./support.js";
 
 let conduit: Conduit;

@@ -9,7 +9,7 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { repoRoot } from "../support/paths.js";
 import { buildTo, removeDir, startServer, type TestServer } from "../support/server.js";
 import { type Conduit, runCollection, startConduit } from "./support.js";

@@ -7,7 +7,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { parse } from "yaml";
 import { build, formatDiagnostics } from "../../compiler/index.js";

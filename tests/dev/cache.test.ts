@@ -3,7 +3,7 @@
 
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../support/jest.js";
 import { DevServer } from "../../compiler/dev/server.js";
 import { edit, writeProject } from "./project.js";
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../support/jest.js";
 import { DeployCommand } from "../../compiler/cli/commands/deploy.js";
 import { extractTarGz, readTarGz } from "../../compiler/deploy/tar.js";
 import { runCli, startChild } from "./helpers.js";

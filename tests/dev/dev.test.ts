@@ -1,7 +1,7 @@
 import { Agent, type IncomingMessage, request } from "node:http";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../support/jest.js";
 import { DevServer } from "../../compiler/dev/server.js";
 import { startChild } from "./helpers.js";
 import { edit, writeProject } from "./project.js";

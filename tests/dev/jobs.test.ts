@@ -3,7 +3,7 @@
 // job enqueued before or after a reload runs once, on the one in-memory database.
 
 import { rmSync } from "node:fs";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../support/jest.js";
 import { DevServer } from "../../compiler/dev/server.js";
 import { until } from "../support/until.js";
 import { FILES, edit, writeProject } from "./project.js";

@@ -3,7 +3,7 @@
 // layout, svc.toml, public/, or the first good build after an error overlay).
 
 import { rmSync } from "node:fs";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../support/jest.js";
 import { DevServer } from "../../compiler/dev/server.js";
 import { edit, writeProject } from "./project.js";
 

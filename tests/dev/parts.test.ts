@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { isWatched, onlyMainArea } from "../../compiler/dev/watch.js";
 import { extractTarGz, readTarGz, writeTarGz } from "../../compiler/deploy/tar.js";
 import { EVENTS_PATH } from "../../compiler/dev/live-reload.js";

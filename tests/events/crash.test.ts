@@ -4,7 +4,7 @@
 // lease ends sends it again under the same webhook-id, the same bytes, and records it delivered.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import BetterSqlite3 from "better-sqlite3";
 import { call } from "../support/http.js";
 import { removeDir, startServer } from "../support/server.js";

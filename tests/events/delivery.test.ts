@@ -5,7 +5,7 @@
 // attempt's lease back without counting it.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import BetterSqlite3 from "better-sqlite3";
 import { Webhook } from "standardwebhooks";
 import { call } from "../support/http.js";

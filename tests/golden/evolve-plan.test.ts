@@ -5,7 +5,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import type { MigrationStep } from "../../runtime/contract/evolve.js";
 import { mysqlWriter } from "../../runtime/migrate/mysql.js";
 import { sqliteWriter } from "../../runtime/migrate/sqlite.js";

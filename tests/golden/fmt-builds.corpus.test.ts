@@ -5,7 +5,7 @@
 
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../support/jest.js";
 import { resolveTarget } from "../../compiler/cli/target.js";
 import { svcFiles } from "../../compiler/fmt/files.js";
 import { formatSvc } from "../../compiler/fmt/index.js";

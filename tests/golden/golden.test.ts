@@ -4,7 +4,7 @@
 
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { hasErrors } from "../../compiler/diagnostics/diagnostic.js";
 import { build, formatDiagnostics } from "../../compiler/index.js";
 import { parseModule, parseRouteFile } from "../../compiler/parse/index.js";

@@ -6,7 +6,7 @@
 import { cpSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import Database from "better-sqlite3";
 import { request } from "undici";
 import { call } from "../support/http.js";

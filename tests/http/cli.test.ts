@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../support/jest.js";
 import { ts } from "ts-morph";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";

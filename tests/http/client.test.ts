@@ -4,7 +4,7 @@
 
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { repoRoot } from "../support/paths.js";
 import { buildTo, removeDir, startServer, type TestServer } from "../support/server.js";
 import { SECRET, startAccounts, type Accounts } from "../auth/support.js";

@@ -4,7 +4,7 @@
 // on lists built in code, and PATCH with arguments that are absent, null or a value.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, buildTo, removeDir, startServer } from "../support/server.js";

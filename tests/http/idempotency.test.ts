@@ -5,7 +5,7 @@
 
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { type Answer, call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, buildTo, removeDir, startServer } from "../support/server.js";

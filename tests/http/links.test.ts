@@ -3,7 +3,7 @@
 // `url` member is this shape.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, buildTo, removeDir, startServer } from "../support/server.js";

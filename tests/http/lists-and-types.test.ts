@@ -3,7 +3,7 @@
 // before anything runs; a loop of inserts is one transaction; a list binds in SQL.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, buildTo, removeDir, startServer } from "../support/server.js";

@@ -4,7 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { parseServerArgs } from "../../runtime/start/options.js";
 import { CONTENT_SECURITY_POLICY } from "../../runtime/core/answer/html-headers.js";
 import { call } from "../support/http.js";

@@ -2,7 +2,7 @@
 // back everything it wrote, and the server keeps serving.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, buildTo, removeDir, startServer } from "../support/server.js";

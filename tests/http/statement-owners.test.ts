@@ -4,7 +4,7 @@
 // been declared`.
 
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { buildTo, removeDir, startServer, tmpDir } from "../support/server.js";

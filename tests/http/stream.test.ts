@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { get } from "node:http";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import Database from "better-sqlite3";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";

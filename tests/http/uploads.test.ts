@@ -9,7 +9,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { FormData, request } from "undici";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";

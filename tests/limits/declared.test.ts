@@ -4,7 +4,7 @@
 // address, caller and argument are independent; X-Forwarded-For counts only with
 // --trust-proxy; route limits and route-file block limits hold too.
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { hs256 } from "../auth/support.js";
 import { call } from "../support/http.js";
 import { buildTo, removeDir, type TestServer } from "../support/server.js";

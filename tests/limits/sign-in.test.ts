@@ -14,7 +14,7 @@
 // server hashes at N = 2^10: the throttle counts failures, whatever a hash costs, and the
 // same attack at full cost would take minutes a backend.
 
-import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { join } from "node:path";
 import { SECRET } from "../auth/support.js";
 import { call } from "../support/http.js";
@@ -26,7 +26,7 @@ const PASSWORD = "correct horse battery";
 
 // Some tests here pay for 20 and more full-cost hashes in a row on SQLite: 1 to 3 s each on
 // a loaded 2-core machine. Nothing here is timed; this only bounds a hang.
-jest.setTimeout(300_000);
+const LIMIT = 300_000;
 
 for (const { name, open } of await backends("signin")) {
   describe(`sign-in throttle (${name})`, () => {
@@ -60,13 +60,13 @@ for (const { name, open } of await backends("signin")) {
         fast = server;
         fastOther = other;
       }
-    });
+    }, LIMIT);
 
     afterAll(async () => {
       await Promise.all([server?.stop(), other?.stop(), ...(fast === server ? [] : [fast?.stop(), fastOther?.stop()])]);
       await backend?.drop();
       if (dir) removeDir(dir);
-    });
+    }, LIMIT);
 
     test("guessing one account: 5 failures, then 429 for that account, right password or not", async () => {
       await signUp("target@example.com");
@@ -81,7 +81,7 @@ for (const { name, open } of await backends("signin")) {
       const right = await signIn("target@example.com", PASSWORD, "203.0.113.2", other);
       expect(right.status).toBe(429);
       expect(right.json.data).toBeUndefined();
-    });
+    }, LIMIT);
 
     test("the account's owner, on an address they signed in from, still signs in during the attack", async () => {
       await signUp("owner@example.com");
@@ -92,7 +92,7 @@ for (const { name, open } of await backends("signin")) {
       const owner = await signIn("owner@example.com", PASSWORD, "192.0.2.10", other);
       expect(owner.status).toBe(200);
       expect(typeof owner.json.data.token).toBe("string");
-    });
+    }, LIMIT);
 
     test("other accounts are not held back by an attack on one", async () => {
       await signUp("bystander@example.com", fast);
@@ -106,7 +106,7 @@ for (const { name, open } of await backends("signin")) {
       expect((await signIn("bystander@example.com", PASSWORD, "192.0.2.20", fastOther)).status).toBe(200);
       // Served while the attack still holds: the besieged account is refused before and after.
       expect((await signIn("besieged@example.com", PASSWORD, "203.0.113.52", fast)).status).toBe(429);
-    });
+    }, LIMIT);
 
     test("one address spraying many accounts is blocked after 20 failures, on every account", async () => {
       const from = "203.0.113.60";
@@ -119,7 +119,7 @@ for (const { name, open } of await backends("signin")) {
       expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(30);
       // Another address is not touched.
       expect((await signIn("sprayed@example.com", PASSWORD, "192.0.2.30")).status).toBe(200);
-    });
+    }, LIMIT);
 
     test("signing in to an account of one's own between guesses does not wash the address clean", async () => {
       await signUp("mallory@example.com", fast);
@@ -128,7 +128,7 @@ for (const { name, open } of await backends("signin")) {
       expect((await signIn("mallory@example.com", PASSWORD, from, fastOther)).status).toBe(200);
       expect((await signIn("someone@example.com", "guess", from, fast)).status).toBe(401);
       expect((await signIn("someone-else@example.com", "guess", from, fastOther)).status).toBe(429);
-    });
+    }, LIMIT);
 
     test("a success forgets the account's failures, not the address's", async () => {
       await signUp("forgetful@example.com", fast);
@@ -138,7 +138,7 @@ for (const { name, open } of await backends("signin")) {
       for (let i = 0; i < 5; i++) again.push((await signIn("forgetful@example.com", `typo ${i}`, "192.0.2.42", fast)).status);
       expect(again).toEqual([401, 401, 401, 401, 401]);
       expect((await signIn("forgetful@example.com", "typo", "192.0.2.43", fastOther)).status).toBe(429);
-    });
+    }, LIMIT);
 
     test("the session sign-in form is throttled too, and shows the wait", async () => {
       await signUp("pages@example.com");
@@ -153,6 +153,6 @@ for (const { name, open } of await backends("signin")) {
       expect(refused.status).toBe(429);
       expect(refused.headers["retry-after"]).toBeDefined();
       expect(refused.text).toContain("too many failed sign-ins");
-    });
+    }, LIMIT);
   });
 }

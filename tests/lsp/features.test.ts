@@ -4,7 +4,7 @@
 
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import type {
   CompletionItem,
   Diagnostic,

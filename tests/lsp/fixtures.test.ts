@@ -5,7 +5,7 @@
 
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { resolveTarget } from "../../compiler/cli/target.js";
 import { check } from "../../compiler/index.js";
 import { rangeOf, toLspDiagnostic } from "../../compiler/lsp/convert.js";

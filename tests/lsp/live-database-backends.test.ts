@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import BetterSqlite3 from "better-sqlite3";
 import path, { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { fileURLToPath } from "node:url";
 import { LspClient } from "../../bench/lsp/client.js";
 import { repoRoot } from "../support/paths.js";

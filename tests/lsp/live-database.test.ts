@@ -5,7 +5,7 @@
 
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "../support/jest.js";
 import { LspClient, uri } from "../../bench/lsp/client.js";
 import { FILES, writeProject } from "./project.js";
 

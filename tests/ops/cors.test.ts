@@ -2,7 +2,7 @@
 // origin echoed exactly with Vary: Origin, nothing for other origins, never `*` with
 // credentials, and no CORS headers at all without the flag.
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { removeDir, startServer, type TestServer } from "../support/server.js";
 import { buildServer } from "./support.js";

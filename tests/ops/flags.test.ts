@@ -8,7 +8,7 @@ import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { EXAMPLE_ENV, removeDir, startServer, tmpDir } from "../support/server.js";
 import { buildServer, exampleDir, logLines, raw, svcServerJs } from "./support.js";

@@ -1,7 +1,7 @@
 // Bugs the fuzzer (fuzz.test.ts) found, each as the request that showed it.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "../support/jest.js";
 import { removeDir, startServer, type TestServer } from "../support/server.js";
 import { buildServer, expectAlive, raw, request } from "./support.js";
 

@@ -11,7 +11,7 @@
 
 import { connect } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { EXAMPLE_ENV, removeDir, startServer, type TestServer } from "../support/server.js";
 import { fuzzCase, type FuzzContext, type FuzzRequest } from "./fuzz-cases.js";

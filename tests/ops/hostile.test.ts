@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import type { Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { removeDir, startServer, type TestServer } from "../support/server.js";
 import { buildServer, expectAlive, logLines, postJson, raw, request, taskCount } from "./support.js";
 

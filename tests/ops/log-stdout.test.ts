@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { repoRoot } from "../support/paths.js";
 
 const LOG = pathToFileURL(join(repoRoot, "build", "runtime", "core", "log.js")).href;

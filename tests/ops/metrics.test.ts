@@ -3,7 +3,7 @@
 // refused without a token; `--metrics-listen` serves /metrics on its own address only.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { removeDir, startServer, type TestServer } from "../support/server.js";
 import { buildServer, postJson, raw, request } from "./support.js";
 

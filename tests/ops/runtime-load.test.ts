@@ -4,7 +4,7 @@
 // EventEmitter on their slow path for every response. Counted from inside the server process.
 
 import { fileURLToPath } from "node:url";
-import { afterAll, expect, test } from "@jest/globals";
+import { afterAll, expect, test } from "../support/jest.js";
 import { buildTo, removeDir, startServer } from "../support/server.js";
 import { buildServer, exampleDir } from "./support.js";
 

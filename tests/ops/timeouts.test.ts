@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { removeDir, startServer, type TestServer } from "../support/server.js";
 import { buildServer, expectAlive, postJson, raw, request, taskCount, waitForLog } from "./support.js";

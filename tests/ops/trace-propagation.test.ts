@@ -6,7 +6,7 @@
 
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { Receiver as Subscriber } from "../events/support.js";
 import { EVENTS_ENV } from "../events/support.js";
 import { repoRoot } from "../support/paths.js";

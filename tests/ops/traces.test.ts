@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "../support/jest.js";
 import { EXAMPLE_ENV, removeDir, startServer, type TestServer } from "../support/server.js";
 import { buildServer, logLines, postJson, raw, request, waitForLog } from "./support.js";
 import { attrs, type OtlpSpan, Receiver } from "./otlp.js";

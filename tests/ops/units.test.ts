@@ -4,7 +4,7 @@
 import { EventEmitter } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { describeClientError } from "../../runtime/core/client-errors.js";
 import { Cors } from "../../runtime/core/cors.js";
 import { framingProblem } from "../../runtime/core/framing.js";

@@ -5,7 +5,7 @@
 
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "../support/jest.js";
 import { removeDir, startServer } from "../support/server.js";
 import { buildServer, logLines, postJson, raw, request, waitForLog, type RawAnswer } from "./support.js";
 

@@ -7,7 +7,7 @@ import { createServer as createNetServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { EXAMPLE_ENV, removeDir, startServer, type TestServer } from "../support/server.js";
 import { buildServer, exited, logLines, raw, request, waitForLog } from "./support.js";
 

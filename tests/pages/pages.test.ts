@@ -3,7 +3,7 @@
 // Unpoly protocol headers, and the files the server serves itself (public/, Unpoly).
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { type TestServer, removeDir } from "../support/server.js";

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import Mustache from "mustache";
 import { HtmlBytes, parseTemplate, renderHtml, renderHtmlBytes, renderText } from "../../runtime/pages/templates.js";
 import { repoRoot } from "../support/paths.js";

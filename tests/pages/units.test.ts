@@ -5,7 +5,7 @@
 import { mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { join } from "node:path";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { bySpecificity, folderPath, routeReference } from "../../compiler/analyze/app/app-paths.js";
 import { parseFrontMatter } from "../../compiler/parse/front-matter.js";
 import { MAX_PUBLIC_FILE, readPublicFiles } from "../../compiler/project/public-files.js";

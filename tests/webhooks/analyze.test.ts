@@ -1,7 +1,7 @@
 // The analyzer's side of webhooks, credentials and auth: what the model says the server
 // reads at start, the diagnostics around handlers, and what the generator makes of it.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { defaultConfig } from "../../compiler/project/config.js";
 import { analyze } from "../../compiler/analyze/index.js";
 import type { Model } from "../../compiler/analyze/model/model.js";

@@ -2,7 +2,7 @@
 // 401/403 answers with their WWW-Authenticate challenges.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { AuthError, BearerTokens, Identity, authorize } from "../../runtime/auth/index.js";
 import { Credentials } from "../../runtime/core/credentials.js";
 import { HttpError, StartupError } from "../../runtime/core/errors.js";

@@ -4,7 +4,7 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../support/jest.js";
 import { MAX_CREDENTIAL_BYTES, fallbackEnvName, resolveCredentials } from "../../runtime/core/credentials.js";
 import { StartupError } from "../../runtime/core/errors.js";
 import type { CredentialSpec } from "../../runtime/contract/index.js";

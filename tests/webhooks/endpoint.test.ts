@@ -3,7 +3,7 @@
 // the compiler declares (compiler/analyze/stores/webhook-store.ts).
 
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
-import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import { afterEach, beforeEach, describe, expect, test } from "../support/jest.js";
 import { allTableDdl } from "../../compiler/analyze/sql/ddl/index.js";
 import { Credentials } from "../../runtime/core/credentials.js";
 import { type SqliteDatabase, openSqlite } from "../../runtime/db/sqlite/index.js";

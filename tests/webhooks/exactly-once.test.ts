@@ -4,7 +4,7 @@
 // still knows what was handled. The record lives in the database, not in a process.
 
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { sign as octokitSign } from "@octokit/webhooks-methods";
 import { call } from "../support/http.js";
 import { type TestServer, removeDir } from "../support/server.js";

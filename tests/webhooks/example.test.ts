@@ -4,7 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { call } from "../support/http.js";
 import { repoRoot } from "../support/paths.js";
 import { EXAMPLE_ENV, type TestServer, removeDir, startServer } from "../support/server.js";

@@ -1,7 +1,7 @@
 // A verified body becomes the handler's `payload`: JSON, forms (Slack, GitHub's form
 // content type), other text, nothing.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { HttpError } from "../../runtime/core/errors.js";
 import { parsePayload } from "../../runtime/webhooks/payload.js";
 

@@ -1,7 +1,7 @@
 // Published test vectors: the examples in the providers' own documentation must verify,
 // and the smallest change to them must not.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { github } from "../../runtime/webhooks/github.js";
 import { standard } from "../../runtime/webhooks/standard.js";
 import { Rejected } from "../../runtime/webhooks/verifier.js";

@@ -4,7 +4,7 @@
 // checked with a fake clock. A verifier either returns or throws Rejected: a broken
 // header must never surface as any other error (that would be a 500).
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../support/jest.js";
 import { sign as octokitSign } from "@octokit/webhooks-methods";
 import { Webhook } from "standardwebhooks";
 import Stripe from "stripe";

@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess, execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../../support/jest.js";
 import { call } from "../../support/http.js";
 import { repoRoot } from "../../support/paths.js";
 import { until } from "../../support/until.js";

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { IrStmt } from "../../../compiler/analyze/model/model.js";
 import { needsTransaction } from "../../../compiler/analyze/transactions/transaction.js";
 import { generateServerTs } from "../../../compiler/generate/index.js";

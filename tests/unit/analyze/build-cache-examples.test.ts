@@ -4,7 +4,7 @@
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../../support/jest.js";
 import { BuildCache } from "../../../compiler/dev/build-cache.js";
 import { resolveTarget } from "../../../compiler/cli/target.js";
 import { type BuildResult, type DiscoverTarget, build, formatDiagnostics } from "../../../compiler/index.js";

@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../../support/jest.js";
 import { BuildCache, describeReuse } from "../../../compiler/dev/build-cache.js";
 import { type DiscoverTarget, build, check, formatDiagnostics } from "../../../compiler/index.js";
 

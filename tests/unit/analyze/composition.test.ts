@@ -1,6 +1,6 @@
 // Private code, calls between actions and fns in the analyzer (docs/language.md §2.3: Calling an action, Private queries and actions, Functions).
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { IrExpr, IrStmt } from "../../../compiler/analyze/model/model.js";
 import { looksSensitive } from "../../../compiler/analyze/checks/visibility.js";
 import { TASK, analyzeText, codes } from "./analyze.js";

@@ -2,7 +2,7 @@
 // `fail 401` names as its challenge: decided in analysis, so every answer path (endpoint,
 // declared route, route file, replay) reads one fact (docs/auth.md).
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { AuthConfig } from "../../../compiler/project/config/schema.js";
 import { analyzeText } from "./analyze.js";
 

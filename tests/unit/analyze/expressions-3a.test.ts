@@ -2,7 +2,7 @@
 // collecting for gives, where yield goes), `T??` arguments with has() and patch updates, and
 // the diagnostics SVC2120–SVC2126.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { IrStmt } from "../../../compiler/analyze/model/model.js";
 import { TASK, analyzeText, codes } from "./analyze.js";
 

@@ -2,7 +2,7 @@
 // (issue 15 part 10); a member written to a json field, compared with `==`, returned or
 // passed to `coalesce` does not.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { IrExpr, IrStmt } from "../../../compiler/analyze/model/model.js";
 import type { AuthConfig } from "../../../compiler/project/config/schema.js";
 import { TASK, analyzeText } from "./analyze.js";

@@ -1,7 +1,7 @@
 // Lists and record types in the analyzer (docs/language.md §2.3 Lists, §2.5 Record types):
 // shapes of arguments, typed members, loops and the transaction they need, list builtins,
 // and lists bound in SQL.
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { TASK, analyzeText, codes } from "./analyze.js";
 
 const TYPES = `

@@ -2,7 +2,7 @@
 // and each action's fail statuses and whether it reads the caller (checks/action-reach.ts):
 // what the generator and openapi.json print without deciding again.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { analyze } from "../../../compiler/analyze/index.js";
 import type { Model } from "../../../compiler/analyze/model/model.js";
 import { parseApp } from "../../../compiler/parse/app.js";

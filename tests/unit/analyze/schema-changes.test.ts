@@ -2,7 +2,7 @@
 // what each backend's SQL makes of an expression, the derived conversions, the schema hash,
 // and the checks fixtures/error-evolve does not show one by one.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { ColumnChangeModel, Model } from "../../../compiler/analyze/model/model.js";
 import { rowExpression } from "../../../compiler/analyze/sql/row-expression.js";
 import { schemaSummary } from "../../../compiler/cli/schema-summary.js";

@@ -1,7 +1,7 @@
 // Which queries SQLite answers as JSON itself (docs/language.md, "Generated code"), and the SQL
 // it is given: the query inside, unchanged, bound as it is.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import Database from "better-sqlite3";
 import type { ColumnModel } from "../../../compiler/analyze/model/model.js";
 import { sqliteJsonRows } from "../../../compiler/analyze/sql/sqlite/json-rows.js";

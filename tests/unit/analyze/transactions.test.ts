@@ -1,5 +1,5 @@
 // Which actions run inside BEGIN/COMMIT: everything that could need a rollback.
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { TASK, analyzeText } from "./analyze.js";
 
 function needs(body: string, params = "id: id, t: text"): boolean {

@@ -2,7 +2,7 @@
 // error for a GET route that reaches one (SVC7020, docs/language.md §3): the attacks a link
 // from another site could make (signing the user out, deleting, writing through a call).
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { TASK, analyzeText, codes } from "./analyze.js";
 
 const SESSIONS = { auth: { bearer: { credential: "tokens" }, sessions: {} } };

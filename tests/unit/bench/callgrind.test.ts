@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { parseBenchArgs } from "../../../bench/args.js";
 import { parseBackendsArgs } from "../../../bench/backends/args.js";
 import { dumpInstructions, dumpNumber, newestDump } from "../../../bench/callgrind/dump.js";

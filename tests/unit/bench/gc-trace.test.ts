@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { parseBackendsArgs } from "../../../bench/backends/args.js";
 import { formatGcTable } from "../../../bench/backends/gc.js";
 import { GcCollector, parseGcLine } from "../../../bench/backends/gc-trace.js";

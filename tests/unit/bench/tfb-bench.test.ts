@@ -1,6 +1,6 @@
 // The pieces of `npm run bench:tfb` that need no server: TFB's `queries` rule, the fortunes
 // page the baselines write, the command line and the report's ratios.
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { parseTfbArgs } from "../../../bench/tfb/args.js";
 import { FORTUNES } from "../../../bench/tfb/data.js";
 import { fortunesDifference } from "../../../bench/tfb/fortune-html.js";

@@ -2,7 +2,7 @@
 // rules want it (every test type passes), then broken one way at a time (each check fails, or
 // warns where TFB only warns). The server writes its answers by hand on a raw socket, so a
 // test can take away any header or give any status, length or bytes.
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../../support/jest.js";
 import { createServer, type Server, type Socket } from "node:net";
 import { FORTUNES, worldNumbers } from "../../../bench/tfb/data.js";
 import { expectedFortunes, normalizeFortunes } from "../../../bench/tfb/fortune-html.js";

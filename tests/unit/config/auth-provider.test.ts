@@ -2,7 +2,7 @@
 // over https (plain http to loopback for tests), an issuer and an audience required, the
 // audience check given up only in writing, and a leeway of at most five minutes.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { authModel } from "../../../compiler/analyze/config/credentials.js";
 import { readConfig } from "../../../compiler/project/config.js";
 

@@ -1,4 +1,4 @@
-import { afterAll, describe, test, expect } from "@jest/globals";
+import { afterAll, describe, test, expect } from "../../support/jest.js";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -1,4 +1,4 @@
-import { describe, test, expect } from "@jest/globals";
+import { describe, test, expect } from "../../support/jest.js";
 import { indexToml, locate } from "../../../compiler/project/config/locate.js";
 import type { TomlPath } from "../../../compiler/project/config/locate.js";
 import type { Span } from "../../../compiler/parse/ast.js";

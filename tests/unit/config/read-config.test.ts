@@ -1,4 +1,4 @@
-import { describe, test, expect } from "@jest/globals";
+import { describe, test, expect } from "../../support/jest.js";
 import { backendOfUrl, defaultConfig, readConfig } from "../../../compiler/project/config.js";
 import type { Diagnostic } from "../../../compiler/diagnostics/diagnostic.js";
 

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { whenRead } from "../../../runtime/db/awaitable.js";
 
 describe("whenRead", () => {

@@ -1,7 +1,7 @@
 // Each case starts a "previous version" of the server on a real file, then the next
 // version with changed declarations, as a deploy would.
 
-import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import { afterEach, beforeEach, describe, expect, test } from "../../support/jest.js";
 import BetterSqlite3 from "better-sqlite3";
 import { join } from "node:path";
 import { migrateSqlite } from "../../../runtime/db/sqlite/migrate.js";

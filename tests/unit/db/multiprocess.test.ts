@@ -1,6 +1,6 @@
 // Several server processes on one file, as `--workers` or a rolling deploy runs them.
 
-import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import { afterEach, beforeEach, describe, expect, test } from "../../support/jest.js";
 import BetterSqlite3 from "better-sqlite3";
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { takeRows } from "../../../runtime/db/postgres/rows.js";
 
 class Result extends Array<unknown> {

@@ -1,6 +1,6 @@
 // Another connection (as another worker or server would) holds the file's write lock.
 
-import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import { afterEach, beforeEach, describe, expect, test } from "../../support/jest.js";
 import BetterSqlite3 from "better-sqlite3";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import { afterEach, beforeEach, describe, expect, test } from "../../support/jest.js";
 import BetterSqlite3 from "better-sqlite3";
 import { mapSqliteError } from "../../../runtime/db/sqlite/errors.js";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";

@@ -3,7 +3,7 @@
 // the database's (a table migrated by earlier builds) or the schema changes under a
 // prepared statement.
 
-import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import { afterEach, beforeEach, describe, expect, test } from "../../support/jest.js";
 import { rmSync } from "node:fs";
 import BetterSqlite3 from "better-sqlite3";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";

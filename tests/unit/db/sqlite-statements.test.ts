@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, jest, test } from "@jest/globals";
+import { afterEach, beforeEach, describe, expect, jest, test } from "../../support/jest.js";
 import BetterSqlite3 from "better-sqlite3";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
 import { StartupError } from "../../../runtime/core/errors.js";

@@ -4,7 +4,7 @@
 // `:memory:` one in pages, the shared connection free between them; both stop when told.
 
 import { rmSync } from "node:fs";
-import { afterEach, describe, expect, test } from "@jest/globals";
+import { afterEach, describe, expect, test } from "../../support/jest.js";
 import { csvField, csvHeader, csvLine, ndjsonLine } from "../../../runtime/core/answer/stream/format.js";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
 import type { Row, StatementSpec } from "../../../runtime/contract/index.js";

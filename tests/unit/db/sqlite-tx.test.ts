@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import { afterEach, beforeEach, describe, expect, test } from "../../support/jest.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
 import { Fail, HttpError } from "../../../runtime/core/errors.js";

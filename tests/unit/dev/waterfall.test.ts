@@ -2,7 +2,7 @@
 // span ends after its root (a statement settling after the answer was written), which once drew
 // a bar past the lane's end (tests/browser/dev-traces failed on it).
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { ServerResponse } from "node:http";
 import { answerTraces } from "../../../compiler/dev/traces.js";
 import type { RecentTrace, RecentTraces } from "../../../runtime/traces/recent.js";

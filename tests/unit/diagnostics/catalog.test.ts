@@ -4,7 +4,7 @@
 
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { allDiagnostics, diagnosticsMarkdown } from "../../../compiler/diagnostics/catalog.js";
 import { repoRoot } from "../../support/paths.js";
 

@@ -1,6 +1,6 @@
 // The one "did you mean" measure every phase's hints use (compiler/diagnostics/did-you-mean.ts).
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { closest, editDistance } from "../../../compiler/diagnostics/did-you-mean.js";
 import { nearestBuiltin } from "../../../compiler/jq/builtins.js";
 

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { beforeAll, describe, expect, test } from "@jest/globals";
+import { beforeAll, describe, expect, test } from "../../support/jest.js";
 import oniguruma from "vscode-oniguruma";
 import textmate from "vscode-textmate";
 import { repoRoot } from "../../support/paths.js";

@@ -2,7 +2,7 @@
 
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../../support/jest.js";
 import { FmtCommand } from "../../../compiler/cli/commands/fmt.js";
 import { type CliRun, runCli } from "../../dev/helpers.js";
 import { tmpDir } from "../../support/server.js";

@@ -3,7 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { fileKind, formatSvc, FormatError } from "../../../compiler/fmt/index.js";
 import { parseModule, parseRouteFile } from "../../../compiler/parse/index.js";
 import { repoRoot } from "../../support/paths.js";

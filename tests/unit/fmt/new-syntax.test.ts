@@ -2,7 +2,7 @@
 // `enqueue`, `emit`), parsed by a parser written here on svc's own expression rules,
 // lays out like the constructs svc has, with no change to the formatter.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { layout } from "../../../compiler/fmt/layout.js";
 import { describeSyntax } from "../../../compiler/fmt/syntax.js";
 import { tokenize } from "../../../compiler/parse/lexer.js";

@@ -1,7 +1,7 @@
 // `svc fmt`'s layout rules (docs/language.md §7, Layout), one by one, on module files and
 // route files; every expected output is also checked to be a fixed point.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { formatSvc, FormatError } from "../../../compiler/fmt/index.js";
 
 /** Formats `source` as `file`, and checks that formatting the result changes nothing. */

@@ -2,7 +2,7 @@
 // (compiler/generate/sections/answers.ts, runtime/core/answer/json-text.ts): the text must be exactly
 // JSON.stringify's, for every kind of value and every column name a query can have.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { answerJson } from "../../../compiler/generate/sections/answers.js";
 import { Names } from "../../../compiler/generate/names.js";
 import { jsonRowOrNull, jsonRows, jsonTextBytes, jsonValue } from "../../../runtime/core/answer/json-text.js";

@@ -5,7 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import ts from "typescript";
 import { build, formatDiagnostics } from "../../../compiler/index.js";
 import { transpile } from "../../../compiler/generate/index.js";

@@ -1,7 +1,7 @@
 // The formatter thread: prettier's output with the fixed options, concurrent requests kept
 // apart, and a source prettier cannot parse rejected with its message instead of hanging.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { format, warmFormatter } from "../../../compiler/generate/format.js";
 
 describe("format", () => {

@@ -5,7 +5,7 @@
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import ts from "typescript";
 import { build, formatDiagnostics } from "../../../compiler/index.js";

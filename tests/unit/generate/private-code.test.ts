@@ -2,7 +2,7 @@
 // input check for private code no route file calls; a callee on the caller's executor; a fn
 // as a plain function of its arguments.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { generateServerTs } from "../../../compiler/generate/index.js";
 import { TASK, analyzeText } from "../analyze/analyze.js";
 

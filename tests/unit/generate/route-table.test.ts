@@ -1,7 +1,7 @@
 // The generator prints the model's decisions (compiler/analyze/route-table.ts, checks/action-reach.ts)
 // and makes none of its own: change a decision in the model and the output follows it.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { generateServerTs } from "../../../compiler/generate/index.js";
 import { apiNames } from "../../../compiler/generate/openapi/document.js";
 import { operations } from "../../../compiler/generate/openapi/operations.js";

@@ -1,7 +1,7 @@
 // The row literal generated into a statement's sqlite entry (sections/shared.ts): each
 // column under its own name, whatever the name is; `__proto__` stays a property.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { statementSpec } from "../../../compiler/generate/sections/shared.js";
 import type { StatementSpec } from "../../../runtime/contract/index.js";
 

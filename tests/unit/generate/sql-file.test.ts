@@ -1,7 +1,7 @@
 // server.ts and its companion sql.ts (docs/language.md, "Generated code"): the SQL data goes
 // to sql.ts, which loads nothing at run time; server.ts imports what it names.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { generate } from "../../../compiler/generate/index.js";
 import { TASK, analyzeText } from "../analyze/analyze.js";
 

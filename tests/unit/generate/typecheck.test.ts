@@ -5,7 +5,7 @@
 
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import ts from "typescript";
 import { repoRoot } from "../../support/paths.js";
 

@@ -1,6 +1,6 @@
 // The wait between a job's attempts (runtime/jobs/backoff.ts): exponential, capped, jittered.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { BACKOFF_CAP_MS, backoffBound, backoffDelay } from "../../../runtime/jobs/backoff.js";
 
 describe("backoff", () => {

@@ -1,7 +1,7 @@
 // The cron parser and tick finder of schedules (runtime/jobs/cron.ts), which the compiler
 // also uses to refuse a bad expression at build time.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { type Cron, isTimeZone, nextTick, parseCron } from "../../../runtime/jobs/cron.js";
 
 function cron(text: string): Cron {

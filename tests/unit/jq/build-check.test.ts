@@ -2,7 +2,7 @@
 // directives, and programs jq itself refuses to compile (asked of jq-web at build time).
 // Internal builtins jq 1.7.1 accepts stay accepted.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { compileJq } from "../../../compiler/jq/index.js";
 import { JQ_BUILTINS, nearestBuiltin } from "../../../compiler/jq/builtins.js";
 import { rawJq } from "./harness.js";

@@ -1,7 +1,7 @@
 // Every program of the subset, compiled, against jq-web (jq 1.7.1) on seeded random
 // inputs: the same outputs in the same order, and an error exactly when jq errors.
 
-import { beforeAll, describe, expect, test } from "@jest/globals";
+import { beforeAll, describe, expect, test } from "../../support/jest.js";
 import { canon, compiled, Gen, outcome, type Outcome, rawJq, runOnJqWeb } from "./harness.js";
 import { PAGE_PROGRAMS, SUBSET_PROGRAMS } from "./programs.js";
 

@@ -2,7 +2,7 @@
 // correctly on jq-web (on its own thread) with $params and $query bound. A call that
 // crashes jq-web or runs past its bound fails alone: the next call runs on a fresh thread.
 
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../../support/jest.js";
 import { compileJq } from "../../../compiler/jq/index.js";
 import { JqError, JqWeb, JqWebFailure } from "../../../runtime/jq/index.js";
 import { FALLBACK_PROGRAMS } from "./programs.js";

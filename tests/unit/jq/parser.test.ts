@@ -1,7 +1,7 @@
 // The jq parser: syntax errors come back as SVC5001 with a position (never as an
 // exception), unknown names as SVC5002/SVC5003, and what it accepts agrees with jq 1.7.1.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { compileJq } from "../../../compiler/jq/index.js";
 import { parseJq } from "../../../compiler/jq/parser.js";
 import { Gen, rawJq } from "./harness.js";

@@ -1,7 +1,7 @@
 // The compiled subset is listed once for analysis (subset.ts) and once for emission
 // (emit-builtins.ts); the two must agree, and the differential programs must use each.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { EMITTED_BUILTINS } from "../../../compiler/generate/jq/emit-builtins.js";
 import { SUBSET } from "../../../compiler/jq/subset.js";
 import { PAGE_PROGRAMS, SUBSET_PROGRAMS } from "./programs.js";

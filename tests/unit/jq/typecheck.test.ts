@@ -2,7 +2,7 @@
 // the project's strict settings, with `rt.jq` being runtime/jq/index.ts.
 
 import { join } from "node:path";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import ts from "typescript";
 import { emitJq } from "../../../compiler/generate/jq/program.js";
 import { compileJq } from "../../../compiler/jq/index.js";

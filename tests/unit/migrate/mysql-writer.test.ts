@@ -1,7 +1,7 @@
 // The MySQL/MariaDB writer's SQL text where the goldens (fixtures/evolve-plan-mysql) do not
 // reach: the index forms of each server, long trigger names, the type a definition declares.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { columnType, mysqlWriter, triggerNames } from "../../../runtime/migrate/mysql.js";
 import type { ChangeTarget } from "../../../runtime/migrate/writer.js";
 import { newTask, oldLive } from "../../support/evolve-specs.js";

@@ -2,7 +2,7 @@
 // begun, open or done from the live schema and the history; what it refuses; what the
 // additive check is told to leave alone, also for a server of the old build.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { columnChangeKey, keyColumns } from "../../../runtime/migrate/keys.js";
 import { type HistoryRow, type LiveSchema, changesToRun, indexName, planChanges } from "../../../runtime/migrate/plan.js";
 import { postgresWriter } from "../../../runtime/migrate/postgres.js";

@@ -1,7 +1,7 @@
 // The PostgreSQL writer's pieces that need no database (the whole plan's SQL is the golden
 // fixtures/evolve-plan-postgres/plan/postgres.sql, run for real by tests/backends/evolve-postgres).
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { expandDefinition, postgresWriter, viewSchemaName } from "../../../runtime/migrate/postgres.js";
 import { fillColumns } from "../../../runtime/migrate/row-expression.js";
 import { live, pgTable, renameHeadline } from "./tables.js";

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, describe, expect, test } from "../../support/jest.js";
 import Database from "better-sqlite3";
 import type { MigrationStep } from "../../../runtime/contract/evolve.js";
 import { sqliteWriter } from "../../../runtime/migrate/sqlite.js";

@@ -1,7 +1,7 @@
 // The app folder's texts parsed in the parse step (compiler/parse/app.ts): route files and
 // the front matter of pages, each by path, with their diagnostics; other files left alone.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { parseApp } from "../../../compiler/parse/app.js";
 
 describe("parseApp", () => {

@@ -1,6 +1,6 @@
 // `private`/`public` before a query or an action, and `fn` declarations (docs/language.md §2.3: Private queries and actions, Functions).
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { ActionDecl, FnDecl, QueryDecl } from "../../../compiler/parse/ast.js";
 import { parseModule } from "../../../compiler/parse/index.js";
 import { parseClean, sexpr } from "./helpers.js";

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { ActionDecl, QueryDecl, ResourceDecl, RouteDecl, WebhookDecl } from "../../../compiler/parse/ast.js";
 import { parseModule } from "../../../compiler/parse/index.js";
 import { parseClean, sexpr, textAt } from "./helpers.js";

@@ -1,6 +1,6 @@
 // The grammar of issue 31 part 3a: `let xs = for … [max N] { … yield … }`, `yield`, and `T??`.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { ActionDecl, CollectStmt, TypeDecl } from "../../../compiler/parse/ast.js";
 import { parseModule } from "../../../compiler/parse/index.js";
 import { parseClean, sexpr, statementsOf } from "./helpers.js";

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { parseModule } from "../../../compiler/parse/index.js";
 import { expressionOf, sexpr, statementsOf } from "./helpers.js";
 

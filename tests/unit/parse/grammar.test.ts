@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { readFileSync } from "node:fs";
 import { parseCodes } from "../../../compiler/diagnostics/codes/parse.js";
 import { CST_TYPES_PATH, cstTypesSource } from "../../../compiler/parse/cst-types-gen.js";

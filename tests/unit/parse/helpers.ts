@@ -1,4 +1,4 @@
-import { expect } from "@jest/globals";
+import { expect } from "../../support/jest.js";
 import type { ActionDecl, Expr, ModuleFile, Stmt } from "../../../compiler/parse/ast.js";
 import { parseModule } from "../../../compiler/parse/index.js";
 

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { buildLexer, tokenize } from "../../../compiler/parse/lexer.js";
 import { PositionMap } from "../../../compiler/parse/positions.js";
 import type { SqlScan } from "../../../compiler/parse/sql-scan.js";

@@ -1,6 +1,6 @@
 // The grammar of lists and record types (docs/language.md §2.3 Lists, §2.5 Record types):
 // `list<T> max N`, `type Name { … }` and `for x in list { … }`.
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { ActionDecl, ResourceDecl, TypeDecl } from "../../../compiler/parse/ast.js";
 import { parseModule } from "../../../compiler/parse/index.js";
 import { parseClean, sexpr, statementsOf } from "./helpers.js";

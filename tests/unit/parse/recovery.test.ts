@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { ActionDecl, ResourceDecl, WebhookDecl } from "../../../compiler/parse/ast.js";
 import type { Diagnostic } from "../../../compiler/diagnostics/diagnostic.js";
 import { parseModule, parseRouteFile } from "../../../compiler/parse/index.js";

@@ -1,7 +1,7 @@
 // `respond [status] [body] (header "Name" = value)*` on module routes and in route-file
 // blocks (docs/language.md §2.4, §4): what is a body and what follows the clause.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { RespondClause, RouteDecl } from "../../../compiler/parse/ast.js";
 import { parseModule, parseRouteFile } from "../../../compiler/parse/index.js";
 import { parseClean, sexpr } from "./helpers.js";

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { DataStep, RedirectStep } from "../../../compiler/parse/ast.js";
 import { parseRouteFile } from "../../../compiler/parse/index.js";
 import { sexpr, textAt } from "./helpers.js";

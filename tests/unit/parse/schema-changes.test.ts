@@ -2,7 +2,7 @@
 // `renamed from`, `changed from … using (…) back (…) lossy`, `backfill`, a resource's
 // `drop x`, and the module-level `drop resource x`.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { DropResourceDecl, FieldDecl, ResourceDecl } from "../../../compiler/parse/ast.js";
 import { parseModule } from "../../../compiler/parse/index.js";
 import { parseClean, sexpr, textAt } from "./helpers.js";

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { ActionDecl, IfStmt, LetStmt, QueryDecl, ResourceDecl, ReturnStmt } from "../../../compiler/parse/ast.js";
 import { parseModule } from "../../../compiler/parse/index.js";
 import { PositionMap } from "../../../compiler/parse/positions.js";

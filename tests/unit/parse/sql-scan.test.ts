@@ -1,7 +1,7 @@
 // The parser's scan of a SQL body and analysis's tokens come from one lexer
 // (compiler/parse/sql-lex.ts): they agree on what is code.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { tokenize } from "../../../compiler/analyze/sql/tokens.js";
 import { scanSqlBody } from "../../../compiler/parse/sql-scan.js";
 

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { IfStmt } from "../../../compiler/parse/ast.js";
 import { sexpr, statementsOf } from "./helpers.js";
 

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type {
   ActionDecl, IfStmt, QueryDecl, ResourceDecl, ReturnStmt, RouteDecl, WebhookDecl,
 } from "../../../compiler/parse/ast.js";

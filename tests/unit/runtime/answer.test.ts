@@ -1,5 +1,5 @@
 // Every answer of an svc server names its request once in X-Request-Id, however it writes its head.
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../../support/jest.js";
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { request } from "undici";

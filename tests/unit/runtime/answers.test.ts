@@ -1,7 +1,7 @@
 // Text answers and the one error writer (runtime/core/answer/text.ts, errors.ts, server-header.ts;
 // docs/language.md §2.4 "Answers of any media type", §3 "Error shape", docs/operations.md).
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { Answer } from "../../../runtime/core/answer/answer.js";
 import { errorAnswers } from "../../../runtime/core/answer/error-answers.js";
 import { answerClass, checkServerHeader } from "../../../runtime/core/answer/server-header.js";

@@ -1,4 +1,4 @@
-import { describe, test, expect } from "@jest/globals";
+import { describe, test, expect } from "../../support/jest.js";
 import * as arg from "../../../runtime/lang/args.js";
 import { HttpError } from "../../../runtime/core/errors.js";
 

@@ -1,4 +1,4 @@
-import { describe, test, expect, beforeAll, afterAll } from "@jest/globals";
+import { describe, test, expect, beforeAll, afterAll } from "../../support/jest.js";
 import { createServer, type Server } from "node:http";
 import { request } from "undici";
 import { readBody } from "../../../runtime/core/body.js";

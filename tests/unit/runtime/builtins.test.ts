@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { contains, endsWith, replace, slug, startsWith, substr } from "../../../runtime/lang/builtins.js";
 import { HttpError } from "../../../runtime/core/errors.js";
 import { join, sort } from "../../../runtime/lang/lists.js";

@@ -10,7 +10,7 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test } from "@jest/globals";
+import { expect, test } from "../../support/jest.js";
 import { repoRoot } from "../../support/paths.js";
 
 /**

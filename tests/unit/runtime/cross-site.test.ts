@@ -3,7 +3,7 @@
 // same rule over real sockets, on every kind of target, is tests/http/cross-site.test.ts.
 
 import type { IncomingMessage } from "node:http";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { createCors } from "../../../runtime/core/cors.js";
 import { CrossSiteRule, isSafeMethod, originHost } from "../../../runtime/core/cross-site.js";
 import type { BoundTarget } from "../../../runtime/core/router.js";

@@ -1,4 +1,4 @@
-import { describe, test, expect, beforeAll, afterAll } from "@jest/globals";
+import { describe, test, expect, beforeAll, afterAll } from "../../support/jest.js";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import { request } from "undici";
 import { sendData, sendError, sendOk } from "../../../runtime/core/answer/envelope.js";

@@ -1,7 +1,7 @@
 // The codes as the runtime raises and logs them: each error class carries one, real failures
 // carry theirs, a code reaches the log line and never the answer's body.
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../../support/jest.js";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import { request } from "undici";
 import { describeClientError } from "../../../runtime/core/client-errors.js";

@@ -2,7 +2,7 @@
 // the store's expiry and sweep on a real SQLite database with a fake clock, and what the
 // analyzer puts in the model.
 
-import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import { afterEach, beforeEach, describe, expect, test } from "../../support/jest.js";
 import { defaultConfig } from "../../../compiler/project/config.js";
 import { IDEMPOTENCY_TABLE } from "../../../compiler/analyze/stores/idempotency-store.js";
 import { idempotencyStatements, idempotencyTable } from "../../../runtime/idempotency/table.js";

@@ -1,4 +1,4 @@
-import { describe, test, expect } from "@jest/globals";
+import { describe, test, expect } from "../../support/jest.js";
 import { createIdGenerator, isUlid, newId, ulidTime } from "../../../runtime/lang/ids.js";
 import { now } from "../../../runtime/core/time.js";
 

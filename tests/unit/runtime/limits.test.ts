@@ -1,6 +1,6 @@
 // The arithmetic of runtime/limits on its own: GCRA decisions, the RateLimit fields, and keys.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { decide, rateOf, remaining, waitMs } from "../../../runtime/limits/gcra.js";
 import { policyField, retryAfterSeconds, stateField } from "../../../runtime/limits/headers.js";
 import { counterId, valueKey } from "../../../runtime/limits/keys.js";

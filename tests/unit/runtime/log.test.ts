@@ -1,4 +1,4 @@
-import { describe, test, expect } from "@jest/globals";
+import { describe, test, expect } from "../../support/jest.js";
 import { Logger, requestIdFrom } from "../../../runtime/core/log.js";
 import { loggedPath } from "../../../runtime/core/request-line.js";
 import { memoryLogger } from "./helpers.js";

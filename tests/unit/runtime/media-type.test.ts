@@ -1,6 +1,6 @@
 // Content-Type reading shared by body parsing, webhooks, the cross-site form check and pages.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { isJsonMedia, mediaType, parameterValues } from "../../../runtime/core/media-type.js";
 
 describe("media type", () => {

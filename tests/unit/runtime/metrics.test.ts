@@ -3,7 +3,7 @@
 // webhook outcomes, HEAD as GET), and figures a feature registers.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { HttpError } from "../../../runtime/core/errors.js";
 import { ScrapeAccess } from "../../../runtime/metrics/access.js";
 import { HttpSeries } from "../../../runtime/metrics/http-series.js";

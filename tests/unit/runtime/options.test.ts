@@ -1,4 +1,4 @@
-import { describe, test, expect } from "@jest/globals";
+import { describe, test, expect } from "../../support/jest.js";
 import { StartupError } from "../../../runtime/core/errors.js";
 import { BUILTIN_DEFAULTS, backendOfUrl, helpText, parseListen, parseServerArgs } from "../../../runtime/start/options.js";
 import type { ServerOptions } from "../../../runtime/contract/index.js";

@@ -3,7 +3,7 @@
 // to the same request, field by field, with the test receiver's own decoder (tests/ops/otlp-proto.ts).
 // Times, ids, every attribute type, links, trace state, status and lengths past one byte are covered.
 
-import { expect, test } from "@jest/globals";
+import { expect, test } from "../../support/jest.js";
 import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { TraceState } from "@opentelemetry/core";

@@ -2,7 +2,7 @@
 // itself, and refused by it once anything signed is changed; the backoff's bounds; the
 // statements' parameter slots in each dialect.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { Webhook } from "standardwebhooks";
 import { retryDelayMs, signedHeaders, signingKey, outboxStatements } from "../../../runtime/outbox/index.js";
 import { deliveryId, wants } from "../../../runtime/outbox/claim.js";

@@ -2,7 +2,7 @@
 // the DDL each dialect gets, which must stay what the compiler wrote for them before, or a
 // database an earlier server made would no longer migrate.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { ownStatements, ownTables } from "../../../runtime/start/own-tables.js";
 import { sessionsTable } from "../../../runtime/auth/sessions-table.js";
 import { idempotencyTable } from "../../../runtime/idempotency/table.js";

@@ -1,4 +1,4 @@
-import { describe, test, expect } from "@jest/globals";
+import { describe, test, expect } from "../../support/jest.js";
 import { HttpError } from "../../../runtime/core/errors.js";
 import { parseQueryString, parseUrlEncoded } from "../../../runtime/core/query-string.js";
 

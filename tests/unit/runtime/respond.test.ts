@@ -3,7 +3,7 @@
 // would split a response, and errors in the app's shape.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import ts from "typescript";
 import type { Model } from "../../../compiler/analyze/model/model.js";
 import { respondSection } from "../../../compiler/generate/sections/respond.js";

@@ -3,7 +3,7 @@
 // millisecond `iat`, a token without `iat`, and never moves a revocation earlier; on a real
 // SQLite database with a fake clock.
 
-import { afterEach, beforeEach, describe, expect, test } from "@jest/globals";
+import { afterEach, beforeEach, describe, expect, test } from "../../support/jest.js";
 import { REVOCATIONS_TABLE as RESERVED } from "../../../compiler/analyze/stores/session-store.js";
 import { allTableDdl } from "../../../compiler/analyze/sql/ddl/index.js";
 import type { FieldModel } from "../../../compiler/analyze/model/model.js";

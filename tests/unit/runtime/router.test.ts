@@ -1,4 +1,4 @@
-import { describe, test, expect } from "@jest/globals";
+import { describe, test, expect } from "../../support/jest.js";
 import { HttpError } from "../../../runtime/core/errors.js";
 import { Router, pathSegments, splitTarget, type MatchResult } from "../../../runtime/core/router.js";
 import type { RouteSpec, RouteTarget } from "../../../runtime/contract/index.js";

@@ -1,6 +1,6 @@
 // sendWhole, the one writer of whole answers (core/answer/answer.ts): its head and body, the
 // lengths of answers without a body, headers given either way, and a second answer refused.
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../../support/jest.js";
 import { createServer, type Server } from "node:http";
 import { request } from "undici";
 import { Answer, sendWhole } from "../../../runtime/core/answer/index.js";

@@ -1,4 +1,4 @@
-import { describe, test, expect, beforeAll, afterAll } from "@jest/globals";
+import { describe, test, expect, beforeAll, afterAll } from "../../support/jest.js";
 import type { Server } from "node:http";
 import { connect } from "node:net";
 import { request } from "undici";

@@ -1,6 +1,6 @@
 // runtime/lang/shape.ts, runtime/lang/lists.ts and contains (runtime/lang/builtins.ts): the checks generated validators call for list and
 // record arguments, attacked with the values a client can send.
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { HttpError, ValidationError } from "../../../runtime/core/errors.js";
 import { contains } from "../../../runtime/lang/builtins.js";
 import * as expectCheck from "../../../runtime/lang/expect.js";

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { isoTime, now } from "../../../runtime/core/time.js";
 
 describe("isoTime: toISOString without formatting every second again", () => {

@@ -1,4 +1,4 @@
-import { describe, test, expect } from "@jest/globals";
+import { describe, test, expect } from "../../support/jest.js";
 import { parseTimestamp } from "../../../runtime/lang/timestamp.js";
 
 describe("parseTimestamp", () => {

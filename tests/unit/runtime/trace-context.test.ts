@@ -1,7 +1,7 @@
 // The trace context enqueue and emit store (runtime/lang/trace-context.ts): the current span's
 // W3C `traceparent` and `tracestate`, and nothing outside a span or for the invalid context.
 
-import { expect, test } from "@jest/globals";
+import { expect, test } from "../../support/jest.js";
 import { currentSpan, traceCarrier, type CurrentSpan } from "../../../runtime/lang/trace-context.js";
 
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";

@@ -3,7 +3,7 @@
 // dropped and counted, close sending what is left, OTEL_BSP_* setting the sizes; a refusing
 // collector logged once. Another OTLP protocol than http/protobuf stops the start.
 
-import { expect, test } from "@jest/globals";
+import { expect, test } from "../../support/jest.js";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { BatchExport, batchOptions, otlpHttpSend } from "../../../runtime/traces/export.js";

@@ -2,7 +2,7 @@
 // OTEL_TRACES_SAMPLER names, a child following its parent's `sampled` flag, a ratio decided by
 // the trace id alone, and a sampler or ratio svc does not know stopping the start.
 
-import { expect, test } from "@jest/globals";
+import { expect, test } from "../../support/jest.js";
 import { ratioSampler, samplerFromEnv } from "../../../runtime/traces/sampler.js";
 import { randomness, type RecordedSpan, SpanKind, Tracer } from "../../../runtime/traces/span.js";
 import { carrierOf } from "../../../runtime/lang/trace-context.js";

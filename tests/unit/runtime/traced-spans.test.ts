@@ -2,7 +2,7 @@
 // answers with its own JSON keeps that answer and has its query span around it, the statement
 // below; statements are children of the current span; nothing is made outside a request.
 
-import { afterEach, beforeEach, expect, test } from "@jest/globals";
+import { afterEach, beforeEach, expect, test } from "../../support/jest.js";
 import { rmSync } from "node:fs";
 import BetterSqlite3 from "better-sqlite3";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";

@@ -1,7 +1,7 @@
 // UUIDs for `id(uuid)` and `id(uuid7)` keys (runtime/keys/uuid.ts), checked against RFC 9562:
 // the version and variant bits, the timestamp field of v7, and the order of v7 ids made in a row.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { createUuid7, uuid4, uuid7 } from "../../../runtime/keys/uuid.js";
 
 const SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

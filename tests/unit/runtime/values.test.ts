@@ -1,7 +1,7 @@
 // runtime/values/: random numbers within their bounds, text read as numbers and bools (null on
 // anything else), clamp/min/max, range and the bounded lists a collecting `for` builds.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { ValidationError } from "../../../runtime/core/errors.js";
 import { clamp, collect, max, min, parseBool, parseFloat, parseInt, random, randomInt, range } from "../../../runtime/values/index.js";
 

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { sqlCodes } from "../../../compiler/diagnostics/codes/sql.js";
 
 describe("sql diagnostic catalog", () => {

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import type { IndexModel, ParamModel } from "../../../compiler/analyze/model/model.js";
 import { createSqliteChecker } from "../../../compiler/analyze/sql/sqlite/check.js";
 import { checkSql } from "./checking.js";

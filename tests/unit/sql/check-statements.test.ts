@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../../support/jest.js";
 import type { SqlChecker } from "../../../compiler/analyze/sql/dialect.js";
 import { createSqliteChecker } from "../../../compiler/analyze/sql/sqlite/check.js";
 import { checkSql, codes } from "./checking.js";

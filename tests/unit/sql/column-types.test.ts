@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "../../support/jest.js";
 import { backendDiagnostics } from "../../../compiler/analyze/sql/backend-rules.js";
 import type { SqlChecker } from "../../../compiler/analyze/sql/dialect.js";
 import { bindParams } from "../../../compiler/analyze/sql/params.js";

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import Database from "better-sqlite3";
 import { allTableDdl } from "../../../compiler/analyze/sql/ddl/index.js";
 import { tableDdl as mysqlDdl } from "../../../compiler/analyze/sql/ddl/mysql.js";

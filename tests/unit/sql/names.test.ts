@@ -2,7 +2,7 @@
 // means there what SQLite took it for. tests/backends/names.test.ts runs the same kinds of
 // names on the three servers.
 
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { bindParams } from "../../../compiler/analyze/sql/params.js";
 import { sqlBody } from "./fixtures.js";
 

@@ -1,7 +1,7 @@
 // null-order.ts and divisions.ts: what svc writes into PostgreSQL's and MySQL's SQL so that
 // ORDER BY places NULL and `/` divides ints as SQLite does. tests/backends/portability.test.ts
 // runs both on the three servers.
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { bindParams } from "../../../compiler/analyze/sql/params.js";
 import { createSqliteChecker } from "../../../compiler/analyze/sql/sqlite/check.js";
 import type { ResourceShape } from "../../../compiler/analyze/sql/ddl/index.js";

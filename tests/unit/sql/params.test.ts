@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { bindParams } from "../../../compiler/analyze/sql/params.js";
 import { sqlBody } from "./fixtures.js";
 

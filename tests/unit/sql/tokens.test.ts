@@ -1,4 +1,4 @@
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { clauseTokens, equalityColumns, orderItems, selectItems } from "../../../compiler/analyze/sql/clauses.js";
 import { tableRefs } from "../../../compiler/analyze/sql/refs.js";
 import { tokenize } from "../../../compiler/analyze/sql/tokens.js";

@@ -4,7 +4,7 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "../../support/jest.js";
 import { runtimeErrorsMarkdown } from "../../../compiler/tools/runtime-errors-markdown.js";
 import { ERROR_CODES } from "../../../runtime/contract/error-codes.js";
 import { codeOf } from "../../../runtime/core/errors.js";

@@ -5,7 +5,7 @@
 
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { describe as group, expect, test } from "@jest/globals";
+import { describe as group, expect, test } from "../../support/jest.js";
 import { repoRoot } from "../../support/paths.js";
 import { describe, globRegExp, importGraph, resolveSpecifier, specifiersOf, violations, type ImportRule } from "./graph.js";
 import { IMPORT_RULES, RUNTIME_FEATURES, RUNTIME_PARTS } from "./rules.js";

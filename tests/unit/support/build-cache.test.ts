@@ -3,7 +3,7 @@
 // below the project's folder, or another option, is another build; a failed build is not
 // kept and still throws its diagnostics. Each test works on a copy of its own.
 
-import { expect, test } from "@jest/globals";
+import { expect, test } from "../../support/jest.js";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "../../../compiler/index.js";

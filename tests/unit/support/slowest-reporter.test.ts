@@ -1,7 +1,7 @@
 // The report that ends every jest run (tests/support/slowest-reporter.ts): the ten slowest
 // suites, slowest first, with the summed time of all suites.
 
-import { expect, test } from "@jest/globals";
+import { expect, test } from "../../support/jest.js";
 import SlowestSuites, { slowestLines } from "../../support/slowest-reporter.js";
 
 const suite = (name: string, seconds: number) => ({
