@@ -20,7 +20,7 @@ export const TEST_TIMEOUT_MS = 60_000;
 type Fn = (...args: any[]) => any;
 
 /** `fn`, failing once `ms` pass without it settling. */
-function timed<F extends Fn>(fn: F, ms: number | undefined, what: string): F {
+export function timed<F extends Fn>(fn: F, ms: number | undefined, what: string): F {
   const limit = ms ?? TEST_TIMEOUT_MS;
   const wrapped = (...args: unknown[]): Promise<unknown> => {
     let timer: NodeJS.Timeout | undefined;
