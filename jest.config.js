@@ -22,6 +22,10 @@ export default {
   runner: "jest-light-runner",
   testTimeout: 60000,
   maxWorkers: 2,
+  // Jest's default runner ends its worker processes once the run is over, whatever a suite
+  // left running; this runner's worker threads live in Jest's own process, which exits the
+  // same way only when told to.
+  forceExit: true,
   globalSetup: "<rootDir>/build/tests/support/global-setup.js",
   reporters: ["default", "<rootDir>/build/tests/support/slowest-reporter.js"],
 };
