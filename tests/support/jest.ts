@@ -4,9 +4,10 @@
 // svc uses (jest-light-runner) imports each suite natively, in a worker that keeps the
 // compiler and runtime loaded from one suite to the next.
 //
-// That runner enforces no time limit, so the limit is enforced here, as Jest's default runner
-// did: each test and hook fails after TEST_TIMEOUT_MS (or the limit it was given) instead of
-// hanging the run.
+// That runner enforces no time limit and does not check `expect.assertions(n)`, so both are
+// done here, as Jest's default runner did: each test and hook fails after TEST_TIMEOUT_MS (or
+// the limit it was given) instead of hanging the run, and a test that asked for a number of
+// assertions fails unless it made them.
 
 import type * as Globals from "@jest/globals";
 import { ModernFakeTimers } from "@jest/fake-timers";
@@ -32,14 +33,30 @@ export function timed<F extends Fn>(fn: F, ms: number | undefined, what: string)
   return wrapped as unknown as F;
 }
 
+type Extracting = { extractExpectedAssertionsErrors(): { error: Error }[] };
+
+/** `fn`, failing unless it made the assertions `expect.assertions(n)` or `expect.hasAssertions()` asked for. */
+export function counted<F extends Fn>(fn: F): F {
+  const expecting = g.expect as unknown as Extracting;
+  const wrapped = async (...args: unknown[]): Promise<unknown> => {
+    // Clears what an earlier test (or a hook) left counted.
+    expecting.extractExpectedAssertionsErrors();
+    const value: unknown = await fn(...args);
+    const errors = expecting.extractExpectedAssertionsErrors();
+    if (errors.length > 0) throw errors[0]!.error;
+    return value;
+  };
+  return wrapped as unknown as F;
+}
+
 type TestFn = Global["test"];
 
-/** `test` (and `it`) with its time limit enforced; `.skip`, `.only`, `.todo` and `.each` as Jest has them. */
+/** `test` (and `it`) with its time limit and asked-for assertions enforced; `.skip`, `.only`, `.todo` and `.each` as Jest has them. */
 function timedTest(base: TestFn): TestFn {
-  const run = ((name: string, fn: Fn, timeout?: number) => base(name, timed(fn, timeout, `test "${name}"`), timeout)) as unknown as TestFn;
+  const run = ((name: string, fn: Fn, timeout?: number) => base(name, timed(counted(fn), timeout, `test "${name}"`), timeout)) as unknown as TestFn;
   const each = ((...table: unknown[]) => {
     const bound = (base.each as (...t: unknown[]) => (name: string, fn: Fn, timeout?: number) => void)(...table);
-    return (name: string, fn: Fn, timeout?: number) => bound(name, timed(fn, timeout, `test "${name}"`), timeout);
+    return (name: string, fn: Fn, timeout?: number) => bound(name, timed(counted(fn), timeout, `test "${name}"`), timeout);
   }) as unknown as TestFn["each"];
   return Object.assign(run, { skip: base.skip, only: base.only, todo: base.todo, each });
 }
