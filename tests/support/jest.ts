@@ -73,6 +73,7 @@ export const beforeAll: Global["beforeAll"] = timedHook(g.beforeAll, "beforeAll"
 export const beforeEach: Global["beforeEach"] = timedHook(g.beforeEach, "beforeEach");
 export const afterAll: Global["afterAll"] = timedHook(g.afterAll, "afterAll");
 export const afterEach: Global["afterEach"] = timedHook(g.afterEach, "afterEach");
+
 /**
  * The runner's fake timers fake every timer whatever they are asked; these honour
  * `useFakeTimers`'s options (a test that fakes Date only keeps its real sockets and timers).
