@@ -5,8 +5,9 @@
 // worker threads, which keep what they loaded (the compiler, the runtime, TypeScript) from
 // one suite to the next, instead of Jest's default of a fresh module registry per suite,
 // which loaded them again in each of the ~290 suites. Suites import the test API from
-// tests/support/jest.ts (which also enforces `testTimeout`, as this runner does not); a
-// worker's globals and loaded modules are shared by the suites it runs, so a suite restores
+// tests/support/jest.ts, which also does what this runner does not: the time limit of a test
+// or hook (TEST_TIMEOUT_MS there: this runner reads no `testTimeout`) and `expect.assertions`.
+// A worker's globals and loaded modules are shared by the suites it runs, so a suite restores
 // what it changes (environment variables, fake timers).
 //
 // `npm test` runs every suite but the long differential corpora (`*.corpus.test.ts`), which
@@ -20,7 +21,6 @@ export default {
   testPathIgnorePatterns: ["/node_modules/", "\\.corpus\\.test\\.js$"],
   transform: {},
   runner: "jest-light-runner",
-  testTimeout: 60000,
   maxWorkers: 2,
   // Jest's default runner ends its worker processes once the run is over, whatever a suite
   // left running; this runner's worker threads live in Jest's own process, which exits the

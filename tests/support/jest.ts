@@ -15,7 +15,7 @@ import { ModernFakeTimers } from "@jest/fake-timers";
 type Global = typeof Globals;
 const g = globalThis as unknown as Global;
 
-/** What jest.config.js's `testTimeout` was: a test or hook gets this long unless it says otherwise. */
+/** A test or hook gets this long unless it says otherwise (the runner reads no `testTimeout`). */
 export const TEST_TIMEOUT_MS = 60_000;
 
 type Fn = (...args: any[]) => any;
