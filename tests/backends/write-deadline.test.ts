@@ -12,6 +12,13 @@ import type { Database, StatementSpec } from "../../runtime/contract/index.js";
 import { type Namespace, backendAvailable, createNamespace, openSession } from "./support/databases.js";
 
 const DEADLINE_MS = 800;
+/**
+ * The cancel test's deadline: long enough that the commit margin (commitMarginMs, at most
+ * 250 ms) stands between svc's cancel and the session's statement_timeout even on a loaded
+ * machine, whose timers run late; at 800 ms the margin is 80 ms, and the server's own timeout
+ * could win the race.
+ */
+const CANCEL_DEADLINE_MS = 2500;
 
 const insert: StatementSpec = {
   name: "item.insert",
@@ -80,15 +87,19 @@ for (const backend of ["postgres", "mysql"] as const) {
     if (backend === "postgres") test(
       "a statement outside a transaction still running at its deadline is cancelled before the write timeout",
       async () => {
+        const patient = openPostgres(ns.url, { requestTimeoutMs: CANCEL_DEADLINE_MS });
         const session = await openSession(ns);
         let err: unknown;
         try {
+          await patient.migrate([]);
+          await patient.prepare([insert]);
           await session.run("BEGIN");
           await session.run("LOCK TABLE item IN ACCESS EXCLUSIVE MODE");
-          err = await failure(db.run(insert, ["blocked"]));
+          err = await failure(patient.run(insert, ["blocked"]));
         } finally {
           await session.run("ROLLBACK");
           await session.close();
+          await patient.close();
         }
         expect(err).toBeInstanceOf(HttpError);
         expect((err as HttpError).status).toBe(503);

@@ -78,7 +78,8 @@ export function startChild(
     };
     proc.stdout.on("data", onData);
     proc.stderr.on("data", onData);
-    proc.once("exit", (code) => {
+    // "close", not "exit": only then has all its output been read.
+    proc.once("close", (code) => {
       clearTimeout(timer);
       reject(new Error(`exited with ${code} before it was ready; output:\n${out}`));
     });

@@ -145,7 +145,7 @@ async function startServerAt(dir: string, args: string[], env: NodeJS.ProcessEnv
       const m = /"msg":"listening".*?"address":"[^"]*:(\d+)"/.exec(text);
       if (m) resolve(Number(m[1]));
     });
-    child.once("exit", (code) => reject(new Error(`exited ${code}: ${text}`)));
+    child.once("close", (code) => reject(new Error(`exited ${code}: ${text}`)));
   });
   return {
     port,
@@ -168,7 +168,7 @@ describe("svc-server", () => {
           if (m) resolve(`http://${m[1]}`);
         });
         child.stderr.on("data", (c: Buffer) => (text += c.toString()));
-        child.once("exit", (code) => reject(new Error(`exited ${code}: ${text}`)));
+        child.once("close", (code) => reject(new Error(`exited ${code}: ${text}`)));
       });
       const created = await call(`${url}/api/task_tracker:create_task`, { json: { title: "in memory" } });
       expect(created.json.data.title).toBe("in memory");

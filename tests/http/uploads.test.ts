@@ -47,7 +47,8 @@ function curl(args: string[]): Promise<{ code: number | null; out: string }> {
     child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
     child.stderr.on("data", (c: Buffer) => (out += c.toString("utf8")));
     child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, out }));
+    // "close", not "exit": only then has all of curl's output been read.
+    child.on("close", (code) => resolve({ code, out }));
   });
 }
 

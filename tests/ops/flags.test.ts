@@ -251,7 +251,8 @@ describe("logs", () => {
     );
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    const code = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    // "close", not "exit": the lines read below are all there only then.
+    const code = new Promise<number | null>((resolve) => child.once("close", resolve));
     try {
       let up = false;
       for (let i = 0; i < 200 && !up; i++) {

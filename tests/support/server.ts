@@ -93,7 +93,9 @@ export function startServer(dir: string, args: string[] = [], env: NodeJS.Proces
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", (c: Buffer) => output.push(...c.toString("utf8").split("\n").filter(Boolean)));
-    void exited.then((code) => {
+    // "close", not "exit": only then has everything the server wrote been read; the start
+    // timer still bounds the wait should a child it left hold its output open.
+    child.once("close", (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code} before listening:\n${output.join("\n")}`));
     });

@@ -57,7 +57,8 @@ function startGated(db: string, gate: number[], args: string[], graceMs = 30_000
       }
     });
     child.stderr!.on("data", (c: Buffer) => output.push(...c.toString("utf8").split("\n").filter(Boolean)));
-    void exited.then((code) => reject(new Error(`gated server exited with ${code} before listening:\n${output.join("\n")}`)));
+    // "close": only then has everything the server wrote been read.
+    child.once("close", (code) => reject(new Error(`gated server exited with ${code} before listening:\n${output.join("\n")}`)));
   });
 }
 

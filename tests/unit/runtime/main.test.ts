@@ -227,7 +227,8 @@ if (isEntry(import.meta.url)) {
         onStdout?.(stdout, (s) => child.kill(s));
       });
       child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-      child.on("exit", (code) => {
+      // "close", not "exit": only then has everything the child wrote been read.
+      child.on("close", (code) => {
         clearTimeout(timer);
         done({ code, stdout, stderr });
       });
