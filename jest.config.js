@@ -24,8 +24,8 @@ export default {
   // Six suites at a time on two cores: most suites spend most of their time waiting (on a
   // server they started, a database, a timer), and with two workers the cores stood idle for
   // half of the run (453 s wall for 465 s of CPU). Six keep them busy. A busy core makes a test
-  // slower, not wrong: what a test waits for it waits for as an event, within limits
-  // (tests/support/jest.ts) far above what it takes.
+  // slower, and its time limit (tests/support/jest.ts: 60 s unless it says otherwise) is far
+  // above what it takes.
   maxWorkers: 6,
   // Jest's default runner ends its worker processes once the run is over, whatever a suite
   // left running; this runner's worker threads live in Jest's own process, which exits the
