@@ -12,8 +12,9 @@
 //
 // Selecting the key a token names (kid, alg, kty, use) stays jose's: createLocalJWKSet.
 
-import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
+import type { JSONWebKeySet, JWTVerifyGetKey } from "jose";
 import { SvcError } from "../core/errors.js";
+import { jose } from "./jose.js";
 
 /** A key set larger than this is refused: the largest public providers' sets are some 15 KiB. */
 export const JWKS_MAX_BYTES = 128 * 1024;
@@ -51,7 +52,7 @@ export class RemoteKeySet {
       return await this.select!(header, token);
     } catch (err) {
       // A kid the set lacks may be the provider's new key: fetch again, once per cooldown.
-      if (!(err instanceof errors.JWKSNoMatchingKey)) throw err;
+      if (!(err instanceof (await jose()).errors.JWKSNoMatchingKey)) throw err;
       if (this.pending === null && !this.mayFetch()) {
         // The last fetch failed: the token may be fine, the server cannot tell.
         if (this.failure !== null) throw this.failure;
@@ -83,7 +84,7 @@ export class RemoteKeySet {
   private async load(): Promise<void> {
     try {
       const set = await this.fetchSet();
-      this.select = createLocalJWKSet(set);
+      this.select = (await jose()).createLocalJWKSet(set);
       this.fetchedAt = Date.now();
       this.failure = null;
     } catch (err) {

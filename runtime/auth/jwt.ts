@@ -13,8 +13,9 @@
 // client that sends the same token again costs one map lookup instead of a signature.
 
 import { createHash, createPrivateKey, createPublicKey, createSecretKey, type KeyObject } from "node:crypto";
-import { jwtVerify, SignJWT, type JWTPayload, type JWTVerifyResult } from "jose";
+import type { JWTPayload, JWTVerifyResult } from "jose";
 import { StartupError, SvcError } from "../core/errors.js";
+import { jose, preloadJose } from "./jose.js";
 import type { Credentials } from "../core/credentials.js";
 import type { Caller, JwtSpec } from "../contract/index.js";
 import { checkClaims, checkIssuedAt, checkType, InvalidToken, isCanonicalCompact } from "./jwt-checks.js";
@@ -46,6 +47,7 @@ export class Jwt {
   constructor(private readonly spec: JwtSpec, credentials: Credentials) {
     this.local = localKey(spec, credentials);
     this.remote = spec.jwksUrl === undefined ? null : new RemoteKeySet(new URL(spec.jwksUrl), spec.jwksCooldownMs ?? DEFAULT_COOLDOWN_MS);
+    preloadJose();
   }
 
   get canIssue(): boolean {
@@ -59,6 +61,7 @@ export class Jwt {
     const nowMs = Date.now();
     const now = Math.floor(nowMs / 1000);
     const claims: JWTPayload = roles === null ? {} : { [this.spec.rolesClaim]: [...roles] };
+    const { SignJWT } = await jose();
     const jwt = new SignJWT(claims)
       .setProtectedHeader(key.kid === null ? { alg: key.alg, typ: "JWT" } : { alg: key.alg, typ: "JWT", kid: key.kid })
       .setSubject(subject)
@@ -103,6 +106,9 @@ export class Jwt {
     const leeway = this.spec.leewayS ?? DEFAULT_LEEWAY_S;
     let verified: JWTVerifyResult;
     let own: boolean;
+    // Outside the try: jose failing to load is the server's fault, not the token's.
+    const loaded = jose();
+    const { jwtVerify } = loaded instanceof Promise ? await loaded : loaded;
     try {
       const options = { issuer: this.spec.issuer, audience: this.spec.audience, requiredClaims: ["exp", "sub"], clockTolerance: leeway };
       const local = this.local;
