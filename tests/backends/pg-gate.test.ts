@@ -1,8 +1,8 @@
 // The queue in front of postgres.js (runtime/db/postgres/gate.ts), with stand-in queries:
 // at most one statement per lane (a one-connection client) is handed over, the others wait
 // in order; one still
-// waiting at the end of its wait is never handed over (a 503), and one still running at its
-// deadline is cancelled on the server, once.
+// waiting at the end of its wait is never handed over (a 503), one still running at its
+// deadline is cancelled on the server, once, and one its connection lost unsent is sent again.
 
 import { describe, expect, test } from "../support/jest.js";
 import { type GatedQuery, SendGate } from "../../runtime/db/postgres/gate.js";
@@ -10,6 +10,18 @@ import { type GatedQuery, SendGate } from "../../runtime/db/postgres/gate.js";
 interface Stand extends GatedQuery<string> {
   finish(value: string): void;
   cancels: number;
+}
+
+/** A query that settles as postgres.js's do: `reject` (its own) settles it, and it is no longer active. */
+function settling(): Stand {
+  const q = stand();
+  let finish!: (v: string) => void;
+  let reject!: (err: unknown) => void;
+  const p = new Promise<string>((res, rej) => ((finish = res), (reject = rej)));
+  q.then = p.then.bind(p);
+  q.finish = (v) => ((q.active = false), finish(v));
+  q.reject = (err) => ((q.active = false), reject(err));
+  return q;
 }
 
 /** A query as postgres.js hands it back: taken by a connection (`state`, `active`) at once. */
@@ -108,6 +120,41 @@ describe("the send gate (postgres)", () => {
     expect(await last).toBe("ok");
     expect(on).toEqual(["lane 1", "lane 1", "lane 1'"]);
     expect(renewed).toEqual(["lane 1: syntax error", "lane 1: connection lost"]);
+    gate.stop();
+  });
+
+  test("a statement its lane's connection closed under, unsettled, is sent again on the lane that replaces it", async () => {
+    const gate = new SendGate(["lane 1"], 1000, 4096, (lane: string, err) =>
+      (err as { code?: string }).code === "CONNECTION_CLOSED" ? `${lane}'` : lane,
+    );
+    const lost = settling();
+    const again = settling();
+    const on: string[] = [];
+    const queries = [lost, again];
+    const result = gate.run((lane) => (on.push(lane), queries.shift()!), Date.now() + 5000);
+    // postgres.js took it, then closed the connection without settling it: nothing ever would.
+    gate.closed("lane 1");
+    await sleep(0);
+    expect(on).toEqual(["lane 1", "lane 1'"]);
+    again.finish("answered");
+    expect(await result).toBe("answered");
+    expect([gate.inFlight, gate.queued]).toEqual([0, 0]);
+    gate.stop();
+  });
+
+  test("a statement postgres.js settled as its connection closed keeps its answer; other lanes' are untouched", async () => {
+    const gate = new SendGate(["lane 1", "lane 2"], 1000, 4096, (lane: string) => `${lane}'`);
+    const failed = settling();
+    const other = settling();
+    const sent: string[] = [];
+    const first = gate.run((lane) => (sent.push(lane), failed), Date.now() + 5000);
+    const second = gate.run((lane) => (sent.push(lane), other), Date.now() + 5000);
+    failed.reject!(Object.assign(new Error("write CONNECTION_CLOSED"), { code: "CONNECTION_CLOSED" }));
+    gate.closed("lane 1");
+    await expect(first).rejects.toThrow("write CONNECTION_CLOSED");
+    other.finish("B");
+    expect(await second).toBe("B");
+    expect(sent).toEqual(["lane 1", "lane 2"]);
     gate.stop();
   });
 

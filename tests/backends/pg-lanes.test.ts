@@ -53,7 +53,7 @@ function pool(size: number, made: Stand[]): Lanes {
     live.add(sql);
     return sql;
   };
-  return { lanes: Array.from({ length: size }, open), open, live, client };
+  return { lanes: Array.from({ length: size }, open), open, live, client, closed: () => undefined };
 }
 
 describe("postgres: pools of one-connection clients", () => {

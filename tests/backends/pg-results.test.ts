@@ -26,7 +26,7 @@ function driver(rows: Record<string, unknown>[], command: string | null, resolve
   return { unsafe: query, end: async () => undefined } as unknown as Sql;
 }
 
-const pool = (sql: Sql) => ({ lanes: [sql], open: () => sql, live: new Set([sql]), client: () => sql });
+const pool = (sql: Sql) => ({ lanes: [sql], open: () => sql, live: new Set([sql]), client: () => sql, closed: () => undefined });
 
 async function open(rows: Record<string, unknown>[], command: string | null, resolved?: unknown[][]): Promise<PostgresDatabase> {
   const sql = driver(rows, command, resolved);

@@ -25,6 +25,13 @@
 // A statement handed to a connection still being opened waits for it at most
 // connect_timeout, which postgres/index.ts keeps within the deadline too.
 //
+// postgres.js loses a statement handed to a connection between its socket's "error" and
+// "close" events (a reset by the peer): it takes the statement, the socket is gone so
+// nothing is written, and the close that follows settles only what the error found. So a
+// lane reports each close of its connection (`closed`), and a statement still taken there
+// is settled here: since nothing was sent, it is sent again on a fresh lane instead of
+// waiting, unanswered, for its request's write timeout.
+//
 // postgres.js marks a query taken by a connection by setting its `state` (the backend's
 // key) and `active`, and cancels through its `canceller`: none of it is typed API.
 
@@ -37,6 +44,8 @@ export interface GatedQuery<T> extends PromiseLike<T> {
   state?: unknown;
   active?: boolean;
   canceller?: ((query: never) => unknown) | null;
+  /** Settles the query (postgres.js's own; a second settlement does nothing). */
+  reject?: (err: unknown) => void;
 }
 
 interface Waiter {
@@ -51,6 +60,7 @@ interface Waiter {
 interface Running {
   query: GatedQuery<unknown>;
   deadline: number;
+  lane: unknown;
 }
 
 /** How often deadlines are checked while statements run or wait. */
@@ -147,7 +157,7 @@ export class SendGate<L> implements ConnectionPool {
       this.next();
       throw err;
     }
-    const item: Running = { query, deadline };
+    const item: Running = { query, deadline, lane };
     this.running.push(item);
     this.arm();
     let value: T;
@@ -155,10 +165,24 @@ export class SendGate<L> implements ConnectionPool {
       value = await query;
     } catch (err) {
       this.done(item, this.renew(lane, err));
+      if (err instanceof UnsentError && Date.now() < deadline) return this.run(send, deadline);
       throw err;
     }
     this.done(item, lane);
     return value;
+  }
+
+  /**
+   * `lane`'s connection closed. A statement it had taken and postgres.js has not settled by
+   * now was never written (see the top of this file); it fails with UnsentError, which
+   * `start` answers by sending it again. One postgres.js did settle ignores this.
+   */
+  closed(lane: L): void {
+    for (const item of this.running) {
+      if (item.lane !== lane) continue;
+      const query = item.query;
+      if (query.active === true && typeof query.reject === "function") query.reject(new UnsentError());
+    }
   }
 
   private done(item: Running, next: L): void {
@@ -227,6 +251,17 @@ export class SendGate<L> implements ConnectionPool {
     this.waiting = [];
     this.head = 0;
     for (const w of waiting) w!.fail(gaveUp(this.acquireTimeoutMs));
+  }
+}
+
+/**
+ * A statement whose connection closed before it was written: it did nothing. Its code is one
+ * of postgres.js's connection codes, so the lane that took it is replaced (gateOf).
+ */
+export class UnsentError extends Error {
+  readonly code = "CONNECTION_CLOSED";
+  constructor() {
+    super("the connection closed before the statement was sent");
   }
 }
 

@@ -84,12 +84,19 @@ export function openPostgres(db: string, options: PostgresOpenOptions = {}): Pos
   const lanes = (options: typeof driver): Lanes => {
     const live = new Set<Sql>();
     const client = (): Sql => postgres(target.driverUrl, { ...options, max: 1 });
-    const open = (): Sql => {
-      const sql = client();
-      live.add(sql);
-      return sql;
+    const pool: Lanes = {
+      lanes: [],
+      open: () => {
+        const sql: Sql = postgres(target.driverUrl, { ...options, max: 1, onclose: () => pool.closed(sql) });
+        live.add(sql);
+        return sql;
+      },
+      live,
+      client,
+      closed: () => undefined,
     };
-    return { lanes: Array.from({ length: s.poolSize }, open), open, live, client };
+    pool.lanes = Array.from({ length: s.poolSize }, pool.open);
+    return pool;
   };
   return new PostgresDatabase(lanes({ ...driver, max_pipeline: 0 } as typeof driver), lanes(driver), target, connection);
 }
@@ -98,6 +105,8 @@ export function openPostgres(db: string, options: PostgresOpenOptions = {}): Pos
 export interface Lanes {
   lanes: readonly Sql[];
   open: () => Sql;
+  /** Told each time a lane's connection closes (its gate settles what postgres.js lost there). */
+  closed: (sql: Sql) => void;
   /** Every client not ended yet: the lanes, or those that replaced them. */
   live: Set<Sql>;
   /** A client like the lanes that is no part of the pool: its user ends it. */
@@ -119,12 +128,14 @@ function anyLive(pool: Lanes): Sql {
  * terminated) to the next statement on the reopened one, which would fail for nothing.
  */
 function gateOf(pool: Lanes, acquireTimeoutMs: number, queueLimit: number, name: string): SendGate<Sql> {
-  return new SendGate(pool.lanes, acquireTimeoutMs, queueLimit, (sql, err) => {
+  const gate = new SendGate(pool.lanes, acquireTimeoutMs, queueLimit, (sql, err) => {
     if (!isUnavailablePostgres(err)) return sql;
     pool.live.delete(sql);
     sql.end({ timeout: 0 }).catch(() => undefined);
     return pool.open();
   }, name);
+  pool.closed = (sql) => gate.closed(sql);
+  return gate;
 }
 
 /** The longest wait before postgres.js reopens a connection (reconnectDelaySeconds). */

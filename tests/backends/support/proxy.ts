@@ -48,12 +48,12 @@ export class TcpProxy {
   }
 
   /**
-   * Cuts every connection, both sides at once, and keeps listening: a network blip. Every
-   * other reset closes them with a TCP RST rather than a FIN, as a crashed peer or a
-   * middlebox would.
+   * Cuts every connection, both sides at once, and keeps listening: a network blip. Unless
+   * told which, every other reset closes them with a TCP RST rather than a FIN, as a crashed
+   * peer or a middlebox would.
    */
-  reset(): void {
-    const rst = this.resets++ % 2 === 1;
+  reset(how: "rst" | "fin" | "alternate" = "alternate"): void {
+    const rst = how === "alternate" ? this.resets++ % 2 === 1 : how === "rst";
     for (const s of this.sockets) {
       if (rst) s.resetAndDestroy();
       else s.destroy();
