@@ -5,7 +5,7 @@
 // deadline is cancelled on the server, once, and one its connection lost unsent is sent again.
 
 import { describe, expect, test } from "../support/jest.js";
-import { type GatedQuery, SendGate } from "../../runtime/db/postgres/gate.js";
+import { type GatedQuery, SendGate, beginning } from "../../runtime/db/postgres/gate.js";
 
 interface Stand extends GatedQuery<string> {
   finish(value: string): void;
@@ -155,6 +155,39 @@ describe("the send gate (postgres)", () => {
     other.finish("B");
     expect(await second).toBe("B");
     expect(sent).toEqual(["lane 1", "lane 2"]);
+    gate.stop();
+  });
+
+  test("a transaction whose connection closed before BEGIN was answered is begun again; once begun, it is postgres.js's to fail", async () => {
+    const gate = new SendGate(["lane 1"], 1000, 4096, (lane: string) => `${lane}'`);
+    const begun: string[] = [];
+    const bodies: (() => void)[] = [];
+    // A stand-in sql.begin: BEGIN is answered when the test says so, then the body runs.
+    const tx = (lane: string) =>
+      beginning<string>((began) => {
+        begun.push(lane);
+        return new Promise((resolve) => bodies.push(() => (began(), resolve(`done on ${lane}`))));
+      });
+    const lost = gate.run(tx, Date.now() + 5000);
+    gate.closed("lane 1");
+    await sleep(0);
+    expect(begun).toEqual(["lane 1", "lane 1'"]);
+    bodies[1]!();
+    expect(await lost).toBe("done on lane 1'");
+
+    let fail!: (err: unknown) => void;
+    const running = gate.run(
+      () =>
+        beginning<string>((began) => {
+          began();
+          return new Promise((_, reject) => (fail = reject));
+        }),
+      Date.now() + 5000,
+    );
+    gate.closed("lane 1'");
+    await sleep(0);
+    fail(new Error("CONNECTION_CLOSED during the transaction"));
+    await expect(running).rejects.toThrow("CONNECTION_CLOSED during the transaction");
     gate.stop();
   });
 

@@ -3,8 +3,8 @@
 // create_task answered 200 has its row stored, with the id it answered; every other
 // answer is a 503 envelope. After the database was unreachable, the first request once it
 // is back is answered 200 (the time it took is printed, and bounded only for liveness). A
-// statement handed to a connection just reset is answered at once, never left to the
-// write timeout (postgres.js loses one taken between its socket's error and close).
+// statement or transaction handed to a connection just reset is answered at once, never left
+// to the write timeout (postgres.js loses one taken between its socket's error and close).
 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
@@ -98,18 +98,29 @@ for (const backend of ["postgres", "mysql"] as const) {
       expect(byStatus.get(200) ?? 0).toBeGreaterThan(0);
     }, 30_000);
 
-    test("a statement sent as its connection is reset is answered at once: 200, or 503 database unavailable", async () => {
-      const answers: string[] = [];
-      for (let round = 0; round < 12; round++) {
-        // Every lane's connection open and idle, then cut with a RST as the next request comes.
-        await Promise.all(Array.from({ length: 8 }, () => call(`${api}:list_tasks?limit=1`)));
-        proxy.reset("rst");
-        const answer = await call(`${api}:list_tasks?limit=1`);
-        answers.push(answer.status === 200 ? "200" : `${answer.status} ${answer.json?.error}`);
-      }
-      console.log(`${backend}: answers right after a reset: ${answers.join(", ")}`);
-      expect(answers.filter((a) => a !== "200" && a !== "503 database unavailable")).toEqual([]);
-    }, 60_000);
+    // A statement (list_tasks), and a transaction (start_task reads, then writes; on a task
+    // that is not there it answers 404 from inside its transaction).
+    const asked = [
+      { what: "statement", path: "list_tasks?limit=1", json: undefined, answer: "200" },
+      { what: "transaction", path: "start_task", json: { id: "999999", assignee: "a" }, answer: "404 task not found" },
+    ];
+    for (const { what, path, json, answer: expected } of asked) {
+      test(`a ${what} sent as its connection is reset is answered at once, never at the write timeout`, async () => {
+        const send = async () => {
+          const a = await call(`${api}:${path}`, json === undefined ? {} : { json });
+          return a.status === 200 ? "200" : `${a.status} ${a.json?.error}`;
+        };
+        const answers: string[] = [];
+        for (let round = 0; round < 12; round++) {
+          // Every lane's connection open and idle, then cut with a RST as the next request comes.
+          await Promise.all(Array.from({ length: 8 }, send));
+          proxy.reset("rst");
+          answers.push(await send());
+        }
+        console.log(`${backend}: ${what}s right after a reset: ${answers.join(", ")}`);
+        expect(answers.filter((a) => a !== expected && a !== "503 database unavailable")).toEqual([]);
+      }, 60_000);
+    }
 
     test("after the database was unreachable, requests succeed again as soon as it is back", async () => {
       // Connections cut by the tests above are noticed and reopened first.

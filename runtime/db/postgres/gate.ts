@@ -30,7 +30,9 @@
 // nothing is written, and the close that follows settles only what the error found. So a
 // lane reports each close of its connection (`closed`), and a statement still taken there
 // is settled here: since nothing was sent, it is sent again on a fresh lane instead of
-// waiting, unanswered, for its request's write timeout.
+// waiting, unanswered, for its request's write timeout. A transaction's BEGIN is lost the
+// same way; until BEGIN is answered its work has not started, so it is begun again too
+// (`beginning`).
 //
 // postgres.js marks a query taken by a connection by setting its `state` (the backend's
 // key) and `active`, and cancels through its `canceller`: none of it is typed API.
@@ -252,6 +254,20 @@ export class SendGate<L> implements ConnectionPool {
     this.head = 0;
     for (const w of waiting) w!.fail(gaveUp(this.acquireTimeoutMs));
   }
+}
+
+/**
+ * A transaction as the gate sees it: taken (`active`), so settled here if its connection
+ * closes, until `begin` calls `began`, as BEGIN is answered; from then on postgres.js fails
+ * it when the connection closes.
+ */
+export function beginning<T>(begin: (began: () => void) => Promise<T>): GatedQuery<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const settled = new Promise<T>((ok, fail) => ((resolve = ok), (reject = fail)));
+  const tx: GatedQuery<T> = { then: settled.then.bind(settled), active: true, reject };
+  begin(() => (tx.active = false)).then(resolve, reject);
+  return tx;
 }
 
 /**

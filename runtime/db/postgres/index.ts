@@ -21,7 +21,7 @@ import { commitMarginMs, lateCommitError } from "../net/deadline.js";
 import { NetStatements } from "../net/statements.js";
 import { type NetSettings, type NetTarget, parseNetUrl, redactUrl } from "../net/url.js";
 import { withRetries } from "../retry.js";
-import { SendGate } from "./gate.js";
+import { SendGate, beginning } from "./gate.js";
 import { completed, isRetryablePostgres, isUnavailablePostgres, mapPostgresError } from "./errors.js";
 import { takeRows } from "./rows.js";
 import { migratePostgres, quoteIdent } from "./migrate.js";
@@ -348,16 +348,20 @@ export class PostgresDatabase implements Database {
   private attempt<T>(fn: (tx: Executor) => Awaitable<T>, commitBy: number, mode: string): Promise<T> {
     return this.txGate.run(
       (sql) =>
-        sql.begin(mode, async (tx: TransactionSql) => {
-          const executor = new PostgresTx(tx, this.statements, this.constraints);
-          try {
-            const result = await fn(executor);
-            if (Date.now() >= commitBy) throw lateCommitError();
-            return result;
-          } finally {
-            executor.end();
-          }
-        }) as Promise<T>,
+        beginning(
+          (began) =>
+            sql.begin(mode, async (tx: TransactionSql) => {
+              began();
+              const executor = new PostgresTx(tx, this.statements, this.constraints);
+              try {
+                const result = await fn(executor);
+                if (Date.now() >= commitBy) throw lateCommitError();
+                return result;
+              } finally {
+                executor.end();
+              }
+            }) as Promise<T>,
+        ),
       commitBy,
     );
   }
