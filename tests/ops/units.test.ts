@@ -1,8 +1,9 @@
 // The operations pieces on their own: option resolution for the new flags, log batches cut
 // at line ends, framing checks, client-error answers, timeout intervals and write deadlines.
 
-import { EventEmitter } from "node:events";
+import { EventEmitter, once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { type AddressInfo, type Socket, connect, createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "../support/jest.js";
 import { describeClientError } from "../../runtime/core/client-errors.js";
@@ -195,6 +196,35 @@ describe("write deadlines", () => {
     expect(expired).toEqual([slow]);
     expect(deadlines.size).toBe(1);
     deadlines.stop();
+  });
+
+  test("an answer that arrived by the deadline, unread, goes out; one still missing gets the 503", async () => {
+    const expired: ServerResponse[] = [];
+    const deadlines = new WriteDeadlines(40, (res) => expired.push(res));
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const client = connect((server.address() as AddressInfo).port, "127.0.0.1");
+    const [peer] = (await once(server, "connection")) as [Socket];
+    if (client.connecting) await once(client, "connect");
+    const answered = fakeResponse({});
+    const unanswered = fakeResponse({});
+    deadlines.add(answered, performance.now());
+    deadlines.add(unanswered, performance.now());
+    // The database's answer for `answered`, read when it arrives (as a handler's would be).
+    client.once("data", () => {
+      Object.assign(answered, { headersSent: true, writableFinished: true });
+    });
+    peer.write("answer");
+    // A process starved past the deadline, the answer arriving meanwhile: once it runs again,
+    // the deadline's timer is due with the answer unread (timers run before the loop's I/O).
+    const busyUntil = performance.now() + 200;
+    while (performance.now() < busyUntil);
+    await sleep(100);
+    expect(expired).toEqual([unanswered]);
+    deadlines.stop();
+    client.destroy();
+    peer.destroy();
+    server.close();
   });
 
   test("a response sent whole (or destroyed) by the time the handler settles it is forgotten at once", async () => {
