@@ -55,7 +55,10 @@ export class TcpProxy {
   reset(how: "rst" | "fin" | "alternate" = "alternate"): void {
     const rst = how === "alternate" ? this.resets++ % 2 === 1 : how === "rst";
     for (const s of this.sockets) {
-      if (rst) s.resetAndDestroy();
+      // Only an open connection is reset. On one still connecting, resetAndDestroy waits
+      // for the connection and resets it then; a worker thread whose socket was left that
+      // way spun forever closing its handles when it stopped, and the test run never ended.
+      if (rst && s.readyState === "open") s.resetAndDestroy();
       else s.destroy();
     }
     this.sockets.clear();
@@ -80,7 +83,7 @@ export class TcpProxy {
   /** Cuts every connection and stops listening: the database is gone, as far as the server can tell. */
   async stop(): Promise<void> {
     this.held = null;
-    this.reset();
+    this.reset("fin");
     const server = this.server;
     this.server = null;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
