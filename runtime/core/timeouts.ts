@@ -96,12 +96,10 @@ export class WriteDeadlines {
    */
   add(res: ServerResponse, startedAt: number): void {
     this.append(res as Tracked, startedAt + this.timeoutMs);
-    if (this.timer === null) this.arm();
-  }
-
-  private arm(): void {
-    this.timer = setInterval(() => this.sweep(), checkingInterval(this.timeoutMs));
-    this.timer.unref();
+    if (this.timer === null) {
+      this.timer = setInterval(() => this.sweep(), checkingInterval(this.timeoutMs));
+      this.timer.unref();
+    }
   }
 
   /**
@@ -176,41 +174,29 @@ export class WriteDeadlines {
     const now = performance.now();
     // Re-added responses go to the end, behind `last`: each is looked at once per sweep.
     const last = this.tail;
-    let expired: Tracked[] | null = null;
-    let started: boolean[] | null = null;
+    const expired: Tracked[] = [];
     for (let t = this.head; t !== null && t.deadlineDue <= now; t = this.head) {
       this.remove(t);
-      if (!t.req.complete) {
-        // The client is still sending its request: the read timeout decides, the deadline moves on.
-        this.append(t, now + this.timeoutMs);
-      } else {
-        (expired ??= []).push(t);
-        (started ??= []).push(t.headersSent);
-      }
+      // The client is still sending its request: the read timeout decides, the deadline moves on.
+      if (!t.req.complete) this.append(t, now + this.timeoutMs);
+      else expired.push(t);
       if (t === last) break;
     }
-    // Timers run before the event loop reads its sockets: on a process starved of CPU, the
-    // database's answer to a request's write may have arrived by its deadline and still be
-    // unread. It is read first (setImmediate runs after the loop's I/O), so a request whose
-    // write committed in time gets its answer, not a 503 that says nothing was written.
-    if (expired !== null) setImmediate(() => this.expire(expired, started!));
+    // Timers run before the loop reads its sockets: a database's answer that arrived in time on
+    // a starved server is read first, so a write committed in time is answered, not a 503.
+    if (expired.length > 0) {
+      const started = expired.map((t) => t.headersSent);
+      setImmediate(() => expired.forEach((t, i) => this.expire(t, started[i]!)));
+    }
     if (this.count === 0) this.stop();
   }
 
-  private expire(expired: readonly Tracked[], started: readonly boolean[]): void {
-    for (let i = 0; i < expired.length; i++) {
-      const t = expired[i]!;
-      if (t.writableFinished || t.destroyed) continue;
-      if (!started[i] && t.headersSent) {
-        // Answered from what was read first, and still being written: the deadline starts
-        // over for the writing, as for any answer a client is slow to read.
-        this.append(t, performance.now() + this.timeoutMs);
-        if (this.timer === null) this.arm();
-        t.on("close", this.forget);
-        continue;
-      }
-      t.off("close", this.forget);
-      this.onExpired(t);
-    }
+  private expire(t: Tracked, started: boolean): void {
+    if (t.writableFinished || t.destroyed) return;
+    t.off("close", this.forget);
+    if (started || !t.headersSent) return this.onExpired(t);
+    // Answered from what was read first, and still being written: its writing gets a deadline.
+    this.add(t, performance.now());
+    t.on("close", this.forget);
   }
 }

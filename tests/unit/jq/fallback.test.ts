@@ -8,7 +8,9 @@ import { JqError, JqWeb, JqWebFailure } from "../../../runtime/jq/index.js";
 import { FALLBACK_PROGRAMS } from "./programs.js";
 
 const vars: { params: unknown; query: unknown } = { params: { id: "7" }, query: { q: "a" } };
-const jq = new JqWeb();
+// Ten seconds: the crash below takes jq-web deep into recursion, which on a loaded machine ran
+// past the default second and failed as a timeout. The bound itself has its own instance below.
+const jq = new JqWeb(10_000);
 const run = (program: string, input: unknown, v = vars) => jq.run(program, input, v);
 
 afterAll(async () => {
