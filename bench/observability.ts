@@ -19,7 +19,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type BenchOptions, integer } from "./args.js";
 import { COUNTED_ENDPOINTS, loadRequests } from "./endpoints.js";
@@ -92,6 +92,8 @@ async function main(options: Options, resources: Resources): Promise<void> {
   resources.trackDir(tmp);
   const dumpDir = join(tmp, "callgrind");
   mkdirSync(dumpDir);
+  const keepDir = options.count.keepDumps === null ? null : resolve(options.count.keepDumps);
+  if (keepDir !== null) mkdirSync(keepDir, { recursive: true });
   const prepared = await prepare(options.bench, paths, tmp, resources, log);
   if (!prepared.svc.ran) throw new Error(`svc did not build: ${prepared.svc.reason}`);
   const seededIds = prepared.tasks.map((task) => task.id);
@@ -133,6 +135,7 @@ async function main(options: Options, resources: Resources): Promise<void> {
           {
             label: `${variant.name} ${endpoint}`,
             server,
+            keepDumpAs: keepDir === null ? undefined : join(keepDir, `${variant.name}.${endpoint}.callgrind.out`),
             counters,
             driverPath: paths.driver,
             requests: loadRequests(endpoint, seededIds),

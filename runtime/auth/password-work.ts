@@ -57,10 +57,15 @@ class PasswordWork {
 
 /** The action's executor inside `passwordTransaction`: the transaction's, plus the call's password memory. */
 class PasswordTx implements Executor {
+  /** The transaction's span, when traced: what the action enqueues or emits links to it. */
+  readonly span: Executor["span"];
+
   constructor(
     private readonly inner: Executor,
     readonly work: PasswordWork,
-  ) {}
+  ) {
+    this.span = inner.span;
+  }
 
   all(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row[]> {
     return this.inner.all(stmt, args);

@@ -14,7 +14,7 @@ import type { ServerOptions } from "./options.js";
 import type { JobsSpec } from "./jobs.js";
 import type { EventsSpec, OutboxWake } from "./events.js";
 import type { SchemaSpec, TableChanges } from "./evolve.js";
-
+import type { CurrentSpan } from "../lang/trace-context.js";
 
 export type Dialect = "sqlite" | "postgres" | "mysql";
 
@@ -96,6 +96,10 @@ export interface Executor {
   all(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row[]>; // every row
   one(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row | null>; // the first row, or null
   run(stmt: StatementSpec, args: readonly unknown[]): Promise<number>; // the number of rows changed
+  /** Traced (runtime/traces): the span its statements are children of, which `enqueue` and `emit` store; wrappers pass it on. */
+  readonly span?: CurrentSpan;
+  /** Traced (runtime/traces): this executor with its statements children of `span` (an action's, a page's). */
+  under?(span: CurrentSpan): Executor;
 }
 
 export interface Database extends Executor {
@@ -127,6 +131,8 @@ export interface Database extends Executor {
   stream?(stmt: StatementSpec, args: readonly unknown[], batch: number, each: (rows: Row[]) => boolean | Promise<boolean>): Promise<void>;
   /** The connection pools of a networked adapter, which metrics read (none for SQLite's one connection). */
   readonly pools?: readonly ConnectionPool[];
+  /** Traced (runtime/traces): this database with its statements children of `span` (a request's, an action's). */
+  under?(span: CurrentSpan): Database;
 }
 
 /** One pool of connections as metrics see it (docs/operations.md, Metrics: svc_db_pool_*). */
@@ -183,6 +189,8 @@ export interface CallContext {
   outbox?: OutboxWake | null;
   /** Set by `emit`: the call stored an event. */
   emitted?: true;
+  /** Traced (runtime/traces): the request's span, for the features that reach the database themselves (pages, limits). */
+  span?: CurrentSpan;
 }
 
 /** The `auth` value of actions, route files and page views: the caller's subject, roles and claims. */

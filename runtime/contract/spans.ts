@@ -1,8 +1,8 @@
 // Where features put spans of their own (runtime/traces implements both when OTEL_* turn
 // tracing on; docs/operations.md, Traces), and the trace context stored for later work.
 
-import type { Awaitable } from "./server.js";
-import type { TraceCarrier } from "../lang/trace-context.js";
+import type { Awaitable, Database } from "./server.js";
+import type { CurrentSpan, TraceCarrier } from "../lang/trace-context.js";
 
 export type { TraceCarrier } from "../lang/trace-context.js";
 
@@ -12,8 +12,12 @@ export type { TraceCarrier } from "../lang/trace-context.js";
  * before making the closure it would run in the span (docs/operations.md, Traces).
  */
 export interface Spans {
-  /** Runs `fn` in a child span of the request's current one; outside a request, just runs it. */
-  within<T>(name: string, attributes: Record<string, string | number | boolean>, fn: () => Awaitable<T>): Awaitable<T>;
+  /**
+   * Runs `fn` in a child span of `db`'s (a traced request's view of the database, or a view
+   * below it), given `db` with its statements children of the new span. A database in no
+   * span (work outside a request) is given as it is, and no span is made.
+   */
+  within<T>(name: string, attributes: Record<string, string | number | boolean>, db: Database, fn: (db: Database) => Awaitable<T>): Awaitable<T>;
 }
 
 /**
@@ -23,9 +27,10 @@ export interface Spans {
 export interface LaterSpans {
   /**
    * A job run: a CONSUMER span of a trace of its own, linked to the span that enqueued it
-   * (no link for a schedule's run); the run's statements are its children. Failed when `fn` throws.
+   * (no link for a schedule's run); `fn` is given it, to run its statements under it
+   * (Database.under). Failed when `fn` throws.
    */
-  consumer<T>(name: string, attributes: Record<string, string | number | boolean>, enqueuedBy: TraceCarrier | null, fn: () => Promise<T>): Promise<T>;
+  consumer<T>(name: string, attributes: Record<string, string | number | boolean>, enqueuedBy: TraceCarrier | null, fn: (span: CurrentSpan) => Promise<T>): Promise<T>;
   /**
    * An outgoing call: a CLIENT span, child of `parent` (the emitting span) when there is one;
    * `fn` sends the headers it is given (`traceparent` naming this span) and says what came back.

@@ -82,10 +82,10 @@ export class Logger {
   private pendingBytes = 0;
   private flushScheduled = false;
   /**
-   * Set by runtime/traces when tracing is on: the trace id of the request being answered,
-   * which every line written meanwhile carries as `trace_id`. Null (no work at all) otherwise.
+   * Set by runtime/traces when tracing is on: the trace id of the request being answered under
+   * a request id, which every line naming it carries as `trace_id`. Null (no work at all) otherwise.
    */
-  traceIdOf: (() => string | undefined) | null = null;
+  traceIdOf: ((requestId: string) => string | undefined) | null = null;
   private readonly flushSoon = (): void => {
     this.flushScheduled = false;
     this.flush();
@@ -143,9 +143,9 @@ export class Logger {
     this.write(line, plain === null ? Buffer.byteLength(line) : line.length);
   }
 
-  /** `fields` with the current request's trace id, when tracing is on and a request is being answered. */
+  /** `fields` with the trace id of the request they name, when tracing is on and it is being answered. */
   private traced(fields: LogFields | undefined): LogFields | undefined {
-    const traceId = this.traceIdOf === null ? undefined : this.traceIdOf();
+    const traceId = typeof fields?.request_id === "string" ? this.traceIdOf?.(fields.request_id) : undefined;
     return traceId === undefined ? fields : { ...fields, trace_id: traceId };
   }
 

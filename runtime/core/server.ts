@@ -149,7 +149,8 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     const path = q === -1 ? target : target.slice(0, q);
     // HEAD is answered like GET; Node leaves the body out.
     const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
-    const span = observer === null ? null : observer.started(req, path);
+    const span = observer === null ? null : observer.started(req, path, requestId);
+    const rdb = span === null ? db : db.under!(span); // traced: the request's statements are its span's children
     // At trace, a request that never gets its "request" line (a crash, a kill) still shows.
     if (traceRequests) log.trace("request received", { request_id: requestId, method: req.method, path });
     // What the request matched, for the error answer: an envelope target's errors keep the envelope.
@@ -199,7 +200,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
           if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
           const rawQuery = q === -1 ? "" : target.slice(q + 1);
           // The app resolves the caller itself, for route files and pages only: files need none.
-          const appCtx: CallContext = { req, requestId, caller: null, identity, limits: limiter, outbox };
+          const appCtx: CallContext = { req, requestId, caller: null, identity, limits: limiter, outbox, span: span ?? undefined };
           // A route file's or a page form's action that emitted has committed by now: its events go out.
           await app.handle(req, res, method, path, { target: match.target, params: match.params }, rawQuery, appCtx).finally(() => afterCall(appCtx));
         } else {
@@ -229,13 +230,13 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
             const resolved = identity.resolve(req, res);
             caller = resolved instanceof Promise ? await resolved : resolved;
           }
-          const ctx: CallContext = { req, requestId, caller, identity, limits: limiter, outbox };
+          const ctx: CallContext = { req, requestId, caller, identity, limits: limiter, outbox, span: span ?? undefined };
           // Counted before the endpoint runs and outside its transaction: a request that fails still counts.
           if (limiter !== null) await limiter.enforceAll(match.target.limits, endpoint.limits, input, ctx, res);
           if (key !== null && keys !== null) {
             // A route with `respond` stores its whole answer (status, body, headers) and replays it.
             const shape = respond === undefined ? undefined : (result: unknown) => respond(result, respondInput(match.params, req, site));
-            const answer = await settled(ctx, callEndpoint(keys, key, endpoint, db, input, ctx, method, path, shape));
+            const answer = await settled(ctx, callEndpoint(keys, key, endpoint, rdb, input, ctx, method, path, shape));
             afterCall(ctx);
             if (!res.headersSent) {
               if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
@@ -246,12 +247,12 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
             }
           } else if (match.target.stream !== undefined) {
             const head = respond!(null, respondInput(match.params, req, site));
-            await sendStream(res, db, match.target.stream, input, head, { bodyless: req.method === "HEAD", close: closesAfter(accepting, deadlines, res) });
+            await sendStream(res, rdb, match.target.stream, input, head, { bodyless: req.method === "HEAD", close: closesAfter(accepting, deadlines, res) });
           } else {
             // A query on SQLite answers at once: awaited only when it is a promise. SQLite writes
             // the answer's JSON itself where the build gave the query the SQL for it.
-            const written = respond === undefined ? databaseJson(db, endpoint, input) : undefined;
-            let result = written ?? settled(ctx, endpoint.run(db, input, ctx));
+            const written = respond === undefined ? databaseJson(rdb, endpoint, input) : undefined;
+            let result = written ?? settled(ctx, endpoint.run(rdb, input, ctx));
             if (result instanceof Promise) result = await result;
             afterCall(ctx);
             // Past the write timeout the 503 has gone out; the result has no one to go to.
@@ -282,7 +283,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     }
     const durationMs = performance.now() - started;
     log.request({ requestId, method: req.method ?? "", path, logged, status: res.statusCode, durationMs });
-    if (observer !== null) observer.answered(span, route, path, method, res, durationMs);
+    if (observer !== null) observer.answered(span, route, path, method, res, durationMs, requestId);
     // Done with the response: its write deadline is met now, or when it closes.
     deadlines.settle(res);
   }

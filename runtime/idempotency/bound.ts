@@ -9,6 +9,7 @@ export function boundTo(db: Database, tx: Executor): Database {
   const refuse = (what: string) => () => {
     throw new SvcError("SVC_ERR_INTERNAL", `${what} inside an action's transaction`);
   };
+  const under = tx.under;
   return {
     dialect: db.dialect,
     nested: true,
@@ -20,5 +21,8 @@ export function boundTo(db: Database, tx: Executor): Database {
     prepare: refuse("prepare"),
     ping: () => Promise.resolve(),
     close: refuse("close"),
+    // Traced: the transaction's span, and views below it (the action's span) on the same transaction.
+    span: tx.span,
+    ...(under !== undefined && { under: (span) => boundTo(db, under.call(tx, span)) }),
   };
 }

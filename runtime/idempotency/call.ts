@@ -32,6 +32,7 @@ export function callEndpoint(
     { target: endpoint.name, key, caller: callerId(ctx), request },
     (bound) => endpoint.run(bound, input, ctx),
     shape === undefined ? resultJson : (result) => shapedJson(shape(result)),
+    db,
   );
 }
 

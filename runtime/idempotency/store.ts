@@ -62,20 +62,21 @@ export class IdempotencyStore {
    * `encode` gives one); a later call with the same request gets that answer back and runs
    * nothing. Another request with the key is a 422 for a signed-in caller, and a call of
    * its own for an anonymous one (keyed.ts). `run` gets a database bound to the
-   * transaction.
+   * transaction. `db`: the request's view of the store's database, when traced (Database.under).
    */
   async call<T>(
     keyed: KeyedCall,
     run: (db: Database) => Awaitable<T>,
     encode: (result: T) => string | { status: number; body: string },
+    db: Database = this.db,
   ): Promise<IdempotentAnswer> {
     const { id, fingerprint } = rowKeys(keyed);
-    const answer = await this.db.transaction(async (tx): Promise<IdempotentAnswer> => {
+    const answer = await db.transaction(async (tx): Promise<IdempotentAnswer> => {
       for (let attempt = 0; attempt < 3; attempt++) {
         const now = this.clock();
         const claimed = await tx.run(this.spec.claim, [id, keyed.target, NO_KEY, fingerprint, now + KEY_LIFETIME_MS]);
         if (claimed > 0) {
-          const encoded = encode(await run(boundTo(this.db, tx)));
+          const encoded = encode(await run(boundTo(db, tx)));
           const { status, body } = typeof encoded === "string" ? { status: 200, body: encoded } : encoded;
           await tx.run(this.spec.settle, [status, body, id]);
           return { status, body, replayed: false };

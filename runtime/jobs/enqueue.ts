@@ -13,7 +13,7 @@ export async function enqueue(tx: Executor, job: JobSpec, args: Record<string, u
   const now = Date.now();
   const unique = options.unique === undefined ? null : uniqueKey(job.name, options.unique);
   // Inside a traced request or job run: its span, which the job's run will link to.
-  const trace = traceCarrier();
+  const trace = traceCarrier(tx);
   await tx.run(jobStatements.enqueue, [
     options.id ?? newId(), job.name, job.queue, JSON.stringify(args), options.priority ?? job.priority, now + (options.delayMs ?? 0),
     job.attempts, job.timeoutMs, unique, now, trace?.traceparent ?? null, trace?.tracestate ?? null,

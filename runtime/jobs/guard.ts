@@ -33,5 +33,7 @@ export function guarded(tx: Executor, state: RunState): Executor {
       check();
       return tx.run(stmt, args);
     },
+    // The run's span, when traced: what the job enqueues or emits links to it.
+    span: tx.span,
   };
 }

@@ -9,6 +9,7 @@ import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../core/log.js";
 import type { Database, LaterSpans } from "../contract/index.js";
+import { type CurrentSpan, viewUnder } from "../lang/trace-context.js";
 import { backoffDelay } from "./backoff.js";
 import { claim, type Claimed } from "./claim.js";
 import { guarded, RunAbandoned, type RunState } from "./guard.js";
@@ -103,13 +104,14 @@ export class JobRunner {
     const spec = this.byName.get(c.job);
     let outcome = "done";
     let error: string | null = null;
-    // Read inside the run's span: the "job run" line is written after the span ends.
+    // The run's span, when traced: its statements are its children, and the "job run" line names its trace.
     let traceId: string | undefined;
-    const attempt = async (): Promise<void> => {
-      traceId = this.log.traceIdOf?.();
+    const attempt = async (span?: CurrentSpan): Promise<void> => {
+      traceId = span?.spanContext().traceId;
       if (spec === undefined) throw new SvcError("SVC_ERR_INTERNAL", `no job ${c.job} in this server (built from other sources?)`);
       const args = JSON.parse(c.args) as Record<string, unknown>;
-      const work = this.db.transaction(
+      const db = viewUnder(this.db, span);
+      const work = db.transaction(
         async (tx) => {
           const g = guarded(tx, state);
           await spec.run(g, args, { id: c.id, attempt: c.attempt });

@@ -1,19 +1,14 @@
-// The span current while a request (or a job run) is being answered, and its W3C trace
-// context for work it leaves to later: `enqueue` stores it with the job, `emit` with the
-// event (docs/operations.md, Traces). It lives here, beside the helpers generated code calls,
-// because those two read it and must not load OpenTelemetry to do so: runtime/traces sets
-// the span; a server without tracing never does, and each read is then one check of an empty
-// store.
-
-import { AsyncLocalStorage } from "node:async_hooks";
+// The trace context of work a request (or a job run) leaves for later: `enqueue` stores it
+// with the job, `emit` with the event (docs/operations.md, Traces). It lives here, beside the
+// helpers generated code calls, because those two read it and must not load OpenTelemetry to
+// do so. The span travels in the executor they are given: runtime/traces hands a traced
+// request's code a view of the database whose `span` is the one its statements are children
+// of; a server without tracing has none, and each read is then one property check.
 
 /** What of an OpenTelemetry span this needs (its `spanContext()`), without importing the API. */
 export interface CurrentSpan {
   spanContext(): { traceId: string; spanId: string; traceFlags: number; traceState?: { serialize(): string } };
 }
-
-/** Shared by every tracer of the process: a request's async work sees its own span only. */
-export const currentSpan = new AsyncLocalStorage<CurrentSpan>();
 
 const INVALID_TRACE_ID = "0".repeat(32);
 
@@ -23,9 +18,9 @@ export interface TraceCarrier {
   tracestate: string | null;
 }
 
-/** The current span's trace context; null outside a traced request or job run. */
-export function traceCarrier(): TraceCarrier | null {
-  const span = currentSpan.getStore();
+/** The trace context of the span `tx` runs in; null outside a traced request or job run. */
+export function traceCarrier(tx: { readonly span?: CurrentSpan }): TraceCarrier | null {
+  const span = tx.span;
   return span === undefined ? null : carrierOf(span);
 }
 
@@ -36,4 +31,18 @@ export function carrierOf(span: CurrentSpan): TraceCarrier | null {
   if (c.traceId === INVALID_TRACE_ID) return null;
   const state = c.traceState?.serialize() ?? "";
   return { traceparent: `00-${c.traceId}-${c.spanId}-${(c.traceFlags & 0xff).toString(16).padStart(2, "0")}`, tracestate: state === "" ? null : state };
+}
+
+/** What `viewUnder` needs of a database: a traced one's views (runtime/traces: TracedExecutor.under). */
+interface Viewable<D> {
+  under?(span: CurrentSpan): D;
+}
+
+/**
+ * `db` with its statements children of `span` when traced; `db` itself otherwise (no span, or
+ * no tracing). For work that holds the database itself rather than being handed a view: a
+ * job run, and pages, route files and limits under the request's span (CallContext.span).
+ */
+export function viewUnder<D extends Viewable<D>>(db: D, span: CurrentSpan | undefined): D {
+  return span === undefined || db.under === undefined ? db : db.under(span);
 }

@@ -14,15 +14,15 @@ export class Observer {
   ) {}
 
   /** Hot path when on: the request counts as in flight; its span starts (null when not traced). */
-  started(req: IncomingMessage, path: string): RecordedSpan | null {
+  started(req: IncomingMessage, path: string, requestId: string): RecordedSpan | null {
     if (this.metrics !== null) this.metrics.http.inFlight++;
-    return this.tracing === null ? null : this.tracing.started(req, path);
+    return this.tracing === null ? null : this.tracing.started(req, path, requestId);
   }
 
   /** Hot path when on: `method` is the request's with HEAD read as GET; `match` what the route table said. */
-  answered(span: RecordedSpan | null, match: MatchResult, path: string, method: string, res: ServerResponse, durationMs: number): void {
+  answered(span: RecordedSpan | null, match: MatchResult, path: string, method: string, res: ServerResponse, durationMs: number, requestId: string): void {
     if (this.metrics !== null) this.metrics.http.answered(match, path, method, res, durationMs / 1000);
-    if (span !== null) this.tracing!.answered(span, match, method, res);
+    if (span !== null) this.tracing!.answered(span, match, method, res, requestId);
   }
 
   /** Whether `path` is /metrics on the server's own address. */

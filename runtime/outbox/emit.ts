@@ -13,7 +13,7 @@ export async function emit(tx: Executor, ctx: CallContext, type: string, data: R
   const id = `msg_${newId()}`;
   const body = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data });
   // Inside a traced request or job run: its span, the parent of the deliveries' client spans.
-  const trace = traceCarrier();
+  const trace = traceCarrier(tx);
   await tx.run(sql.enqueue, [id, type, body, now, trace?.traceparent ?? null, trace?.tracestate ?? null]);
   ctx.emitted = true;
 }

@@ -9,7 +9,6 @@ import { performance } from "node:perf_hooks";
 import type { Credentials } from "../core/credentials.js";
 import type { Logger } from "../core/log.js";
 import type { Database, LaterSpans } from "../contract/index.js";
-import { currentSpan } from "../lang/trace-context.js";
 import { retryDelayMs } from "./backoff.js";
 import { claimDue, fanOut, type Leased } from "./claim.js";
 import { post } from "./deliver.js";
@@ -80,8 +79,7 @@ export class Outbox implements OutboxWake {
       this.again = true;
       return;
     }
-    // Woken from inside the request that emitted: the pass is none of that request's work, nor in its trace.
-    this.pass = currentSpan.exit(() => this.run()).finally(() => {
+    this.pass = this.run().finally(() => {
       this.pass = null;
       if (this.again) {
         this.again = false;

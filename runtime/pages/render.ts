@@ -11,6 +11,7 @@ import type { CallContext, Caller, Database } from "../contract/index.js";
 import type { UnpolyAssets } from "../assets/index.js";
 import { type HtmlBytes, type Template, parseTemplate, renderHtmlBytes, renderText } from "./templates.js";
 import type { PageSpec, RouteInput, Spans } from "../contract/index.js";
+import { viewUnder } from "../lang/trace-context.js";
 
 export interface Renderer {
   db: Database;
@@ -59,12 +60,16 @@ export function renderPage(
   ctx: CallContext,
   extras: PageExtras | null,
 ): Promise<HtmlBytes> {
-  if (r.spans === null) return renderUntraced(r, page, params, query, ctx, extras);
+  if (r.spans === null) return renderIn(r.db, r, page, params, query, ctx, extras);
   const attributes = { "svc.page": page.spec.path, "svc.page.source": page.spec.source };
-  return r.spans.within(`page ${page.spec.path}`, attributes, () => renderUntraced(r, page, params, query, ctx, extras)) as Promise<HtmlBytes>;
+  // The page's span is a child of the request's, and the statements of its route file its children.
+  const db = viewUnder(r.db, ctx.span);
+  return r.spans.within(`page ${page.spec.path}`, attributes, db, (under) => renderIn(under, r, page, params, query, ctx, extras)) as Promise<HtmlBytes>;
 }
 
-async function renderUntraced(
+/** The page rendered with `db`: the renderer's, or when traced a view under the page's span. */
+async function renderIn(
+  db: Database,
   r: Renderer,
   page: CompiledPage,
   params: Record<string, string>,
@@ -75,12 +80,12 @@ async function renderUntraced(
   let data: Record<string, unknown> = {};
   if (page.spec.data !== null) {
     const input: RouteInput = { query, body: NO_BODY, params, form: false, view: new RequestView(ctx.req, r.site) };
-    data = (await page.spec.data(r.db, input, ctx)).data;
+    data = (await page.spec.data(db, input, ctx)).data;
   }
   let view =
     r.spans === null || (page.spec.load === null && page.spec.jq === null)
       ? await runLoader(r, page.spec, data, params, query)
-      : await r.spans.within(`jq ${page.spec.path}`, loaderAttributes(page.spec), () => runLoader(r, page.spec, data, params, query));
+      : await r.spans.within(`jq ${page.spec.path}`, loaderAttributes(page.spec), db, () => runLoader(r, page.spec, data, params, query));
   if (extras !== null) view = { ...view, error: extras.error, form: extras.form };
   // `auth` (the caller, or null) is in every view, so a page and the layout can show who is signed in.
   const auth = ctx.caller ?? null;

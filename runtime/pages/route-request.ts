@@ -21,6 +21,7 @@ import { settled } from "../limits/index.js";
 import type { AppDeps } from "./app.js";
 import type { Pages } from "./pages.js";
 import type { RouteBlockSpec, RouteFileSpec, RouteInput, RouteOutcome } from "../contract/index.js";
+import { viewUnder } from "../lang/trace-context.js";
 
 export async function serveRouteFile(
   pages: Pages,
@@ -111,7 +112,7 @@ async function run(call: BlockCall, input: RouteInput, ctx: CallContext): Promis
   // Counted before the block runs and outside its transaction: a request that fails still counts.
   const limits = call.block.limits;
   if (limits !== undefined && ctx.limits) await ctx.limits.enforce(limits, input, ctx, call.res);
-  return settled(ctx, call.key === null || keys === null ? call.block.run(call.pages.db, input, ctx) : runOnce(keys, call.key, call, input, ctx));
+  return settled(ctx, call.key === null || keys === null ? call.block.run(viewUnder(call.pages.db, ctx.span), input, ctx) : runOnce(keys, call.key, call, input, ctx));
 }
 
 /** What is stored for a key: the outcome, with the answer made for a JSON caller of a block with `respond`. */
@@ -146,6 +147,7 @@ async function runOnce(keys: IdempotencyStore, key: string, call: BlockCall, inp
       if (answers && outcome.answer !== undefined) stored.answer = outcome.answer();
       return JSON.stringify(stored);
     },
+    viewUnder(call.pages.db, ctx.span),
   );
   if (!answer.replayed && ran !== null) return ran;
   if (!res.headersSent) res.setHeader(REPLAYED_HEADER, "true");

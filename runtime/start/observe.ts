@@ -39,11 +39,13 @@ export async function observe(
   }
   const traces = tracingConfigured(env) ? await import("../traces/index.js") : null;
   const tracing = traces === null ? null : traces.createTracing(spec, log);
-  const served = traces === null || tracing === null ? { spec, db } : traces.traced(spec, db, tracing);
+  // Traces outermost: the server hands a traced request's code a view of this database (Database.under).
+  const measured = metrics === null ? db : metrics.measure(db);
+  const served = traces === null || tracing === null ? { spec, db: measured } : traces.traced(spec, measured, tracing);
   let separate: Server | null = null;
   return {
     spec: served.spec,
-    db: metrics === null ? served.db : metrics.measure(served.db, db),
+    db: served.db,
     observer: metrics === null && tracing === null ? null : new Observer(metrics, tracing),
     later: tracing,
     async listen() {

@@ -37,8 +37,8 @@ export function createTracing(spec: ServerSpec, log: Logger, extra: SpanSink[] =
     shutdown: () => Promise.all(sinks.map((sink) => sink.shutdown())).then(() => undefined),
   };
   const tracing = new Tracing(new Tracer(samplerFromEnv(env, sampleAll), ended), all);
-  // The trace id joins every log line written while a request is answered (log.ts).
-  log.traceIdOf = () => tracing.traceId();
+  // The trace id joins every log line of a request being answered (log.ts).
+  log.traceIdOf = (requestId) => tracing.traceIdOf(requestId);
   return tracing;
 }
 

@@ -1,11 +1,14 @@
 // Where the spans below the request come from, made at start: each statement of the database
 // (a wrapper, as metrics/statements.ts times them) and each action or query the route table
-// leads to (its `run` wrapped, and the answer SQLite writes itself). Statement spans carry the
-// declared name and the database system, never an argument value; the SQL text they carry has
+// leads to (its `run` wrapped, and the answer SQLite writes itself). A span's parent is the
+// `span` of the database view the code was handed (TracedDatabase.under): the server makes one
+// per traced request, and the endpoint's span one below it. Statement spans carry the declared
+// name and the database system, never an argument value; the SQL text they carry has
 // placeholders only.
 
 import { ATTR_DB_OPERATION_NAME, ATTR_DB_SYSTEM_NAME } from "@opentelemetry/semantic-conventions";
 import type { Awaitable, Database, Dialect, EndpointSpec, Executor, Row, RouteSpec, SchemaSpec, ServerSpec, StatementSpec, TableSpec, TransactionOptions } from "../contract/index.js";
+import type { CurrentSpan } from "../lang/trace-context.js";
 import { type Attributes, flat } from "./span.js";
 import type { Tracing } from "./tracing.js";
 
@@ -21,13 +24,13 @@ export function tracedSpec(spec: ServerSpec, tracing: Tracing): ServerSpec {
       const run = endpoint.run;
       const name = flat(`${endpoint.kind} ${endpoint.name}`);
       const attributes = { "svc.endpoint": endpoint.name, "svc.endpoint.kind": endpoint.kind };
-      out = { ...endpoint, run: (db, input, ctx) => tracing.within(name, attributes, () => run(db, input, ctx)) };
+      out = { ...endpoint, run: (db, input, ctx) => tracing.within(name, attributes, db, (under) => run(under, input, ctx)) };
       // A query SQLite answers with its own JSON (answers/json-text.ts) keeps that path, in its
       // query span: the general path would cost it more than the span does. A database without
       // `json` gets no span here, since the answer is then undefined and `run` follows.
       const answer = endpoint.answer;
       if (answer !== undefined) {
-        out.answer = (db, input) => (db.json === undefined ? undefined : tracing.within(name, attributes, () => answer(db, input) as Awaitable<string>));
+        out.answer = (db, input) => (db.json === undefined ? undefined : tracing.within(name, attributes, db, (under) => answer(under, input) as Awaitable<string>));
       }
       traced.set(endpoint, out);
     }
@@ -69,31 +72,42 @@ class StatementAttributes {
   }
 }
 
-/** `fn` in a span of its own named for `stmt` while a request is answered (a leaf: Tracing.leaf), else just `fn`. */
-function inStatementSpan<T>(tracing: Tracing, attributes: StatementAttributes, stmt: StatementSpec, fn: () => Awaitable<T>): Awaitable<T> {
-  const span = tracing.leaf(stmt.name, attributes.of(stmt));
+/** `fn` in a span of its own named for `stmt`, child of `parent` (a leaf: Tracing.leaf); with no parent, just `fn`. */
+function inStatementSpan<T>(tracing: Tracing, attributes: StatementAttributes, parent: CurrentSpan | undefined, stmt: StatementSpec, fn: () => Awaitable<T>): Awaitable<T> {
+  const span = tracing.leaf(stmt.name, attributes.of(stmt), parent);
   return span === null ? fn() : tracing.ended(span, fn);
 }
 
-/** A statement is a leaf: nothing below it looks for the current span, so it is not made current (Tracing.leaf). */
+/** Statements in spans, children of `span`: none without one (work outside a request). */
 class TracedExecutor implements Executor {
   constructor(
     protected readonly inner: Executor,
     protected readonly tracing: Tracing,
     protected readonly attributes: StatementAttributes,
     readonly dialect: Dialect,
+    readonly span: CurrentSpan | undefined,
   ) {}
 
   all(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row[]> {
-    return inStatementSpan(this.tracing, this.attributes, stmt, () => this.inner.all(stmt, args));
+    return inStatementSpan(this.tracing, this.attributes, this.span, stmt, () => this.inner.all(stmt, args));
   }
 
   one(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row | null> {
-    return inStatementSpan(this.tracing, this.attributes, stmt, () => this.inner.one(stmt, args));
+    return inStatementSpan(this.tracing, this.attributes, this.span, stmt, () => this.inner.one(stmt, args));
   }
 
   run(stmt: StatementSpec, args: readonly unknown[]): Promise<number> {
-    return inStatementSpan(this.tracing, this.attributes, stmt, () => this.inner.run(stmt, args)) as Promise<number>;
+    return inStatementSpan(this.tracing, this.attributes, this.span, stmt, () => this.inner.run(stmt, args)) as Promise<number>;
+  }
+
+  /**
+   * This executor with its statements children of `span`: made once per traced request and
+   * per span below it, so it is one object whose prototype is this one, every method shared.
+   */
+  under(span: CurrentSpan): this {
+    const view = Object.create(this) as { span: CurrentSpan };
+    view.span = span;
+    return view as unknown as this;
   }
 }
 
@@ -108,18 +122,22 @@ export class TracedDatabase extends TracedExecutor implements Database {
     tracing: Tracing,
     statements: readonly StatementSpec[],
   ) {
-    super(db, tracing, new StatementAttributes(db.dialect), db.dialect);
+    super(db, tracing, new StatementAttributes(db.dialect), db.dialect, undefined);
     for (const stmt of statements) this.attributes.make(stmt);
     if (db.nested === true) this.nested = true;
-    const attributes = this.attributes;
-    if (db.json !== undefined) {
-      const json = db.json.bind(db);
-      this.json = (stmt, args, one) => inStatementSpan(tracing, attributes, stmt, () => json(stmt, args, one));
-    }
-    if (db.stream !== undefined) {
-      const stream = db.stream.bind(db);
-      this.stream = (stmt, args, batch, each) => inStatementSpan(tracing, attributes, stmt, () => stream(stmt, args, batch, each)) as Promise<void>;
-    }
+    // Unbound methods that read `this.span`: a view (under) inherits them as they are.
+    if (db.json !== undefined) this.json = this.jsonInSpan;
+    if (db.stream !== undefined) this.stream = this.streamInSpan;
+  }
+
+  /** The wrapped database's own JSON answer, in a statement span (SQLite: answers/json-text.ts). */
+  private jsonInSpan(stmt: StatementSpec, args: readonly unknown[], one: boolean): Awaitable<string> {
+    return inStatementSpan(this.tracing, this.attributes, this.span, stmt, () => this.db.json!(stmt, args, one));
+  }
+
+  /** The wrapped database's rows in batches, in a statement span (answers/stream). */
+  private streamInSpan(stmt: StatementSpec, args: readonly unknown[], batch: number, each: (rows: Row[]) => boolean | Promise<boolean>): Promise<void> {
+    return inStatementSpan(this.tracing, this.attributes, this.span, stmt, () => this.db.stream!(stmt, args, batch, each)) as Promise<void>;
   }
 
   migrate(tables: readonly TableSpec[], schema?: SchemaSpec): Promise<void> {
@@ -131,7 +149,7 @@ export class TracedDatabase extends TracedExecutor implements Database {
   }
 
   transaction<T>(fn: (tx: Executor) => Awaitable<T>, options?: TransactionOptions): Promise<T> {
-    return this.db.transaction((tx) => fn(new TracedExecutor(tx, this.tracing, this.attributes, this.dialect)), options);
+    return this.db.transaction((tx) => fn(new TracedExecutor(tx, this.tracing, this.attributes, this.dialect, this.span)), options);
   }
 
   ping(): Promise<void> | void {

@@ -1,20 +1,21 @@
 // The spans of a request (docs/operations.md, Traces): the request itself (HTTP semantic
 // conventions, named `METHOD /route/template`), the action or query it calls, and each
-// statement by its declared name. The current span travels with the request's async work in an
-// AsyncLocalStorage, so a statement run deep inside an action finds its parent without any
-// argument carrying it; a server without tracing makes none of this.
+// statement by its declared name. A span's children find it in the database they are handed:
+// the server gives a traced request's code a view of the database whose `span` is the
+// request's (spans.ts), and each span below makes a view of its own. An AsyncLocalStorage
+// would carry it without that, at the price of a hook on every promise of the process, which
+// cost more than the spans did; a server without tracing makes none of this.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { defaultTextMapGetter, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import type { AsyncLocalStorage } from "node:async_hooks";
 import {
   ATTR_CLIENT_ADDRESS, ATTR_ERROR_TYPE, ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH,
   ATTR_URL_SCHEME,
 } from "@opentelemetry/semantic-conventions";
 import type { MatchResult, RouteMatch } from "../core/router.js";
-import type { Awaitable, LaterSpans, TraceCarrier } from "../contract/index.js";
-import { carrierOf, currentSpan } from "../lang/trace-context.js";
+import type { Awaitable, Database, LaterSpans, Spans, TraceCarrier } from "../contract/index.js";
+import { carrierOf, type CurrentSpan } from "../lang/trace-context.js";
 import type { SpanSink } from "./export.js";
 import { type Attributes, flat, type ParentContext, type RecordedSpan, SpanKind, StatusCode, type Tracer } from "./span.js";
 
@@ -31,9 +32,9 @@ function methodAttributes(method: string): Attributes {
   return Object.freeze({ [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_URL_SCHEME]: "http" });
 }
 
-export class Tracing implements LaterSpans {
-  /** The process's one store of the current span (lang/trace-context.ts: enqueue and emit read it). */
-  private readonly current = currentSpan as AsyncLocalStorage<RecordedSpan>;
+export class Tracing implements Spans, LaterSpans {
+  /** The span of each request being answered, by its request id: its log lines carry the trace id (log.ts). */
+  private readonly byRequest = new Map<string, RecordedSpan>();
   private readonly propagator = new W3CTraceContextPropagator();
   private readonly names = new WeakMap<object, Map<string, string>>();
 
@@ -43,20 +44,21 @@ export class Tracing implements LaterSpans {
   ) {}
 
   /** Hot path when on: the request's span, child of the caller's `traceparent` when it sent one. */
-  started(req: IncomingMessage, path: string): RecordedSpan {
+  started(req: IncomingMessage, path: string, requestId: string): RecordedSpan {
     const parent = req.headers.traceparent === undefined ? null : this.extract(req.headers);
     const method = req.method ?? "GET";
     const span = this.tracer.start(method, SpanKind.SERVER, BY_METHOD.get(method) ?? methodAttributes(method), parent);
     span.setAttribute(ATTR_URL_PATH, path);
     span.setAttribute(ATTR_CLIENT_ADDRESS, req.socket.remoteAddress ?? "");
-    // The rest of this request's work, awaited continuations included, sees it as current.
-    this.current.enterWith(span);
+    // Concurrent requests a client gave one request id: the first's trace, as their lines are one to a reader anyway.
+    if (!this.byRequest.has(requestId)) this.byRequest.set(requestId, span);
     return span;
   }
 
   /** The request's answer: the name becomes `METHOD /route/template`, never the raw path. */
-  answered(span: RecordedSpan, match: MatchResult, method: string, res: ServerResponse): void {
+  answered(span: RecordedSpan, match: MatchResult, method: string, res: ServerResponse, requestId: string): void {
     const status = res.statusCode;
+    if (this.byRequest.get(requestId) === span) this.byRequest.delete(requestId);
     if (match !== null && "path" in match) {
       span.updateName(this.nameOf(match, method));
       span.setAttribute(ATTR_HTTP_ROUTE, match.path);
@@ -85,22 +87,20 @@ export class Tracing implements LaterSpans {
     return name;
   }
 
-  /** Runs `fn` in a child span of the current one, current while `fn` runs; none is made outside a request. */
-  within<T>(name: string, attributes: Attributes, fn: () => Awaitable<T>): Awaitable<T> {
-    const parent = this.current.getStore();
-    if (parent === undefined) return fn();
-    const span = this.tracer.start(name, SpanKind.INTERNAL, attributes, parent);
-    return this.ended(span, () => this.current.run(span, fn));
+  /** Runs `fn` in a child span of `db`'s, given `db` under the new span (Spans); with no span, just runs it. */
+  within<T>(name: string, attributes: Attributes, db: Database, fn: (db: Database) => Awaitable<T>): Awaitable<T> {
+    const parent = db.span;
+    if (parent === undefined || db.under === undefined) return fn(db);
+    const span = this.tracer.start(name, SpanKind.INTERNAL, attributes, parent as RecordedSpan);
+    return this.ended(span, () => fn(db.under!(span)));
   }
 
   /**
-   * A child span of the current one that no span will be made below (a statement), so it is
-   * not made current: entering it would cost an AsyncLocalStorage run for nothing. Null
-   * outside a request; the caller ends it with `ended`.
+   * A child span of `parent` that no span will be made below (a statement). Null with no
+   * parent (work outside a request); the caller ends it with `ended`.
    */
-  leaf(name: string, attributes: Attributes): RecordedSpan | null {
-    const parent = this.current.getStore();
-    return parent === undefined ? null : this.tracer.start(name, SpanKind.INTERNAL, attributes, parent);
+  leaf(name: string, attributes: Attributes, parent: CurrentSpan | undefined): RecordedSpan | null {
+    return parent === undefined ? null : this.tracer.start(name, SpanKind.INTERNAL, attributes, parent as RecordedSpan);
   }
 
   /** `fn`'s result, `span` ended once it is there (a promise's once it settles), failed if `fn` throws or rejects. */
@@ -133,10 +133,10 @@ export class Tracing implements LaterSpans {
    * message's processing start a trace of its own linked to the context that created it, so
    * a job run later, retried or fanned out, is not folded into the request's timing.
    */
-  consumer<T>(name: string, attributes: Attributes, enqueuedBy: TraceCarrier | null, fn: () => Promise<T>): Promise<T> {
+  consumer<T>(name: string, attributes: Attributes, enqueuedBy: TraceCarrier | null, fn: (span: CurrentSpan) => Promise<T>): Promise<T> {
     const creator = enqueuedBy === null ? null : this.extract(carrierHeaders(enqueuedBy));
     const span = this.tracer.start(name, SpanKind.CONSUMER, attributes, null, creator === null ? [] : [creator]);
-    return this.current.run(span, fn).then(
+    return fn(span).then(
       (value) => {
         span.end();
         return value;
@@ -188,9 +188,9 @@ export class Tracing implements LaterSpans {
     return context === undefined ? null : context;
   }
 
-  /** The trace id of the request being answered, for its log lines. */
-  traceId(): string | undefined {
-    return this.current.getStore()?.traceId;
+  /** The trace id of the request being answered under `requestId`, for its log lines. */
+  traceIdOf(requestId: string): string | undefined {
+    return this.byRequest.get(requestId)?.traceId;
   }
 
   /** Sends what is still buffered, then stops (a graceful shutdown). */

@@ -56,7 +56,7 @@ function webhookEndpoint(spec: WebhookSpec, verifier: Verifier, key: Buffer, log
       const body = input.raw ?? EMPTY;
       try {
         if (spans === null) verifier.verify(headers, body, key, Math.floor(clock()));
-        else spans.within(verifyName, verifyAttributes, () => verifier.verify(headers, body, key, Math.floor(clock())));
+        else spans.within(verifyName, verifyAttributes, db, () => verifier.verify(headers, body, key, Math.floor(clock())));
       } catch (err) {
         if (!(err instanceof Rejected)) throw err;
         log.warn("webhook delivery rejected", { request_id: ctx.requestId, webhook: spec.name, reason: err.message });

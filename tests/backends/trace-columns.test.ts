@@ -14,8 +14,7 @@ import { jobStatementList, jobsTable, schedulesTable } from "../../runtime/jobs/
 import { emit } from "../../runtime/outbox/emit.js";
 import { claimDue, fanOut } from "../../runtime/outbox/claim.js";
 import { outboxStatementList, outboxTables } from "../../runtime/outbox/table.js";
-import { currentSpan } from "../../runtime/lang/trace-context.js";
-import type { CallContext, Database, Dialect, JobSpec, TableSpec } from "../../runtime/contract/index.js";
+import type { CallContext, Database, Dialect, Executor, JobSpec, TableSpec } from "../../runtime/contract/index.js";
 import { removeDir, tmpDir } from "../support/server.js";
 import { backendAvailable, createNamespace, type Namespace } from "./support/databases.js";
 
@@ -61,12 +60,12 @@ async function checkBackend(open: () => Promise<Database>, raw: Raw): Promise<vo
     await db.migrate([jobsTable, schedulesTable, ...outboxTables]);
     await db.prepare([...jobStatementList, ...outboxStatementList].filter((s) => s.sql[db.dialect] !== undefined));
     const ctx = {} as CallContext;
-    await currentSpan.run(span, () =>
-      db.transaction(async (tx) => {
-        await enqueue(tx, JOB, {}, { id: "traced" });
-        await emit(tx, ctx, "added", {});
-      }),
-    );
+    await db.transaction(async (tx) => {
+      // A traced request's transaction, as runtime/traces hands it to an action: its span with it.
+      const traced: Executor = { all: (st, args) => tx.all(st, args), one: (st, args) => tx.one(st, args), run: (st, args) => tx.run(st, args), span };
+      await enqueue(traced, JOB, {}, { id: "traced" });
+      await emit(traced, ctx, "added", {});
+    });
     await db.transaction(async (tx) => {
       await enqueue(tx, JOB, {}, { id: "untraced" });
       await emit(tx, ctx, "added", {});

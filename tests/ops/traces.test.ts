@@ -110,6 +110,32 @@ test("a 404 is named by its method alone: no raw path becomes a span name", asyn
   expect(attrs(span.attributes)["http.response.status_code"]).toBe(404);
 });
 
+test("concurrent requests keep their own spans: each action and statement is in its own request's trace", async () => {
+  const mark = server.output.length;
+  const traceIds = Array.from({ length: 16 }, (_, i) => (i + 1).toString(16).padStart(2, "0").repeat(16));
+  const answers = await Promise.all(
+    traceIds.map((traceId, i) =>
+      raw(server.port, postJson("/api/task_tracker:create_task", JSON.stringify({ title: `concurrent ${i}` }), { Connection: "close", traceparent: `00-${traceId}-${PARENT_ID}-01` })),
+    ),
+  );
+  expect(answers.map((a) => a.status)).toEqual(traceIds.map(() => 200));
+  const ofTrace = (traceId: string) => receiver.spans.filter((s) => s.traceId === traceId);
+  await receiver.until(() => traceIds.every((t) => ofTrace(t).length >= 3));
+  for (const traceId of traceIds) {
+    const spans = ofTrace(traceId);
+    // The request, its action and the action's INSERT: no span of another request strayed in, none of these out.
+    expect(spans).toHaveLength(3);
+    const root = spans.find((s) => s.parentSpanId === PARENT_ID)!;
+    const action = spans.find((s) => s.name === "action task_tracker.create_task")!;
+    expect(action.parentSpanId).toBe(root.spanId);
+    const insert = spans.find((s) => s.parentSpanId === action.spanId)!;
+    expect(attrs(insert.attributes)["db.operation.name"]).toBe("INSERT");
+  }
+  // Each request line names its own trace.
+  const lines = logLines(server, mark).filter((l) => l.msg === "request" && l.path === "/api/task_tracker:create_task");
+  expect(lines.map((l) => l.trace_id).sort()).toEqual([...traceIds].sort());
+});
+
 /** The spans of the one request whose log line is the next at `path` after `mark`, once `ready` holds for them. */
 async function spansOf(path: string, mark: number, ready: (spans: OtlpSpan[]) => boolean): Promise<OtlpSpan[]> {
   const line = await waitForLog(server, (l) => l.msg === "request" && l.path === path, 5000, mark);
@@ -157,6 +183,11 @@ test("a webhook's signature check is a span: a good signature passes, a forged o
     expect(attrs(check.attributes)).toMatchObject({ "svc.webhook": "task_tracker.github_issues", "svc.webhook.provider": "github" });
     // OTLP status: 0 unset, 2 error.
     expect(check.status?.code ?? 0).toBe(code);
+    // Every line of the request carries its trace id: the refusal's warning too.
+    if (status === 401) {
+      const refused = await waitForLog(server, (l) => l.msg === "webhook delivery rejected", 5000, mark);
+      expect(refused.trace_id).toBe(check.traceId);
+    }
   }
 });
 

@@ -1,13 +1,14 @@
 // The spans below a request (runtime/traces/spans.ts) on a real SQLite database: a query SQLite
 // answers with its own JSON keeps that answer and has its query span around it, the statement
-// below; statements are children of the current span; nothing is made outside a request.
+// below; statements are children of the span of the database view they run on (a request's,
+// an action's, a transaction's); nothing is made on the database itself, outside a request.
 
 import { afterEach, beforeEach, expect, test } from "../../support/jest.js";
 import { rmSync } from "node:fs";
 import BetterSqlite3 from "better-sqlite3";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
 import type { Awaitable, CallInput, Database, EndpointSpec, Executor, ServerSpec, StatementSpec, TransactionOptions } from "../../../runtime/contract/index.js";
-import { currentSpan } from "../../../runtime/lang/trace-context.js";
+import { traceCarrier } from "../../../runtime/lang/trace-context.js";
 import { Tracing } from "../../../runtime/traces/tracing.js";
 import { type RecordedSpan, SpanKind, Tracer } from "../../../runtime/traces/span.js";
 import { samplerFromEnv } from "../../../runtime/traces/sampler.js";
@@ -110,7 +111,7 @@ test("a query SQLite answers keeps its JSON answer, in its query span, its state
   const endpoint = tracedQuery(query());
   const db = new TracedDatabase(sqlite, tracing, [byId]);
   const request = tracer.start("GET /items/:id", SpanKind.SERVER, {}, null);
-  const answer = await currentSpan.run(request, () => endpoint.answer!(db, input("b")));
+  const answer = await endpoint.answer!(db.under(request), input("b"));
   request.end();
   expect(answer).toBe('{"id":"b","title":"second"}');
   // The general path (`run`, rows then JSON in JavaScript) did not run.
@@ -130,10 +131,9 @@ test("on a database without `json` the answer is undefined and makes no span: `r
   const rowsOnly = new TracedDatabase(new RowsOnly(sqlite), tracing, [byId]);
   expect(rowsOnly.json).toBeUndefined();
   const request = tracer.start("GET /items/:id", SpanKind.SERVER, {}, null);
-  const answered = await currentSpan.run(request, async () => {
-    expect(endpoint.answer!(rowsOnly, input("a"))).toBeUndefined();
-    return endpoint.run(rowsOnly, input("a"), {} as never);
-  });
+  const view = rowsOnly.under(request);
+  expect(endpoint.answer!(view, input("a"))).toBeUndefined();
+  const answered = await endpoint.run(view, input("a"), {} as never);
   request.end();
   expect(answered).toEqual({ id: "a", title: "first" });
   expect(generalPathRuns).toBe(1);
@@ -142,25 +142,57 @@ test("on a database without `json` the answer is undefined and makes no span: `r
   expect(names.filter((n) => n === "m.item_by_id")).toHaveLength(1);
 });
 
-test("statements are children of the current span, siblings of each other", async () => {
+test("statements are children of their view's span, siblings of each other, whatever else runs meanwhile", async () => {
   const db = new TracedDatabase(sqlite, tracing, [byId]);
-  const request = tracer.start("GET /items", SpanKind.SERVER, {}, null);
-  await currentSpan.run(request, async () => {
-    await db.one(byId, ["a"]);
-    expect(currentSpan.getStore()).toBe(request);
-    await db.json!(byId, ["b"], true);
-  });
-  request.end();
+  const first = tracer.start("GET /items", SpanKind.SERVER, {}, null);
+  const second = tracer.start("GET /items", SpanKind.SERVER, {}, null);
+  const [a, b] = [db.under(first), db.under(second)];
+  // Interleaved, as two requests' awaits are: each statement keeps its own request's span.
+  await Promise.all([
+    (async () => {
+      await a.one(byId, ["a"]);
+      await Promise.resolve();
+      await a.json!(byId, ["b"], true);
+    })(),
+    (async () => {
+      await b.one(byId, ["b"]);
+      await b.all(byId, ["a"]);
+    })(),
+  ]);
+  first.end();
+  second.end();
   const statements = finished.filter((s) => s.name === "m.item_by_id");
-  expect(statements).toHaveLength(2);
-  for (const s of statements) expect(s.parentSpanId).toBe(request.spanId);
+  expect(statements).toHaveLength(4);
+  expect(statements.filter((s) => s.parentSpanId === first.spanId)).toHaveLength(2);
+  expect(statements.filter((s) => s.parentSpanId === second.spanId)).toHaveLength(2);
+  // The views are the database's: the base itself still runs statements in no span.
+  expect(a.dialect).toBe("sqlite");
+  expect(db.span).toBeUndefined();
+});
+
+test("a transaction's statements are children of the view it was opened on, and what it enqueues links to that span", async () => {
+  const db = new TracedDatabase(sqlite, tracing, [byId]);
+  const request = tracer.start("POST /items", SpanKind.SERVER, {}, null);
+  const endpoint = tracing.within("action m.add", {}, db.under(request), (action) =>
+    action.transaction(async (tx) => {
+      await tx.one(byId, ["a"]);
+      // What enqueue and emit store: the action's span, the transaction's parent.
+      return traceCarrier(tx);
+    }),
+  );
+  const carrier = await endpoint;
+  request.end();
+  const action = finished.find((s) => s.name === "action m.add")!;
+  expect(action.parentSpanId).toBe(request.spanId);
+  expect(finished.find((s) => s.name === "m.item_by_id")!.parentSpanId).toBe(action.spanId);
+  expect(carrier!.traceparent).toBe(`00-${request.traceId}-${action.spanId}-01`);
 });
 
 test("a failing statement's span is marked failed and ended; outside a request none is made", async () => {
   const db = new TracedDatabase(sqlite, tracing, [byId]);
   const broken: StatementSpec = { name: "m.broken", sql: { sqlite: { text: "SELECT nope FROM item", slots: [] } } };
   const request = tracer.start("GET /broken", SpanKind.SERVER, {}, null);
-  await expect(currentSpan.run(request, async () => db.all(broken, []))).rejects.toThrow();
+  await expect(async () => db.under(request).all(broken, [])).rejects.toThrow();
   request.end();
   const failed = finished.find((s) => s.name === "m.broken")!;
   expect(failed.statusCode).toBe(2);
