@@ -2,12 +2,15 @@
 // span processor does, read from the same OTEL_BSP_* variables, and the official exporter
 // transport (@opentelemetry/otlp-exporter-base) for the rest: the endpoint and headers of
 // OTEL_EXPORTER_OTLP_*, timeouts, gzip, retries with backoff. Only the encoding is svc's (otlp.ts).
+// The transport runs on a thread of its own (export-thread.ts), off the serving thread.
 
 import { ExportResultCode } from "@opentelemetry/core";
 import { OTLPExporterBase } from "@opentelemetry/otlp-exporter-base";
 import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from "@opentelemetry/otlp-exporter-base/node-http";
 import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
+import { Worker } from "node:worker_threads";
 import type { Logger } from "../core/log.js";
+import type { FromThread, ToThread } from "./export-thread.js";
 import type { Env } from "./config.js";
 import type { RecordedSpan } from "./span.js";
 
@@ -46,7 +49,7 @@ export function batchOptions(env: Env): BatchOptions {
 type Send = ((request: Uint8Array, spans: number) => Promise<void>) & { shutdown?: () => Promise<void> };
 
 /** The official OTLP/HTTP transport, given requests svc's encoder made (otlp.ts). */
-export function otlpHttpSend(log: Logger): Send {
+export function otlpHttpSend(log: Pick<Logger, "warn">): Send {
   interface Batch {
     request: Uint8Array;
     spans: number;
@@ -71,6 +74,55 @@ export function otlpHttpSend(log: Logger): Send {
       }),
     );
   send.shutdown = () => exporter.shutdown();
+  return send;
+}
+
+/**
+ * otlpHttpSend on a thread of its own (export-thread.ts), which reads the OTEL_EXPORTER_OTLP_*
+ * variables as they were when it started; its warnings are logged here. A batch settles once
+ * the thread sent it or gave it up; `shutdown` waits for the thread's last send, then ends it.
+ * The thread never keeps a stopping process alive.
+ */
+export function threadSend(log: Logger): Send {
+  const thread = new Worker(new URL("./export-thread.js", import.meta.url));
+  thread.unref();
+  const waiting = new Map<number, () => void>();
+  let next = 0;
+  let alive = true;
+  let closed: (() => void) | null = null;
+  const settleAll = () => {
+    alive = false;
+    for (const settle of waiting.values()) settle();
+    waiting.clear();
+    closed?.();
+  };
+  thread.on("message", (message: FromThread) => {
+    if ("sent" in message) {
+      waiting.get(message.sent)?.();
+      waiting.delete(message.sent);
+    } else if ("warn" in message) log.warn(message.warn, message.fields);
+    else closed?.();
+  });
+  // A thread that failed sends nothing more: its batches settle, unsent, and the log says why.
+  thread.on("error", (err: Error) => log.warn("trace export failed", { error: err.message }));
+  thread.on("exit", settleAll);
+  const send: Send = (request, spans) =>
+    new Promise<void>((resolve) => {
+      if (!alive) return resolve();
+      const id = next++;
+      waiting.set(id, resolve);
+      // Its own copy, moved to the thread rather than copied again: the encoder's may share a pool.
+      const own = new Uint8Array(request);
+      thread.postMessage({ id, request: own, spans } satisfies ToThread, [own.buffer]);
+    });
+  send.shutdown = async () => {
+    if (!alive) return;
+    await new Promise<void>((resolve) => {
+      closed = resolve;
+      thread.postMessage({ shutdown: true } satisfies ToThread);
+    });
+    await thread.terminate();
+  };
   return send;
 }
 

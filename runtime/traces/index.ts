@@ -10,7 +10,7 @@ import { StartupError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
 import type { Database, ServerSpec } from "../contract/index.js";
 import type { Env } from "./config.js";
-import { BatchExport, batchOptions, otlpHttpSend, type SpanSink } from "./export.js";
+import { BatchExport, batchOptions, type SpanSink, threadSend } from "./export.js";
 import { OtlpEncoder } from "./otlp.js";
 import { samplerFromEnv } from "./sampler.js";
 import { type Attributes, type AttributeValue, type RecordedSpan, Tracer } from "./span.js";
@@ -57,7 +57,7 @@ function exporter(spec: ServerSpec, log: Logger, env: Env): SpanSink {
     if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") resource[key] = value;
   }
   const encoder = new OtlpEncoder(resource as Attributes, { name: "svc", version: spec.version });
-  return new BatchExport(encoder, otlpHttpSend(log), batchOptions(env));
+  return new BatchExport(encoder, threadSend(log), batchOptions(env));
 }
 
 /** The spec and database a traced server runs: endpoints and statements in spans of their own. */

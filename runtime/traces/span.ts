@@ -64,6 +64,8 @@ export class RecordedSpan implements CurrentSpan {
   later: (string | AttributeValue)[] | null = null;
   statusCode: number = StatusCode.UNSET;
   statusMessage: string | undefined = undefined;
+  /** A request's span: its place among the requests in flight (in-flight.ts); -1 otherwise. */
+  slot = -1;
   private traceHex: string | undefined = undefined;
   private spanHex: string | undefined = undefined;
 

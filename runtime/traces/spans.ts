@@ -100,18 +100,15 @@ class TracedExecutor implements Executor {
     return inStatementSpan(this.tracing, this.attributes, this.span, stmt, () => this.inner.run(stmt, args)) as Promise<number>;
   }
 
-  /**
-   * This executor with its statements children of `span`: made once per traced request and
-   * per span below it, so it is one object whose prototype is this one, every method shared.
-   */
-  under(span: CurrentSpan): this {
-    const view = Object.create(this) as { span: CurrentSpan };
-    view.span = span;
-    return view as unknown as this;
+  /** This transaction with its statements children of `span` (an action's, inside an `Idempotency-Key`'s transaction). */
+  under(span: CurrentSpan): Executor {
+    return new TracedExecutor(this.inner, this.tracing, this.attributes, this.dialect, span);
   }
 }
 
 export class TracedDatabase extends TracedExecutor implements Database {
+  /** The database made at start, the prototype of every view of it (a view inherits it). */
+  private readonly root: TracedDatabase;
   readonly nested?: true;
   readonly json?: Database["json"];
   readonly stream?: Database["stream"];
@@ -123,11 +120,24 @@ export class TracedDatabase extends TracedExecutor implements Database {
     statements: readonly StatementSpec[],
   ) {
     super(db, tracing, new StatementAttributes(db.dialect), db.dialect, undefined);
+    this.root = this;
     for (const stmt of statements) this.attributes.make(stmt);
     if (db.nested === true) this.nested = true;
     // Unbound methods that read `this.span`: a view (under) inherits them as they are.
     if (db.json !== undefined) this.json = this.jsonInSpan;
     if (db.stream !== undefined) this.stream = this.streamInSpan;
+  }
+
+  /**
+   * This database with its statements children of `span`: made for every traced request and
+   * every span below it, so it is one object whose prototype is the database made at start,
+   * every method shared. Always that one: a view made the prototype of the next would give
+   * V8 a new hidden class for each, in the old generation, collected by major collections.
+   */
+  override under(span: CurrentSpan): Database {
+    const view = Object.create(this.root) as { span: CurrentSpan };
+    view.span = span;
+    return view as unknown as Database;
   }
 
   /** The wrapped database's own JSON answer, in a statement span (SQLite: answers/json-text.ts). */

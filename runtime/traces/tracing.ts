@@ -17,6 +17,7 @@ import type { MatchResult, RouteMatch } from "../core/router.js";
 import type { Awaitable, Database, LaterSpans, Spans, TraceCarrier } from "../contract/index.js";
 import { carrierOf, type CurrentSpan } from "../lang/trace-context.js";
 import type { SpanSink } from "./export.js";
+import { InFlight } from "./in-flight.js";
 import { type Attributes, flat, type ParentContext, type RecordedSpan, SpanKind, StatusCode, type Tracer } from "./span.js";
 
 /**
@@ -34,7 +35,7 @@ function methodAttributes(method: string): Attributes {
 
 export class Tracing implements Spans, LaterSpans {
   /** The span of each request being answered, by its request id: its log lines carry the trace id (log.ts). */
-  private readonly byRequest = new Map<string, RecordedSpan>();
+  private readonly inFlight = new InFlight();
   private readonly propagator = new W3CTraceContextPropagator();
   private readonly names = new WeakMap<object, Map<string, string>>();
 
@@ -50,15 +51,14 @@ export class Tracing implements Spans, LaterSpans {
     const span = this.tracer.start(method, SpanKind.SERVER, BY_METHOD.get(method) ?? methodAttributes(method), parent);
     span.setAttribute(ATTR_URL_PATH, path);
     span.setAttribute(ATTR_CLIENT_ADDRESS, req.socket.remoteAddress ?? "");
-    // Concurrent requests a client gave one request id: the first's trace, as their lines are one to a reader anyway.
-    if (!this.byRequest.has(requestId)) this.byRequest.set(requestId, span);
+    this.inFlight.add(requestId, span);
     return span;
   }
 
   /** The request's answer: the name becomes `METHOD /route/template`, never the raw path. */
-  answered(span: RecordedSpan, match: MatchResult, method: string, res: ServerResponse, requestId: string): void {
+  answered(span: RecordedSpan, match: MatchResult, method: string, res: ServerResponse): void {
     const status = res.statusCode;
-    if (this.byRequest.get(requestId) === span) this.byRequest.delete(requestId);
+    this.inFlight.remove(span);
     if (match !== null && "path" in match) {
       span.updateName(this.nameOf(match, method));
       span.setAttribute(ATTR_HTTP_ROUTE, match.path);
@@ -190,7 +190,7 @@ export class Tracing implements Spans, LaterSpans {
 
   /** The trace id of the request being answered under `requestId`, for its log lines. */
   traceIdOf(requestId: string): string | undefined {
-    return this.byRequest.get(requestId)?.traceId;
+    return this.inFlight.find(requestId)?.traceId;
   }
 
   /** Sends what is still buffered, then stops (a graceful shutdown). */

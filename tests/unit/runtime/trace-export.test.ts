@@ -6,7 +6,7 @@
 import { expect, test } from "../../support/jest.js";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { BatchExport, batchOptions, otlpHttpSend } from "../../../runtime/traces/export.js";
+import { BatchExport, batchOptions, otlpHttpSend, threadSend } from "../../../runtime/traces/export.js";
 import { createTracing } from "../../../runtime/traces/index.js";
 import { type RecordedSpan, SpanKind, Tracer } from "../../../runtime/traces/span.js";
 import { samplerFromEnv } from "../../../runtime/traces/sampler.js";
@@ -80,7 +80,19 @@ test("OTLP over gRPC or JSON is refused at start: svc sends http/protobuf", () =
   expect(() => createTracing(spec, log, [], true, false, { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).not.toThrow();
 });
 
-test("a collector that refuses is logged once, again only after an export went through", async () => {
+test("a collector that refuses is logged once, again only after an export went through", () => refusedOnce(otlpHttpSend));
+
+test("on its own thread: the same requests go out, the thread's warnings are logged here, shutdown ends it", () =>
+  refusedOnce(threadSend, async (send) => {
+    await send.shutdown!();
+    // Ended: a batch after it settles at once, unsent, rather than waiting for a thread that is gone.
+    await send(encoder().encode(spans(1)), 1);
+  }));
+
+async function refusedOnce(
+  make: (log: Logger) => ReturnType<typeof otlpHttpSend>,
+  after: (send: ReturnType<typeof otlpHttpSend>) => Promise<void> = async () => undefined,
+): Promise<void> {
   let answer = 400;
   const bodies: Buffer[] = [];
   const collector = createServer((req, res) => {
@@ -97,7 +109,7 @@ test("a collector that refuses is logged once, again only after an export went t
   const saved = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`;
   try {
-    const send = otlpHttpSend(log);
+    const send = make(log);
     const request = encoder().encode(spans(2));
     // 400 is not retried: each send is one request, answered at once.
     await send(request, 2);
@@ -113,9 +125,12 @@ test("a collector that refuses is logged once, again only after an export went t
     // What went over the wire is the encoder's request, as it was given.
     expect(bodies).toHaveLength(4);
     expect(spansIn(bodies[0]!)).toBe(2);
+    expect(Buffer.compare(bodies[3]!, Buffer.from(request))).toBe(0);
+    await after(send);
+    expect(bodies).toHaveLength(4);
   } finally {
     if (saved === undefined) delete process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
     else process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = saved;
     collector.close();
   }
-});
+}

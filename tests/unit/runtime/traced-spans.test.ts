@@ -168,6 +168,12 @@ test("statements are children of their view's span, siblings of each other, what
   // The views are the database's: the base itself still runs statements in no span.
   expect(a.dialect).toBe("sqlite");
   expect(db.span).toBeUndefined();
+  // Every view's prototype is the database made at start, a view's view's too: a view as the
+  // prototype of the next would give V8 a hidden class per request, collected as old garbage.
+  const child = tracer.start("query m.get_item", SpanKind.INTERNAL, {}, first);
+  expect(Object.getPrototypeOf(a)).toBe(db);
+  expect(Object.getPrototypeOf(a.under!(child))).toBe(db);
+  expect(a.under!(child).span).toBe(child);
 });
 
 test("a transaction's statements are children of the view it was opened on, and what it enqueues links to that span", async () => {
