@@ -4,7 +4,11 @@
 // The official transformer builds an object per span and per attribute and serializes those,
 // which cost more than answering the request did.
 
+import { performance } from "node:perf_hooks";
 import type { Attributes, AttributeValue, RecordedSpan, SpanLink } from "./span.js";
+
+/** Read once: `performance` as a global is a getter, costlier on every span than the rest of `time`. */
+const TIME_ORIGIN = performance.timeOrigin;
 
 const LEN = 2;
 const I64 = 1;
@@ -103,7 +107,7 @@ class Writer {
 
   /** Nanoseconds since the epoch of a monotonic-clock reading, exactly, as a fixed64. */
   time(field: number, ms: number): void {
-    const epochMs = performance.timeOrigin + ms;
+    const epochMs = TIME_ORIGIN + ms;
     let whole = Math.floor(epochMs);
     let frac = Math.round((epochMs - whole) * 1e6);
     if (frac === 1e6) {
@@ -168,9 +172,15 @@ class Writer {
   }
 
   bytes(src: Uint8Array): void {
-    this.room(src.length);
-    this.buf.set(src, this.pos);
-    this.pos += src.length;
+    const n = src.length;
+    this.room(n);
+    // A name or a key is a few dozen bytes: a loop copies them for less than a call into `set` costs.
+    if (n <= 48) {
+      const b = this.buf;
+      const p = this.pos;
+      for (let i = 0; i < n; i++) b[p + i] = src[i]!;
+    } else this.buf.set(src, this.pos);
+    this.pos += n;
   }
 }
 

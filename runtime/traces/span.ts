@@ -6,6 +6,8 @@
 // attributes set later in a list of their own, so the exporter can encode the shared ones once.
 
 import { randomFillSync } from "node:crypto";
+// Imported: the global `performance` is a getter, paid on every read.
+import { performance } from "node:perf_hooks";
 import type { CurrentSpan } from "../lang/trace-context.js";
 import type { Sampler } from "./sampler.js";
 
