@@ -30,7 +30,7 @@ import { mergePathParams } from "./path-params.js";
 import type { RespondInput, ShapedAnswer, SiteOptions } from "../contract/index.js";
 import { type BoundTarget, type MatchResult, Router } from "./router.js";
 import { httpServerOptions, WriteDeadlines } from "./timeouts.js";
-import { callEndpoint, IDEMPOTENCY_HEADER, IdempotencyStore, idempotencyStatements, keptKey, REPLAYED_HEADER } from "../idempotency/index.js";
+import { callEndpoint, IDEMPOTENCY_HEADER, IdempotencyStore, idempotencyStatements, keptKey, markReplayed } from "../idempotency/index.js";
 import { afterCall, outboxHealth, startOutbox } from "../outbox/index.js";
 import { trackConnections } from "./connections.js";
 import type { CallContext, CallInput, Caller, Database, EndpointSpec, RouteSpec, RouteTarget, ServerOptions, ServerSpec } from "../contract/index.js";
@@ -241,7 +241,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
             if (!res.headersSent) {
               if (closesAfter(accepting, deadlines, res)) res.setHeader("Connection", "close");
               if (ctx.cookies !== undefined) res.setHeader("Set-Cookie", ctx.cookies);
-              if (answer.replayed) res.setHeader(REPLAYED_HEADER, "true");
+              if (answer.replayed) markReplayed(res);
               if (shape !== undefined) sendShaped(res, JSON.parse(answer.body) as ShapedAnswer);
               else sendData(res, answer.body, answer.status);
             }

@@ -11,7 +11,6 @@ export {
   type MsClock,
 } from "./store.js";
 
-/** Set on an answer that was stored by an earlier call with the same key. */
-export const REPLAYED_HEADER = "Idempotent-Replayed";
+export { REPLAYED_HEADER, markReplayed, wasReplayed } from "./replayed.js";
 export { callEndpoint, authorizeFirst, callerId } from "./call.js";
 export { IDEMPOTENCY_TABLE, idempotencyStatements, idempotencyTable } from "./table.js";

@@ -6,7 +6,7 @@
 
 import type { ServerResponse } from "node:http";
 import type { MatchResult } from "../core/router.js";
-import { REPLAYED_HEADER } from "../idempotency/index.js";
+import { wasReplayed } from "../idempotency/index.js";
 import type { EndpointSpec } from "../contract/index.js";
 import { CounterCell, counterFamily, DURATION_BUCKETS as DURATION_BOUNDS, type Family, gaugeFamily, HistogramCell, histogramFamily } from "./family.js";
 
@@ -69,7 +69,7 @@ export class HttpSeries {
     }
     cell.observe(seconds);
     if (status === 429) (cells.refusals ??= this.cell(this.refusals, cells)).value++;
-    else if (index === 2 && res.hasHeader(REPLAYED_HEADER)) (cells.replays ??= this.cell(this.replays, cells)).value++;
+    else if (index === 2 && wasReplayed(res)) (cells.replays ??= this.cell(this.replays, cells)).value++;
     if (cells.webhook !== null) this.delivered(cells.webhook, status);
   }
 

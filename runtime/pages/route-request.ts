@@ -11,7 +11,7 @@ import { lingerIfUnread } from "../core/linger.js";
 import { RequestView, sendOk, sendShaped, sendShapedError, sendWhole } from "../core/answer/index.js";
 import type { ShapedAnswer } from "../contract/index.js";
 import { HttpError } from "../core/errors.js";
-import { authorizeFirst, callerId, type IdempotencyStore, keptKey, REPLAYED_HEADER, requestText } from "../idempotency/index.js";
+import { authorizeFirst, callerId, type IdempotencyStore, keptKey, markReplayed, requestText } from "../idempotency/index.js";
 import { newArgs, parseQueryString } from "../core/query-string.js";
 import type { CallContext } from "../contract/index.js";
 import { isUnpolyRequest, unpolyLocation } from "../assets/index.js";
@@ -150,7 +150,7 @@ async function runOnce(keys: IdempotencyStore, key: string, call: BlockCall, inp
     viewUnder(call.pages.db, ctx.span),
   );
   if (!answer.replayed && ran !== null) return ran;
-  if (!res.headersSent) res.setHeader(REPLAYED_HEADER, "true");
+  if (!res.headersSent) markReplayed(res);
   const stored = JSON.parse(answer.body) as StoredOutcome;
   const replayed: RouteOutcome = { data: stored.data, redirect: stored.redirect };
   const shaped = stored.answer;
