@@ -22,7 +22,7 @@ export class Observer {
   /** Hot path when on: `method` is the request's with HEAD read as GET; `match` what the route table said. */
   answered(span: RecordedSpan | null, match: MatchResult, path: string, method: string, res: ServerResponse, durationMs: number): void {
     if (this.metrics !== null) this.metrics.http.answered(match, path, method, res, durationMs / 1000);
-    if (span !== null) this.tracing!.answered(span, match, method, res);
+    if (span !== null) this.tracing!.answered(span, match, path, method, res);
   }
 
   /** Whether `path` is /metrics on the server's own address. */

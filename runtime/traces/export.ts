@@ -12,6 +12,7 @@ import { Worker } from "node:worker_threads";
 import type { Logger } from "../core/log.js";
 import type { FromThread, ToThread } from "./export-thread.js";
 import type { Env } from "./config.js";
+import { ownsMemory } from "./otlp.js";
 import type { RecordedSpan } from "./span.js";
 
 /** Where ended spans go: the exporter, svc dev's trace view. */
@@ -44,7 +45,8 @@ export function batchOptions(env: Env): BatchOptions {
 
 /**
  * Sends one encoded request of `spans` spans; settles once the collector answered or the retries
- * gave up. `shutdown`, when there is one, releases the transport once the last batch went.
+ * gave up. The request is the sender's from then on (the thread's sender moves its memory
+ * away). `shutdown`, when there is one, releases the transport once the last batch went.
  */
 type Send = ((request: Uint8Array, spans: number) => Promise<void>) & { shutdown?: () => Promise<void> };
 
@@ -111,8 +113,9 @@ export function threadSend(log: Logger): Send {
       if (!alive) return resolve();
       const id = next++;
       waiting.set(id, resolve);
-      // Its own copy, moved to the thread rather than copied again: the encoder's may share a pool.
-      const own = new Uint8Array(request);
+      // Moved to the thread with its buffer, not copied, when the encoder made it (nothing else
+      // views that buffer); any other request is copied first: its buffer may be a pool's.
+      const own = ownsMemory(request) ? (request as Uint8Array<ArrayBuffer>) : new Uint8Array(request);
       thread.postMessage({ id, request: own, spans } satisfies ToThread, [own.buffer]);
     });
   send.shutdown = async () => {

@@ -4,168 +4,15 @@
 // The official transformer builds an object per span and per attribute and serializes those,
 // which cost more than answering the request did.
 
-import { performance } from "node:perf_hooks";
+import { I64, LEN, putTime, putVarint, VARINT, varintSize, Writer } from "./protobuf.js";
 import type { Attributes, AttributeValue, RecordedSpan, SpanLink } from "./span.js";
 
-/** Read once: `performance` as a global is a getter, costlier on every span than the rest of `time`. */
-const TIME_ORIGIN = performance.timeOrigin;
+/** The buffers of requests `take` made: nothing else views them. */
+const OWN_MEMORY = new WeakSet<ArrayBufferLike>();
 
-const LEN = 2;
-const I64 = 1;
-const VARINT = 0;
-
-/** A lowercase or uppercase hex digit's value (ids are checked hex before they get here). */
-function nibble(c: number): number {
-  return c <= 57 ? c - 48 : (c | 32) - 87;
-}
-
-/** Field `field`: nanoseconds since the epoch of a monotonic-clock reading, exactly, as a fixed64 (9 bytes); the position after. */
-function putTime(b: Buffer, dv: DataView, p: number, field: number, ms: number): number {
-  const epochMs = TIME_ORIGIN + ms;
-  let whole = Math.floor(epochMs);
-  let frac = Math.round((epochMs - whole) * 1e6);
-  if (frac === 1e6) {
-    whole += 1;
-    frac = 0;
-  }
-  // whole × 10^6 + frac exceeds 2^53: split whole so each product stays exact.
-  const high = Math.floor(whole / 1048576);
-  const x = (whole % 1048576) * 1e6 + frac;
-  const y = high * 1e6;
-  let lo = (y % 4096) * 1048576 + (x % 4294967296);
-  const carry = Math.floor(lo / 4294967296);
-  lo %= 4294967296;
-  const hi = Math.floor(y / 4096) + Math.floor(x / 4294967296) + carry;
-  b[p] = (field << 3) | I64;
-  dv.setUint32(p + 1, lo, true);
-  dv.setUint32(p + 5, hi, true);
-  return p + 9;
-}
-
-function viewOf(b: Buffer): DataView {
-  return new DataView(b.buffer, b.byteOffset, b.byteLength);
-}
-
-/**
- * A growable buffer with protobuf's few wire types. `dv` views the same bytes: its 32-bit
- * writes are compiled inline, where a function writing four bytes was a call each time.
- */
-class Writer {
-  buf = Buffer.allocUnsafe(64 * 1024);
-  dv = viewOf(this.buf);
-  pos = 0;
-
-  room(bytes: number): void {
-    if (this.pos + bytes <= this.buf.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + bytes));
-    this.buf.copy(grown, 0, 0, this.pos);
-    this.buf = grown;
-    this.dv = viewOf(grown);
-  }
-
-  tag(field: number, wire: number): void {
-    this.room(3);
-    // Every field number here is below 16, except Span.flags (unused): one byte.
-    this.buf[this.pos++] = (field << 3) | wire;
-  }
-
-  varint(n: number): void {
-    this.room(10);
-    const b = this.buf;
-    let p = this.pos;
-    while (n > 127) {
-      b[p++] = (n % 128) | 128;
-      n = Math.floor(n / 128);
-    }
-    b[p++] = n;
-    this.pos = p;
-  }
-
-  /** A negative int64: two's complement, ten bytes (rare enough for BigInt). */
-  negative(n: number): void {
-    this.room(10);
-    let v = BigInt.asUintN(64, BigInt(n));
-    while (v > 127n) {
-      this.buf[this.pos++] = Number(v & 127n) | 128;
-      v >>= 7n;
-    }
-    this.buf[this.pos++] = Number(v);
-  }
-
-  string(field: number, s: string): void {
-    this.tag(field, LEN);
-    // Up to 42 UTF-16 units are at most 126 UTF-8 bytes: the length fits one byte, known after writing.
-    if (s.length < 43) {
-      this.room(1 + s.length * 3);
-      const at = this.pos++;
-      const n = this.ascii(s);
-      this.buf[at] = n;
-      this.pos += n;
-      return;
-    }
-    const n = Buffer.byteLength(s);
-    this.varint(n);
-    this.room(n);
-    this.pos += this.buf.write(s, this.pos, "utf8");
-  }
-
-  /**
-   * Writes a short string at pos, byte by byte while it is ASCII (names, keys, paths), with
-   * Buffer's UTF-8 writer otherwise; the bytes written. A call into Buffer costs more than
-   * the loop does for a string this short.
-   */
-  private ascii(s: string): number {
-    const b = this.buf;
-    const p = this.pos;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c > 127) return b.write(s, p, "utf8");
-      b[p + i] = c;
-    }
-    return s.length;
-  }
-
-  /** An id: its hex as bytes. */
-  hexBytes(field: number, hex: string): void {
-    this.tag(field, LEN);
-    const n = hex.length >> 1;
-    this.room(1 + n);
-    const b = this.buf;
-    let p = this.pos;
-    b[p++] = n;
-    for (let i = 0; i < hex.length; i += 2) b[p++] = (nibble(hex.charCodeAt(i)) << 4) | nibble(hex.charCodeAt(i + 1));
-    this.pos = p;
-  }
-
-  /** Starts a nested message; `close` writes its length. One byte is kept for it, moved when more are needed. */
-  open(field: number): number {
-    this.tag(field, LEN);
-    this.room(1);
-    return this.pos++;
-  }
-
-  close(at: number): void {
-    const length = this.pos - at - 1;
-    if (length < 128) {
-      this.buf[at] = length;
-      return;
-    }
-    let size = 1;
-    for (let n = length; n > 127; n = Math.floor(n / 128)) size++;
-    this.room(size - 1);
-    this.buf.copyWithin(at + size, at + 1, this.pos);
-    const end = this.pos + size - 1;
-    this.pos = at;
-    this.varint(length);
-    this.pos = end;
-  }
-
-  // `set` even for a few bytes: a loop of byte stores measured slower, per byte, than its call.
-  bytes(src: Uint8Array): void {
-    this.room(src.length);
-    this.buf.set(src, this.pos);
-    this.pos += src.length;
-  }
+/** Whether `request` is one the encoder made, whose whole buffer can be moved elsewhere (export.ts). */
+export function ownsMemory(request: Uint8Array): boolean {
+  return OWN_MEMORY.has(request.buffer);
 }
 
 /**
@@ -189,17 +36,43 @@ function known(w: Writer, field: number, s: string): void {
   if (ENCODED.size < ENCODED_LIMIT) ENCODED.set(s, new Uint8Array(w.buf.subarray(start, w.pos)));
 }
 
-/** Attribute values that are names, not data: their encodings are kept like the names' (known). */
-const NAME_VALUED = new Set(["http.route"]);
+/**
+ * Clients' addresses, encoded as attribute values: a connection's requests share its address,
+ * and a server's clients are a smaller set than its requests. Emptied when full.
+ */
+const ADDRESSES = new Map<string, Uint8Array>();
+const ADDRESSES_LIMIT = 1024;
+
+/** How a string attribute's value is written, by its key: from the names' cache, the addresses', or as it comes. */
+const NAME = 1;
+/** Often a name (a path without parameters is its route template, tracing.ts), never kept. */
+const MAYBE_NAME = 2;
+const ADDRESS = 3;
+const STRING_VALUES = new Map<string, number>([
+  ["http.route", NAME],
+  ["url.path", MAYBE_NAME],
+  ["client.address", ADDRESS],
+]);
+
+function stringValue(w: Writer, name: string, value: string): void {
+  const how = STRING_VALUES.get(name);
+  if (how === NAME) return known(w, 1, value);
+  const cache = how === MAYBE_NAME ? ENCODED : how === ADDRESS ? ADDRESSES : null;
+  const bytes = cache?.get(value);
+  if (bytes !== undefined && bytes[0] === ((1 << 3) | LEN)) return w.bytes(bytes);
+  const start = w.pos;
+  w.string(1, value);
+  if (how === ADDRESS) {
+    if (ADDRESSES.size >= ADDRESSES_LIMIT) ADDRESSES.clear();
+    ADDRESSES.set(value, new Uint8Array(w.buf.subarray(start, w.pos)));
+  }
+}
 
 function keyValue(w: Writer, field: number, name: string, value: AttributeValue): void {
   const kv = w.open(field);
   known(w, 1, name);
   const any = w.open(2);
-  if (typeof value === "string") {
-    if (NAME_VALUED.has(name)) known(w, 1, value);
-    else w.string(1, value);
-  }
+  if (typeof value === "string") stringValue(w, name, value);
   else if (typeof value === "boolean") {
     w.tag(2, VARINT);
     w.varint(value ? 1 : 0);
@@ -226,20 +99,28 @@ function keyValue(w: Writer, field: number, name: string, value: AttributeValue)
 export class OtlpEncoder {
   /** Each shared attributes object's KeyValues, tagged as a span's field 9. */
   private readonly shared = new WeakMap<Attributes, Buffer>();
-  /** The spans added since the last `take`, as ScopeSpans' field 2 each. */
-  private readonly w = new Writer();
-  private readonly out = new Writer();
+  /** ResourceSpans.resource and ScopeSpans.scope, each a whole field (tag, length, message). */
   private readonly resource: Buffer;
   private readonly scope: Buffer;
+  /** The bytes kept before the spans for the request's head: its lengths take five bytes at most. */
+  private readonly head: number;
+  /** The spans added since the last `take`, as ScopeSpans' field 2 each, after `head` free bytes. */
+  private readonly w: Writer;
 
   constructor(resource: Attributes, scope: { name: string; version: string }) {
     this.resource = this.fragment((w) => {
+      const at = w.open(1);
       for (const key in resource) keyValue(w, 1, key, resource[key]!);
+      w.close(at);
     });
     this.scope = this.fragment((w) => {
+      const at = w.open(1);
       w.string(1, scope.name);
       w.string(2, scope.version);
+      w.close(at);
     });
+    this.head = 1 + 5 + this.resource.length + 1 + 5 + this.scope.length;
+    this.w = new Writer(this.head);
   }
 
   /** Encodes an ended, sampled span into the request being gathered. */
@@ -247,23 +128,30 @@ export class OtlpEncoder {
     this.span(span);
   }
 
-  /** An ExportTraceServiceRequest of the spans added since the last call. */
+  /**
+   * An ExportTraceServiceRequest of the spans added since the last call. Its head is written
+   * into the bytes kept before the spans, so nothing is copied: the request is a view of the
+   * writer's buffer, which it takes with it (to the export thread, whole: ownsMemory), the
+   * writer going on with a new one as large.
+   */
   take(): Uint8Array {
-    const out = this.out;
-    out.pos = 0;
-    const resourceSpans = out.open(1);
-    const resource = out.open(1);
-    out.bytes(this.resource);
-    out.close(resource);
-    const scopeSpans = out.open(2);
-    const scope = out.open(1);
-    out.bytes(this.scope);
-    out.close(scope);
-    out.bytes(this.w.buf.subarray(0, this.w.pos));
-    this.w.pos = 0;
-    out.close(scopeSpans);
-    out.close(resourceSpans);
-    return Buffer.from(out.buf.subarray(0, out.pos));
+    const w = this.w;
+    const spans = w.pos - this.head;
+    const scopeSpans = this.scope.length + spans;
+    const resourceSpans = this.resource.length + 1 + varintSize(scopeSpans) + scopeSpans;
+    const begin = this.head - (1 + varintSize(resourceSpans) + this.resource.length + 1 + varintSize(scopeSpans) + this.scope.length);
+    const b = w.buf;
+    b[begin] = (1 << 3) | LEN;
+    let p = putVarint(b, begin + 1, resourceSpans);
+    b.set(this.resource, p);
+    p += this.resource.length;
+    b[p] = (2 << 3) | LEN;
+    p = putVarint(b, p + 1, scopeSpans);
+    b.set(this.scope, p);
+    const request = new Uint8Array(b.buffer, b.byteOffset + begin, w.pos - begin);
+    OWN_MEMORY.add(b.buffer);
+    w.renew(b.length);
+    return request;
   }
 
   /** `spans` as one request. */
@@ -279,7 +167,7 @@ export class OtlpEncoder {
    */
   private span(s: RecordedSpan): void {
     const w = this.w;
-    const at = w.open(2);
+    const at = w.open(2, 2);
     // The ids: their 32-bit words big-endian, as their hex reads (span.ts).
     w.room(28);
     let b = w.buf;
@@ -341,7 +229,7 @@ export class OtlpEncoder {
       w.varint(s.statusCode);
       w.close(status);
     }
-    w.close(at);
+    w.close(at, 2);
   }
 
   private link(link: SpanLink): void {

@@ -49,20 +49,21 @@ export class Tracing implements Spans, LaterSpans {
     const parent = req.headers.traceparent === undefined ? null : this.extract(req.headers);
     const method = req.method ?? "GET";
     const span = this.tracer.start(method, SpanKind.SERVER, BY_METHOD.get(method) ?? methodAttributes(method), parent);
-    span.setAttribute(ATTR_URL_PATH, path);
     span.setAttribute(ATTR_CLIENT_ADDRESS, req.socket.remoteAddress ?? "");
     this.inFlight.add(requestId, span);
     return span;
   }
 
   /** The request's answer: the name becomes `METHOD /route/template`, never the raw path. */
-  answered(span: RecordedSpan, match: MatchResult, method: string, res: ServerResponse): void {
+  answered(span: RecordedSpan, match: MatchResult, path: string, method: string, res: ServerResponse): void {
     const status = res.statusCode;
     this.inFlight.remove(span);
     if (match !== null && "path" in match) {
       span.updateName(this.nameOf(match, method));
       span.setAttribute(ATTR_HTTP_ROUTE, match.path);
-    }
+      // A path without parameters is its route's template: that string's encoding is kept (otlp.ts).
+      span.setAttribute(ATTR_URL_PATH, match.path === path ? match.path : path);
+    } else span.setAttribute(ATTR_URL_PATH, path);
     span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
     // A 4xx is the client's doing; only a 5xx marks the server's span as failed (HTTP semconv).
     if (status >= 500) {

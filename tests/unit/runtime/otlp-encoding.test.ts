@@ -17,11 +17,15 @@ const SCOPE = { name: "svc", version: "1.2.0" };
 /** One object: the official serializer groups spans by their resource's identity. */
 const OFFICIAL_RESOURCE = resourceFromAttributes(RESOURCE);
 
-/** A monotonic-clock reading as nanoseconds since the epoch, in BigInt: what the encoder must write. */
+/**
+ * A monotonic-clock reading as nanoseconds since the epoch, in BigInt: what the encoder must
+ * write. The time origin and the reading are each taken to the nanosecond, then added, as the
+ * official SDK's hrTime adds them.
+ */
 function nanos(ms: number): bigint {
-  const epoch = performance.timeOrigin + ms;
-  const whole = Math.floor(epoch);
-  return BigInt(whole) * 1_000_000n + BigInt(Math.round((epoch - whole) * 1e6));
+  const origin = performance.timeOrigin;
+  const whole = Math.floor(origin);
+  return BigInt(whole) * 1_000_000n + BigInt(Math.round((origin - whole) * 1e6)) + BigInt(Math.round(ms * 1e6));
 }
 
 interface Case {

@@ -83,7 +83,15 @@ test("OTLP over gRPC or JSON is refused at start: svc sends http/protobuf", () =
 test("a collector that refuses is logged once, again only after an export went through", () => refusedOnce(otlpHttpSend));
 
 test("on its own thread: the same requests go out, the thread's warnings are logged here, shutdown ends it", () =>
-  refusedOnce(threadSend, async (send) => {
+  refusedOnce(threadSend, async (send, bodies) => {
+    // The encoder's request is moved to the thread, its memory with it, not copied; the copy
+    // the test keeps is what arrives.
+    const moved = encoder().encode(spans(1));
+    const kept = Buffer.from(moved);
+    const sent = send(moved, 1);
+    expect(moved.byteLength).toBe(0);
+    await sent;
+    expect(bodies.pop()!.equals(kept)).toBe(true);
     await send.shutdown!();
     // Ended: a batch after it settles at once, unsent, rather than waiting for a thread that is gone.
     await send(encoder().encode(spans(1)), 1);
@@ -91,7 +99,7 @@ test("on its own thread: the same requests go out, the thread's warnings are log
 
 async function refusedOnce(
   make: (log: Logger) => ReturnType<typeof otlpHttpSend>,
-  after: (send: ReturnType<typeof otlpHttpSend>) => Promise<void> = async () => undefined,
+  after: (send: ReturnType<typeof otlpHttpSend>, bodies: Buffer[]) => Promise<void> = async () => undefined,
 ): Promise<void> {
   let answer = 400;
   const bodies: Buffer[] = [];
@@ -110,23 +118,25 @@ async function refusedOnce(
   process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`;
   try {
     const send = make(log);
-    const request = encoder().encode(spans(2));
+    // A request of its own for each send: a sender may take its memory (the thread's does).
+    const encoded = encoder().encode(spans(2));
+    const request = () => encoded.slice();
     // 400 is not retried: each send is one request, answered at once.
-    await send(request, 2);
-    await send(request, 2);
+    await send(request(), 2);
+    await send(request(), 2);
     log.flush();
     expect(lines.join("").match(/trace export failed/g)).toHaveLength(1);
     answer = 200;
-    await send(request, 2);
+    await send(request(), 2);
     answer = 400;
-    await send(request, 2);
+    await send(request(), 2);
     log.flush();
     expect(lines.join("").match(/trace export failed/g)).toHaveLength(2);
     // What went over the wire is the encoder's request, as it was given.
     expect(bodies).toHaveLength(4);
     expect(spansIn(bodies[0]!)).toBe(2);
-    expect(Buffer.compare(bodies[3]!, Buffer.from(request))).toBe(0);
-    await after(send);
+    expect(Buffer.compare(bodies[3]!, Buffer.from(encoded))).toBe(0);
+    await after(send, bodies);
     expect(bodies).toHaveLength(4);
   } finally {
     if (saved === undefined) delete process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
