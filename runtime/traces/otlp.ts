@@ -36,43 +36,44 @@ function known(w: Writer, field: number, s: string): void {
   if (ENCODED.size < ENCODED_LIMIT) ENCODED.set(s, new Uint8Array(w.buf.subarray(start, w.pos)));
 }
 
+/** Attribute values that are names, not data: their encodings are kept like the names' (known). */
+const NAME_VALUED = new Set(["http.route"]);
+
 /**
- * Clients' addresses, encoded as attribute values: a connection's requests share its address,
- * and a server's clients are a smaller set than its requests. Emptied when full.
+ * Whole KeyValues (a span's field 9) of attributes set after a span's start whose values
+ * repeat, by key and value: a request's status code, its client's address (a connection's
+ * requests share it), its path when that is its route's template (one of the names known
+ * already; a path with parameters is data, never kept). One copy instead of a key, a value and
+ * two lengths. Each key's values are bounded: emptied when full.
  */
-const ADDRESSES = new Map<string, Uint8Array>();
-const ADDRESSES_LIMIT = 1024;
-
-/** How a string attribute's value is written, by its key: from the names' cache, the addresses', or as it comes. */
-const NAME = 1;
-/** Often a name (a path without parameters is its route template, tracing.ts), never kept. */
-const MAYBE_NAME = 2;
-const ADDRESS = 3;
-const STRING_VALUES = new Map<string, number>([
-  ["http.route", NAME],
-  ["url.path", MAYBE_NAME],
-  ["client.address", ADDRESS],
+const REPEATED = new Map<string, Map<AttributeValue, Uint8Array>>([
+  ["http.response.status_code", new Map()],
+  ["client.address", new Map()],
+  ["url.path", new Map()],
 ]);
+const REPEATED_LIMIT = 1024;
 
-function stringValue(w: Writer, name: string, value: string): void {
-  const how = STRING_VALUES.get(name);
-  if (how === NAME) return known(w, 1, value);
-  const cache = how === MAYBE_NAME ? ENCODED : how === ADDRESS ? ADDRESSES : null;
-  const bytes = cache?.get(value);
-  if (bytes !== undefined && bytes[0] === ((1 << 3) | LEN)) return w.bytes(bytes);
+/** A later attribute of a span (field 9), copied whole when its key and value were written before (REPEATED). */
+function laterKeyValue(w: Writer, key: string, value: AttributeValue): void {
+  const values = REPEATED.get(key);
+  if (values === undefined) return keyValue(w, 9, key, value);
+  const bytes = values.get(value);
+  if (bytes !== undefined) return w.bytes(bytes);
   const start = w.pos;
-  w.string(1, value);
-  if (how === ADDRESS) {
-    if (ADDRESSES.size >= ADDRESSES_LIMIT) ADDRESSES.clear();
-    ADDRESSES.set(value, new Uint8Array(w.buf.subarray(start, w.pos)));
-  }
+  keyValue(w, 9, key, value);
+  if (key === "url.path" && !ENCODED.has(value as string)) return;
+  if (values.size >= REPEATED_LIMIT) values.clear();
+  values.set(value, new Uint8Array(w.buf.subarray(start, w.pos)));
 }
 
 function keyValue(w: Writer, field: number, name: string, value: AttributeValue): void {
   const kv = w.open(field);
   known(w, 1, name);
   const any = w.open(2);
-  if (typeof value === "string") stringValue(w, name, value);
+  if (typeof value === "string") {
+    if (NAME_VALUED.has(name)) known(w, 1, value);
+    else w.string(1, value);
+  }
   else if (typeof value === "boolean") {
     w.tag(2, VARINT);
     w.varint(value ? 1 : 0);
@@ -97,8 +98,8 @@ function keyValue(w: Writer, field: number, name: string, value: AttributeValue)
  * `take` wraps what was added in one request.
  */
 export class OtlpEncoder {
-  /** Each shared attributes object's KeyValues, tagged as a span's field 9. */
-  private readonly shared = new WeakMap<Attributes, Buffer>();
+  /** For each shared attributes object, by span name: the name and the attributes' KeyValues, as a span's fields 5 and 9. */
+  private readonly fixed = new WeakMap<Attributes, Map<string, Buffer>>();
   /** ResourceSpans.resource and ScopeSpans.scope, each a whole field (tag, length, message). */
   private readonly resource: Buffer;
   private readonly scope: Buffer;
@@ -197,7 +198,6 @@ export class OtlpEncoder {
       dv.setUint32(p + 6, s.p1);
       w.pos = p + 10;
     }
-    known(w, 5, s.name);
     // Kind (a one-byte varint) and the start and end times.
     w.room(20);
     b = w.buf;
@@ -207,9 +207,11 @@ export class OtlpEncoder {
     b[p + 1] = s.kind + 1;
     p = putTime(b, dv, p + 2, 7, s.startMs);
     w.pos = putTime(b, dv, p, 8, s.endMs);
-    w.bytes(this.sharedOf(s.attributes));
+    // After the times, out of field order (parsers take fields in any order), so that the name
+    // and the shared attributes are one copy.
+    w.bytes(this.fixedOf(s.name, s.attributes));
     const later = s.later;
-    if (later !== null) for (let i = 0; i < later.length; i += 2) keyValue(w, 9, later[i] as string, later[i + 1]!);
+    if (later !== null) for (let i = 0; i < later.length; i += 2) laterKeyValue(w, later[i] as string, later[i + 1]!);
     for (const link of s.links) this.link(link);
     // Always present, code 0 included, as the official encoder writes it.
     if (s.statusMessage === undefined) {
@@ -242,13 +244,21 @@ export class OtlpEncoder {
     w.close(at);
   }
 
-  private sharedOf(attributes: Attributes): Buffer {
-    let out = this.shared.get(attributes);
+  /** A span's name and its shared attributes, encoded once for each name the attributes are given with. */
+  private fixedOf(name: string, attributes: Attributes): Buffer {
+    let byName = this.fixed.get(attributes);
+    if (byName === undefined) {
+      byName = new Map();
+      this.fixed.set(attributes, byName);
+    }
+    let out = byName.get(name);
     if (out === undefined) {
       out = this.fragment((w) => {
+        known(w, 5, name);
         for (const key in attributes) keyValue(w, 9, key, attributes[key]!);
       });
-      this.shared.set(attributes, out);
+      // Names are the project's (routes, endpoints, statements, jobs): bounded all the same.
+      if (byName.size < ENCODED_LIMIT) byName.set(name, out);
     }
     return out;
   }

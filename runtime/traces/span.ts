@@ -88,8 +88,11 @@ export class RecordedSpan implements CurrentSpan {
     readonly p1: number,
     public name: string,
     readonly kind: SpanKind,
-    /** Shared with every span of the same statement or endpoint: never written. */
-    readonly attributes: Attributes,
+    /**
+     * Shared with every span of the same statement or endpoint, never written; a request's span
+     * is given its route's object once the route is known (tracing.ts).
+     */
+    public attributes: Attributes,
     readonly sampled: boolean,
     readonly traceState: TraceState | undefined,
     readonly links: readonly SpanLink[],

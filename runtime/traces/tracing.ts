@@ -33,11 +33,17 @@ function methodAttributes(method: string): Attributes {
   return Object.freeze({ [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_URL_SCHEME]: "http" });
 }
 
+/** A request span's name and attributes once its route is known; null attributes: keep the start's. */
+interface Routed {
+  name: string;
+  attributes: Attributes | null;
+}
+
 export class Tracing implements Spans, LaterSpans {
   /** The span of each request being answered, by its request id: its log lines carry the trace id (log.ts). */
   private readonly inFlight = new InFlight();
   private readonly propagator = new W3CTraceContextPropagator();
-  private readonly names = new WeakMap<object, Map<string, string>>();
+  private readonly routes = new WeakMap<object, Map<string, Map<Attributes, Routed>>>();
 
   constructor(
     private readonly tracer: Tracer,
@@ -59,8 +65,10 @@ export class Tracing implements Spans, LaterSpans {
     const status = res.statusCode;
     this.inFlight.remove(span);
     if (match !== null && "path" in match) {
-      span.updateName(this.nameOf(match, method));
-      span.setAttribute(ATTR_HTTP_ROUTE, match.path);
+      const routed = this.routed(match, method, span.attributes);
+      span.updateName(routed.name);
+      if (routed.attributes !== null) span.attributes = routed.attributes;
+      else span.setAttribute(ATTR_HTTP_ROUTE, match.path);
       // A path without parameters is its route's template: that string's encoding is kept (otlp.ts).
       span.setAttribute(ATTR_URL_PATH, match.path === path ? match.path : path);
     } else span.setAttribute(ATTR_URL_PATH, path);
@@ -73,19 +81,30 @@ export class Tracing implements Spans, LaterSpans {
     span.end();
   }
 
-  /** `METHOD /route/template`, made once per route target and method. */
-  private nameOf(match: RouteMatch, method: string): string {
-    let byMethod = this.names.get(match.target);
+  /**
+   * The name `METHOD /route/template` and the start's attributes with `http.route`, made once per
+   * route target and method: one object per route, which the exporter encodes once (otlp.ts).
+   * A method outside HTTP's own keeps its attributes, `http.route` set on the span.
+   */
+  private routed(match: RouteMatch, method: string, started: Attributes): Routed {
+    let byMethod = this.routes.get(match.target);
     if (byMethod === undefined) {
       byMethod = new Map();
-      this.names.set(match.target, byMethod);
+      this.routes.set(match.target, byMethod);
     }
-    let name = byMethod.get(method);
-    if (name === undefined) {
-      name = flat(`${method} ${match.path}`);
-      byMethod.set(method, name);
+    let byStart = byMethod.get(method);
+    if (byStart === undefined) {
+      byStart = new Map();
+      byMethod.set(method, byStart);
     }
-    return name;
+    let routed = byStart.get(started);
+    if (routed === undefined) {
+      const name = byStart.size === 0 ? flat(`${method} ${match.path}`) : byStart.values().next().value!.name;
+      if (BY_METHOD.get(started[ATTR_HTTP_REQUEST_METHOD] as string) !== started) return { name, attributes: null };
+      routed = { name, attributes: Object.freeze({ ...started, [ATTR_HTTP_ROUTE]: match.path }) };
+      byStart.set(started, routed);
+    }
+    return routed;
   }
 
   /** Runs `fn` in a child span of `db`'s, given `db` under the new span (Spans); with no span, just runs it. */
