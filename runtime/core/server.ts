@@ -283,7 +283,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     }
     const durationMs = performance.now() - started;
     log.request({ requestId, method: req.method ?? "", path, logged, status: res.statusCode, durationMs });
-    if (observer !== null) observer.answered(span, route, path, method, res, durationMs);
+    if (observer !== null) observer.answered(span, route, path, logged !== null, method, res, durationMs);
     // Done with the response: its write deadline is met now, or when it closes.
     deadlines.settle(res);
   }

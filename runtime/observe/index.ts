@@ -19,10 +19,13 @@ export class Observer {
     return this.tracing === null ? null : this.tracing.started(req, path, requestId);
   }
 
-  /** Hot path when on: `method` is the request's with HEAD read as GET; `match` what the route table said. */
-  answered(span: RecordedSpan | null, match: MatchResult, path: string, method: string, res: ServerResponse, durationMs: number): void {
+  /**
+   * Hot path when on: `method` is the request's with HEAD read as GET; `match` what the route
+   * table said; `exact` that the path is the route's template, as the handler found it.
+   */
+  answered(span: RecordedSpan | null, match: MatchResult, path: string, exact: boolean, method: string, res: ServerResponse, durationMs: number): void {
     if (this.metrics !== null) this.metrics.http.answered(match, path, method, res, durationMs / 1000);
-    if (span !== null) this.tracing!.answered(span, match, path, method, res);
+    if (span !== null) this.tracing!.answered(span, match, path, exact, method, res);
   }
 
   /** Whether `path` is /metrics on the server's own address. */

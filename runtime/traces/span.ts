@@ -176,8 +176,12 @@ class RandomWords {
 
 /** The 52 low bits of a trace id, the part a ratio sampler compares (sampler.ts). */
 export function randomness(t2: number, t3: number): number {
-  return (t2 % 1048576) * 4294967296 + t3;
+  // A mask, not %: a word above 2^31 is a double, whose remainder is a call into C.
+  return (t2 & 1048575) * 4294967296 + t3;
 }
+
+/** A span's links when it has none: one array, not one per span. */
+const NO_LINKS: readonly SpanLink[] = [];
 
 /** Starts spans: a child joins its parent's trace, a root begins one; the sampler says which are recorded. */
 export class Tracer {
@@ -190,7 +194,7 @@ export class Tracer {
   ) {}
 
   /** `parent`: a span of this process, another's context (a `traceparent`), or null for a root. */
-  start(name: string, kind: SpanKind, attributes: Attributes, parent: RecordedSpan | ParentContext | null, links: readonly SpanLink[] = []): RecordedSpan {
+  start(name: string, kind: SpanKind, attributes: Attributes, parent: RecordedSpan | ParentContext | null, links: readonly SpanLink[] = NO_LINKS): RecordedSpan {
     const random = this.random;
     let t0: number, t1: number, t2: number, t3: number;
     let p0 = 0;

@@ -61,7 +61,7 @@ export class Tracing implements Spans, LaterSpans {
   }
 
   /** The request's answer: the name becomes `METHOD /route/template`, never the raw path. */
-  answered(span: RecordedSpan, match: MatchResult, path: string, method: string, res: ServerResponse): void {
+  answered(span: RecordedSpan, match: MatchResult, path: string, exact: boolean, method: string, res: ServerResponse): void {
     const status = res.statusCode;
     this.inFlight.remove(span);
     if (match !== null && "path" in match) {
@@ -69,8 +69,9 @@ export class Tracing implements Spans, LaterSpans {
       span.updateName(routed.name);
       if (routed.attributes !== null) span.attributes = routed.attributes;
       else span.setAttribute(ATTR_HTTP_ROUTE, match.path);
-      // A path without parameters is its route's template: that string's encoding is kept (otlp.ts).
-      span.setAttribute(ATTR_URL_PATH, match.path === path ? match.path : path);
+      // A path without parameters is its route's template (`exact`: the handler compared them):
+      // that string's encoding is kept (otlp.ts). Compared again here, a sliced path costs a runtime call.
+      span.setAttribute(ATTR_URL_PATH, exact ? match.path : path);
     } else span.setAttribute(ATTR_URL_PATH, path);
     span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
     // A 4xx is the client's doing; only a 5xx marks the server's span as failed (HTTP semconv).
