@@ -7,11 +7,12 @@
 import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 import { StartupError } from "../core/errors.js";
+import { HEALTH_PATH } from "../core/health.js";
 import type { Logger } from "../core/log.js";
 import type { Database, ServerSpec } from "../contract/index.js";
 import type { Env } from "./config.js";
 import { BatchExport, batchOptions, type SpanSink, threadSend } from "./export.js";
-import { OtlpEncoder } from "./otlp.js";
+import { knownPaths, OtlpEncoder } from "./otlp.js";
 import { samplerFromEnv } from "./sampler.js";
 import { type Attributes, type AttributeValue, type RecordedSpan, Tracer } from "./span.js";
 import { TracedDatabase, tracedSpec } from "./spans.js";
@@ -56,6 +57,7 @@ function exporter(spec: ServerSpec, log: Logger, env: Env): SpanSink {
   for (const [key, value] of Object.entries(project.merge(detectResources({ detectors: [envDetector] })).attributes)) {
     if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") resource[key] = value;
   }
+  knownPaths([HEALTH_PATH, ...spec.routes.map((route) => route.path)]);
   const encoder = new OtlpEncoder(resource as Attributes, { name: "svc", version: spec.version });
   return new BatchExport(encoder, threadSend(log), batchOptions(env));
 }

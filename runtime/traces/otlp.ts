@@ -36,6 +36,21 @@ function known(w: Writer, field: number, s: string): void {
   if (ENCODED.size < ENCODED_LIMIT) ENCODED.set(s, new Uint8Array(w.buf.subarray(start, w.pos)));
 }
 
+/**
+ * Paths the server answers at a template made at start (its routes' and /health): their
+ * encodings join the names', so that a request's `url.path` equal to one is copied whole
+ * (REPEATED), from the first request on.
+ */
+export function knownPaths(paths: readonly string[]): void {
+  const w = new Writer();
+  for (const path of paths) {
+    if (ENCODED.size >= ENCODED_LIMIT) return;
+    w.pos = 0;
+    w.string(1, path);
+    ENCODED.set(path, new Uint8Array(w.buf.subarray(0, w.pos)));
+  }
+}
+
 /** Attribute values that are names, not data: their encodings are kept like the names' (known). */
 const NAME_VALUED = new Set(["http.route"]);
 

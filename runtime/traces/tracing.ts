@@ -13,6 +13,7 @@ import {
   ATTR_CLIENT_ADDRESS, ATTR_ERROR_TYPE, ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH,
   ATTR_URL_SCHEME,
 } from "@opentelemetry/semantic-conventions";
+import { HEALTH_PATH } from "../core/health.js";
 import type { MatchResult, RouteMatch } from "../core/router.js";
 import type { Awaitable, Database, LaterSpans, Spans, TraceCarrier } from "../contract/index.js";
 import { carrierOf, type CurrentSpan } from "../lang/trace-context.js";
@@ -72,7 +73,7 @@ export class Tracing implements Spans, LaterSpans {
       // A path without parameters is its route's template (`exact`: the handler compared them):
       // that string's encoding is kept (otlp.ts). Compared again here, a sliced path costs a runtime call.
       span.setAttribute(ATTR_URL_PATH, exact ? match.path : path);
-    } else span.setAttribute(ATTR_URL_PATH, path);
+    } else span.setAttribute(ATTR_URL_PATH, exact ? HEALTH_PATH : path); // exact and no route: the handler's own /health
     span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
     // A 4xx is the client's doing; only a 5xx marks the server's span as failed (HTTP semconv).
     if (status >= 500) {

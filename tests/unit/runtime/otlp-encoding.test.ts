@@ -8,7 +8,7 @@ import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { TraceState } from "@opentelemetry/core";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { OtlpEncoder } from "../../../runtime/traces/otlp.js";
+import { knownPaths, OtlpEncoder } from "../../../runtime/traces/otlp.js";
 import { type Attributes, RecordedSpan, type SpanKind, SpanKind as Kind } from "../../../runtime/traces/span.js";
 import { decodeExport } from "../../ops/otlp-proto.js";
 
@@ -172,4 +172,30 @@ test("an empty batch is a valid request with its resource and no span", () => {
   const decoded = decodeExport(Buffer.from(new OtlpEncoder(RESOURCE, SCOPE).encode([])));
   expect(decoded.resourceSpans).toHaveLength(1);
   expect(decoded.resourceSpans[0]!.scopeSpans[0]!.spans).toEqual([]);
+});
+
+test("a status, client address or template path met again is copied whole and decodes as the official encoding; a path with parameters is written each time", () => {
+  knownPaths(["/v1/tasks"]);
+  const request = (path: string, status: number, address: string): Case => ({
+    ...CASES[0]!,
+    state: undefined,
+    later: [
+      ["client.address", address],
+      ["url.path", path],
+      ["http.response.status_code", status],
+    ],
+  });
+  const cases = [
+    request("/v1/tasks", 200, "10.0.0.1"),
+    request("/v1/tasks", 200, "10.0.0.1"),
+    request("/v1/tasks/7", 404, "10.0.0.2"),
+    request("/v1/tasks/7", 200, "10.0.0.1"),
+    request("/v1/tasks", 404, "10.0.0.2"),
+  ];
+  const encoder = new OtlpEncoder(RESOURCE, SCOPE);
+  const mine = decodeExport(Buffer.from(encoder.encode(cases.map(ours))));
+  const theirs = decodeExport(Buffer.from(ProtobufTraceSerializer.serializeRequest(cases.map(official))!));
+  expect(mine).toEqual(theirs);
+  const paths = decodedSpans(encoder.encode(cases.map(ours))).map((s) => s.attributes.find((a) => a.key === "url.path")!.value.stringValue);
+  expect(paths).toEqual(["/v1/tasks", "/v1/tasks", "/v1/tasks/7", "/v1/tasks/7", "/v1/tasks"]);
 });

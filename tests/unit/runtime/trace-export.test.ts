@@ -70,7 +70,7 @@ test("a partial batch leaves after the delay", async () => {
 });
 
 test("OTLP over gRPC or JSON is refused at start: svc sends http/protobuf", () => {
-  const spec = { name: "t", version: "1.0.0" } as ServerSpec;
+  const spec = { name: "t", version: "1.0.0", routes: [] } as unknown as ServerSpec;
   const log = new Logger("error", () => undefined);
   expect(() => createTracing(spec, log, [], true, false, { OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL "grpc"/);
   expect(() => createTracing(spec, log, [], true, false, { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json", OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" })).toThrow(
