@@ -20,7 +20,8 @@ import { freePort } from "./server-process.js";
 import { Logger } from "../runtime/core/log.js";
 import { threadSend } from "../runtime/traces/export.js";
 import { OtlpEncoder } from "../runtime/traces/otlp.js";
-import { SpanKind, Tracer } from "../runtime/traces/span.js";
+import { Tracer } from "../runtime/traces/span.js";
+import { getTaskSpans } from "./get-task-spans.js";
 import { samplerFromEnv } from "../runtime/traces/sampler.js";
 
 const WARM = (process.env.WARM ?? "50,400").split(",").map(Number);
@@ -30,29 +31,11 @@ const UNDER = "SVC_TRACE_EXPORT_COUNTING";
 const BATCH = 512;
 const REQUESTS = Math.floor(BATCH / 3);
 
-/** One batch's request, as the encoder makes it from get_task's spans (bench/traces-encoder.ts has their shape). */
+/** One batch's request, as the encoder makes it from get_task's spans. */
 function batchRequest(): Uint8Array {
   const encoder = new OtlpEncoder({ "service.name": "bench", "service.version": "0.1.0" }, { name: "svc", version: "0.1.0" });
   const tracer = new Tracer(samplerFromEnv({}), (span) => encoder.add(span));
-  const routed = Object.freeze({ "http.request.method": "GET", "url.scheme": "http", "http.route": "/api/task_tracker:get_task" });
-  const query = { "svc.endpoint": "task_tracker.get_task", "svc.endpoint.kind": "query" };
-  const statement = {
-    "db.system": "sqlite",
-    "db.system.name": "sqlite",
-    "db.operation.name": "SELECT",
-    "svc.statement": "task_tracker.get_task",
-    "db.query.text": "SELECT id, title, description, status, priority, assignee, created_at, completed_at FROM task WHERE id = ?",
-  };
-  for (let i = 0; i < REQUESTS; i++) {
-    const r = tracer.start("GET /api/task_tracker:get_task", SpanKind.SERVER, routed, null);
-    r.setAttribute("client.address", "127.0.0.1");
-    const q = tracer.start("query task_tracker.get_task", SpanKind.INTERNAL, query, r);
-    tracer.start("task_tracker.get_task", SpanKind.INTERNAL, statement, q).end();
-    q.end();
-    r.setAttribute("url.path", routed["http.route"]);
-    r.setAttribute("http.response.status_code", 200);
-    r.end();
-  }
+  for (let i = 0; i < REQUESTS; i++) getTaskSpans(tracer);
   return encoder.take();
 }
 

@@ -17,7 +17,8 @@ import { fileURLToPath } from "node:url";
 import { dumpInstructions, newestDump } from "./callgrind/dump.js";
 import { requireValgrind } from "./callgrind/valgrind.js";
 import { OtlpEncoder } from "../runtime/traces/otlp.js";
-import { type RecordedSpan, SpanKind, Tracer } from "../runtime/traces/span.js";
+import { type RecordedSpan, Tracer } from "../runtime/traces/span.js";
+import { getTaskSpans } from "./get-task-spans.js";
 import { samplerFromEnv } from "../runtime/traces/sampler.js";
 
 const WARMUP = Number(process.env.WARMUP ?? 50_000);
@@ -32,30 +33,7 @@ function spans(): () => void {
     encoder.add(span);
     if (++ended % 512 === 0) encoder.take();
   });
-  const request = Object.freeze({ "http.request.method": "GET", "url.scheme": "http" });
-  // The route's attributes, which the request's span is given once routed (tracing.ts).
-  const routed = Object.freeze({ ...request, "http.route": "/api/task_tracker:get_task" });
-  const query = { "svc.endpoint": "task_tracker.get_task", "svc.endpoint.kind": "query" };
-  const statement = {
-    "db.system": "sqlite",
-    "db.system.name": "sqlite",
-    "db.operation.name": "SELECT",
-    "svc.statement": "task_tracker.get_task",
-    "db.query.text": "SELECT id, title, description, status, priority, assignee, created_at, completed_at FROM task WHERE id = ?",
-  };
-  return () => {
-    const r = tracer.start("GET", SpanKind.SERVER, request, null);
-    r.setAttribute("client.address", "127.0.0.1");
-    const q = tracer.start("query task_tracker.get_task", SpanKind.INTERNAL, query, r);
-    const s = tracer.start("task_tracker.get_task", SpanKind.INTERNAL, statement, q);
-    s.end();
-    q.end();
-    r.updateName("GET /api/task_tracker:get_task");
-    r.attributes = routed;
-    r.setAttribute("url.path", routed["http.route"]);
-    r.setAttribute("http.response.status_code", 200);
-    r.end();
-  };
+  return () => getTaskSpans(tracer);
 }
 
 if (process.env[UNDER] !== undefined) {
