@@ -73,7 +73,10 @@ export class Tracing implements Spans, LaterSpans {
       // A path without parameters is its route's template (`exact`: the handler compared them):
       // that string's encoding is kept (otlp.ts). Compared again here, a sliced path costs a runtime call.
       span.setAttribute(ATTR_URL_PATH, exact ? match.path : path);
-    } else span.setAttribute(ATTR_URL_PATH, exact ? HEALTH_PATH : path); // exact and no route: the handler's own /health
+    } else {
+      // The handler's own /health: a path that short is a flat copy, not a slice, and compares cheaply.
+      span.setAttribute(ATTR_URL_PATH, exact && path === HEALTH_PATH ? HEALTH_PATH : path);
+    }
     span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
     // A 4xx is the client's doing; only a 5xx marks the server's span as failed (HTTP semconv).
     if (status >= 500) {

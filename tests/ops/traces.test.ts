@@ -92,6 +92,8 @@ test("without a traceparent a request starts its own trace; an action's statemen
   const spans = receiver.spans.filter((s) => s.traceId === traceId);
   const root = spans.find((s) => s.name === "POST /api/task_tracker:create_task")!;
   expect(root.parentSpanId ?? "").toBe("");
+  // A path that is its route's template: the same attributes as any other request's.
+  expect(attrs(root.attributes)).toMatchObject({ "http.route": "/api/task_tracker:create_task", "url.path": "/api/task_tracker:create_task", "http.request.method": "POST" });
   const action = spans.find((s) => s.name === "action task_tracker.create_task")!;
   expect(action.parentSpanId).toBe(root.spanId);
   await receiver.until(() => receiver.spans.some((s) => s.traceId === traceId && s.parentSpanId === action.spanId));
@@ -108,6 +110,22 @@ test("a 404 is named by its method alone: no raw path becomes a span name", asyn
   const span = receiver.spans.find((s) => s.traceId === line.trace_id)!;
   expect(span.name).toBe("GET");
   expect(attrs(span.attributes)["http.response.status_code"]).toBe(404);
+  expect(attrs(span.attributes)["url.path"]).toBe("/no/such/thing");
+  expect(attrs(span.attributes)["http.route"]).toBeUndefined();
+});
+
+test("/health is a request span of its own, its path as asked, with or without a query", async () => {
+  const mark = server.output.length;
+  for (const target of ["/health", "/health?probe=1"]) expect((await raw(server.port, request("GET", target, { Connection: "close" }))).status).toBe(200);
+  const healthLines = () => logLines(server, mark).filter((l) => l.msg === "request" && l.path === "/health");
+  await receiver.until(() => healthLines().length === 2);
+  const lines = healthLines();
+  await receiver.until(() => lines.every((line) => receiver.spans.some((s) => s.traceId === line.trace_id)));
+  for (const line of lines) {
+    const span = receiver.spans.find((s) => s.traceId === line.trace_id)!;
+    expect(span.name).toBe("GET");
+    expect(attrs(span.attributes)).toMatchObject({ "url.path": "/health", "http.response.status_code": 200 });
+  }
 });
 
 test("concurrent requests keep their own spans: each action and statement is in its own request's trace", async () => {
