@@ -22,6 +22,7 @@ import type { AuthSpec, CallContext, Caller, Database, Executor, IdentityService
 import { B64TOKEN, BearerTokens } from "./bearer.js";
 import { InvalidToken, Jwt, KeysUnavailable } from "./jwt.js";
 import { Sessions } from "./sessions.js";
+import type { CurrentSpan } from "../lang/trace-context.js";
 
 /** The 401 or 403 of a failed check, with its challenge. A form post's failure page passes it on as it is. */
 export class AuthError extends HttpError {
@@ -54,17 +55,18 @@ export class Identity implements IdentityService {
   /**
    * The caller of `req`: null when anonymous; a Promise only when a session or a JWT not
    * seen before must be looked up. Throws the 401 (or 400) for a credential sent and refused.
+   * `span`: the request's, when traced, whose child a session's lookup is.
    */
-  resolve(req: IncomingMessage, res: ServerResponse): Caller | null | Promise<Caller | null> {
+  resolve(req: IncomingMessage, res: ServerResponse, span?: CurrentSpan): Caller | null | Promise<Caller | null> {
     const header = req.headers.authorization;
     if (header !== undefined) return this.fromHeader(req, header);
     if (this.sessions === null || req.headers.cookie === undefined) return null;
     const token = this.sessions.token(req);
-    return token === null ? null : this.fromSession(token, req, res);
+    return token === null ? null : this.fromSession(token, req, res, span);
   }
 
-  private async fromSession(token: string, req: IncomingMessage, res: ServerResponse): Promise<Caller | null> {
-    const caller = await this.sessions!.caller(token);
+  private async fromSession(token: string, req: IncomingMessage, res: ServerResponse, span: CurrentSpan | undefined): Promise<Caller | null> {
+    const caller = await this.sessions!.caller(token, span);
     if (caller === null) res.setHeader("Set-Cookie", this.sessions!.clear(req));
     return caller;
   }

@@ -15,6 +15,7 @@ import type { IncomingMessage } from "node:http";
 import type { Logger } from "../core/log.js";
 import type { SiteOptions } from "../contract/index.js";
 import type { Caller, Database, Executor, SessionSpec } from "../contract/index.js";
+import { type CurrentSpan, viewUnder } from "../lang/trace-context.js";
 import { cookieName, clearCookie, plainLoopback, readCookie, setCookie } from "./cookies.js";
 import { sessionStatements } from "./sessions-table.js";
 
@@ -49,16 +50,20 @@ export class Sessions {
     return value !== null && TOKEN.test(value) ? value : null;
   }
 
-  /** The caller of a live session, or null (unknown, ended, expired or idle too long). */
-  async caller(token: string): Promise<Caller | null> {
+  /**
+   * The caller of a live session, or null (unknown, ended, expired or idle too long). `span`:
+   * the request's, when traced, whose children the lookup and the touch are.
+   */
+  async caller(token: string, span?: CurrentSpan): Promise<Caller | null> {
     const id = digest(token);
-    const row = await this.db.one(sessionStatements.find, [id]);
+    const db = viewUnder(this.db, span);
+    const row = await db.one(sessionStatements.find, [id]);
     const now = this.clock();
     this.maybeSweep(now);
     if (row === null || typeof row.subject !== "string") return null;
     const expires = String(row.expires_at);
     if (!(expires > new Date(now).toISOString())) return null;
-    if (this.spec.idleS !== undefined) this.maybeTouch(id, row.created_at, expires, now);
+    if (this.spec.idleS !== undefined) this.maybeTouch(db, id, row.created_at, expires, now);
     return { id: row.subject, roles: parseRoles(row.roles), claims: {} };
   }
 
@@ -101,10 +106,10 @@ export class Sessions {
   }
 
   /** Moves the idle deadline when it lags this use by touchMs or more; in the background (a failure costs at most one early end). */
-  private maybeTouch(id: string, createdAt: unknown, expires: string, now: number): void {
+  private maybeTouch(db: Database, id: string, createdAt: unknown, expires: string, now: number): void {
     const next = this.deadline(Date.parse(String(createdAt)), now);
     if (next - Date.parse(expires) < this.touchMs) return;
-    this.db.run(sessionStatements.touch, [new Date(next).toISOString(), id]).catch((err: unknown) =>
+    db.run(sessionStatements.touch, [new Date(next).toISOString(), id]).catch((err: unknown) =>
       this.log?.warn("could not record a session's use", { error: err instanceof Error ? err.message : String(err) }),
     );
   }

@@ -206,8 +206,8 @@ export type Requirement = { kind: "auth" } | { kind: "role"; role: string };
 
 /** What actions call for `issue_token`, `start_session` and `end_session` (runtime/auth/identity.ts). */
 export interface IdentityService {
-  /** The caller of `req`: null when anonymous; throws the 401 (or 400) of a credential sent and refused. */
-  resolve(req: IncomingMessage, res: ServerResponse): Caller | null | Promise<Caller | null>;
+  /** The caller of `req`: null when anonymous; throws the 401 (or 400) of a credential sent and refused. `span`: the request's, when traced. */
+  resolve(req: IncomingMessage, res: ServerResponse, span?: CurrentSpan): Caller | null | Promise<Caller | null>;
   issueToken(subject: string, roles: readonly string[] | null): Promise<string>;
   startSession(tx: Executor, ctx: CallContext, subject: string, roles: readonly string[] | null): Promise<string>;
   endSession(tx: Executor, ctx: CallContext): Promise<boolean>;

@@ -227,7 +227,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
           // endpoint. Webhooks prove themselves by signature and are not asked.
           let caller: Caller | null = null;
           if (identity !== null && endpoint.rawBody !== true) {
-            const resolved = identity.resolve(req, res);
+            const resolved = identity.resolve(req, res, span ?? undefined);
             caller = resolved instanceof Promise ? await resolved : resolved;
           }
           const ctx: CallContext = { req, requestId, caller, identity, limits: limiter, outbox, span: span ?? undefined };

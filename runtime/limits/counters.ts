@@ -4,20 +4,24 @@
 
 import type { Logger } from "../core/log.js";
 import type { Database, Executor } from "../contract/index.js";
+import { type CurrentSpan, viewUnder } from "../lang/trace-context.js";
 import { decide, type Decision, type Rate } from "./gcra.js";
 import { limitStatements } from "./sql.js";
 import { SvcError } from "../core/errors.js";
 
 export interface Counters {
-  /** One GCRA check of `id` at `now`: counts the request when it is allowed. */
-  take(id: string, now: number, rate: Rate): Promise<Decision>;
+  /**
+   * One GCRA check of `id` at `now`: counts the request when it is allowed. `span`: the
+   * request's, when traced, whose child its statement is.
+   */
+  take(id: string, now: number, rate: Rate, span?: CurrentSpan): Promise<Decision>;
   /**
    * The key's TAT, or null when it has none (never seen, or swept). `exec` is where to
    * read it: inside an action, its executor (on SQLite the connection is the transaction's).
    */
   peek(id: string, exec?: Executor): Promise<number | null>;
   /** Forgets the key. */
-  forget(id: string): Promise<void>;
+  forget(id: string, span?: CurrentSpan): Promise<void>;
 }
 
 /** The least time between two sweeps of passed rows by one process. */
@@ -31,8 +35,8 @@ export class DatabaseCounters implements Counters {
     private readonly log: Logger,
   ) {}
 
-  async take(id: string, now: number, rate: Rate): Promise<Decision> {
-    const row = await this.db.one(limitStatements.take, [id, now, rate.intervalMs, rate.capacityMs]);
+  async take(id: string, now: number, rate: Rate, span?: CurrentSpan): Promise<Decision> {
+    const row = await viewUnder(this.db, span).one(limitStatements.take, [id, now, rate.intervalMs, rate.capacityMs]);
     this.maybeSweep(now);
     if (row === null) throw new SvcError("SVC_ERR_INTERNAL", "svc_rate_limits.take returned no row");
     return { allowed: Number(row.allowed) === 1, tat: Number(row.tat) };
@@ -43,8 +47,8 @@ export class DatabaseCounters implements Counters {
     return row === null ? null : Number(row.tat);
   }
 
-  async forget(id: string): Promise<void> {
-    await this.db.run(limitStatements.forget, [id]);
+  async forget(id: string, span?: CurrentSpan): Promise<void> {
+    await viewUnder(this.db, span).run(limitStatements.forget, [id]);
   }
 
   /** Deletes passed rows at most once per SWEEP_INTERVAL_MS, in the background; a failure is logged and retried later. */
@@ -64,7 +68,7 @@ export class MemoryCounters implements Counters {
   private readonly tats = new Map<string, number>();
   private nextSweep = 0;
 
-  take(id: string, now: number, rate: Rate): Promise<Decision> {
+  take(id: string, now: number, rate: Rate, _span?: CurrentSpan): Promise<Decision> {
     const decision = decide(this.tats.get(id) ?? null, now, rate);
     if (decision.allowed) this.tats.set(id, decision.tat);
     if (now >= this.nextSweep) this.sweep(now);

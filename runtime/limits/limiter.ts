@@ -46,7 +46,7 @@ export class Limiter {
     const states: PolicyState[] = [];
     for (const limit of limits) {
       const rate = rateOf(limit.count, limit.windowS, limit.burst);
-      const decision = await this.counters.take(counterId(limit.name, this.key(limit, input, ctx)), now, rate);
+      const decision = await this.counters.take(counterId(limit.name, this.key(limit, input, ctx)), now, rate, ctx.span);
       const state: PolicyState = { name: limit.name, count: limit.count, windowS: limit.windowS, rate, tat: decision.tat };
       if (!decision.allowed) {
         const wait = retryAfterSeconds(waitMs(decision.tat, now, rate));

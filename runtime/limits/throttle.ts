@@ -103,17 +103,19 @@ export class PasswordThrottle {
     ctx.passwords = undefined;
     const now = this.limiter.now();
     const counters = this.limiter.counters;
+    // The request's span, when traced: these statements are its children.
+    const span = ctx.span;
     for (const o of outcomes) {
       if (o.ok) {
-        if (o.account !== null) await counters.forget(o.account);
+        if (o.account !== null) await counters.forget(o.account, span);
         if (o.known !== null) {
-          await counters.forget(o.known);
-          await counters.take(o.known, now, KNOWN_RATE);
+          await counters.forget(o.known, span);
+          await counters.take(o.known, now, KNOWN_RATE, span);
         }
         continue;
       }
-      await counters.take(o.address, now, this.address);
-      if (o.account !== null) await counters.take(o.account, now, this.account);
+      await counters.take(o.address, now, this.address, span);
+      if (o.account !== null) await counters.take(o.account, now, this.account, span);
     }
   }
 }

@@ -104,7 +104,7 @@ export class App {
     }
     // Who is calling, once, before a route file or page runs (docs/language.md §6); files need nobody.
     if (ctx.identity) {
-      const caller = ctx.identity.resolve(req, res);
+      const caller = ctx.identity.resolve(req, res, ctx.span);
       ctx.caller = caller instanceof Promise ? await caller : caller;
     }
     const params = found.params ?? newArgs();
