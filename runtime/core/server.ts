@@ -149,7 +149,7 @@ export function createHandler(spec: ServerSpec, db: Database, options: ServerOpt
     const path = q === -1 ? target : target.slice(0, q);
     // HEAD is answered like GET; Node leaves the body out.
     const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
-    const span = observer === null ? null : observer.started(req, path, requestId);
+    const span = observer === null ? null : observer.started(req, path, requestId, started);
     const rdb = span === null ? db : db.under!(span); // traced: the request's statements are its span's children
     // At trace, a request that never gets its "request" line (a crash, a kill) still shows.
     if (traceRequests) log.trace("request received", { request_id: requestId, method: req.method, path });

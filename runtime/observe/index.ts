@@ -13,10 +13,10 @@ export class Observer {
     readonly tracing: Tracing | null,
   ) {}
 
-  /** Hot path when on: the request counts as in flight; its span starts (null when not traced). */
-  started(req: IncomingMessage, path: string, requestId: string): RecordedSpan | null {
+  /** Hot path when on: the request counts as in flight; its span starts at `startMs`, the handler's reading (null when not traced). */
+  started(req: IncomingMessage, path: string, requestId: string, startMs: number): RecordedSpan | null {
     if (this.metrics !== null) this.metrics.http.inFlight++;
-    return this.tracing === null ? null : this.tracing.started(req, path, requestId);
+    return this.tracing === null ? null : this.tracing.started(req, path, requestId, startMs);
   }
 
   /**
@@ -25,7 +25,7 @@ export class Observer {
    */
   answered(span: RecordedSpan | null, match: MatchResult, path: string, exact: boolean, method: string, res: ServerResponse, durationMs: number): void {
     if (this.metrics !== null) this.metrics.http.answered(match, path, method, res, durationMs / 1000);
-    if (span !== null) this.tracing!.answered(span, match, path, exact, method, res);
+    if (span !== null) this.tracing!.answered(span, match, path, exact, method, res, span.startMs + durationMs);
   }
 
   /** Whether `path` is /metrics on the server's own address. */

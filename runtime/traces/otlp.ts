@@ -4,7 +4,7 @@
 // The official transformer builds an object per span and per attribute and serializes those,
 // which cost more than answering the request did.
 
-import { I64, LEN, putTime, putVarint, VARINT, varintSize, Writer } from "./protobuf.js";
+import { I64, LEN, putTimes, putVarint, VARINT, varintSize, Writer } from "./protobuf.js";
 import type { Attributes, AttributeValue, RecordedSpan, SpanLink } from "./span.js";
 
 /** The buffers of requests `take` made: nothing else views them. */
@@ -81,6 +81,11 @@ function laterKeyValue(w: Writer, key: string, value: AttributeValue): void {
   values.set(value, new Uint8Array(w.buf.subarray(start, w.pos)));
 }
 
+/** Later attributes (key, value, key, value…) as a span's field 9 each. */
+function laterKeyValues(w: Writer, later: readonly (string | AttributeValue)[]): void {
+  for (let i = 0; i < later.length; i += 2) laterKeyValue(w, later[i] as string, later[i + 1]!);
+}
+
 function keyValue(w: Writer, field: number, name: string, value: AttributeValue): void {
   const kv = w.open(field);
   known(w, 1, name);
@@ -106,6 +111,13 @@ function keyValue(w: Writer, field: number, name: string, value: AttributeValue)
   w.close(kv);
 }
 
+/** A shared attributes object's encoding with the first name it came with, and with any other. */
+interface Fixed {
+  name: string;
+  bytes: Buffer;
+  others: Map<string, Buffer> | null;
+}
+
 /**
  * Encodes spans for one resource and scope, each as it ends (`add`), so that an ended span is
  * bytes at once and no span object outlives its request waiting for the export: kept alive in a
@@ -114,7 +126,7 @@ function keyValue(w: Writer, field: number, name: string, value: AttributeValue)
  */
 export class OtlpEncoder {
   /** For each shared attributes object, by span name: the name and the attributes' KeyValues, as a span's fields 5 and 9. */
-  private readonly fixed = new WeakMap<Attributes, Map<string, Buffer>>();
+  private readonly fixed = new WeakMap<Attributes, Fixed>();
   /** ResourceSpans.resource and ScopeSpans.scope, each a whole field (tag, length, message). */
   private readonly resource: Buffer;
   private readonly scope: Buffer;
@@ -177,18 +189,26 @@ export class OtlpEncoder {
   }
 
   /**
-   * The fixed-size fields are written in stretches on a local buffer and position, each after
-   * one `room`: as calls to the writer's methods, too many to be inlined, they cost more
-   * than the rest of the span.
+   * Everything of a span whose size is known up front (ids, kind, times, the name and shared
+   * attributes, repeated later attributes, a plain status) is written in one stretch on a local
+   * buffer and position, after one `room`: as calls to the writer's methods, too many to be
+   * inlined, they cost more than the rest of the span. Fields go out of field order (parsers
+   * take them in any order), so that the rest (a trace state, one-off attributes, links, a
+   * status message) can follow.
    */
   private span(s: RecordedSpan): void {
+    const fixed = this.fixedOf(s.name, s.attributes);
+    const repeated = s.repeated === null ? null : (s.repeated.encoded ??= this.fragment((w) => laterKeyValues(w, s.repeated!.later)));
     const w = this.w;
-    const at = w.open(2, 2);
-    // The ids: their 32-bit words big-endian, as their hex reads (span.ts).
-    w.room(28);
-    let b = w.buf;
-    let dv = w.dv;
+    // Tag and two kept length bytes 3, ids 28, parent 10, kind 2, times 18, plain status 4.
+    w.room(65 + fixed.length + (repeated === null ? 0 : repeated.length));
+    const b = w.buf;
+    const dv = w.dv;
     let p = w.pos;
+    b[p] = (2 << 3) | LEN;
+    const at = p + 1;
+    p += 3;
+    // The ids: their 32-bit words big-endian, as their hex reads (span.ts).
     b[p] = (1 << 3) | LEN;
     b[p + 1] = 16;
     dv.setUint32(p + 2, s.t0);
@@ -199,54 +219,52 @@ export class OtlpEncoder {
     b[p + 19] = 8;
     dv.setUint32(p + 20, s.s0);
     dv.setUint32(p + 24, s.s1);
-    w.pos = p + 28;
-    const state = s.traceState?.serialize();
-    if (state) w.string(3, state);
+    p += 28;
     if (s.hasParent) {
-      w.room(10);
-      b = w.buf;
-      dv = w.dv;
-      p = w.pos;
       b[p] = (4 << 3) | LEN;
       b[p + 1] = 8;
       dv.setUint32(p + 2, s.p0);
       dv.setUint32(p + 6, s.p1);
-      w.pos = p + 10;
+      p += 10;
     }
     // Kind (a one-byte varint) and the start and end times.
-    w.room(20);
-    b = w.buf;
-    dv = w.dv;
-    p = w.pos;
     b[p] = (6 << 3) | VARINT;
     b[p + 1] = s.kind + 1;
-    p = putTime(b, dv, p + 2, 7, s.startMs);
-    w.pos = putTime(b, dv, p, 8, s.endMs);
-    // After the times, out of field order (parsers take fields in any order), so that the name
-    // and the shared attributes are one copy.
-    w.bytes(this.fixedOf(s.name, s.attributes));
-    const later = s.later;
-    if (later !== null) for (let i = 0; i < later.length; i += 2) laterKeyValue(w, later[i] as string, later[i + 1]!);
-    for (const link of s.links) this.link(link);
-    // Always present, code 0 included, as the official encoder writes it.
-    if (s.statusMessage === undefined) {
-      // Status { code }: four bytes (the code is 0, 1 or 2).
-      w.room(4);
-      b = w.buf;
-      p = w.pos;
+    p = putTimes(b, dv, p + 2, s.startMs, s.endMs);
+    b.set(fixed, p);
+    p += fixed.length;
+    if (repeated !== null) {
+      b.set(repeated, p);
+      p += repeated.length;
+    }
+    const plainStatus = s.statusMessage === undefined;
+    if (plainStatus) {
+      // Status { code }: four bytes (the code is 0, 1 or 2). Always present, code 0 included, as the official encoder writes it.
       b[p] = (15 << 3) | LEN;
       b[p + 1] = 2;
       b[p + 2] = (3 << 3) | VARINT;
       b[p + 3] = s.statusCode;
-      w.pos = p + 4;
-    } else {
+      p += 4;
+    }
+    w.pos = p;
+    if (s.traceState !== undefined || (repeated === null && s.later !== null) || s.links.length > 0 || !plainStatus) this.rest(s, plainStatus);
+    w.close(at, 2);
+  }
+
+  /** The fields of a span whose size is not known up front. */
+  private rest(s: RecordedSpan, plainStatus: boolean): void {
+    const w = this.w;
+    const state = s.traceState?.serialize();
+    if (state) w.string(3, state);
+    if (s.repeated === null && s.later !== null) laterKeyValues(w, s.later);
+    for (const link of s.links) this.link(link);
+    if (!plainStatus) {
       const status = w.open(15);
-      w.string(2, s.statusMessage);
+      w.string(2, s.statusMessage!);
       w.tag(3, VARINT);
       w.varint(s.statusCode);
       w.close(status);
     }
-    w.close(at, 2);
   }
 
   private link(link: SpanLink): void {
@@ -259,23 +277,24 @@ export class OtlpEncoder {
     w.close(at);
   }
 
-  /** A span's name and its shared attributes, encoded once for each name the attributes are given with. */
+  /**
+   * A span's name and its shared attributes, encoded once for each name the attributes are given
+   * with. Nearly always one name (a statement's, an endpoint's, a route's): kept with the
+   * attributes, one lookup; any other in a map of their own.
+   */
   private fixedOf(name: string, attributes: Attributes): Buffer {
-    let byName = this.fixed.get(attributes);
-    if (byName === undefined) {
-      byName = new Map();
-      this.fixed.set(attributes, byName);
-    }
-    let out = byName.get(name);
-    if (out === undefined) {
-      out = this.fragment((w) => {
-        known(w, 5, name);
-        for (const key in attributes) keyValue(w, 9, key, attributes[key]!);
-      });
-      // Names are the project's (routes, endpoints, statements, jobs): bounded all the same.
-      if (byName.size < ENCODED_LIMIT) byName.set(name, out);
-    }
-    return out;
+    const kept = this.fixed.get(attributes);
+    if (kept !== undefined && kept.name === name) return kept.bytes;
+    const other = kept?.others?.get(name);
+    if (other !== undefined) return other;
+    const bytes = this.fragment((w) => {
+      known(w, 5, name);
+      for (const key in attributes) keyValue(w, 9, key, attributes[key]!);
+    });
+    if (kept === undefined) this.fixed.set(attributes, { name, bytes, others: null });
+    // Names are the project's (routes, endpoints, statements, jobs): bounded all the same.
+    else if ((kept.others ??= new Map()).size < ENCODED_LIMIT) kept.others.set(name, bytes);
+    return bytes;
   }
 
   /** What `write` writes, on a writer of its own, as bytes to copy. */

@@ -17,14 +17,27 @@ function nibble(c: number): number {
 
 /**
  * The time origin in nanoseconds since the epoch, as two 32-bit words, worked out exactly once:
- * each span's times are then the origin plus a reading, added word by word (putTime).
+ * each span's times are then the origin plus a reading, added word by word (putTimes).
  */
 const ORIGIN_NS = BigInt(Math.floor(TIME_ORIGIN)) * 1_000_000n + BigInt(Math.round((TIME_ORIGIN - Math.floor(TIME_ORIGIN)) * 1e6));
 const ORIGIN_HI = Number(ORIGIN_NS >> 32n);
 const ORIGIN_LO = Number(ORIGIN_NS & 0xffffffffn);
 
-/** Field `field`: nanoseconds since the epoch of a monotonic-clock reading, as a fixed64 (9 bytes); the position after. */
-export function putTime(b: Buffer, dv: DataView, p: number, field: number, ms: number): number {
+/**
+ * A span's start and end (fields 7 and 8): nanoseconds since the epoch of two monotonic-clock
+ * readings, as fixed64s (18 bytes); the position after. One function for both: called once,
+ * where a call for each cost a span more than the arithmetic did.
+ */
+export function putTimes(b: Buffer, dv: DataView, p: number, startMs: number, endMs: number): number {
+  putNanos(dv, p + 1, startMs);
+  putNanos(dv, p + 10, endMs);
+  b[p] = (7 << 3) | I64;
+  b[p + 9] = (8 << 3) | I64;
+  return p + 18;
+}
+
+/** The origin plus `ms` in nanoseconds, as a fixed64 at `p`. */
+function putNanos(dv: DataView, p: number, ms: number): void {
   // Nanoseconds since the origin: exact below 2^53, 104 days of uptime; past that, off by less than a microsecond.
   const ns = Math.round(ms * 1e6);
   // Division and floor, not %: a double's remainder is a call into C.
@@ -38,10 +51,8 @@ export function putTime(b: Buffer, dv: DataView, p: number, field: number, ms: n
     lo += 4294967296;
     hi -= 1;
   }
-  b[p] = (field << 3) | I64;
-  dv.setUint32(p + 1, lo, true);
-  dv.setUint32(p + 5, hi, true);
-  return p + 9;
+  dv.setUint32(p, lo, true);
+  dv.setUint32(p + 4, hi, true);
 }
 
 export function varintSize(n: number): number {

@@ -59,11 +59,24 @@ function word(hex: string, at: number): number {
   return parseInt(hex.slice(at, at + 8), 16);
 }
 
+/**
+ * A span's later attributes when they repeat, as a whole, from span to span: a route's answers
+ * to one client with one status (tracing.ts). Spans given one share its list, never written,
+ * and the exporter encodes it once, into `encoded` (otlp.ts).
+ */
+export class RepeatedLater {
+  encoded: Uint8Array | null = null;
+
+  constructor(readonly later: readonly (string | AttributeValue)[]) {}
+}
+
 export class RecordedSpan implements CurrentSpan {
   /** Milliseconds on the monotonic clock (performance.now()); -1 until ended. */
   endMs = -1;
   /** Attributes set after the start, as key, value, key, value…; a later one wins. */
   later: (string | AttributeValue)[] | null = null;
+  /** Set when `later` is that object's list (shared: copied before it is written). */
+  repeated: RepeatedLater | null = null;
   statusCode: number = StatusCode.UNSET;
   statusMessage: string | undefined = undefined;
   /** A request's span: its place among the requests in flight (in-flight.ts); -1 otherwise. */
@@ -123,7 +136,19 @@ export class RecordedSpan implements CurrentSpan {
 
   setAttribute(key: string, value: AttributeValue): void {
     if (this.later === null) this.later = [key, value];
-    else this.later.push(key, value);
+    else {
+      if (this.repeated !== null) {
+        this.later = this.later.slice();
+        this.repeated = null;
+      }
+      this.later.push(key, value);
+    }
+  }
+
+  /** `later` becomes `repeated`'s list, which holds this span's later attributes and those to add. */
+  repeat(repeated: RepeatedLater): void {
+    this.later = repeated.later as (string | AttributeValue)[];
+    this.repeated = repeated;
   }
 
   updateName(name: string): void {
@@ -135,10 +160,10 @@ export class RecordedSpan implements CurrentSpan {
     this.statusMessage = message;
   }
 
-  /** Records the end once; a sampled span then goes to the exporter and any other sink. */
-  end(): void {
+  /** Records the end once, now or at `atMs` (a reading of the same clock); a sampled span then goes to the exporter and any other sink. */
+  end(atMs?: number): void {
     if (this.endMs >= 0) return;
-    this.endMs = performance.now();
+    this.endMs = atMs ?? performance.now();
     if (this.ended !== null) this.ended(this);
   }
 
@@ -158,11 +183,13 @@ export class RecordedSpan implements CurrentSpan {
 }
 
 /**
- * Random 32-bit words from a pool the CSPRNG fills 4 KiB at a time: one fill serves a hundred
- * and more spans, where a call per id would cost more than the rest of the span.
+ * Random 32-bit words from a pool the CSPRNG fills 64 KiB at a time. A fill has a fixed cost
+ * (Node's checks in JavaScript, run once a fill and so never optimized, and OpenSSL's locks),
+ * 15,000-44,000 instructions under callgrind, and a few a byte: a 4 KiB pool, a hundred
+ * get_task requests' ids, cost each of them up to 440; one of 64 KiB, under 30.
  */
 class RandomWords {
-  private readonly pool = new Uint32Array(1024);
+  private readonly pool = new Uint32Array(16384);
   private at = this.pool.length;
 
   next(): number {
@@ -181,7 +208,7 @@ export function randomness(t2: number, t3: number): number {
 }
 
 /** A span's links when it has none: one array, not one per span. */
-const NO_LINKS: readonly SpanLink[] = [];
+export const NO_LINKS: readonly SpanLink[] = [];
 
 /** Starts spans: a child joins its parent's trace, a root begins one; the sampler says which are recorded. */
 export class Tracer {
@@ -193,8 +220,15 @@ export class Tracer {
     private readonly ended: (span: RecordedSpan) => void,
   ) {}
 
-  /** `parent`: a span of this process, another's context (a `traceparent`), or null for a root. */
-  start(name: string, kind: SpanKind, attributes: Attributes, parent: RecordedSpan | ParentContext | null, links: readonly SpanLink[] = NO_LINKS): RecordedSpan {
+  /** `parent`: a span of this process, another's context (a `traceparent`), or null for a root; `startMs` a reading of performance.now()'s clock. */
+  start(
+    name: string,
+    kind: SpanKind,
+    attributes: Attributes,
+    parent: RecordedSpan | ParentContext | null,
+    links: readonly SpanLink[] = NO_LINKS,
+    startMs: number = performance.now(),
+  ): RecordedSpan {
     const random = this.random;
     let t0: number, t1: number, t2: number, t3: number;
     let p0 = 0;
@@ -230,7 +264,7 @@ export class Tracer {
     } while ((s0 | s1) === 0);
     const sampled = this.sampler.sampled(randomness(t2, t3), parent);
     return new RecordedSpan(
-      t0, t1, t2, t3, s0, s1, parent !== null, p0, p1, name, kind, attributes, sampled, parent?.traceState, links, performance.now(), sampled ? this.ended : null,
+      t0, t1, t2, t3, s0, s1, parent !== null, p0, p1, name, kind, attributes, sampled, parent?.traceState, links, startMs, sampled ? this.ended : null,
     );
   }
 }

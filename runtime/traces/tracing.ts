@@ -19,7 +19,9 @@ import type { Awaitable, Database, LaterSpans, Spans, TraceCarrier } from "../co
 import { carrierOf, type CurrentSpan } from "../lang/trace-context.js";
 import type { SpanSink } from "./export.js";
 import { InFlight } from "./in-flight.js";
-import { type Attributes, flat, type ParentContext, type RecordedSpan, SpanKind, StatusCode, type Tracer } from "./span.js";
+import {
+  type Attributes, type AttributeValue, flat, NO_LINKS, type ParentContext, type RecordedSpan, RepeatedLater, SpanKind, StatusCode, type Tracer,
+} from "./span.js";
 
 /**
  * A request span's attributes at its start that every request of its method shares: one object
@@ -38,33 +40,53 @@ function methodAttributes(method: string): Attributes {
 interface Routed {
   name: string;
   attributes: Attributes | null;
+  /** The later attributes of the route's answers at its template (Repeats). */
+  repeats: Repeats;
 }
+
+/**
+ * The later attributes of a request span whose path is its route's template (or /health): its
+ * client's address, the path and the status, by status and address. Each list is encoded once
+ * (RepeatedLater), where three attributes cost three lookups and three copies a span. Bounded:
+ * a status's addresses are forgotten once there are MAX_ADDRESSES of them.
+ */
+type Repeats = Map<number, Map<AttributeValue, RepeatedLater>>;
+const MAX_ADDRESSES = 256;
+const MAX_STATUSES = 64;
 
 export class Tracing implements Spans, LaterSpans {
   /** The span of each request being answered, by its request id: its log lines carry the trace id (log.ts). */
   private readonly inFlight = new InFlight();
   private readonly propagator = new W3CTraceContextPropagator();
   private readonly routes = new WeakMap<object, Map<string, Map<Attributes, Routed>>>();
+  private readonly healthRepeats: Repeats = new Map();
 
   constructor(
     private readonly tracer: Tracer,
     private readonly sinks: SpanSink,
   ) {}
 
-  /** Hot path when on: the request's span, child of the caller's `traceparent` when it sent one. */
-  started(req: IncomingMessage, path: string, requestId: string): RecordedSpan {
+  /**
+   * Hot path when on: the request's span, child of the caller's `traceparent` when it sent one.
+   * Its start and end are the handler's own readings of the clock (its log line's duration):
+   * a reading costs about a hundred instructions, most of them Node's checks of the receiver.
+   */
+  started(req: IncomingMessage, path: string, requestId: string, startMs: number): RecordedSpan {
     const parent = req.headers.traceparent === undefined ? null : this.extract(req.headers);
     const method = req.method ?? "GET";
-    const span = this.tracer.start(method, SpanKind.SERVER, BY_METHOD.get(method) ?? methodAttributes(method), parent);
+    const span = this.tracer.start(method, SpanKind.SERVER, BY_METHOD.get(method) ?? methodAttributes(method), parent, NO_LINKS, startMs);
     span.setAttribute(ATTR_CLIENT_ADDRESS, req.socket.remoteAddress ?? "");
     this.inFlight.add(requestId, span);
     return span;
   }
 
-  /** The request's answer: the name becomes `METHOD /route/template`, never the raw path. */
-  answered(span: RecordedSpan, match: MatchResult, path: string, exact: boolean, method: string, res: ServerResponse): void {
+  /** The request's answer at `endMs`: the name becomes `METHOD /route/template`, never the raw path. */
+  answered(span: RecordedSpan, match: MatchResult, path: string, exact: boolean, method: string, res: ServerResponse, endMs: number): void {
     const status = res.statusCode;
     this.inFlight.remove(span);
+    // Where the answer's later attributes repeat (a path that is no data): its route's template or /health.
+    let repeats: Repeats | null = null;
+    let urlPath: string;
     if (match !== null && "path" in match) {
       const routed = this.routed(match, method, span.attributes);
       span.updateName(routed.name);
@@ -72,18 +94,26 @@ export class Tracing implements Spans, LaterSpans {
       else span.setAttribute(ATTR_HTTP_ROUTE, match.path);
       // A path without parameters is its route's template (`exact`: the handler compared them):
       // that string's encoding is kept (otlp.ts). Compared again here, a sliced path costs a runtime call.
-      span.setAttribute(ATTR_URL_PATH, exact ? match.path : path);
+      urlPath = exact ? match.path : path;
+      if (exact && routed.attributes !== null) repeats = routed.repeats;
     } else {
       // The handler's own /health: a path that short is a flat copy, not a slice, and compares cheaply.
-      span.setAttribute(ATTR_URL_PATH, exact && path === HEALTH_PATH ? HEALTH_PATH : path);
+      const health = exact && path === HEALTH_PATH;
+      urlPath = health ? HEALTH_PATH : path;
+      if (health) repeats = this.healthRepeats;
     }
+    if (repeats !== null && status < 500 && repeatedAnswer(span, repeats, urlPath, status)) {
+      span.end(endMs);
+      return;
+    }
+    span.setAttribute(ATTR_URL_PATH, urlPath);
     span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
     // A 4xx is the client's doing; only a 5xx marks the server's span as failed (HTTP semconv).
     if (status >= 500) {
       span.setAttribute(ATTR_ERROR_TYPE, String(status));
       span.setStatus(StatusCode.ERROR);
     }
-    span.end();
+    span.end(endMs);
   }
 
   /**
@@ -105,8 +135,8 @@ export class Tracing implements Spans, LaterSpans {
     let routed = byStart.get(started);
     if (routed === undefined) {
       const name = byStart.size === 0 ? flat(`${method} ${match.path}`) : byStart.values().next().value!.name;
-      if (BY_METHOD.get(started[ATTR_HTTP_REQUEST_METHOD] as string) !== started) return { name, attributes: null };
-      routed = { name, attributes: Object.freeze({ ...started, [ATTR_HTTP_ROUTE]: match.path }) };
+      if (BY_METHOD.get(started[ATTR_HTTP_REQUEST_METHOD] as string) !== started) return { name, attributes: null, repeats: new Map() };
+      routed = { name, attributes: Object.freeze({ ...started, [ATTR_HTTP_ROUTE]: match.path }), repeats: new Map() };
       byStart.set(started, routed);
     }
     return routed;
@@ -223,6 +253,31 @@ export class Tracing implements Spans, LaterSpans {
     await this.sinks.forceFlush().catch(() => undefined);
     await this.sinks.shutdown().catch(() => undefined);
   }
+}
+
+/**
+ * Gives a request span answered `status` at `urlPath`, a path that is no data, the kept list of
+ * its later attributes (its client's address, set at start, the path and the status); false,
+ * and nothing done, when the span has other later attributes or the bounds are reached.
+ */
+function repeatedAnswer(span: RecordedSpan, repeats: Repeats, urlPath: string, status: number): boolean {
+  const later = span.later;
+  if (later === null || later.length !== 2 || later[0] !== ATTR_CLIENT_ADDRESS) return false;
+  const address = later[1]!;
+  let byAddress = repeats.get(status);
+  if (byAddress === undefined) {
+    if (repeats.size >= MAX_STATUSES) return false;
+    byAddress = new Map();
+    repeats.set(status, byAddress);
+  }
+  let repeated = byAddress.get(address);
+  if (repeated === undefined) {
+    if (byAddress.size >= MAX_ADDRESSES) byAddress.clear();
+    repeated = new RepeatedLater(Object.freeze([ATTR_CLIENT_ADDRESS, address, ATTR_URL_PATH, urlPath, ATTR_HTTP_RESPONSE_STATUS_CODE, status]));
+    byAddress.set(address, repeated);
+  }
+  span.repeat(repeated);
+  return true;
 }
 
 function carrierHeaders(carrier: TraceCarrier): Record<string, string> {

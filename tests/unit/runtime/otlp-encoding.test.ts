@@ -9,7 +9,7 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { TraceState } from "@opentelemetry/core";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { knownPaths, OtlpEncoder } from "../../../runtime/traces/otlp.js";
-import { type Attributes, RecordedSpan, type SpanKind, SpanKind as Kind } from "../../../runtime/traces/span.js";
+import { type Attributes, RecordedSpan, RepeatedLater, type SpanKind, SpanKind as Kind } from "../../../runtime/traces/span.js";
 import { decodeExport } from "../../ops/otlp-proto.js";
 
 const RESOURCE = { "service.name": "tasks", "service.version": "1.2.0", "deployment.environment.name": "test" };
@@ -198,4 +198,42 @@ test("a status, client address or template path met again is copied whole and de
   expect(mine).toEqual(theirs);
   const paths = decodedSpans(encoder.encode(cases.map(ours))).map((s) => s.attributes.find((a) => a.key === "url.path")!.value.stringValue);
   expect(paths).toEqual(["/v1/tasks", "/v1/tasks", "/v1/tasks/7", "/v1/tasks/7", "/v1/tasks"]);
+});
+
+test("later attributes given as a repeated list are encoded once and decode as the official encoding; a span that adds one copies the list first", () => {
+  const repeated = new RepeatedLater(Object.freeze(["client.address", "10.0.0.1", "url.path", "/v1/tasks", "http.response.status_code", 200]));
+  const later = repeated.later.map((v, i, all) => (i % 2 === 0 ? [v, all[i + 1]] : null)).filter((kv) => kv !== null) as Case["later"];
+  const base: Case = { ...CASES[0]!, state: undefined, later: [] };
+  const given = (extra: Case["later"] = []): RecordedSpan => {
+    const span = ours(base);
+    span.setAttribute("client.address", "10.0.0.1");
+    span.repeat(repeated);
+    for (const [key, value] of extra) span.setAttribute(key, value);
+    return span;
+  };
+  const encoder = new OtlpEncoder(RESOURCE, SCOPE);
+  const spans = [given(), given(), given([["error.type", "Timeout"]]), given()];
+  const mine = decodeExport(Buffer.from(encoder.encode(spans)));
+  const theirs = decodeExport(
+    Buffer.from(ProtobufTraceSerializer.serializeRequest([official({ ...base, later }), official({ ...base, later }), official({ ...base, later: [...later, ["error.type", "Timeout"]] }), official({ ...base, later })])!),
+  );
+  expect(mine).toEqual(theirs);
+  // Encoded once, at the first span; the shared list never saw the third span's attribute.
+  expect(repeated.encoded).not.toBeNull();
+  expect(repeated.later).toHaveLength(6);
+  expect([spans[0]!.repeated, spans[2]!.repeated]).toEqual([repeated, null]);
+  expect(spans[2]!.attribute("error.type")).toBe("Timeout");
+  expect(spans[3]!.allAttributes()["http.response.status_code"]).toBe(200);
+});
+
+test("one attributes object given with several names keeps each name's encoding apart", () => {
+  const shared = { "svc.endpoint.kind": "query" };
+  const named = (name: string): Case => ({ ...CASES[0]!, state: undefined, name, attributes: shared, later: [] });
+  const cases = ["query a", "query b", "query a", "query c", "query b"].map(named);
+  const encoder = new OtlpEncoder(RESOURCE, SCOPE);
+  for (let batch = 0; batch < 2; batch++) {
+    const mine = decodeExport(Buffer.from(encoder.encode(cases.map(ours))));
+    expect(mine).toEqual(decodeExport(Buffer.from(ProtobufTraceSerializer.serializeRequest(cases.map(official))!)));
+    expect(mine.resourceSpans[0]!.scopeSpans[0]!.spans.map((s) => s.name)).toEqual(["query a", "query b", "query a", "query c", "query b"]);
+  }
 });

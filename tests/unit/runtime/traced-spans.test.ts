@@ -5,10 +5,12 @@
 
 import { afterEach, beforeEach, expect, test } from "../../support/jest.js";
 import { rmSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import BetterSqlite3 from "better-sqlite3";
 import { openSqlite, type SqliteDatabase } from "../../../runtime/db/sqlite/index.js";
 import type { Awaitable, CallInput, Database, EndpointSpec, Executor, ServerSpec, StatementSpec, TransactionOptions } from "../../../runtime/contract/index.js";
 import { traceCarrier } from "../../../runtime/lang/trace-context.js";
+import type { MatchResult } from "../../../runtime/core/router.js";
 import { Tracing } from "../../../runtime/traces/tracing.js";
 import { type RecordedSpan, SpanKind, Tracer } from "../../../runtime/traces/span.js";
 import { samplerFromEnv } from "../../../runtime/traces/sampler.js";
@@ -205,4 +207,45 @@ test("a failing statement's span is marked failed and ended; outside a request n
   finished.length = 0;
   expect(await db.one(byId, ["a"])).toEqual({ id: "a", title: "first" });
   expect(finished).toHaveLength(0);
+});
+
+test("a request answered at its route's template or /health shares one kept list of later attributes per status and client; a path with parameters or a 5xx has its own; its times are the handler's", () => {
+  const request = (address: string) => ({ method: "GET", headers: {}, socket: { remoteAddress: address } }) as unknown as IncomingMessage;
+  const answer = (status: number) => ({ statusCode: status }) as ServerResponse;
+  const target = { kind: "endpoint" };
+  const answered = (address: string, path: string, status: number, routePath: string | null): RecordedSpan => {
+    const span = tracing.started(request(address), path, `r-${Math.random()}`, 1000.25);
+    const match = routePath === null ? null : ({ target, params: null, path: routePath, logged: null } as unknown as MatchResult);
+    tracing.answered(span, match, path, path === (routePath ?? "/health"), "GET", answer(status), 1002.5);
+    return span;
+  };
+  const [a, b, c, d, e, f, g] = [
+    answered("10.0.0.1", "/items", 200, "/items"),
+    answered("10.0.0.1", "/items", 200, "/items"),
+    answered("10.0.0.2", "/items", 200, "/items"),
+    answered("10.0.0.1", "/items/7", 200, "/items/:id"),
+    answered("10.0.0.1", "/items", 503, "/items"),
+    answered("10.0.0.1", "/health", 200, null),
+    answered("10.0.0.1", "/health", 200, null),
+  ];
+  expect(a.repeated).not.toBeNull();
+  expect(b.repeated).toBe(a.repeated);
+  expect(c.repeated).not.toBe(a.repeated);
+  expect([d.repeated, e.repeated]).toEqual([null, null]);
+  expect(g.repeated).toBe(f.repeated);
+  expect(f.repeated).not.toBe(a.repeated);
+  const later = (span: RecordedSpan) => {
+    const all = span.allAttributes();
+    return [all["client.address"], all["url.path"], all["http.response.status_code"], all["error.type"]];
+  };
+  expect([a, c, d, e, f].map(later)).toEqual([
+    ["10.0.0.1", "/items", 200, undefined],
+    ["10.0.0.2", "/items", 200, undefined],
+    ["10.0.0.1", "/items/7", 200, undefined],
+    ["10.0.0.1", "/items", 503, "503"],
+    ["10.0.0.1", "/health", 200, undefined],
+  ]);
+  expect(b.name).toBe("GET /items");
+  expect([d.startMs, d.endMs, a.startMs, a.endMs]).toEqual([1000.25, 1002.5, 1000.25, 1002.5]);
+  expect(b.attribute("http.route")).toBe("/items");
 });
