@@ -12,7 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { writeSync } from "node:fs";
 import { CROCKFORD_CODES } from "../lang/ids.js";
-import { middleOf, plainJsonString, requestLine, type RequestLogEntry } from "./request-line.js";
+import { LINE_END, middleOf, plainJsonString, requestLine, type RequestLogEntry, TRACE_ID, TRACED_LINE_END } from "./request-line.js";
 import { now } from "./time.js";
 import type { LogLevel } from "../contract/index.js";
 
@@ -132,14 +132,16 @@ export class Logger {
    */
   request(entry: RequestLogEntry): void {
     if (this.rank < RANK.info) return;
-    if (this.traceIdOf !== null) return this.tracedRequest(entry);
+    // Traced, the line ends with the request's trace id (hex: nothing to escape), as `traced` adds it to other lines.
+    const traceId = this.traceIdOf === null ? undefined : this.traceIdOf(entry.requestId);
+    const end = traceId === undefined ? LINE_END : [TRACE_ID, traceId, TRACED_LINE_END].join("");
     if (entry.logged !== null) {
-      const line = requestLine(entry, entry.logged.middleFor(entry.method, entry.status));
+      const line = requestLine(entry, entry.logged.middleFor(entry.method, entry.status), end);
       this.write(line, line.length);
       return;
     }
     const plain = plainJsonString(entry.path);
-    const line = requestLine(entry, middleOf(entry.method, plain ?? JSON.stringify(entry.path), entry.status));
+    const line = requestLine(entry, middleOf(entry.method, plain ?? JSON.stringify(entry.path), entry.status), end);
     this.write(line, plain === null ? Buffer.byteLength(line) : line.length);
   }
 
@@ -147,12 +149,6 @@ export class Logger {
   private traced(fields: LogFields | undefined): LogFields | undefined {
     const traceId = typeof fields?.request_id === "string" ? this.traceIdOf?.(fields.request_id) : undefined;
     return traceId === undefined ? fields : { ...fields, trace_id: traceId };
-  }
-
-  /** The request line with its trace id: the general path, as tracing costs far more than it anyway. */
-  private tracedRequest(entry: RequestLogEntry): void {
-    const fields = { request_id: entry.requestId, method: entry.method, path: entry.path, status: entry.status, duration_ms: Math.round(entry.durationMs * 100) / 100 };
-    this.write(formatLine("info", "request", this.traced(fields)));
   }
 
   /** Writes buffered lines now; call before the process exits. */

@@ -1,5 +1,6 @@
 // The request log line (docs/operations.md, "Logs"): one a request at info,
-// `{"time","level":"info","msg":"request","request_id","method","path","status","duration_ms"}`.
+// `{"time","level":"info","msg":"request","request_id","method","path","status","duration_ms"}`,
+// and `"trace_id"` last when the request is traced.
 //
 // Written for every request, so it is glued from few pieces, most of them made once and
 // flat. A line is written as one flat string, and flattening a rope costs by its pieces
@@ -54,9 +55,12 @@ export function middleOf(method: string, pathJson: string, status: number): stri
   return `","method":"${method}","path":${pathJson},"status":${status},"duration_ms":`;
 }
 
-/** The line for `entry`, with the middle from `middleFor` or `middleOf`. */
-export function requestLine(entry: RequestLogEntry, middle: string): string {
-  return lineStart(Date.now()) + entry.requestId + middle + Math.round(entry.durationMs * 100) / 100 + "}\n";
+/** A line's end; a traced request's line ends `,"trace_id":"…"}`, the key `formatLine` would add last. */
+export const [LINE_END, TRACE_ID, TRACED_LINE_END] = ["}\n", ',"trace_id":"', '"}\n'] as const;
+
+/** The line for `entry`, with the middle from `middleFor` or `middleOf`, ending with `end` (LINE_END, or a trace id's). */
+export function requestLine(entry: RequestLogEntry, middle: string, end: string): string {
+  return lineStart(Date.now()) + entry.requestId + middle + Math.round(entry.durationMs * 100) / 100 + end;
 }
 
 let startSecond = Number.NaN;

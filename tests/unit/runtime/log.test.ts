@@ -87,6 +87,21 @@ describe("logger", () => {
     }
   });
 
+  test("traced, a request's line ends with its trace id, for a declared path or any other; a request not in flight has none", () => {
+    const { log, lines } = memoryLogger("info");
+    const traceIds = new Map([["in-flight", "4bf92f3577b34da6a3ce929d0e0e4736"]]);
+    log.traceIdOf = (requestId) => traceIds.get(requestId);
+    const declared = loggedPath("/api/m:get_it");
+    log.request({ requestId: "in-flight", method: "GET", logged: declared, path: "/api/m:get_it", status: 200, durationMs: 1.5 });
+    log.request({ requestId: "in-flight", method: "POST", logged: null, path: '/caf\u00e9/"x"', status: 201, durationMs: 2 });
+    log.request({ requestId: "gone", method: "GET", logged: declared, path: "/api/m:get_it", status: 200, durationMs: 3 });
+    const all = lines().map(({ time, ...rest }) => rest);
+    const keys = ["level", "msg", "request_id", "method", "path", "status", "duration_ms"];
+    expect(all.map((line) => Object.keys(line))).toEqual([[...keys, "trace_id"], [...keys, "trace_id"], keys]);
+    expect(all[0]).toMatchObject({ trace_id: "4bf92f3577b34da6a3ce929d0e0e4736", duration_ms: 1.5, path: "/api/m:get_it" });
+    expect(all[1]).toMatchObject({ trace_id: "4bf92f3577b34da6a3ce929d0e0e4736", path: '/caf\u00e9/"x"', status: 201 });
+  });
+
   test("a declared path that would need escaping is not kept", () => {
     expect(loggedPath('/a"b')).toBeNull();
     expect(loggedPath("/caf\u00e9")).toBeNull();
