@@ -1,4 +1,5 @@
-// Keeps one of `process.nextTick`'s queue entries alive for as long as the process serves.
+// Keeps one of `process.nextTick`'s queue entries alive for as long as the process serves (and
+// one of the trace export thread's, runtime/traces/export-thread.ts).
 //
 // V8 keeps the hidden classes an object literal passes through only while some object has one
 // of them. Node's tick entries (`{ [async_id_symbol], [trigger_async_id_symbol], callback,
@@ -16,7 +17,7 @@ const kept: object[] = [];
 
 function nothing(): void {}
 
-/** Takes an entry as nextTick makes one (an init hook sees it) and keeps it; once per process. */
+/** Takes an entry as nextTick makes one (an init hook sees it) and keeps it; once per thread (an isolate has its own classes). */
 export function keepTickShapes(): readonly object[] {
   if (kept.length > 0) return kept;
   const hook = createHook({

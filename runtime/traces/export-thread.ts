@@ -5,6 +5,7 @@
 // code run once per batch. Here the transport has an isolate of its own.
 
 import { parentPort } from "node:worker_threads";
+import { keepTickShapes } from "../start/tick-shapes.js";
 import { otlpHttpSend } from "./export.js";
 
 /** What the serving thread sends: a batch to send, or the end. */
@@ -14,6 +15,8 @@ export type FromThread = { sent: number } | { warn: string; fields: Record<strin
 
 const port = parentPort;
 if (port !== null) {
+  // An isolate of its own, with tick entries of its own: their hidden classes kept as the serving thread's are.
+  keepTickShapes();
   const tell = (message: FromThread) => port.postMessage(message);
   const send = otlpHttpSend({ warn: (warn, fields) => tell({ warn, fields: fields ?? {} }) });
   port.on("message", (message: ToThread) => {
