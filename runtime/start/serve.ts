@@ -16,7 +16,7 @@ import { withLimitsSchema } from "../limits/index.js";
 import { drainAndClose, SHUTDOWN_GRACE_MS } from "./shutdown.js";
 import type { Database, ServerOptions, ServerSpec } from "../contract/index.js";
 import { observe } from "./observe.js";
-import { keepTickShapes } from "./tick-shapes.js";
+import { keepTickShapes } from "../lang/tick-shapes.js";
 
 /** `writeTimeoutMs` bounds a network database's waits and retries: past it the client has its 503 already. */
 export type OpenDatabase = (options: OpenDatabaseOptions) => Promise<Database>;

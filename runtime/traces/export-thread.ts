@@ -5,7 +5,7 @@
 // code run once per batch. Here the transport has an isolate of its own.
 
 import { parentPort } from "node:worker_threads";
-import { keepTickShapes } from "../start/tick-shapes.js";
+import { keepTickShapes } from "../lang/tick-shapes.js";
 import { otlpHttpSend } from "./export.js";
 
 /** What the serving thread sends: a batch to send, or the end. */

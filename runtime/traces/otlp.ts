@@ -5,7 +5,7 @@
 // which cost more than answering the request did.
 
 import { I64, LEN, putTimes, putVarint, VARINT, varintSize, Writer } from "./protobuf.js";
-import type { Attributes, AttributeValue, RecordedSpan, SpanLink } from "./span.js";
+import type { Attributes, AttributeValue, RecordedSpan, RepeatedLater, SpanLink } from "./span.js";
 
 /** The buffers of requests `take` made: nothing else views them. */
 const OWN_MEMORY = new WeakSet<ArrayBufferLike>();
@@ -115,8 +115,44 @@ function keyValue(w: Writer, field: number, name: string, value: AttributeValue)
 interface Fixed {
   name: string;
   bytes: Buffer;
-  others: Map<string, Buffer> | null;
+  others: Map<string, Fixed> | null;
+  /** The template of the spans with this name and attributes and no repeated later attributes. */
+  template: SpanTemplate | null;
 }
+
+/** A span's encoding for one shape, ids and times to be written over (OtlpEncoder: fromTemplate); null bytes: write such spans field by field. */
+interface SpanTemplate {
+  bytes: Buffer | null;
+  fixed: Fixed;
+  kind: number;
+  hasParent: boolean;
+  status: number;
+}
+
+/** The fields of a span whose size is not known up front. */
+function rest(w: Writer, s: RecordedSpan, plainStatus: boolean): void {
+  const state = s.traceState?.serialize();
+  if (state) w.string(3, state);
+  if (s.repeated === null && s.later !== null) laterKeyValues(w, s.later);
+  for (const link of s.links) linked(w, link);
+  if (!plainStatus) {
+    const status = w.open(15);
+    w.string(2, s.statusMessage!);
+    w.tag(3, VARINT);
+    w.varint(s.statusCode);
+    w.close(status);
+  }
+}
+
+function linked(w: Writer, link: SpanLink): void {
+  const at = w.open(13);
+  w.hexBytes(1, link.traceId);
+  w.hexBytes(2, link.spanId);
+  const state = link.traceState?.serialize();
+  if (state) w.string(3, state);
+  w.close(at);
+}
+
 
 /**
  * Encodes spans for one resource and scope, each as it ends (`add`), so that an ended span is
@@ -189,17 +225,77 @@ export class OtlpEncoder {
   }
 
   /**
-   * Everything of a span whose size is known up front (ids, kind, times, the name and shared
-   * attributes, repeated later attributes, a plain status) is written in one stretch on a local
-   * buffer and position, after one `room`: as calls to the writer's methods, too many to be
-   * inlined, they cost more than the rest of the span. Fields go out of field order (parsers
-   * take them in any order), so that the rest (a trace state, one-off attributes, links, a
-   * status message) can follow.
+   * A span of a shape met before (its name and shared attributes, repeated later attributes,
+   * kind, parent or not, plain status) is its shape's template copied, the ids and times
+   * written over their places: one copy and a dozen stores, where the fields one by one cost
+   * some 900 instructions a span, most of them typed-array bounds checks. Any other span is
+   * written field by field (`written`).
    */
   private span(s: RecordedSpan): void {
     const fixed = this.fixedOf(s.name, s.attributes);
-    const repeated = s.repeated === null ? null : (s.repeated.encoded ??= this.fragment((w) => laterKeyValues(w, s.repeated!.later)));
+    const repeated = s.repeated;
+    if (s.traceState === undefined && s.links.length === 0 && s.statusMessage === undefined && (s.later === null || repeated !== null)) {
+      // A routed answer's template is kept with its later attributes, any other's with its name's.
+      const holder: { template: object | null } = repeated ?? fixed;
+      let template = holder.template as SpanTemplate | null;
+      if (template === null || template.fixed !== fixed || template.kind !== s.kind || template.hasParent !== s.hasParent || template.status !== s.statusCode) {
+        template = this.templateOf(s, fixed);
+        holder.template = template;
+      }
+      if (template.bytes !== null) return this.fromTemplate(s, template.bytes);
+    }
+    this.written(this.w, s, fixed.bytes, repeated === null ? null : this.repeatedBytes(repeated));
+  }
+
+  private repeatedBytes(repeated: RepeatedLater): Uint8Array {
+    return (repeated.encoded ??= this.fragment((w) => laterKeyValues(w, repeated.later)));
+  }
+
+  /**
+   * `s`'s shape as a template: `s` written field by field on a writer of its own. Bytes null
+   * when its length does not take the two bytes `fromTemplate` counts on (under 128 bytes).
+   */
+  private templateOf(s: RecordedSpan, fixed: Fixed): SpanTemplate {
+    const w = new Writer(0, 1024);
+    this.written(w, s, fixed.bytes, s.repeated === null ? null : this.repeatedBytes(s.repeated));
+    const length = w.pos - 3;
+    const bytes = length >= 128 && length < 16384 ? Buffer.from(w.buf.subarray(0, w.pos)) : null;
+    return { bytes, fixed, kind: s.kind, hasParent: s.hasParent, status: s.statusCode };
+  }
+
+  /** `s` from its shape's bytes: the ids and times written over the template's, where `written` lays them out. */
+  private fromTemplate(s: RecordedSpan, bytes: Buffer): void {
     const w = this.w;
+    w.room(bytes.length);
+    const b = w.buf;
+    const dv = w.dv;
+    const p = w.pos;
+    b.set(bytes, p);
+    dv.setUint32(p + 5, s.t0);
+    dv.setUint32(p + 9, s.t1);
+    dv.setUint32(p + 13, s.t2);
+    dv.setUint32(p + 17, s.t3);
+    dv.setUint32(p + 23, s.s0);
+    dv.setUint32(p + 27, s.s1);
+    let q = p + 31;
+    if (s.hasParent) {
+      dv.setUint32(q + 2, s.p0);
+      dv.setUint32(q + 6, s.p1);
+      q += 10;
+    }
+    putTimes(b, dv, q + 2, s.startMs, s.endMs);
+    w.pos = p + bytes.length;
+  }
+
+  /**
+   * `s` field by field on `w`. Everything whose size is known up front (ids, kind, times, the
+   * name and shared attributes, repeated later attributes, a plain status) goes in one stretch
+   * on a local buffer and position, after one `room`: as calls to the writer's methods, too
+   * many to be inlined, they cost more than the rest of the span. Fields go out of field order
+   * (parsers take them in any order), so that the rest (a trace state, one-off attributes,
+   * links, a status message) can follow.
+   */
+  private written(w: Writer, s: RecordedSpan, fixed: Buffer, repeated: Uint8Array | null): void {
     // Tag and two kept length bytes 3, ids 28, parent 10, kind 2, times 18, plain status 4.
     w.room(65 + fixed.length + (repeated === null ? 0 : repeated.length));
     const b = w.buf;
@@ -247,34 +343,8 @@ export class OtlpEncoder {
       p += 4;
     }
     w.pos = p;
-    if (s.traceState !== undefined || (repeated === null && s.later !== null) || s.links.length > 0 || !plainStatus) this.rest(s, plainStatus);
+    if (s.traceState !== undefined || (repeated === null && s.later !== null) || s.links.length > 0 || !plainStatus) rest(w, s, plainStatus);
     w.close(at, 2);
-  }
-
-  /** The fields of a span whose size is not known up front. */
-  private rest(s: RecordedSpan, plainStatus: boolean): void {
-    const w = this.w;
-    const state = s.traceState?.serialize();
-    if (state) w.string(3, state);
-    if (s.repeated === null && s.later !== null) laterKeyValues(w, s.later);
-    for (const link of s.links) this.link(link);
-    if (!plainStatus) {
-      const status = w.open(15);
-      w.string(2, s.statusMessage!);
-      w.tag(3, VARINT);
-      w.varint(s.statusCode);
-      w.close(status);
-    }
-  }
-
-  private link(link: SpanLink): void {
-    const w = this.w;
-    const at = w.open(13);
-    w.hexBytes(1, link.traceId);
-    w.hexBytes(2, link.spanId);
-    const state = link.traceState?.serialize();
-    if (state) w.string(3, state);
-    w.close(at);
   }
 
   /**
@@ -282,19 +352,24 @@ export class OtlpEncoder {
    * with. Nearly always one name (a statement's, an endpoint's, a route's): kept with the
    * attributes, one lookup; any other in a map of their own.
    */
-  private fixedOf(name: string, attributes: Attributes): Buffer {
+  private fixedOf(name: string, attributes: Attributes): Fixed {
     const kept = this.fixed.get(attributes);
-    if (kept !== undefined && kept.name === name) return kept.bytes;
+    if (kept !== undefined && kept.name === name) return kept;
     const other = kept?.others?.get(name);
     if (other !== undefined) return other;
-    const bytes = this.fragment((w) => {
-      known(w, 5, name);
-      for (const key in attributes) keyValue(w, 9, key, attributes[key]!);
-    });
-    if (kept === undefined) this.fixed.set(attributes, { name, bytes, others: null });
+    const fixed: Fixed = {
+      name,
+      bytes: this.fragment((w) => {
+        known(w, 5, name);
+        for (const key in attributes) keyValue(w, 9, key, attributes[key]!);
+      }),
+      others: null,
+      template: null,
+    };
+    if (kept === undefined) this.fixed.set(attributes, fixed);
     // Names are the project's (routes, endpoints, statements, jobs): bounded all the same.
-    else if ((kept.others ??= new Map()).size < ENCODED_LIMIT) kept.others.set(name, bytes);
-    return bytes;
+    else if ((kept.others ??= new Map()).size < ENCODED_LIMIT) kept.others.set(name, fixed);
+    return fixed;
   }
 
   /** What `write` writes, on a writer of its own, as bytes to copy. */

@@ -78,6 +78,8 @@ function word(hex: string, at: number): number {
  */
 export class RepeatedLater {
   encoded: Uint8Array | null = null;
+  /** The exporter's too: the encoding of a whole span with this list, ids and times left to write (otlp.ts). */
+  template: object | null = null;
 
   constructor(readonly later: readonly (string | AttributeValue)[]) {}
 }

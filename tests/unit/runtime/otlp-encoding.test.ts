@@ -237,3 +237,32 @@ test("one attributes object given with several names keeps each name's encoding 
     expect(mine.resourceSpans[0]!.scopeSpans[0]!.spans.map((s) => s.name)).toEqual(["query a", "query b", "query a", "query c", "query b"]);
   }
 });
+
+test("spans of one shape, the first written field by field and the rest from its template, each keep their own ids and times; a shape too short for a template is written each time", () => {
+  const id = (n: number, length: number) => (n.toString(16).repeat(length)).slice(0, length);
+  const shaped = (n: number, parent: string | null, attributes: Attributes, name: string): Case => ({
+    traceId: id(n + 1, 32).replace(/^./, "f"),
+    spanId: id(n + 3, 16).replace(/^./, "e"),
+    parent,
+    name,
+    kind: parent === null ? Kind.SERVER : Kind.INTERNAL,
+    attributes,
+    later: [],
+    startMs: 1000 + n * 7.123456,
+    endMs: 1001 + n * 9.654321,
+    status: [0],
+  });
+  const cases = [
+    ...[1, 2, 3].map((n) => shaped(n, id(n + 5, 16), statement, "task.get")),
+    ...[4, 5].map((n) => shaped(n, null, statement, "task.get")),
+    ...[6, 7].map((n) => shaped(n, null, {}, "x")),
+  ];
+  const encoder = new OtlpEncoder(RESOURCE, SCOPE);
+  for (let batch = 0; batch < 2; batch++) {
+    const mine = decodeExport(Buffer.from(encoder.encode(cases.map(ours))));
+    expect(mine).toEqual(decodeExport(Buffer.from(ProtobufTraceSerializer.serializeRequest(cases.map(official))!)));
+    const spans = mine.resourceSpans[0]!.scopeSpans[0]!.spans;
+    expect(spans.map((s) => [s.traceId, s.spanId, s.parentSpanId ?? ""])).toEqual(cases.map((c) => [c.traceId, c.spanId, c.parent ?? ""]));
+    expect(spans.map((s) => s.endTimeUnixNano)).toEqual(cases.map((c) => nanos(c.endMs).toString()));
+  }
+});

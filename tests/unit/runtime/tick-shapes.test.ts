@@ -1,4 +1,4 @@
-// The tick entry a server keeps (runtime/start/tick-shapes.ts) so that V8 never drops the
+// The tick entry a server keeps (runtime/lang/tick-shapes.ts) so that V8 never drops the
 // hidden classes of process.nextTick's entries: what is kept is a real entry, and after full
 // collections with no tick queued a new entry still has the kept one's class, so keeping it is
 // keeping the class nextTick's code was optimized for. Both would break if Node changed its
@@ -6,7 +6,7 @@
 
 import { spawnSync } from "node:child_process";
 import { expect, test } from "../../support/jest.js";
-import { keepTickShapes } from "../../../runtime/start/tick-shapes.js";
+import { keepTickShapes } from "../../../runtime/lang/tick-shapes.js";
 
 test("what is kept is nextTick's own entry, with and without arguments, taken once", () => {
   const kept = keepTickShapes();
@@ -23,7 +23,7 @@ test("what is kept is nextTick's own entry, with and without arguments, taken on
 });
 
 test("after full collections with no tick queued, a new entry has the kept entry's hidden class", () => {
-  const module = new URL("../../../runtime/start/tick-shapes.js", import.meta.url).href;
+  const module = new URL("../../../runtime/lang/tick-shapes.js", import.meta.url).href;
   // In a process of its own: V8's natives (%HaveSameMap) and gc() are flags of the process.
   const script = `
     import { createHook } from "node:async_hooks";

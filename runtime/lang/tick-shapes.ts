@@ -1,5 +1,6 @@
 // Keeps one of `process.nextTick`'s queue entries alive for as long as the process serves (and
-// one of the trace export thread's, runtime/traces/export-thread.ts).
+// one of the trace export thread's, runtime/traces/export-thread.ts). Beside the language
+// helpers, not in start/, because that thread, a feature's, keeps one too.
 //
 // V8 keeps the hidden classes an object literal passes through only while some object has one
 // of them. Node's tick entries (`{ [async_id_symbol], [trigger_async_id_symbol], callback,
