@@ -153,7 +153,6 @@ function linked(w: Writer, link: SpanLink): void {
   w.close(at);
 }
 
-
 /**
  * Encodes spans for one resource and scope, each as it ends (`add`), so that an ended span is
  * bytes at once and no span object outlives its request waiting for the export: kept alive in a
