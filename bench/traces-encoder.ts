@@ -17,9 +17,7 @@ import { fileURLToPath } from "node:url";
 import { dumpInstructions, newestDump } from "./callgrind/dump.js";
 import { requireValgrind } from "./callgrind/valgrind.js";
 import { OtlpEncoder } from "../runtime/traces/otlp.js";
-import { type RecordedSpan, Tracer } from "../runtime/traces/span.js";
 import { getTaskSpans } from "./get-task-spans.js";
-import { samplerFromEnv } from "../runtime/traces/sampler.js";
 
 const WARMUP = Number(process.env.WARMUP ?? 50_000);
 const COUNTED = Number(process.env.COUNTED ?? 20_000);
@@ -29,11 +27,9 @@ const UNDER = "SVC_TRACES_ENCODER_COUNTING";
 function spans(): () => void {
   const encoder = new OtlpEncoder({ "service.name": "bench", "service.version": "0.1.0" }, { name: "svc", version: "0.1.0" });
   let ended = 0;
-  const tracer = new Tracer(samplerFromEnv({}), (span: RecordedSpan) => {
-    encoder.add(span);
+  return getTaskSpans(encoder, () => {
     if (++ended % 512 === 0) encoder.take();
   });
-  return () => getTaskSpans(tracer);
 }
 
 if (process.env[UNDER] !== undefined) {

@@ -13,7 +13,7 @@ import type { Logger } from "../core/log.js";
 import type { FromThread, ToThread } from "./export-thread.js";
 import type { Env } from "./config.js";
 import { ownsMemory } from "./otlp.js";
-import type { RecordedSpan } from "./span.js";
+import type { Attributes, RecordedSpan } from "./span.js";
 
 /** Where ended spans go: the exporter, svc dev's trace view. */
 export interface SpanSink {
@@ -132,7 +132,13 @@ export function threadSend(log: Logger): Send {
 /** What the batching needs of the encoder (otlp.ts: OtlpEncoder). */
 export interface SpanEncoder {
   add(span: RecordedSpan): void;
+  addLeaf(parent: RecordedSpan, s0: number, s1: number, name: string, attributes: Attributes, startMs: number, endMs: number): void;
   take(): Uint8Array;
+}
+
+/** Where a leaf span that ended plainly goes without a span object made for it (Tracing.leafEnded): the exporter, when it is the only sink. */
+export interface LeafSink {
+  leaf(parent: RecordedSpan, s0: number, s1: number, name: string, attributes: Attributes, startMs: number, endMs: number): void;
 }
 
 /**
@@ -141,7 +147,7 @@ export interface SpanEncoder {
  * (counted), as the batch span processor drops it: a slow collector must not grow the
  * server's memory.
  */
-export class BatchExport implements SpanSink {
+export class BatchExport implements SpanSink, LeafSink {
   /** Spans encoded into the batch being gathered. */
   private gathering = 0;
   /** Spans in batches cut and not yet being sent. */
@@ -157,11 +163,26 @@ export class BatchExport implements SpanSink {
   ) {}
 
   ended(span: RecordedSpan): void {
-    if (this.gathering + this.pending >= this.options.maxQueue) {
-      this.dropped++;
-      return;
-    }
+    if (this.full()) return;
     this.encoder.add(span);
+    this.added();
+  }
+
+  leaf(parent: RecordedSpan, s0: number, s1: number, name: string, attributes: Attributes, startMs: number, endMs: number): void {
+    if (this.full()) return;
+    this.encoder.addLeaf(parent, s0, s1, name, attributes, startMs, endMs);
+    this.added();
+  }
+
+  /** Whether the queue is full, the span then dropped (counted). */
+  private full(): boolean {
+    if (this.gathering + this.pending < this.options.maxQueue) return false;
+    this.dropped++;
+    return true;
+  }
+
+  /** A span encoded: the batch is cut when full, or its timer started with its first span. */
+  private added(): void {
     this.gathering++;
     if (this.gathering >= this.options.maxBatch) this.cut();
     // Unref'd: spans waiting to go never keep a stopping process alive (close flushes them).

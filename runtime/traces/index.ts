@@ -30,21 +30,23 @@ export type { RecordedSpan } from "./span.js";
  * `sampleAll`: every request, whatever OTEL_TRACES_SAMPLER says (svc dev).
  */
 export function createTracing(spec: ServerSpec, log: Logger, extra: SpanSink[] = [], exporting = true, sampleAll = false, env: Env = process.env): Tracing {
-  const sinks = exporting ? [exporter(spec, log, env), ...extra] : extra;
+  const exported = exporting ? exporter(spec, log, env) : null;
+  const sinks = exported === null ? extra : [exported, ...extra];
   const ended = sinks.length === 1 ? (span: RecordedSpan) => sinks[0]!.ended(span) : (span: RecordedSpan) => sinks.forEach((sink) => sink.ended(span));
   const all: SpanSink = {
     ended,
     forceFlush: () => Promise.all(sinks.map((sink) => sink.forceFlush())).then(() => undefined),
     shutdown: () => Promise.all(sinks.map((sink) => sink.shutdown())).then(() => undefined),
   };
-  const tracing = new Tracing(new Tracer(samplerFromEnv(env, sampleAll), ended), all);
+  // A statement's span goes straight to the encoder when nothing else wants its span object.
+  const tracing = new Tracing(new Tracer(samplerFromEnv(env, sampleAll), ended), all, extra.length === 0 ? exported : null);
   // The trace id joins every log line of a request being answered (log.ts).
   log.traceIdOf = (requestId) => tracing.traceIdOf(requestId);
   return tracing;
 }
 
 /** OTLP/HTTP in protobuf, the one encoding svc sends: another asked for stops the start rather than being ignored. */
-function exporter(spec: ServerSpec, log: Logger, env: Env): SpanSink {
+function exporter(spec: ServerSpec, log: Logger, env: Env): BatchExport {
   for (const name of ["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"]) {
     const protocol = env[name]?.trim();
     if (protocol) {

@@ -5,7 +5,7 @@
 // which cost more than answering the request did.
 
 import { I64, LEN, putTimes, putVarint, VARINT, varintSize, Writer } from "./protobuf.js";
-import type { Attributes, AttributeValue, RecordedSpan, RepeatedLater, SpanLink } from "./span.js";
+import { type Attributes, type AttributeValue, NO_LINKS, RecordedSpan, type RepeatedLater, type SpanLink, SpanKind, StatusCode } from "./span.js";
 
 /** The buffers of requests `take` made: nothing else views them. */
 const OWN_MEMORY = new WeakSet<ArrayBufferLike>();
@@ -192,6 +192,23 @@ export class OtlpEncoder {
   }
 
   /**
+   * Encodes a sampled leaf span of `parent` (ids `s0`, `s1`) that ended as most statements do:
+   * no attribute set after its start, no status, no links; from its shape's template once there
+   * is one, with no span object made for it.
+   */
+  addLeaf(parent: RecordedSpan, s0: number, s1: number, name: string, attributes: Attributes, startMs: number, endMs: number): void {
+    const fixed = this.fixedOf(name, attributes);
+    const template = fixed.template;
+    if (template !== null && template.bytes !== null && template.kind === SpanKind.INTERNAL && template.hasParent && template.status === StatusCode.UNSET && parent.traceState === undefined) {
+      return this.templated(template.bytes, parent.t0, parent.t1, parent.t2, parent.t3, s0, s1, true, parent.s0, parent.s1, startMs, endMs);
+    }
+    const { t0, t1, t2, t3, s0: p0, s1: p1, traceState } = parent;
+    const leaf = new RecordedSpan(t0, t1, t2, t3, s0, s1, true, p0, p1, name, SpanKind.INTERNAL, attributes, true, traceState, NO_LINKS, startMs, null);
+    leaf.endMs = endMs;
+    this.span(leaf);
+  }
+
+  /**
    * An ExportTraceServiceRequest of the spans added since the last call. Its head is written
    * into the bytes kept before the spans, so nothing is copied: the request is a view of the
    * writer's buffer, which it takes with it (to the export thread, whole: ownsMemory), the
@@ -241,7 +258,7 @@ export class OtlpEncoder {
         template = this.templateOf(s, fixed);
         holder.template = template;
       }
-      if (template.bytes !== null) return this.fromTemplate(s, template.bytes);
+      if (template.bytes !== null) return this.templated(template.bytes, s.t0, s.t1, s.t2, s.t3, s.s0, s.s1, s.hasParent, s.p0, s.p1, s.startMs, s.endMs);
     }
     this.written(this.w, s, fixed.bytes, repeated === null ? null : this.repeatedBytes(repeated));
   }
@@ -262,27 +279,29 @@ export class OtlpEncoder {
     return { bytes, fixed, kind: s.kind, hasParent: s.hasParent, status: s.statusCode };
   }
 
-  /** `s` from its shape's bytes: the ids and times written over the template's, where `written` lays them out. */
-  private fromTemplate(s: RecordedSpan, bytes: Buffer): void {
+  /** A span from its shape's bytes: its ids and times written over the template's, where `written` lays them out. */
+  private templated(
+    bytes: Buffer, t0: number, t1: number, t2: number, t3: number, s0: number, s1: number, hasParent: boolean, p0: number, p1: number, startMs: number, endMs: number,
+  ): void {
     const w = this.w;
     w.room(bytes.length);
     const b = w.buf;
     const dv = w.dv;
     const p = w.pos;
     b.set(bytes, p);
-    dv.setUint32(p + 5, s.t0);
-    dv.setUint32(p + 9, s.t1);
-    dv.setUint32(p + 13, s.t2);
-    dv.setUint32(p + 17, s.t3);
-    dv.setUint32(p + 23, s.s0);
-    dv.setUint32(p + 27, s.s1);
+    dv.setUint32(p + 5, t0);
+    dv.setUint32(p + 9, t1);
+    dv.setUint32(p + 13, t2);
+    dv.setUint32(p + 17, t3);
+    dv.setUint32(p + 23, s0);
+    dv.setUint32(p + 27, s1);
     let q = p + 31;
-    if (s.hasParent) {
-      dv.setUint32(q + 2, s.p0);
-      dv.setUint32(q + 6, s.p1);
+    if (hasParent) {
+      dv.setUint32(q + 2, p0);
+      dv.setUint32(q + 6, p1);
       q += 10;
     }
-    putTimes(b, dv, q + 2, s.startMs, s.endMs);
+    putTimes(b, dv, q + 2, startMs, endMs);
     w.pos = p + bytes.length;
   }
 

@@ -230,12 +230,23 @@ export const NO_LINKS: readonly SpanLink[] = [];
 /** Starts spans: a child joins its parent's trace, a root begins one; the sampler says which are recorded. */
 export class Tracer {
   private readonly random = new RandomWords();
+  /** Where `drawSpanId` draws from. */
+  readonly ids = this.random.pool;
 
   constructor(
     private readonly sampler: Sampler,
     /** Where a sampled span goes once ended. */
     private readonly ended: (span: RecordedSpan) => void,
   ) {}
+
+  /** Where a new span id's two words start in `ids`: a leaf's, drawn as it ends (Tracing.leafEnded). */
+  drawSpanId(): number {
+    const pool = this.random.pool;
+    let at = this.random.take(2);
+    // All zeros is W3C's invalid span id: 2^-64, drawn again all the same.
+    while ((pool[at]! | pool[at + 1]!) === 0) at = this.random.take(2);
+    return at;
+  }
 
   /** `parent`: a span of this process, another's context (a `traceparent`), or null for a root; `startMs` a reading of performance.now()'s clock. */
   start(
@@ -284,8 +295,8 @@ export class Tracer {
     }
     let s0 = pool[at]!;
     let s1 = pool[at + 1]!;
-    while ((s0 | s1) === 0) {
-      const again = random.take(2);
+    if ((s0 | s1) === 0) {
+      const again = this.drawSpanId();
       [s0, s1] = [pool[again]!, pool[again + 1]!];
     }
     const sampled = this.sampler.sampled(randomness(t2, t3), parent);

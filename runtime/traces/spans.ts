@@ -72,10 +72,18 @@ class StatementAttributes {
   }
 }
 
-/** `fn` in a span of its own named for `stmt`, child of `parent` (a leaf: Tracing.leaf); with no parent, just `fn`. */
+/** `fn` in a span of its own named for `stmt`, child of `parent` (a leaf: Tracing.leafStart); with no parent, just `fn`. */
 function inStatementSpan<T>(tracing: Tracing, attributes: StatementAttributes, parent: CurrentSpan | undefined, stmt: StatementSpec, fn: () => Awaitable<T>): Awaitable<T> {
-  const span = tracing.leaf(stmt.name, attributes.of(stmt), parent);
-  return span === null ? fn() : tracing.ended(span, fn);
+  const startMs = tracing.leafStart(parent);
+  if (startMs < 0) return fn();
+  let result: Awaitable<T>;
+  try {
+    result = fn();
+  } catch (err) {
+    tracing.leafFailed(parent!, stmt.name, attributes.of(stmt), startMs, err);
+    throw err;
+  }
+  return tracing.leafSettled(parent!, stmt.name, attributes.of(stmt), startMs, result);
 }
 
 /** Statements in spans, children of `span`: none without one (work outside a request). */

@@ -8,6 +8,8 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+// Imported: the global `performance` is a getter, paid on every read.
+import { performance } from "node:perf_hooks";
 import { defaultTextMapGetter, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import {
@@ -18,7 +20,7 @@ import { HEALTH_PATH } from "../core/health.js";
 import type { MatchResult, RouteMatch } from "../core/router.js";
 import type { Awaitable, Database, LaterSpans, Spans, TraceCarrier } from "../contract/index.js";
 import { carrierOf, type CurrentSpan } from "../lang/trace-context.js";
-import type { SpanSink } from "./export.js";
+import type { LeafSink, SpanSink } from "./export.js";
 import { InFlight } from "./in-flight.js";
 import {
   type Attributes, type AttributeValue, flat, NO_LINKS, type ParentContext, type RecordedSpan, RepeatedLater, SpanKind, StatusCode, type Tracer,
@@ -63,9 +65,14 @@ export class Tracing implements Spans, LaterSpans {
   private readonly healthRepeats: Repeats = new Map();
   private readonly addresses = new WeakMap<Socket, string>();
 
+  /**
+   * `leaves`: where a statement's span goes without a span object made for it, when the
+   * exporter is the only sink; null when another sink (svc dev's trace view) needs the object.
+   */
   constructor(
     private readonly tracer: Tracer,
     private readonly sinks: SpanSink,
+    private readonly leaves: LeafSink | null = null,
   ) {}
 
   /**
@@ -163,11 +170,50 @@ export class Tracing implements Spans, LaterSpans {
   }
 
   /**
-   * A child span of `parent` that no span will be made below (a statement). Null with no
-   * parent (work outside a request); the caller ends it with `ended`.
+   * The start of a span below `parent` that no span will be made below (a statement's), or -1
+   * when there is none to record: no parent (work outside a request), or a trace not sampled.
+   * A child of a span of this process is sampled as its parent is, whatever the sampler: a
+   * parent-based one follows the parent, and the others decide by the trace id, which they
+   * share. Nothing else is made until it ends (leafSettled): no code sees a leaf's ids.
    */
-  leaf(name: string, attributes: Attributes, parent: CurrentSpan | undefined): RecordedSpan | null {
-    return parent === undefined ? null : this.tracer.start(name, SpanKind.INTERNAL, attributes, parent as RecordedSpan);
+  leafStart(parent: CurrentSpan | undefined): number {
+    return parent === undefined || !(parent as RecordedSpan).sampled ? -1 : performance.now();
+  }
+
+  /** `result`, the leaf started at `startMs` ended once it is there (a promise's once it settles), failed if it rejects. */
+  leafSettled<T>(parent: CurrentSpan, name: string, attributes: Attributes, startMs: number, result: Awaitable<T>): Awaitable<T> {
+    if (!(result instanceof Promise)) {
+      this.leafEnded(parent as RecordedSpan, name, attributes, startMs);
+      return result;
+    }
+    return result.then(
+      (value) => {
+        this.leafEnded(parent as RecordedSpan, name, attributes, startMs);
+        return value;
+      },
+      (err: unknown) => {
+        this.leafFailed(parent, name, attributes, startMs, err);
+        throw err;
+      },
+    );
+  }
+
+  /** A leaf that threw or rejected: a span marked failed, as `ended` marks one. */
+  leafFailed(parent: CurrentSpan, name: string, attributes: Attributes, startMs: number, err: unknown): void {
+    failed(this.tracer.start(name, SpanKind.INTERNAL, attributes, parent as RecordedSpan, NO_LINKS, startMs), err);
+  }
+
+  /** A leaf that ended plainly, now: its ids drawn and it encoded at once, or, for other sinks, a span started at `startMs`. */
+  private leafEnded(parent: RecordedSpan, name: string, attributes: Attributes, startMs: number): void {
+    const endMs = performance.now();
+    const leaves = this.leaves;
+    if (leaves === null) {
+      this.tracer.start(name, SpanKind.INTERNAL, attributes, parent, NO_LINKS, startMs).end(endMs);
+      return;
+    }
+    const at = this.tracer.drawSpanId();
+    const ids = this.tracer.ids;
+    leaves.leaf(parent, ids[at]!, ids[at + 1]!, name, attributes, startMs, endMs);
   }
 
   /** `fn`'s result, `span` ended once it is there (a promise's once it settles), failed if `fn` throws or rejects. */

@@ -266,3 +266,35 @@ test("spans of one shape, the first written field by field and the rest from its
     expect(spans.map((s) => s.endTimeUnixNano)).toEqual(cases.map((c) => nanos(c.endMs).toString()));
   }
 });
+
+test("a leaf span given by its fields (addLeaf), as a statement's reaches the encoder, encodes as the official encoder does: the first of its shape field by field, the rest from the template, one below a parent with a trace state field by field", () => {
+  const word = (hex: string, at: number) => parseInt(hex.slice(at, at + 8), 16);
+  const plain: Case = { ...CASES[0]!, traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", state: undefined, later: [] };
+  const stated: Case = { ...CASES[0]!, later: [] };
+  const leaf = (parent: Case, spanId: string, n: number): Case => ({
+    traceId: parent.traceId,
+    spanId,
+    parent: parent.spanId,
+    name: "task.get",
+    kind: Kind.INTERNAL,
+    attributes: statement,
+    later: [],
+    startMs: 2000 + n * 3.25,
+    endMs: 2000.5 + n * 4.125,
+    status: [0],
+    state: parent.state,
+  });
+  const below: [Case, Case][] = [
+    [plain, leaf(plain, "1111111111111111", 1)],
+    [plain, leaf(plain, "fedcba9876543210", 2)],
+    [stated, leaf(stated, "0123456789abcdef", 3)],
+    [plain, leaf(plain, "8000000000000001", 4)],
+  ];
+  const encoder = new OtlpEncoder(RESOURCE, SCOPE);
+  for (let batch = 0; batch < 2; batch++) {
+    for (const [parent, c] of below) encoder.addLeaf(ours(parent), word(c.spanId, 0), word(c.spanId, 8), c.name, c.attributes, c.startMs, c.endMs);
+    const mine = decodeExport(Buffer.from(encoder.take()));
+    expect(mine).toEqual(decodeExport(Buffer.from(ProtobufTraceSerializer.serializeRequest(below.map(([, c]) => official(c)))!)));
+    expect(decodedSpans(encoder.encode([])).length).toBe(0);
+  }
+});

@@ -209,6 +209,61 @@ test("a failing statement's span is marked failed and ended; outside a request n
   expect(finished).toHaveLength(0);
 });
 
+test("with the exporter the only sink, a statement's span reaches it by its fields, no span object made: its parent's ids, its own, its times inside its parent's; a failing one is a span marked failed; none below a span not sampled", async () => {
+  interface Leaf {
+    parent: RecordedSpan;
+    spanId: string;
+    name: string;
+    attributes: Record<string, unknown>;
+    startMs: number;
+    endMs: number;
+  }
+  const leaves: Leaf[] = [];
+  const hex = (s0: number, s1: number) => s0.toString(16).padStart(8, "0") + s1.toString(16).padStart(8, "0");
+  const sink = {
+    leaf: (parent: RecordedSpan, s0: number, s1: number, name: string, attributes: Record<string, unknown>, startMs: number, endMs: number) =>
+      void leaves.push({ parent, spanId: hex(s0, s1), name, attributes, startMs, endMs }),
+  };
+  const ended = (span: RecordedSpan) => void finished.push(span);
+  tracing = new Tracing(tracer, { ended, forceFlush: async () => undefined, shutdown: async () => undefined }, sink);
+  const endpoint = tracedQuery(query());
+  const db = new TracedDatabase(sqlite, tracing, [byId]);
+  const request = tracer.start("GET /items/:id", SpanKind.SERVER, {}, null);
+  expect(await endpoint.answer!(db.under(request), input("a"))).toBe('{"id":"a","title":"first"}');
+  expect(await db.under(request).one(byId, ["b"])).toEqual({ id: "b", title: "second" });
+  request.end();
+  const querySpan = finished.find((s) => s.name === "query m.get_item")!;
+  expect(leaves.map((l) => [l.name, l.parent.spanId])).toEqual([
+    ["m.item_by_id", querySpan.spanId],
+    ["m.item_by_id", request.spanId],
+  ]);
+  // No span object went to the other sinks for them.
+  expect(finished.map((s) => s.name).sort()).toEqual(["GET /items/:id", "query m.get_item"]);
+  const [first, second] = leaves as [Leaf, Leaf];
+  expect(first.spanId).toMatch(/^[0-9a-f]{16}$/);
+  expect(first.spanId).not.toBe("0".repeat(16));
+  expect(new Set([first.spanId, second.spanId, querySpan.spanId, request.spanId]).size).toBe(4);
+  expect(first.attributes).toMatchObject({ "svc.statement": "m.item_by_id", "db.operation.name": "SELECT" });
+  expect(querySpan.startMs).toBeLessThanOrEqual(first.startMs);
+  expect(first.startMs).toBeLessThanOrEqual(first.endMs);
+  expect(first.endMs).toBeLessThanOrEqual(querySpan.endMs);
+  expect(second.endMs).toBeLessThanOrEqual(request.endMs);
+
+  // A failing statement: a span object, marked failed, through the sinks.
+  const broken: StatementSpec = { name: "m.broken", sql: { sqlite: { text: "SELECT nope FROM item", slots: [] } } };
+  const failing = tracer.start("GET /broken", SpanKind.SERVER, {}, null);
+  await expect(async () => db.under(failing).all(broken, [])).rejects.toThrow();
+  failing.end();
+  const failed = finished.find((s) => s.name === "m.broken")!;
+  expect([failed.statusCode, failed.parentSpanId, leaves.length]).toEqual([2, failing.spanId, 2]);
+
+  // Below a span not sampled, nothing at all.
+  const unsampled = new Tracer(samplerFromEnv({ OTEL_TRACES_SAMPLER: "always_off" }), ended).start("GET /items/:id", SpanKind.SERVER, {}, null);
+  const before = finished.length;
+  expect(await db.under(unsampled).one(byId, ["a"])).toEqual({ id: "a", title: "first" });
+  expect([finished.length, leaves.length]).toEqual([before, 2]);
+});
+
 test("a request answered at its route's template or /health shares one kept list of later attributes per status and client; a path with parameters or a 5xx has its own; its times are the handler's", () => {
   const request = (address: string) => ({ method: "GET", headers: {}, socket: { remoteAddress: address } }) as unknown as IncomingMessage;
   const answer = (status: number) => ({ statusCode: status }) as ServerResponse;
