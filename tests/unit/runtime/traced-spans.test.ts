@@ -257,11 +257,33 @@ test("with the exporter the only sink, a statement's span reaches it by its fiel
   const failed = finished.find((s) => s.name === "m.broken")!;
   expect([failed.statusCode, failed.parentSpanId, leaves.length]).toEqual([2, failing.spanId, 2]);
 
+  // A statement answered by a promise: a leaf once it settles; a span object once it rejects,
+  // marked failed unless the rejection is an answer (a conflict's 409).
+  const insert: StatementSpec = { name: "m.add_item", sql: { sqlite: { text: "INSERT INTO item (id, title) VALUES (?, ?)", slots: [0, 1] } } };
+  sqlite.prepare([insert]);
+  class DiskFull extends RowsOnly {
+    override run(): Promise<number> {
+      return Promise.reject(new Error("database or disk is full"));
+    }
+  }
+  const full = new TracedDatabase(new DiskFull(sqlite), tracing, [insert]);
+  const writing = tracer.start("POST /items", SpanKind.SERVER, {}, null);
+  expect(await db.under(writing).run(insert, ["c", "third"])).toBe(1);
+  await expect(db.under(writing).run(insert, ["c", "again"])).rejects.toThrow();
+  await expect(full.under(writing).run(insert, ["d", "fourth"])).rejects.toThrow("disk is full");
+  writing.end();
+  expect(leaves.slice(2).map((l) => [l.name, l.parent.spanId])).toEqual([["m.add_item", writing.spanId]]);
+  const rejected = finished.filter((s) => s.name === "m.add_item");
+  expect(rejected.map((s) => [s.statusCode, s.parentSpanId, s.endMs >= s.startMs])).toEqual([
+    [0, writing.spanId, true],
+    [2, writing.spanId, true],
+  ]);
+
   // Below a span not sampled, nothing at all.
   const unsampled = new Tracer(samplerFromEnv({ OTEL_TRACES_SAMPLER: "always_off" }), ended).start("GET /items/:id", SpanKind.SERVER, {}, null);
   const before = finished.length;
   expect(await db.under(unsampled).one(byId, ["a"])).toEqual({ id: "a", title: "first" });
-  expect([finished.length, leaves.length]).toEqual([before, 2]);
+  expect([finished.length, leaves.length]).toEqual([before, 3]);
 });
 
 test("a request answered at its route's template or /health shares one kept list of later attributes per status and client; a path with parameters or a 5xx has its own; its times are the handler's", () => {
