@@ -4,6 +4,7 @@
 // encoder as the server hands it over with the exporter its only sink: the request's and the
 // query's as span objects, the statement's by its fields (Tracing.leafSettled).
 
+import type { StatementSpec } from "../runtime/contract/index.js";
 import type { OtlpEncoder } from "../runtime/traces/otlp.js";
 import { samplerFromEnv } from "../runtime/traces/sampler.js";
 import { RepeatedLater, SpanKind, Tracer } from "../runtime/traces/span.js";
@@ -20,6 +21,9 @@ const statement = {
   "svc.statement": "task_tracker.get_task",
   "db.query.text": "SELECT id, title, description, status, priority, assignee, created_at, completed_at FROM task WHERE id = ?",
 };
+
+/** The statement, by name: all a span takes of it. */
+const statementSpec = { name: "task_tracker.get_task" } as StatementSpec;
 
 /** The later attributes of the route's answers to one client, kept by the server (tracing.ts: repeatedAnswer). */
 const answers = new RepeatedLater(
@@ -44,7 +48,7 @@ export function getTaskSpans(encoder: OtlpEncoder, added: () => void = () => und
     const r = tracer.start("GET", SpanKind.SERVER, request, null);
     r.setAttribute("client.address", "127.0.0.1");
     const q = tracer.start("query task_tracker.get_task", SpanKind.INTERNAL, query, r);
-    tracing.leafSettled(q, "task_tracker.get_task", statement, tracing.leafStart(q), undefined);
+    tracing.leafSettled(q, statementSpec, statement, tracing.leafStart(q), undefined, null);
     q.end();
     r.updateName("GET /api/task_tracker:get_task");
     r.attributes = routed;

@@ -58,8 +58,17 @@ export class Metrics {
    * adapter's own database, whose connection pools are measured (a wrapper has none).
    */
   measure(db: Database, pools: Database = db): Database {
+    return new MeasuredDatabase(db, this.timer(pools));
+  }
+
+  /**
+   * The statements' duration series, for a database that times its statements itself (a traced
+   * one: traces/spans.ts, with the readings of each statement's span); `pools` measured as
+   * `measure` measures them.
+   */
+  timer(pools: Database): StatementSeries {
     poolFigures(this.figures, pools.pools ?? []);
-    return new MeasuredDatabase(db, this.statements);
+    return this.statements;
   }
 
   /** Answers GET /metrics (HEAD too); throws the HttpError of a refused or wrong request. */

@@ -39,9 +39,12 @@ export async function observe(
   }
   const traces = tracingConfigured(env) ? await import("../traces/index.js") : null;
   const tracing = traces === null ? null : traces.createTracing(spec, log);
-  // Traces outermost: the server hands a traced request's code a view of this database (Database.under).
-  const measured = metrics === null ? db : metrics.measure(db);
-  const served = traces === null || tracing === null ? { spec, db: measured } : traces.traced(spec, measured, tracing);
+  // Traced, the statements' spans time them for metrics too (one pair of clock readings a
+  // statement, not two); the server hands a traced request's code a view of that database (Database.under).
+  const served =
+    traces === null || tracing === null
+      ? { spec, db: metrics === null ? db : metrics.measure(db) }
+      : traces.traced(spec, db, tracing, metrics === null ? null : metrics.timer(db));
   let separate: Server | null = null;
   return {
     spec: served.spec,

@@ -16,9 +16,9 @@ import { knownPaths, OtlpEncoder } from "./otlp.js";
 import { samplerFromEnv } from "./sampler.js";
 import { type Attributes, type AttributeValue, type RecordedSpan, Tracer } from "./span.js";
 import { TracedDatabase, tracedSpec } from "./spans.js";
-import { Tracing } from "./tracing.js";
+import { type StatementTimer, Tracing } from "./tracing.js";
 
-export { Tracing } from "./tracing.js";
+export { type StatementTimer, Tracing } from "./tracing.js";
 export type { SpanSink } from "./export.js";
 export type { RecordedSpan } from "./span.js";
 
@@ -64,7 +64,12 @@ function exporter(spec: ServerSpec, log: Logger, env: Env): BatchExport {
   return new BatchExport(encoder, threadSend(log), batchOptions(env));
 }
 
-/** The spec and database a traced server runs: endpoints and statements in spans of their own. */
-export function traced(spec: ServerSpec, db: Database, tracing: Tracing): { spec: ServerSpec; db: Database } {
-  return { spec: tracedSpec(spec, tracing), db: new TracedDatabase(db, tracing, spec.statements) };
+/**
+ * The spec and database a traced server runs: endpoints and statements in spans of their own.
+ * `timer`: each statement's duration series when metrics are on, timed by the statement's
+ * span where there is one (`db` is then not wrapped by metrics: one pair of clock readings a
+ * statement, not two).
+ */
+export function traced(spec: ServerSpec, db: Database, tracing: Tracing, timer: StatementTimer | null = null): { spec: ServerSpec; db: Database } {
+  return { spec: tracedSpec(spec, tracing), db: new TracedDatabase(db, tracing, spec.statements, timer) };
 }

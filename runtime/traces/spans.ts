@@ -6,11 +6,13 @@
 // name and the database system, never an argument value; the SQL text they carry has
 // placeholders only.
 
+// Imported: the global `performance` is a getter, paid on every read.
+import { performance } from "node:perf_hooks";
 import { ATTR_DB_OPERATION_NAME, ATTR_DB_SYSTEM_NAME } from "@opentelemetry/semantic-conventions";
 import type { Awaitable, Database, Dialect, EndpointSpec, Executor, Row, RouteSpec, SchemaSpec, ServerSpec, StatementSpec, TableSpec, TransactionOptions } from "../contract/index.js";
 import type { CurrentSpan } from "../lang/trace-context.js";
 import { type Attributes, flat } from "./span.js";
-import type { Tracing } from "./tracing.js";
+import type { StatementTimer, Tracing } from "./tracing.js";
 
 /** `db.system.name` values (OpenTelemetry database semantic conventions). */
 const SYSTEMS: Record<Dialect, string> = { sqlite: "sqlite", postgres: "postgresql", mysql: "mysql" };
@@ -72,45 +74,53 @@ class StatementAttributes {
   }
 }
 
-/** `fn` in a span of its own named for `stmt`, child of `parent` (a leaf: Tracing.leafStart); with no parent, just `fn`. */
-function inStatementSpan<T>(tracing: Tracing, attributes: StatementAttributes, parent: CurrentSpan | undefined, stmt: StatementSpec, fn: () => Awaitable<T>): Awaitable<T> {
+/**
+ * `fn` in a span of its own named for `stmt`, child of `parent` (a leaf: Tracing.leafStart);
+ * with no parent, just `fn`. `timer` (metrics on) is given the span's readings of the clock;
+ * with no span it reads its own, as metrics/statements.ts does.
+ */
+function inStatementSpan<T>(self: TracedExecutor, stmt: StatementSpec, fn: () => Awaitable<T>): Awaitable<T> {
+  const { tracing, span: parent, timer } = self;
   const startMs = tracing.leafStart(parent);
-  if (startMs < 0) return fn();
+  if (startMs < 0) return timer === null ? fn() : timer.timed(stmt, performance.now(), fn());
   let result: Awaitable<T>;
   try {
     result = fn();
   } catch (err) {
-    tracing.leafFailed(parent!, stmt.name, attributes.of(stmt), startMs, err);
+    // Not timed: a statement that throws before it runs is not timed without traces either.
+    tracing.leafFailed(parent!, stmt, self.attributes.of(stmt), startMs, err, null);
     throw err;
   }
-  return tracing.leafSettled(parent!, stmt.name, attributes.of(stmt), startMs, result);
+  return tracing.leafSettled(parent!, stmt, self.attributes.of(stmt), startMs, result, timer);
 }
 
 /** Statements in spans, children of `span`: none without one (work outside a request). */
 class TracedExecutor implements Executor {
   constructor(
     protected readonly inner: Executor,
-    protected readonly tracing: Tracing,
-    protected readonly attributes: StatementAttributes,
+    readonly tracing: Tracing,
+    readonly attributes: StatementAttributes,
     readonly dialect: Dialect,
     readonly span: CurrentSpan | undefined,
+    /** Each statement's duration series when metrics are on: timed here, with the span, not by a wrapper of its own. */
+    readonly timer: StatementTimer | null,
   ) {}
 
   all(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row[]> {
-    return inStatementSpan(this.tracing, this.attributes, this.span, stmt, () => this.inner.all(stmt, args));
+    return inStatementSpan(this, stmt, () => this.inner.all(stmt, args));
   }
 
   one(stmt: StatementSpec, args: readonly unknown[]): Awaitable<Row | null> {
-    return inStatementSpan(this.tracing, this.attributes, this.span, stmt, () => this.inner.one(stmt, args));
+    return inStatementSpan(this, stmt, () => this.inner.one(stmt, args));
   }
 
   run(stmt: StatementSpec, args: readonly unknown[]): Promise<number> {
-    return inStatementSpan(this.tracing, this.attributes, this.span, stmt, () => this.inner.run(stmt, args)) as Promise<number>;
+    return inStatementSpan(this, stmt, () => this.inner.run(stmt, args)) as Promise<number>;
   }
 
   /** This transaction with its statements children of `span` (an action's, inside an `Idempotency-Key`'s transaction). */
   under(span: CurrentSpan): Executor {
-    return new TracedExecutor(this.inner, this.tracing, this.attributes, this.dialect, span);
+    return new TracedExecutor(this.inner, this.tracing, this.attributes, this.dialect, span, this.timer);
   }
 }
 
@@ -121,13 +131,14 @@ export class TracedDatabase extends TracedExecutor implements Database {
   readonly json?: Database["json"];
   readonly stream?: Database["stream"];
 
-  /** `statements`: the spec's, whose attributes are made here. */
+  /** `statements`: the spec's, whose attributes are made here; `timer`: their duration series, when metrics are on. */
   constructor(
     private readonly db: Database,
     tracing: Tracing,
     statements: readonly StatementSpec[],
+    timer: StatementTimer | null = null,
   ) {
-    super(db, tracing, new StatementAttributes(db.dialect), db.dialect, undefined);
+    super(db, tracing, new StatementAttributes(db.dialect), db.dialect, undefined, timer);
     this.root = this;
     for (const stmt of statements) this.attributes.make(stmt);
     if (db.nested === true) this.nested = true;
@@ -150,12 +161,12 @@ export class TracedDatabase extends TracedExecutor implements Database {
 
   /** The wrapped database's own JSON answer, in a statement span (SQLite: answers/json-text.ts). */
   private jsonInSpan(stmt: StatementSpec, args: readonly unknown[], one: boolean): Awaitable<string> {
-    return inStatementSpan(this.tracing, this.attributes, this.span, stmt, () => this.db.json!(stmt, args, one));
+    return inStatementSpan(this, stmt, () => this.db.json!(stmt, args, one));
   }
 
   /** The wrapped database's rows in batches, in a statement span (answers/stream). */
   private streamInSpan(stmt: StatementSpec, args: readonly unknown[], batch: number, each: (rows: Row[]) => boolean | Promise<boolean>): Promise<void> {
-    return inStatementSpan(this.tracing, this.attributes, this.span, stmt, () => this.db.stream!(stmt, args, batch, each)) as Promise<void>;
+    return inStatementSpan(this, stmt, () => this.db.stream!(stmt, args, batch, each)) as Promise<void>;
   }
 
   migrate(tables: readonly TableSpec[], schema?: SchemaSpec): Promise<void> {
@@ -167,7 +178,7 @@ export class TracedDatabase extends TracedExecutor implements Database {
   }
 
   transaction<T>(fn: (tx: Executor) => Awaitable<T>, options?: TransactionOptions): Promise<T> {
-    return this.db.transaction((tx) => fn(new TracedExecutor(tx, this.tracing, this.attributes, this.dialect, this.span)), options);
+    return this.db.transaction((tx) => fn(new TracedExecutor(tx, this.tracing, this.attributes, this.dialect, this.span, this.timer)), options);
   }
 
   ping(): Promise<void> | void {

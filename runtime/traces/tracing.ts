@@ -18,7 +18,7 @@ import {
 } from "@opentelemetry/semantic-conventions";
 import { HEALTH_PATH } from "../core/health.js";
 import type { MatchResult, RouteMatch } from "../core/router.js";
-import type { Awaitable, Database, LaterSpans, Spans, TraceCarrier } from "../contract/index.js";
+import type { Awaitable, Database, LaterSpans, Spans, StatementSpec, TraceCarrier } from "../contract/index.js";
 import { carrierOf, type CurrentSpan } from "../lang/trace-context.js";
 import type { LeafSink, SpanSink } from "./export.js";
 import { InFlight } from "./in-flight.js";
@@ -54,6 +54,13 @@ interface Routed {
  * a status's addresses are forgotten once there are MAX_ADDRESSES of them.
  */
 type Repeats = Map<number, Map<AttributeValue, RepeatedLater>>;
+
+/** Each statement's duration series (metrics/statements.ts), which a statement's span times when both are on. */
+export interface StatementTimer {
+  observe(stmt: StatementSpec, seconds: number): void;
+  /** `result` passed through, observed from `started` (performance.now()) once it is there. */
+  timed<T>(stmt: StatementSpec, started: number, result: Awaitable<T>): Awaitable<T>;
+}
 const MAX_ADDRESSES = 256;
 const MAX_STATUSES = 64;
 
@@ -180,40 +187,47 @@ export class Tracing implements Spans, LaterSpans {
     return parent === undefined || !(parent as RecordedSpan).sampled ? -1 : performance.now();
   }
 
-  /** `result`, the leaf started at `startMs` ended once it is there (a promise's once it settles), failed if it rejects. */
-  leafSettled<T>(parent: CurrentSpan, name: string, attributes: Attributes, startMs: number, result: Awaitable<T>): Awaitable<T> {
+  /**
+   * `result`, the leaf started at `startMs` ended once it is there (a promise's once it settles),
+   * failed if it rejects. `timer`: the statement's duration series when metrics are on, given
+   * the span's own readings of the clock (a statement read twice, not four times).
+   */
+  leafSettled<T>(parent: CurrentSpan, stmt: StatementSpec, attributes: Attributes, startMs: number, result: Awaitable<T>, timer: StatementTimer | null): Awaitable<T> {
     if (!(result instanceof Promise)) {
-      this.leafEnded(parent as RecordedSpan, name, attributes, startMs);
+      this.leafEnded(parent as RecordedSpan, stmt, attributes, startMs, timer);
       return result;
     }
     return result.then(
       (value) => {
-        this.leafEnded(parent as RecordedSpan, name, attributes, startMs);
+        this.leafEnded(parent as RecordedSpan, stmt, attributes, startMs, timer);
         return value;
       },
       (err: unknown) => {
-        this.leafFailed(parent, name, attributes, startMs, err);
+        this.leafFailed(parent, stmt, attributes, startMs, err, timer);
         throw err;
       },
     );
   }
 
-  /** A leaf that threw or rejected: a span marked failed, as `ended` marks one. */
-  leafFailed(parent: CurrentSpan, name: string, attributes: Attributes, startMs: number, err: unknown): void {
-    failed(this.tracer.start(name, SpanKind.INTERNAL, attributes, parent as RecordedSpan, NO_LINKS, startMs), err);
+  /** A leaf that threw or rejected: a span marked failed, as `ended` marks one; timed when `timer` is given. */
+  leafFailed(parent: CurrentSpan, stmt: StatementSpec, attributes: Attributes, startMs: number, err: unknown, timer: StatementTimer | null): void {
+    const span = this.tracer.start(stmt.name, SpanKind.INTERNAL, attributes, parent as RecordedSpan, NO_LINKS, startMs);
+    failed(span, err);
+    if (timer !== null) timer.observe(stmt, (span.endMs - startMs) / 1000);
   }
 
   /** A leaf that ended plainly, now: its ids drawn and it encoded at once, or, for other sinks, a span started at `startMs`. */
-  private leafEnded(parent: RecordedSpan, name: string, attributes: Attributes, startMs: number): void {
+  private leafEnded(parent: RecordedSpan, stmt: StatementSpec, attributes: Attributes, startMs: number, timer: StatementTimer | null): void {
     const endMs = performance.now();
+    if (timer !== null) timer.observe(stmt, (endMs - startMs) / 1000);
     const leaves = this.leaves;
     if (leaves === null) {
-      this.tracer.start(name, SpanKind.INTERNAL, attributes, parent, NO_LINKS, startMs).end(endMs);
+      this.tracer.start(stmt.name, SpanKind.INTERNAL, attributes, parent, NO_LINKS, startMs).end(endMs);
       return;
     }
     const at = this.tracer.drawSpanId();
     const ids = this.tracer.ids;
-    leaves.leaf(parent, ids[at]!, ids[at + 1]!, name, attributes, startMs, endMs);
+    leaves.leaf(parent, ids[at]!, ids[at + 1]!, stmt.name, attributes, startMs, endMs);
   }
 
   /** `fn`'s result, `span` ended once it is there (a promise's once it settles), failed if `fn` throws or rejects. */

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "../support/jest.js";
 import { removeDir, startServer, type TestServer } from "../support/server.js";
 import { buildServer, postJson, raw, request } from "./support.js";
+import { Receiver } from "./otlp.js";
 
 let dir: string;
 
@@ -124,6 +125,33 @@ describe("one process", () => {
     const post = await fetch(`http://127.0.0.1:${server.port}/metrics`, { method: "POST" });
     expect(post.status).toBe(405);
   });
+});
+
+test("with traces on too, each statement is timed once: by its span when its trace is sampled, on its own when not", async () => {
+  const receiver = new Receiver();
+  const port = await receiver.start();
+  const server = await startServer(dir, ["--db", join(dir, "traced-metrics.db"), "--metrics"], {
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+    OTEL_BSP_SCHEDULE_DELAY: "20",
+  });
+  try {
+    // parentbased_always_on (the default): three traces of their own, two a caller did not sample.
+    for (let i = 0; i < 3; i++) expect((await oneShot(server.port, "GET", "/api/task_tracker:list_tasks?limit=2")).status).toBe(200);
+    const unsampled = { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00" };
+    for (let i = 0; i < 2; i++) expect((await oneShot(server.port, "GET", "/api/task_tracker:list_tasks?limit=2", undefined, unsampled)).status).toBe(200);
+    const s = samples((await scrape(server.port)).text);
+    expect(s.get('svc_db_statement_duration_seconds_count{statement="task_tracker.list_tasks"}')).toBe(5);
+    await receiver.until(() => receiver.spans.filter((span) => span.name === "GET /api/task_tracker:list_tasks").length === 3);
+    await receiver.until(() => receiver.spans.filter((span) => span.name === "task_tracker.list_tasks").length >= 3);
+    const requests = new Set(receiver.spans.filter((span) => span.name === "GET /api/task_tracker:list_tasks").map((span) => span.traceId));
+    const statements = receiver.spans.filter((span) => span.name === "task_tracker.list_tasks");
+    expect(statements).toHaveLength(3);
+    expect(statements.every((span) => requests.has(span.traceId))).toBe(true);
+    expect(requests.has("4bf92f3577b34da6a3ce929d0e0e4736")).toBe(false);
+  } finally {
+    expect(await server.stop()).toBe(0);
+    receiver.server.close();
+  }
 });
 
 test("without --metrics there is no /metrics", async () => {

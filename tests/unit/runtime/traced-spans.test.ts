@@ -266,7 +266,16 @@ test("with the exporter the only sink, a statement's span reaches it by its fiel
       return Promise.reject(new Error("database or disk is full"));
     }
   }
-  const full = new TracedDatabase(new DiskFull(sqlite), tracing, [insert]);
+  // With metrics on, the statements' duration series is given the span's readings, a failure's too.
+  const observed: [string, number][] = [];
+  const timer = {
+    observe: (stmt: StatementSpec, seconds: number) => void observed.push([stmt.name, seconds]),
+    timed: <T>(stmt: StatementSpec, started: number, result: T) => {
+      observed.push([stmt.name, -started]);
+      return result;
+    },
+  };
+  const full = new TracedDatabase(new DiskFull(sqlite), tracing, [insert], timer);
   const writing = tracer.start("POST /items", SpanKind.SERVER, {}, null);
   expect(await db.under(writing).run(insert, ["c", "third"])).toBe(1);
   await expect(db.under(writing).run(insert, ["c", "again"])).rejects.toThrow();
@@ -277,6 +286,13 @@ test("with the exporter the only sink, a statement's span reaches it by its fiel
   expect(rejected.map((s) => [s.statusCode, s.parentSpanId, s.endMs >= s.startMs])).toEqual([
     [0, writing.spanId, true],
     [2, writing.spanId, true],
+  ]);
+  expect(observed).toEqual([["m.add_item", (rejected[1]!.endMs - rejected[1]!.startMs) / 1000]]);
+  // Outside a request, the series times the statement on its own.
+  await expect(full.run(insert, ["e", "fifth"])).rejects.toThrow("disk is full");
+  expect(observed.map(([name, seconds]) => [name, seconds < 0])).toEqual([
+    ["m.add_item", false],
+    ["m.add_item", true],
   ]);
 
   // Below a span not sampled, nothing at all.
