@@ -87,7 +87,7 @@ function inStatementSpan<T>(self: TracedExecutor, stmt: StatementSpec, fn: () =>
   try {
     result = fn();
   } catch (err) {
-    // Not timed: a statement that throws before it runs is not timed without traces either.
+    // Not timed: metrics time a statement's result, so one that throws is not timed without traces either.
     tracing.leafFailed(parent!, stmt, self.attributes.of(stmt), startMs, err, null);
     throw err;
   }
