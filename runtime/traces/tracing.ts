@@ -54,6 +54,8 @@ interface Routed {
  * a status's addresses are forgotten once there are MAX_ADDRESSES of them.
  */
 type Repeats = Map<number, Map<AttributeValue, RepeatedLater>>;
+const MAX_ADDRESSES = 256;
+const MAX_STATUSES = 64;
 
 /** Each statement's duration series (metrics/statements.ts), which a statement's span times when both are on. */
 export interface StatementTimer {
@@ -61,8 +63,6 @@ export interface StatementTimer {
   /** `result` passed through, observed from `started` (performance.now()) once it is there. */
   timed<T>(stmt: StatementSpec, started: number, result: Awaitable<T>): Awaitable<T>;
 }
-const MAX_ADDRESSES = 256;
-const MAX_STATUSES = 64;
 
 export class Tracing implements Spans, LaterSpans {
   /** The span of each request being answered, by its request id: its log lines carry the trace id (log.ts). */
