@@ -14,6 +14,9 @@
 // prom-client's event-loop delay monitor still samples every 10 ms: each variant's idle rate
 // (instructions per ms with no request) is counted after its endpoints, and each counted batch
 // is corrected by that rate times its wall time; the table shows both figures.
+//
+// Each thread is counted apart (`--separate-threads=yes`): the table's last part is the serving
+// thread's alone, the rest of "as counted" being the export thread's (traces) and libuv's pool.
 import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -149,14 +152,14 @@ async function main(options: Options, resources: Resources): Promise<void> {
       const saved = { ...process.env };
       Object.assign(process.env, variant.env);
       // Loading the OpenTelemetry SDK under valgrind takes minutes more than the rest.
-      const counted = underCallgrind(spec, dumpDir);
+      const counted = underCallgrind(spec, dumpDir, true);
       const launched = { ...counted, launcher: [...counted.launcher!, ...YOUNG_GENERATION], readyTimeoutMs: 15 * 60_000 };
       const server = await startServer(launched, resources).finally(() => {
         for (const key of Object.keys(variant.env)) if (saved[key] === undefined) delete process.env[key];
       });
       await checkServer(server.baseUrl, prepared.tasks);
       trimToSeed(dbFile, seededIds);
-      const counters = new CallgrindCounters(server.pid, dumpDir);
+      const counters = new CallgrindCounters(server.pid, dumpDir, true);
       for (const endpoint of COUNTED_ENDPOINTS) {
         const result = await countEndpoint(
           {
@@ -236,6 +239,11 @@ function table(records: readonly Measured[], idleRates: ReadonlyMap<string, numb
     "",
     ...head,
     ...rows((r) => r.perRequest),
+    "",
+    "The serving thread alone, as counted (the rest is the export thread's and libuv's pool's):",
+    "",
+    ...head,
+    ...rows((r) => r.servingPerRequest ?? Number.NaN),
     "",
     `Idle (timers only, instructions per second): ${variants.map((v) => `${v} ${int((idleRates.get(v) ?? 0) * 1000)}`).join(", ")}`,
   ];

@@ -47,6 +47,10 @@ export interface EndpointCount {
   durationsMs: number[];
   /** The median of `counts`: one batch that caught a major collection does not make the figure. */
   perRequest: number;
+  /** The main thread's share of each counted batch, per request, when the threads were counted apart (CallgrindCounters); null otherwise. */
+  servingCounts: number[] | null;
+  /** The median of `servingCounts`. */
+  servingPerRequest: number | null;
 }
 
 export interface CountTarget {
@@ -84,6 +88,7 @@ export async function countEndpoint(
     if (verdict === "gave-up")
       log(`  ${target.label}: NOT SETTLED after ${warmups.length} warm-up batches; counting anyway`);
     const counts: number[] = [];
+    const servingCounts: number[] = [];
     const durationsMs: number[] = [];
     for (let k = 0; k < options.counts; k++) {
       const keep = target.keepDumpAs === undefined ? undefined : `${target.keepDumpAs}.${k + 1}`;
@@ -91,6 +96,7 @@ export async function countEndpoint(
       // A count over failed requests would measure the failure path: no figure at all is better.
       if (counted.failure !== null) throw new Error(`${target.label}: ${counted.failure}`);
       counts.push(counted.instructions / options.requests);
+      if (counted.serving !== null) servingCounts.push(counted.serving / options.requests);
       durationsMs.push(counted.durationMs);
       if (options.counts > 1) log(`  ${target.label}: count ${k + 1}: ${int(counts[k])} instructions/request`);
     }
@@ -106,6 +112,8 @@ export async function countEndpoint(
       counts,
       durationsMs,
       perRequest,
+      servingCounts: servingCounts.length === counts.length ? servingCounts : null,
+      servingPerRequest: servingCounts.length === counts.length ? median(servingCounts) : null,
     };
   }
 }
@@ -113,8 +121,8 @@ export async function countEndpoint(
 const int = (value: number): string => Math.round(value).toLocaleString("en-US");
 
 /**
- * Sends `amount` requests between a zero and a dump; returns the instructions counted and, if
- * any request failed (not answered, or answered other than 2xx), what went wrong.
+ * Sends `amount` requests between a zero and a dump; returns the instructions counted (and the
+ * main thread's, counted apart) and, if any request failed (not answered, or answered other than 2xx), what went wrong.
  */
 async function batch(
   target: CountTarget,
@@ -122,13 +130,13 @@ async function batch(
   connections: number,
   resources: Resources,
   keepDumpAs?: string,
-): Promise<{ instructions: number; failure: string | null; durationMs: number }> {
+): Promise<{ instructions: number; serving: number | null; failure: string | null; durationMs: number }> {
   await target.counters.zero();
   const started = performance.now();
   const failure = await runAmount(target.driverPath, target.server, target.requests, amount, connections, resources);
   await sleep(QUIET_MS);
-  const instructions = await target.counters.dump(keepDumpAs);
+  const { total: instructions, serving } = await target.counters.dumpCount(keepDumpAs);
   const durationMs = performance.now() - started;
   await target.afterBatch();
-  return { instructions, failure, durationMs };
+  return { instructions, serving, failure, durationMs };
 }

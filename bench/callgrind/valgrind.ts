@@ -1,10 +1,10 @@
 // Running a server under callgrind and driving its counters with callgrind_control.
 import { execFile, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ServerSpec } from "../server-process.js";
-import { dumpInstructions, dumpNumber, newestDump } from "./dump.js";
+import { dumpNumber, newestDump, readDump } from "./dump.js";
 
 /** Start-up under valgrind takes seconds to a minute (every code path is translated once). */
 const READY_TIMEOUT_MS = 300_000;
@@ -28,14 +28,17 @@ export function requireValgrind(): string {
 /**
  * `spec` run as `valgrind --tool=callgrind … node --single-threaded <args>`: V8 compiles and
  * collects garbage on helper threads, which valgrind serialises in an order that varies from run
- * to run; with them off a figure repeats within about 2 %.
+ * to run; with them off a figure repeats within about 2 %. `threadsApart`: the process's own
+ * threads (workers, libuv's pool) counted apart, for CallgrindCounters made with it too.
  */
-export function underCallgrind(spec: ServerSpec, dumpDir: string): ServerSpec {
+export function underCallgrind(spec: ServerSpec, dumpDir: string, threadsApart = false): ServerSpec {
   return {
     ...spec,
     launcher: [
       "valgrind",
       "--tool=callgrind",
+      // Each thread's counts in a file of its own: the serving thread's apart from a worker's.
+      ...(threadsApart ? ["--separate-threads=yes"] : []),
       `--callgrind-out-file=${join(dumpDir, "cg.%p")}`,
       process.execPath,
       "--single-threaded",
@@ -44,13 +47,21 @@ export function underCallgrind(spec: ServerSpec, dumpDir: string): ServerSpec {
   };
 }
 
+/** One dump's instructions: all threads', and the main thread's alone when they were counted apart (null otherwise). */
+export interface DumpCount {
+  total: number;
+  serving: number | null;
+}
+
 /** Instruction counters of one server running under callgrind. */
 export class CallgrindCounters {
   private lastDump = 0;
 
+  /** `threadsApart`: the server was started by underCallgrind with it (a file per thread and dump). */
   constructor(
     private readonly pid: number,
     private readonly dumpDir: string,
+    private readonly threadsApart = false,
   ) {}
 
   /** Sets the counters to zero: what follows is the interval the next dump covers. */
@@ -63,22 +74,29 @@ export class CallgrindCounters {
    * zero. `keepAs` keeps the dump there (for callgrind_annotate); otherwise it is deleted.
    */
   async dump(keepAs?: string): Promise<number> {
+    return (await this.dumpCount(keepAs)).total;
+  }
+
+  /** As `dump`, with the main thread's share when the threads are counted apart (kept as `keepAs-01`, `keepAs-02`, …). */
+  async dumpCount(keepAs?: string): Promise<DumpCount> {
     await control("-d", this.pid);
     const deadline = Date.now() + DUMP_WAIT_MS;
+    let filesBefore = -1;
     for (;;) {
-      const file = newestDump(readdirSync(this.dumpDir), this.pid, this.lastDump);
-      if (file !== null) {
-        const path = join(this.dumpDir, file);
-        const text = readFileSync(path, "utf8");
-        // `totals:` is the last line written; without it the file is still being written.
-        if (/^totals:/m.test(text)) {
-          this.lastDump = dumpNumber(file, this.pid) ?? this.lastDump;
-          const instructions = dumpInstructions(text);
-          if (keepAs) renameSync(path, keepAs);
-          else rmSync(path);
-          return instructions;
+      const newest = newestDump(readdirSync(this.dumpDir), this.pid, this.lastDump);
+      const read = newest === null ? null : readDump(this.dumpDir, this.pid, dumpNumber(newest, this.pid)!);
+      // Apart, the threads' files come one after another: the dump is whole once no new one
+      // came between two looks.
+      if (read !== null && (!this.threadsApart || read.files.length === filesBefore)) {
+        this.lastDump = dumpNumber(newest!, this.pid)!;
+        for (const file of read.files) {
+          const path = join(this.dumpDir, file);
+          if (keepAs === undefined) rmSync(path);
+          else renameSync(path, this.threadsApart ? `${keepAs}${file.slice(file.lastIndexOf("-"))}` : keepAs);
         }
+        return { total: read.total, serving: read.serving };
       }
+      filesBefore = read?.files.length ?? -1;
       if (Date.now() > deadline) throw new Error(`callgrind wrote no dump for pid ${this.pid} in ${this.dumpDir}`);
       await sleep(100);
     }

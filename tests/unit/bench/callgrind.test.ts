@@ -1,7 +1,10 @@
-import { describe, expect, test } from "../../support/jest.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "../../support/jest.js";
 import { parseBenchArgs } from "../../../bench/args.js";
 import { parseBackendsArgs } from "../../../bench/backends/args.js";
-import { dumpInstructions, dumpNumber, newestDump } from "../../../bench/callgrind/dump.js";
+import { dumpInstructions, dumpNumber, dumpThread, newestDump, readDump } from "../../../bench/callgrind/dump.js";
 import { countRatios, formatCountTable, PAGE_ENDPOINT, pageLine, pageToList } from "../../../bench/callgrind/report.js";
 import type { CountRecord } from "../../../bench/callgrind/report.js";
 import { settleVerdict } from "../../../bench/callgrind/settle.js";
@@ -68,12 +71,53 @@ describe("dump file names", () => {
     expect(dumpNumber("cg.10235.3.tmp", 10235)).toBeNull();
   });
 
+  test("with --separate-threads=yes: a file per thread, cg.<pid>.<n>-<thread>, numbered as the dump it belongs to", () => {
+    expect(dumpNumber("cg.10235.3-01", 10235)).toBe(3);
+    expect(dumpNumber("cg.10235.3-12", 10235)).toBe(3);
+    expect(dumpNumber("cg.10235-01", 10235)).toBeNull();
+    expect(dumpThread("cg.10235.3-01")).toBe(1);
+    expect(dumpThread("cg.10235.3-12")).toBe(12);
+    expect(dumpThread("cg.10235.3")).toBeNull();
+  });
+
   test("newestDump: the highest-numbered dump newer than the last one read", () => {
     const files = ["cg.7", "cg.7.1", "cg.7.10", "cg.7.2", "cg.8.11", "notes.txt"];
     expect(newestDump(files, 7, 0)).toBe("cg.7.10");
     expect(newestDump(files, 7, 10)).toBeNull();
     expect(newestDump(files, 8, 0)).toBe("cg.8.11");
     expect(newestDump([], 7, 0)).toBeNull();
+  });
+});
+
+describe("readDump", () => {
+  const dump = (totals: number | null) => `events: Ir\nfn=(1) main\n3 4\n${totals === null ? "" : `totals: ${totals}\n`}`;
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "svc-dumps-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("threads apart: every thread's file of the dump summed, the first thread's apart as the serving thread's", () => {
+    writeFileSync(join(dir, "cg.7.2-01"), dump(1000));
+    writeFileSync(join(dir, "cg.7.2-02"), dump(0));
+    writeFileSync(join(dir, "cg.7.2-12"), dump(250));
+    writeFileSync(join(dir, "cg.7.1-01"), dump(99_999));
+    writeFileSync(join(dir, "cg.8.2-01"), dump(99_999));
+    const read = readDump(dir, 7, 2);
+    expect(read).toEqual({ files: expect.arrayContaining(["cg.7.2-01", "cg.7.2-02", "cg.7.2-12"]), total: 1250, serving: 1000 });
+    expect(read!.files).toHaveLength(3);
+  });
+
+  test("one file of all threads: its total, no serving thread's figure", () => {
+    writeFileSync(join(dir, "cg.7.2"), dump(1000));
+    expect(readDump(dir, 7, 2)).toEqual({ files: ["cg.7.2"], total: 1000, serving: null });
+  });
+
+  test("not yet whole while a file lacks its totals line, or there is none", () => {
+    writeFileSync(join(dir, "cg.7.2-01"), dump(1000));
+    writeFileSync(join(dir, "cg.7.2-02"), dump(null));
+    expect(readDump(dir, 7, 2)).toBeNull();
+    expect(readDump(dir, 7, 3)).toBeNull();
   });
 });
 
@@ -238,6 +282,8 @@ describe("the count table", () => {
     requests: 3000,
     counts: [perRequest * 1.01, perRequest, perRequest * 0.99],
     durationsMs: [1000, 1000, 1000],
+    servingCounts: null,
+    servingPerRequest: null,
   });
   const records = [
     record("svc", "health", 189_391),
