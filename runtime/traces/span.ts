@@ -95,6 +95,8 @@ export class RecordedSpan implements CurrentSpan {
   statusMessage: string | undefined = undefined;
   /** A request's span: its place among the requests in flight (in-flight.ts); -1 otherwise. */
   slot = -1;
+  /** A request's span: its request's id, once among those in flight (in-flight.ts). */
+  requestId: string | null = null;
   private traceHex: string | undefined = undefined;
   private spanHex: string | undefined = undefined;
 
