@@ -7,20 +7,20 @@
 import type { StatementSpec } from "../runtime/contract/index.js";
 import type { OtlpEncoder } from "../runtime/traces/otlp.js";
 import { samplerFromEnv } from "../runtime/traces/sampler.js";
-import { RepeatedLater, SpanKind, Tracer } from "../runtime/traces/span.js";
+import { LeafShape, RepeatedLater, SpanKind, Tracer } from "../runtime/traces/span.js";
 import { Tracing } from "../runtime/traces/tracing.js";
 
 const request = Object.freeze({ "http.request.method": "GET", "url.scheme": "http" });
 // The route's attributes, which the request's span is given once routed (tracing.ts).
 const routed = Object.freeze({ ...request, "http.route": "/api/task_tracker:get_task" });
 const query = { "svc.endpoint": "task_tracker.get_task", "svc.endpoint.kind": "query" };
-const statement = {
+const statement = new LeafShape("task_tracker.get_task", {
   "db.system": "sqlite",
   "db.system.name": "sqlite",
   "db.operation.name": "SELECT",
   "svc.statement": "task_tracker.get_task",
   "db.query.text": "SELECT id, title, description, status, priority, assignee, created_at, completed_at FROM task WHERE id = ?",
-};
+});
 
 /** The statement, by name: all a span takes of it. */
 const statementSpec = { name: "task_tracker.get_task" } as StatementSpec;

@@ -13,7 +13,7 @@ import type { Logger } from "../core/log.js";
 import type { FromThread, ToThread } from "./export-thread.js";
 import type { Env } from "./config.js";
 import { ownsMemory } from "./otlp.js";
-import type { Attributes, RecordedSpan } from "./span.js";
+import type { LeafShape, RecordedSpan } from "./span.js";
 
 /** Where ended spans go: the exporter, svc dev's trace view. */
 export interface SpanSink {
@@ -132,13 +132,13 @@ export function threadSend(log: Logger): Send {
 /** What the batching needs of the encoder (otlp.ts: OtlpEncoder). */
 export interface SpanEncoder {
   add(span: RecordedSpan): void;
-  addLeaf(parent: RecordedSpan, s0: number, s1: number, name: string, attributes: Attributes, startMs: number, endMs: number): void;
+  addLeaf(parent: RecordedSpan, s0: number, s1: number, shape: LeafShape, startMs: number, endMs: number): void;
   take(): Uint8Array;
 }
 
 /** Where a leaf span that ended plainly goes without a span object made for it (Tracing.leafEnded): the exporter, when it is the only sink. */
 export interface LeafSink {
-  leaf(parent: RecordedSpan, s0: number, s1: number, name: string, attributes: Attributes, startMs: number, endMs: number): void;
+  leaf(parent: RecordedSpan, s0: number, s1: number, shape: LeafShape, startMs: number, endMs: number): void;
 }
 
 /**
@@ -168,9 +168,9 @@ export class BatchExport implements SpanSink, LeafSink {
     this.added();
   }
 
-  leaf(parent: RecordedSpan, s0: number, s1: number, name: string, attributes: Attributes, startMs: number, endMs: number): void {
+  leaf(parent: RecordedSpan, s0: number, s1: number, shape: LeafShape, startMs: number, endMs: number): void {
     if (this.full()) return;
-    this.encoder.addLeaf(parent, s0, s1, name, attributes, startMs, endMs);
+    this.encoder.addLeaf(parent, s0, s1, shape, startMs, endMs);
     this.added();
   }
 

@@ -4,8 +4,9 @@
 // The official transformer builds an object per span and per attribute and serializes those,
 // which cost more than answering the request did.
 
-import { I64, LEN, putTimes, putVarint, VARINT, varintSize, Writer } from "./protobuf.js";
-import { type Attributes, type AttributeValue, NO_LINKS, RecordedSpan, type RepeatedLater, type SpanLink, SpanKind, StatusCode } from "./span.js";
+import { ENCODED_LIMIT, keyValue, known, laterKeyValues } from "./otlp-keyvalues.js";
+import { LEN, putTimes, putVarint, VARINT, varintSize, Writer } from "./protobuf.js";
+import { type Attributes, type LeafShape, NO_LINKS, RecordedSpan, type RepeatedLater, type SpanLink, SpanKind, StatusCode } from "./span.js";
 
 /** The buffers of requests `take` made: nothing else views them. */
 const OWN_MEMORY = new WeakSet<ArrayBufferLike>();
@@ -15,105 +16,11 @@ export function ownsMemory(request: Uint8Array): boolean {
   return OWN_MEMORY.has(request.buffer);
 }
 
-/**
- * Strings svc writes again and again, encoded once: attribute keys, span names (a route's, an
- * endpoint's, a statement's) and route templates, each as its field's tag, length and bytes.
- * They are names in the project and in svc's code, a bounded set; the cache is bounded all the
- * same. Copying bytes costs a fraction of encoding the characters again for every span.
- */
-const ENCODED = new Map<string, Uint8Array>();
-const ENCODED_LIMIT = 4096;
-
-/** `s` as field `field` of the message being written (1 or 5 here: a key's or a name's). */
-function known(w: Writer, field: number, s: string): void {
-  const bytes = ENCODED.get(s);
-  if (bytes !== undefined && bytes[0] === ((field << 3) | LEN)) {
-    w.bytes(bytes);
-    return;
-  }
-  const start = w.pos;
-  w.string(field, s);
-  if (ENCODED.size < ENCODED_LIMIT) ENCODED.set(s, new Uint8Array(w.buf.subarray(start, w.pos)));
-}
-
-/**
- * Paths the server answers at a template made at start (its routes' and /health): their
- * encodings join the names', so that a request's `url.path` equal to one is copied whole
- * (REPEATED), from the first request on.
- */
-export function knownPaths(paths: readonly string[]): void {
-  const w = new Writer();
-  for (const path of paths) {
-    if (ENCODED.size >= ENCODED_LIMIT) return;
-    w.pos = 0;
-    w.string(1, path);
-    ENCODED.set(path, new Uint8Array(w.buf.subarray(0, w.pos)));
-  }
-}
-
-/** Attribute values that are names, not data: their encodings are kept like the names' (known). */
-const NAME_VALUED = new Set(["http.route"]);
-
-/**
- * Whole KeyValues (a span's field 9) of attributes set after a span's start whose values
- * repeat, by key and value: a request's status code, its client's address (a connection's
- * requests share it), its path when that is its route's template (one of the names known
- * already; a path with parameters is data, never kept). One copy instead of a key, a value and
- * two lengths. Each key's values are bounded: emptied when full.
- */
-const REPEATED = new Map<string, Map<AttributeValue, Uint8Array>>([
-  ["http.response.status_code", new Map()],
-  ["client.address", new Map()],
-  ["url.path", new Map()],
-]);
-const REPEATED_LIMIT = 1024;
-
-/** A later attribute of a span (field 9), copied whole when its key and value were written before (REPEATED). */
-function laterKeyValue(w: Writer, key: string, value: AttributeValue): void {
-  const values = REPEATED.get(key);
-  if (values === undefined) return keyValue(w, 9, key, value);
-  const bytes = values.get(value);
-  if (bytes !== undefined) return w.bytes(bytes);
-  const start = w.pos;
-  keyValue(w, 9, key, value);
-  if (key === "url.path" && !ENCODED.has(value as string)) return;
-  if (values.size >= REPEATED_LIMIT) values.clear();
-  values.set(value, new Uint8Array(w.buf.subarray(start, w.pos)));
-}
-
-/** Later attributes (key, value, key, value…) as a span's field 9 each. */
-function laterKeyValues(w: Writer, later: readonly (string | AttributeValue)[]): void {
-  for (let i = 0; i < later.length; i += 2) laterKeyValue(w, later[i] as string, later[i + 1]!);
-}
-
-function keyValue(w: Writer, field: number, name: string, value: AttributeValue): void {
-  const kv = w.open(field);
-  known(w, 1, name);
-  const any = w.open(2);
-  if (typeof value === "string") {
-    if (NAME_VALUED.has(name)) known(w, 1, value);
-    else w.string(1, value);
-  }
-  else if (typeof value === "boolean") {
-    w.tag(2, VARINT);
-    w.varint(value ? 1 : 0);
-  } else if (Number.isSafeInteger(value)) {
-    w.tag(3, VARINT);
-    if (value >= 0) w.varint(value);
-    else w.negative(value);
-  } else {
-    w.tag(4, I64);
-    w.room(8);
-    w.buf.writeDoubleLE(value, w.pos);
-    w.pos += 8;
-  }
-  w.close(any);
-  w.close(kv);
-}
-
 /** A shared attributes object's encoding with the first name it came with, and with any other. */
 interface Fixed {
   name: string;
+  /** The attributes object it encodes (its key in OtlpEncoder.fixed). */
+  attributes: Attributes;
   bytes: Buffer;
   others: Map<string, Fixed> | null;
   /** The template of the spans with this name and attributes and no repeated later attributes. */
@@ -196,14 +103,14 @@ export class OtlpEncoder {
    * no attribute set after its start, no status, no links; from its shape's template once there
    * is one, with no span object made for it.
    */
-  addLeaf(parent: RecordedSpan, s0: number, s1: number, name: string, attributes: Attributes, startMs: number, endMs: number): void {
-    const fixed = this.fixedOf(name, attributes);
+  addLeaf(parent: RecordedSpan, s0: number, s1: number, shape: LeafShape, startMs: number, endMs: number): void {
+    const fixed = (shape.encoded ??= this.fixedOf(shape.name, shape.attributes)) as Fixed;
     const template = fixed.template;
     if (template !== null && template.bytes !== null && template.kind === SpanKind.INTERNAL && template.hasParent && template.status === StatusCode.UNSET && parent.traceState === undefined) {
       return this.templated(template.bytes, parent.t0, parent.t1, parent.t2, parent.t3, s0, s1, true, parent.s0, parent.s1, startMs, endMs);
     }
     const { t0, t1, t2, t3, s0: p0, s1: p1, traceState } = parent;
-    const leaf = new RecordedSpan(t0, t1, t2, t3, s0, s1, true, p0, p1, name, SpanKind.INTERNAL, attributes, true, traceState, NO_LINKS, startMs, null);
+    const leaf = new RecordedSpan(t0, t1, t2, t3, s0, s1, true, p0, p1, shape.name, SpanKind.INTERNAL, shape.attributes, true, traceState, NO_LINKS, startMs, null);
     leaf.endMs = endMs;
     this.span(leaf);
   }
@@ -248,10 +155,13 @@ export class OtlpEncoder {
    * written field by field (`written`).
    */
   private span(s: RecordedSpan): void {
-    const fixed = this.fixedOf(s.name, s.attributes);
     const repeated = s.repeated;
+    // A routed answer's template is kept with its later attributes: when it has this span's
+    // name and attributes, so has its encoding, and the lookup by attributes is saved.
+    const kept = repeated === null ? null : (repeated.template as SpanTemplate | null);
+    const fixed = kept !== null && kept.fixed.attributes === s.attributes && kept.fixed.name === s.name ? kept.fixed : this.fixedOf(s.name, s.attributes);
     if (s.traceState === undefined && s.links.length === 0 && s.statusMessage === undefined && (s.later === null || repeated !== null)) {
-      // A routed answer's template is kept with its later attributes, any other's with its name's.
+      // Any other span's template is kept with its name's encoding.
       const holder: { template: object | null } = repeated ?? fixed;
       let template = holder.template as SpanTemplate | null;
       if (template === null || template.fixed !== fixed || template.kind !== s.kind || template.hasParent !== s.hasParent || template.status !== s.statusCode) {
@@ -377,6 +287,7 @@ export class OtlpEncoder {
     if (other !== undefined) return other;
     const fixed: Fixed = {
       name,
+      attributes,
       bytes: this.fragment((w) => {
         known(w, 5, name);
         for (const key in attributes) keyValue(w, 9, key, attributes[key]!);

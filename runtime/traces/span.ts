@@ -226,6 +226,20 @@ export function randomness(t2: number, t3: number): number {
   return (t2 & 1048575) * 4294967296 + t3;
 }
 
+/**
+ * A statement's span name and shared attributes, made once per statement (spans.ts): the
+ * exporter keeps its encoding of them here (otlp.ts), where finding it by the attributes cost
+ * a lookup every statement.
+ */
+export class LeafShape {
+  encoded: object | null = null;
+
+  constructor(
+    readonly name: string,
+    readonly attributes: Attributes,
+  ) {}
+}
+
 /** A span's links when it has none: one array, not one per span. */
 export const NO_LINKS: readonly SpanLink[] = [];
 

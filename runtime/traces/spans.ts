@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import { ATTR_DB_OPERATION_NAME, ATTR_DB_SYSTEM_NAME } from "@opentelemetry/semantic-conventions";
 import type { Awaitable, Database, Dialect, EndpointSpec, Executor, Row, RouteSpec, SchemaSpec, ServerSpec, StatementSpec, TableSpec, TransactionOptions } from "../contract/index.js";
 import type { CurrentSpan } from "../lang/trace-context.js";
-import { type Attributes, flat } from "./span.js";
+import { flat, LeafShape } from "./span.js";
 import type { StatementTimer, Tracing } from "./tracing.js";
 
 /** `db.system.name` values (OpenTelemetry database semantic conventions). */
@@ -45,32 +45,32 @@ export function tracedSpec(spec: ServerSpec, tracing: Tracing): ServerSpec {
 }
 
 /**
- * Each statement's span attributes, made once: the spec's statements' at start, any other's
- * (idempotency's, jobs', limits') at its first run. Each span keeps the object, and the
- * exporter encodes it once (otlp.ts), so one object serves every run.
+ * Each statement's span name and attributes, made once: the spec's statements' at start, any
+ * other's (idempotency's, jobs', limits') at its first run. Each span keeps the attributes
+ * object, and the exporter encodes it once (otlp.ts), so one object serves every run.
  */
-class StatementAttributes {
-  // Weak: a statement made while serving (none today) must not be kept by its attributes.
-  private readonly byStatement = new WeakMap<StatementSpec, Attributes>();
+class StatementShapes {
+  // Weak: a statement made while serving (none today) must not be kept by its shape.
+  private readonly byStatement = new WeakMap<StatementSpec, LeafShape>();
 
   constructor(private readonly dialect: Dialect) {}
 
-  of(stmt: StatementSpec): Attributes {
+  of(stmt: StatementSpec): LeafShape {
     return this.byStatement.get(stmt) ?? this.make(stmt);
   }
 
-  make(stmt: StatementSpec): Attributes {
+  make(stmt: StatementSpec): LeafShape {
     const text = stmt.sql[this.dialect]?.text ?? "";
     const operation = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase();
-    const attributes = {
+    const shape = new LeafShape(stmt.name, {
       "db.system": SYSTEMS[this.dialect],
       [ATTR_DB_SYSTEM_NAME]: SYSTEMS[this.dialect],
       ...(operation !== undefined && { [ATTR_DB_OPERATION_NAME]: operation }),
       "svc.statement": stmt.name,
       "db.query.text": text,
-    };
-    this.byStatement.set(stmt, attributes);
-    return attributes;
+    });
+    this.byStatement.set(stmt, shape);
+    return shape;
   }
 }
 
@@ -88,10 +88,10 @@ function inStatementSpan<T>(self: TracedExecutor, stmt: StatementSpec, fn: () =>
     result = fn();
   } catch (err) {
     // Not timed: metrics time a statement's result, so one that throws is not timed without traces either.
-    tracing.leafFailed(parent!, stmt, self.attributes.of(stmt), startMs, err, null);
+    tracing.leafFailed(parent!, stmt, self.shapes.of(stmt), startMs, err, null);
     throw err;
   }
-  return tracing.leafSettled(parent!, stmt, self.attributes.of(stmt), startMs, result, timer);
+  return tracing.leafSettled(parent!, stmt, self.shapes.of(stmt), startMs, result, timer);
 }
 
 /** Statements in spans, children of `span`: none without one (work outside a request). */
@@ -99,7 +99,7 @@ class TracedExecutor implements Executor {
   constructor(
     protected readonly inner: Executor,
     readonly tracing: Tracing,
-    readonly attributes: StatementAttributes,
+    readonly shapes: StatementShapes,
     readonly dialect: Dialect,
     readonly span: CurrentSpan | undefined,
     /** Each statement's duration series when metrics are on: timed here, with the span, not by a wrapper of its own. */
@@ -120,7 +120,7 @@ class TracedExecutor implements Executor {
 
   /** This transaction with its statements children of `span` (an action's, inside an `Idempotency-Key`'s transaction). */
   under(span: CurrentSpan): Executor {
-    return new TracedExecutor(this.inner, this.tracing, this.attributes, this.dialect, span, this.timer);
+    return new TracedExecutor(this.inner, this.tracing, this.shapes, this.dialect, span, this.timer);
   }
 }
 
@@ -138,9 +138,9 @@ export class TracedDatabase extends TracedExecutor implements Database {
     statements: readonly StatementSpec[],
     timer: StatementTimer | null = null,
   ) {
-    super(db, tracing, new StatementAttributes(db.dialect), db.dialect, undefined, timer);
+    super(db, tracing, new StatementShapes(db.dialect), db.dialect, undefined, timer);
     this.root = this;
-    for (const stmt of statements) this.attributes.make(stmt);
+    for (const stmt of statements) this.shapes.make(stmt);
     if (db.nested === true) this.nested = true;
     // Unbound methods that read `this.span`: a view (under) inherits them as they are.
     if (db.json !== undefined) this.json = this.jsonInSpan;
@@ -178,7 +178,7 @@ export class TracedDatabase extends TracedExecutor implements Database {
   }
 
   transaction<T>(fn: (tx: Executor) => Awaitable<T>, options?: TransactionOptions): Promise<T> {
-    return this.db.transaction((tx) => fn(new TracedExecutor(tx, this.tracing, this.attributes, this.dialect, this.span, this.timer)), options);
+    return this.db.transaction((tx) => fn(new TracedExecutor(tx, this.tracing, this.shapes, this.dialect, this.span, this.timer)), options);
   }
 
   ping(): Promise<void> | void {

@@ -23,7 +23,7 @@ import { carrierOf, type CurrentSpan } from "../lang/trace-context.js";
 import type { LeafSink, SpanSink } from "./export.js";
 import { InFlight } from "./in-flight.js";
 import {
-  type Attributes, type AttributeValue, flat, NO_LINKS, type ParentContext, type RecordedSpan, RepeatedLater, SpanKind, StatusCode, type Tracer,
+  type Attributes, type AttributeValue, flat, type LeafShape, NO_LINKS, type ParentContext, type RecordedSpan, RepeatedLater, SpanKind, StatusCode, type Tracer,
 } from "./span.js";
 
 /**
@@ -192,42 +192,42 @@ export class Tracing implements Spans, LaterSpans {
    * failed if it rejects. `timer`: the statement's duration series when metrics are on, given
    * the span's own readings of the clock (a statement read twice, not four times).
    */
-  leafSettled<T>(parent: CurrentSpan, stmt: StatementSpec, attributes: Attributes, startMs: number, result: Awaitable<T>, timer: StatementTimer | null): Awaitable<T> {
+  leafSettled<T>(parent: CurrentSpan, stmt: StatementSpec, shape: LeafShape, startMs: number, result: Awaitable<T>, timer: StatementTimer | null): Awaitable<T> {
     if (!(result instanceof Promise)) {
-      this.leafEnded(parent as RecordedSpan, stmt, attributes, startMs, timer);
+      this.leafEnded(parent as RecordedSpan, stmt, shape, startMs, timer);
       return result;
     }
     return result.then(
       (value) => {
-        this.leafEnded(parent as RecordedSpan, stmt, attributes, startMs, timer);
+        this.leafEnded(parent as RecordedSpan, stmt, shape, startMs, timer);
         return value;
       },
       (err: unknown) => {
-        this.leafFailed(parent, stmt, attributes, startMs, err, timer);
+        this.leafFailed(parent, stmt, shape, startMs, err, timer);
         throw err;
       },
     );
   }
 
   /** A leaf that threw or rejected: a span marked failed, as `ended` marks one; timed when `timer` is given. */
-  leafFailed(parent: CurrentSpan, stmt: StatementSpec, attributes: Attributes, startMs: number, err: unknown, timer: StatementTimer | null): void {
-    const span = this.tracer.start(stmt.name, SpanKind.INTERNAL, attributes, parent as RecordedSpan, NO_LINKS, startMs);
+  leafFailed(parent: CurrentSpan, stmt: StatementSpec, shape: LeafShape, startMs: number, err: unknown, timer: StatementTimer | null): void {
+    const span = this.tracer.start(shape.name, SpanKind.INTERNAL, shape.attributes, parent as RecordedSpan, NO_LINKS, startMs);
     failed(span, err);
     if (timer !== null) timer.observe(stmt, (span.endMs - startMs) / 1000);
   }
 
   /** A leaf that ended plainly, now: its ids drawn and it encoded at once, or, for other sinks, a span started at `startMs`. */
-  private leafEnded(parent: RecordedSpan, stmt: StatementSpec, attributes: Attributes, startMs: number, timer: StatementTimer | null): void {
+  private leafEnded(parent: RecordedSpan, stmt: StatementSpec, shape: LeafShape, startMs: number, timer: StatementTimer | null): void {
     const endMs = performance.now();
     if (timer !== null) timer.observe(stmt, (endMs - startMs) / 1000);
     const leaves = this.leaves;
     if (leaves === null) {
-      this.tracer.start(stmt.name, SpanKind.INTERNAL, attributes, parent, NO_LINKS, startMs).end(endMs);
+      this.tracer.start(shape.name, SpanKind.INTERNAL, shape.attributes, parent, NO_LINKS, startMs).end(endMs);
       return;
     }
     const at = this.tracer.drawSpanId();
     const ids = this.tracer.ids;
-    leaves.leaf(parent, ids[at]!, ids[at + 1]!, stmt.name, attributes, startMs, endMs);
+    leaves.leaf(parent, ids[at]!, ids[at + 1]!, shape, startMs, endMs);
   }
 
   /** `fn`'s result, `span` ended once it is there (a promise's once it settles), failed if `fn` throws or rejects. */

@@ -8,8 +8,9 @@ import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { TraceState } from "@opentelemetry/core";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { knownPaths, OtlpEncoder } from "../../../runtime/traces/otlp.js";
-import { type Attributes, RecordedSpan, RepeatedLater, type SpanKind, SpanKind as Kind } from "../../../runtime/traces/span.js";
+import { OtlpEncoder } from "../../../runtime/traces/otlp.js";
+import { knownPaths } from "../../../runtime/traces/otlp-keyvalues.js";
+import { type Attributes, LeafShape, RecordedSpan, RepeatedLater, type SpanKind, SpanKind as Kind } from "../../../runtime/traces/span.js";
 import { decodeExport } from "../../ops/otlp-proto.js";
 
 const RESOURCE = { "service.name": "tasks", "service.version": "1.2.0", "deployment.environment.name": "test" };
@@ -290,11 +291,15 @@ test("a leaf span given by its fields (addLeaf), as a statement's reaches the en
     [stated, leaf(stated, "0123456789abcdef", 3)],
     [plain, leaf(plain, "8000000000000001", 4)],
   ];
-  const encoder = new OtlpEncoder(RESOURCE, SCOPE);
-  for (let batch = 0; batch < 2; batch++) {
-    for (const [parent, c] of below) encoder.addLeaf(ours(parent), word(c.spanId, 0), word(c.spanId, 8), c.name, c.attributes, c.startMs, c.endMs);
-    const mine = decodeExport(Buffer.from(encoder.take()));
-    expect(mine).toEqual(decodeExport(Buffer.from(ProtobufTraceSerializer.serializeRequest(below.map(([, c]) => official(c)))!)));
-    expect(decodedSpans(encoder.encode([])).length).toBe(0);
+  // One shape, as a statement has: the first encoder keeps its encoding on it, and a second one finds it there.
+  const shape = new LeafShape("task.get", statement);
+  const expected = decodeExport(Buffer.from(ProtobufTraceSerializer.serializeRequest(below.map(([, c]) => official(c)))!));
+  for (const encoder of [new OtlpEncoder(RESOURCE, SCOPE), new OtlpEncoder(RESOURCE, SCOPE)]) {
+    for (let batch = 0; batch < 2; batch++) {
+      for (const [parent, c] of below) encoder.addLeaf(ours(parent), word(c.spanId, 0), word(c.spanId, 8), shape, c.startMs, c.endMs);
+      expect(decodeExport(Buffer.from(encoder.take()))).toEqual(expected);
+      expect(decodedSpans(encoder.encode([])).length).toBe(0);
+    }
+    expect(shape.encoded).not.toBeNull();
   }
 });

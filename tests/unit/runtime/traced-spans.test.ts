@@ -12,7 +12,7 @@ import type { Awaitable, CallInput, Database, EndpointSpec, Executor, ServerSpec
 import { traceCarrier } from "../../../runtime/lang/trace-context.js";
 import type { MatchResult } from "../../../runtime/core/router.js";
 import { Tracing } from "../../../runtime/traces/tracing.js";
-import { type RecordedSpan, SpanKind, Tracer } from "../../../runtime/traces/span.js";
+import { type LeafShape, type RecordedSpan, SpanKind, Tracer } from "../../../runtime/traces/span.js";
 import { samplerFromEnv } from "../../../runtime/traces/sampler.js";
 import { TracedDatabase, tracedSpec } from "../../../runtime/traces/spans.js";
 
@@ -221,8 +221,8 @@ test("with the exporter the only sink, a statement's span reaches it by its fiel
   const leaves: Leaf[] = [];
   const hex = (s0: number, s1: number) => s0.toString(16).padStart(8, "0") + s1.toString(16).padStart(8, "0");
   const sink = {
-    leaf: (parent: RecordedSpan, s0: number, s1: number, name: string, attributes: Record<string, unknown>, startMs: number, endMs: number) =>
-      void leaves.push({ parent, spanId: hex(s0, s1), name, attributes, startMs, endMs }),
+    leaf: (parent: RecordedSpan, s0: number, s1: number, shape: LeafShape, startMs: number, endMs: number) =>
+      void leaves.push({ parent, spanId: hex(s0, s1), name: shape.name, attributes: shape.attributes, startMs, endMs }),
   };
   const ended = (span: RecordedSpan) => void finished.push(span);
   tracing = new Tracing(tracer, { ended, forceFlush: async () => undefined, shutdown: async () => undefined }, sink);
