@@ -6,7 +6,7 @@
 
 import { parentPort } from "node:worker_threads";
 import { keepTickShapes } from "../lang/tick-shapes.js";
-import { otlpHttpSend } from "./export.js";
+import { otlpHttpSend } from "./transport.js";
 
 /** What the serving thread sends: a batch to send, or the end. */
 export type ToThread = { id: number; request: Uint8Array; spans: number } | { shutdown: true };

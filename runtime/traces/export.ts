@@ -1,13 +1,9 @@
 // Ended spans, encoded, batched and sent over OTLP/HTTP in protobuf: the batching OpenTelemetry's batch
 // span processor does, read from the same OTEL_BSP_* variables, and the official exporter
-// transport (@opentelemetry/otlp-exporter-base) for the rest: the endpoint and headers of
-// OTEL_EXPORTER_OTLP_*, timeouts, gzip, retries with backoff. Only the encoding is svc's (otlp.ts).
-// The transport runs on a thread of its own (export-thread.ts), off the serving thread.
+// transport (transport.ts) for the rest: the endpoint and headers of OTEL_EXPORTER_OTLP_*,
+// timeouts, gzip, retries with backoff. Only the encoding is svc's (otlp.ts). The transport
+// runs on a thread of its own (export-thread.ts), off the serving thread.
 
-import { ExportResultCode } from "@opentelemetry/core";
-import { OTLPExporterBase } from "@opentelemetry/otlp-exporter-base";
-import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from "@opentelemetry/otlp-exporter-base/node-http";
-import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../core/log.js";
 import type { FromThread, ToThread } from "./export-thread.js";
@@ -48,39 +44,10 @@ export function batchOptions(env: Env): BatchOptions {
  * gave up. The request is the sender's from then on (the thread's sender moves its memory
  * away). `shutdown`, when there is one, releases the transport once the last batch went.
  */
-type Send = ((request: Uint8Array, spans: number) => Promise<void>) & { shutdown?: () => Promise<void> };
-
-/** The official OTLP/HTTP transport, given requests svc's encoder made (otlp.ts). */
-export function otlpHttpSend(log: Pick<Logger, "warn">): Send {
-  interface Batch {
-    request: Uint8Array;
-    spans: number;
-  }
-  const serializer = {
-    serializeRequest: (batch: Batch) => batch.request,
-    deserializeResponse: ProtobufTraceSerializer.deserializeResponse,
-  };
-  const options = convertLegacyHttpOptions({}, "TRACES", "v1/traces", { "Content-Type": "application/x-protobuf" });
-  const metrics = { name: "span" as const, countItems: (batch: Batch) => batch.spans };
-  const exporter = new OTLPExporterBase(createOtlpHttpExportDelegate(options, serializer, "otlp_http_span_exporter", metrics, undefined));
-  let warned = false;
-  const send: Send = (request, spans) =>
-    new Promise((resolve) =>
-      exporter.export({ request, spans }, (result) => {
-        // A collector that is down must not fill the log: said once, until an export succeeds again.
-        if (result.code !== ExportResultCode.SUCCESS && !warned) {
-          warned = true;
-          log.warn("trace export failed", { error: result.error?.message ?? "unknown", spans });
-        } else if (result.code === ExportResultCode.SUCCESS) warned = false;
-        resolve();
-      }),
-    );
-  send.shutdown = () => exporter.shutdown();
-  return send;
-}
+export type Send = ((request: Uint8Array, spans: number) => Promise<void>) & { shutdown?: () => Promise<void> };
 
 /**
- * otlpHttpSend on a thread of its own (export-thread.ts), which reads the OTEL_EXPORTER_OTLP_*
+ * otlpHttpSend (transport.ts) on a thread of its own (export-thread.ts), which reads the OTEL_EXPORTER_OTLP_*
  * variables as they were when it started; its warnings are logged here. A batch settles once
  * the thread sent it or gave it up; `shutdown` waits for the thread's last send, then ends it.
  * The thread never keeps a stopping process alive.

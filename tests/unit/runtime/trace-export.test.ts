@@ -4,9 +4,11 @@
 // collector logged once. Another OTLP protocol than http/protobuf stops the start.
 
 import { expect, test } from "../../support/jest.js";
+import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { BatchExport, batchOptions, otlpHttpSend, threadSend } from "../../../runtime/traces/export.js";
+import { BatchExport, batchOptions, threadSend } from "../../../runtime/traces/export.js";
+import { otlpHttpSend } from "../../../runtime/traces/transport.js";
 import { createTracing } from "../../../runtime/traces/index.js";
 import { type RecordedSpan, SpanKind, Tracer } from "../../../runtime/traces/span.js";
 import { samplerFromEnv } from "../../../runtime/traces/sampler.js";
@@ -144,3 +146,14 @@ async function refusedOnce(
     collector.close();
   }
 }
+
+test("the serving thread's tracing loads neither the OTLP transport nor the transformer: only the export thread does", () => {
+  const traces = new URL("../../../runtime/traces/index.js", import.meta.url).href;
+  const script = `import(${JSON.stringify(traces)}).then(() => {
+    const loaded = Object.keys(require("node:module")._cache);
+    process.stdout.write(JSON.stringify(["@opentelemetry/core", "@opentelemetry/otlp-exporter-base", "@opentelemetry/otlp-transformer"].map((name) => loaded.some((path) => path.includes("/" + name + "/")))));
+  });`;
+  const out = execFileSync(process.execPath, ["-e", script], { encoding: "utf8" });
+  // @opentelemetry/core is loaded (the traceparent parser), which shows the check sees what is loaded.
+  expect(JSON.parse(out)).toEqual([true, false, false]);
+});
