@@ -47,9 +47,10 @@ export function batchOptions(env: Env): BatchOptions {
 export type Send = ((request: Uint8Array, spans: number) => Promise<void>) & { shutdown?: () => Promise<void> };
 
 /**
- * otlpHttpSend (transport.ts) on a thread of its own (export-thread.ts), which reads the OTEL_EXPORTER_OTLP_*
- * variables as they were when it started; its warnings are logged here. A batch settles once
- * the thread sent it or gave it up; `shutdown` waits for the thread's last send, then ends it.
+ * otlpHttpSend (transport.ts) on a thread of its own (export-thread.ts), which reads the
+ * OTEL_EXPORTER_OTLP_* variables as they were when it started; its warnings are logged here. A
+ * batch settles once the thread sent it or gave it up; `shutdown` waits for the thread's last
+ * send, then ends it.
  * The thread never keeps a stopping process alive.
  */
 export function threadSend(log: Logger): Send {

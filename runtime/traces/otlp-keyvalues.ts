@@ -100,4 +100,3 @@ export function keyValue(w: Writer, field: number, name: string, value: Attribut
   w.close(any);
   w.close(kv);
 }
-
