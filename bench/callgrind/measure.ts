@@ -122,7 +122,8 @@ const int = (value: number): string => Math.round(value).toLocaleString("en-US")
 
 /**
  * Sends `amount` requests between a zero and a dump; returns the instructions counted (and the
- * main thread's, counted apart) and, if any request failed (not answered, or answered other than 2xx), what went wrong.
+ * main thread's, counted apart) and, if any request failed (not answered, or answered other
+ * than 2xx), what went wrong.
  */
 async function batch(
   target: CountTarget,

@@ -4,7 +4,7 @@ import { readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ServerSpec } from "../server-process.js";
-import { dumpNumber, newestDump, readDump } from "./dump.js";
+import { dumpNumber, newestDump, readDump, type ReadDump } from "./dump.js";
 
 /** Start-up under valgrind takes seconds to a minute (every code path is translated once). */
 const READY_TIMEOUT_MS = 300_000;
@@ -48,10 +48,7 @@ export function underCallgrind(spec: ServerSpec, dumpDir: string, threadsApart =
 }
 
 /** One dump's instructions: all threads', and the main thread's alone when they were counted apart (null otherwise). */
-export interface DumpCount {
-  total: number;
-  serving: number | null;
-}
+export type DumpCount = Pick<ReadDump, "total" | "serving">;
 
 /** Instruction counters of one server running under callgrind. */
 export class CallgrindCounters {
